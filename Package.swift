@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "healthspool",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "healthspool", targets: ["healthspool"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // Pure domain: no C libraries, no file system, no clock.
+        .target(name: "HealthSpoolCore"),
+        // Parsers: bytes in, samples out.
+        .target(name: "HealthExport", dependencies: ["HealthSpoolCore", "CZlib"]),
+
+        // System libraries, each imported by exactly one adapter target.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+        .target(name: "HealthSpoolStore", dependencies: ["HealthSpoolCore", "CSQLite"]),
+        .target(name: "HealthSpoolGateway", dependencies: ["HealthSpoolCore", "CCurl", "CZlib"]),
+        .target(name: "HealthSpoolLinux", dependencies: ["HealthSpoolCore", "CSystemd"]),
+        .target(
+            name: "HealthSpoolDaemon",
+            dependencies: ["HealthSpoolCore", "HealthExport", "HealthSpoolStore", "HealthSpoolGateway", "HealthSpoolLinux"]
+        ),
+        .executableTarget(
+            name: "healthspool",
+            dependencies: [
+                "HealthSpoolDaemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "HealthSpoolCoreTests", dependencies: ["HealthSpoolCore"]),
+        .testTarget(name: "HealthExportTests", dependencies: ["HealthExport"], resources: [.copy("Golden")]),
+        .testTarget(name: "HealthSpoolStoreTests", dependencies: ["HealthSpoolStore"]),
+        .testTarget(name: "HealthSpoolDaemonTests", dependencies: ["HealthSpoolDaemon"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,144 @@
+import HealthSpoolCore
+
+/// Random-access bytes: a file opened by the caller, or memory in tests. Parsers read through
+/// this and never see a path.
+public protocol ByteSource: AnyObject {
+    /// Total size in bytes.
+    var size: Int64 { get }
+    /// Reads up to `buffer.count` bytes at `offset`; returns how many were read (0 at the end).
+    func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+}
+
+/// Bytes held in memory.
+public final class MemoryByteSource: ByteSource {
+    public let bytes: [UInt8]
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+    public convenience init(_ text: String) { self.init(Array(text.utf8)) }
+    public var size: Int64 { Int64(bytes.count) }
+    public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard offset < size else { return 0 }
+        let n = min(buffer.count, bytes.count - Int(offset))
+        bytes.withUnsafeBytes { src in
+            buffer.baseAddress!.copyMemory(from: src.baseAddress! + Int(offset), byteCount: n)
+        }
+        return n
+    }
+}
+
+extension ByteSource {
+    /// Reads the whole source into memory (for formats that are small by nature: JSON, CSV).
+    public func readAll(limit: Int64 = 1 << 31) throws -> [UInt8] {
+        guard size <= limit else { throw ImportError.tooLarge(size: size, limit: limit) }
+        var out = [UInt8](repeating: 0, count: Int(size))
+        var done = 0
+        try out.withUnsafeMutableBytes { buf in
+            while done < buf.count {
+                let n = try read(at: Int64(done), into: UnsafeMutableRawBufferPointer(rebasing: buf[done...]))
+                if n == 0 { break }
+                done += n
+            }
+        }
+        if done < out.count { out.removeLast(out.count - done) }
+        return out
+    }
+
+    /// The first `count` bytes (or fewer).
+    public func head(_ count: Int) throws -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: count)
+        let n = try out.withUnsafeMutableBytes { try read(at: 0, into: $0) }
+        return Array(out[0..<n])
+    }
+}
+
+/// Where parsed samples go. The importer batches them into the store.
+public protocol SampleSink: AnyObject {
+    /// Takes one sample. Throwing stops the parse.
+    func accept(_ sample: Sample) throws
+    /// Takes profile data (Apple Health's `Me` element): kept locally, never sent.
+    func profile(_ attributes: [(String, String)])
+    /// Reports progress: bytes of the input consumed so far.
+    func progress(bytesRead: Int64)
+}
+
+extension SampleSink {
+    public func profile(_ attributes: [(String, String)]) {}
+    public func progress(bytesRead: Int64) {}
+}
+
+/// Collects samples in memory: for tests and small inputs.
+public final class CollectingSink: SampleSink {
+    public private(set) var samples: [Sample] = []
+    public private(set) var profiles: [[(String, String)]] = []
+    public init() {}
+    public func accept(_ sample: Sample) throws { samples.append(sample) }
+    public func profile(_ attributes: [(String, String)]) { profiles.append(attributes) }
+}
+
+/// A problem the parser recovered from (the rest of the file was still read).
+public struct ParseProblem: Sendable, Equatable, CustomStringConvertible {
+    /// Byte offset in the (decompressed) input, when known.
+    public var offset: Int64?
+    /// 1-based line, when known.
+    public var line: Int?
+    public var message: String
+
+    public init(offset: Int64? = nil, line: Int? = nil, message: String) {
+        self.offset = offset
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String {
+        var at = ""
+        if let line { at += "line \(line)" }
+        if let offset { at += (at.isEmpty ? "" : ", ") + "byte \(offset)" }
+        return at.isEmpty ? message : "\(at): \(message)"
+    }
+}
+
+/// What a parse found besides the samples.
+public struct ParseReport: Sendable, Equatable {
+    /// Samples handed to the sink.
+    public var samples = 0
+    /// Elements or rows that carried no usable sample, by reason.
+    public var ignored: [String: Int] = [:]
+    /// Problems recovered from. Capped; `problemCount` has the true number.
+    public var problems: [ParseProblem] = []
+    public var problemCount = 0
+
+    public init() {}
+
+    /// Records a recovered problem (keeps the first 50).
+    public mutating func note(_ p: ParseProblem) {
+        problemCount += 1
+        if problems.count < 50 { problems.append(p) }
+    }
+}
+
+/// Why a file could not be imported (or only partly). The message names where and what to do.
+public enum ImportError: Error, CustomStringConvertible, Equatable {
+    /// The content is not valid for its format; samples before the problem were kept.
+    case malformed(format: String, line: Int?, offset: Int64?, reason: String)
+    /// The file is not in any format healthspool reads.
+    case unrecognized(reason: String)
+    /// The file ends early (truncated upload or zip).
+    case truncated(format: String, offset: Int64, reason: String)
+    /// The file is larger than this format allows in memory.
+    case tooLarge(size: Int64, limit: Int64)
+
+    public var description: String {
+        switch self {
+        case let .malformed(format, line, offset, reason):
+            var at = ""
+            if let line { at = " at line \(line)" }
+            if let offset { at += (line == nil ? " at" : ",") + " byte \(offset)" }
+            return "malformed \(format)\(at): \(reason)"
+        case let .unrecognized(reason):
+            return "not a format healthspool reads (\(reason)); expected an Apple Health export.zip/export.xml, Health Auto Export JSON/CSV, native JSON/NDJSON or CSV (see healthspool-spool(7))"
+        case let .truncated(format, offset, reason):
+            return "truncated \(format) at byte \(offset): \(reason); samples before that point were kept"
+        case let .tooLarge(size, limit):
+            return "file of \(size) bytes exceeds the \(limit)-byte limit for this format"
+        }
+    }
+}

@@ -1,0 +1,59 @@
+/// Splits RFC 4180 CSV text into rows of fields (quoted fields, doubled quotes, CRLF).
+public struct CSVReader: Sequence, IteratorProtocol {
+    private let bytes: [UInt8]
+    private var i = 0
+    /// 1-based line of the row last returned.
+    public private(set) var line = 0
+    private var nextLine = 1
+
+    public init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
+    }
+
+    /// The next row, skipping empty lines.
+    public mutating func next() -> [String]? {
+        while i < bytes.count {
+            line = nextLine
+            var fields: [String] = []
+            var field: [UInt8] = []
+            var quoted = false
+            var endOfRow = false
+            while i < bytes.count, !endOfRow {
+                let c = bytes[i]
+                if quoted {
+                    if c == 0x22 {
+                        if i + 1 < bytes.count, bytes[i + 1] == 0x22 { field.append(0x22); i += 2; continue }
+                        quoted = false
+                    } else {
+                        if c == 0x0A { nextLine += 1 }
+                        field.append(c)
+                    }
+                    i += 1
+                    continue
+                }
+                switch c {
+                case 0x22 where field.isEmpty: quoted = true
+                case 0x2C: fields.append(String(decoding: field, as: UTF8.self)); field.removeAll(keepingCapacity: true)
+                case 0x0D: break
+                case 0x0A: endOfRow = true; nextLine += 1
+                default: field.append(c)
+                }
+                i += 1
+            }
+            fields.append(String(decoding: field, as: UTF8.self))
+            if fields.count == 1, fields[0].trimmingCharacters() .isEmpty { continue }
+            return fields
+        }
+        return nil
+    }
+}
+
+extension String {
+    func trimmingCharacters() -> String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" || f == "\r" { s.removeFirst() }
+        while let l = s.last, l == " " || l == "\t" || l == "\r" { s.removeLast() }
+        return String(s)
+    }
+}
