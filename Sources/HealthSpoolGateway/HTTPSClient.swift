@@ -146,8 +146,9 @@ public final class HTTPSClient {
     }
 }
 
-/// gzip-compresses a request body with zlib.
-public func gzipCompress(_ input: [UInt8], level: Int32 = 6) -> [UInt8] {
+/// gzip-compresses a request body with zlib. Level 1 by default: on JSON batches it keeps most of
+/// level 6's size reduction at a fraction of its CPU time.
+public func gzipCompress(_ input: [UInt8], level: Int32 = 1) -> [UInt8] {
     var stream = z_stream()
     guard hs_deflate_init_gzip(&stream, level) == Z_OK else { return input }
     defer { deflateEnd(&stream) }
