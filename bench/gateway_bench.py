@@ -104,6 +104,27 @@ class Nginx:
             self.proc.wait()
 
 
+class PythonGateway:
+    """The integration tests' Python gateway (json mode) in its own process, for comparison."""
+
+    def __init__(self, work: Path):
+        self.dir = work / "pygw"
+        self.port = free_port()
+        self.proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "gateway.py"), "--mode", "json",
+                                      "--port", str(self.port), "--certs", str(self.dir)],
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.proc.stdout.readline()  # "listening on …"
+        self.ca = self.dir / "ca.pem"
+
+    @property
+    def url(self) -> str:
+        return f"https://127.0.0.1:{self.port}/ingest"
+
+    def stop(self):
+        os.kill(self.proc.pid, signal.SIGTERM)
+        self.proc.wait(10)
+
+
 def make_samples(n: int) -> str:
     lines = []
     for i in range(n):
@@ -232,13 +253,19 @@ def main():
     ap.add_argument("--batches", default="100,500")
     ap.add_argument("--repeat", type=int, default=1, help="runs per cell; the best is kept")
     ap.add_argument("--json", help="write raw figures here")
+    ap.add_argument("--receiver", choices=["nginx", "python"], default="nginx",
+                    help="nginx (default), or the integration tests' Python gateway, to show it is the bottleneck")
+    ap.add_argument("--keepalive", default="on,off")
+    ap.add_argument("--gzip", default="off,on")
     ap.add_argument("--ceiling-rounds", type=int, default=5,
                     help="the ceiling replays the bodies this many times in one run (a run of 50k samples is too short to time)")
     a = ap.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="hs-gwbench-"))
     certs = make_ca(work / "certs")
-    nginx = Nginx(work, certs)
+    nginx = Nginx(work, certs) if a.receiver == "nginx" else PythonGateway(work)
+    if a.receiver == "python":
+        certs = {"ca": nginx.ca}
     results = []
     try:
         hs = Healthspool(a.bin, work, nginx.url, certs["ca"])
@@ -257,8 +284,8 @@ def main():
             shutil.copy(template, hs.db)
 
         for batch in [int(b) for b in a.batches.split(",")]:
-            for keepalive in (True, False):
-                for gz in (False, True):
+            for keepalive in [k == "on" for k in a.keepalive.split(",")]:
+                for gz in [g == "on" for g in a.gzip.split(",")]:
                     cell = {"batch": batch, "keepalive": keepalive, "gzip": gz}
                     for name in ("healthspool", "requests", "ceiling"):
                         best = None
@@ -291,6 +318,8 @@ def main():
         nginx.stop()
         shutil.rmtree(work, ignore_errors=True)
 
+    print(f"receiver: {a.receiver}, {a.samples} samples of one type, best of {a.repeat}")
+    print()
     print("| batch | keep-alive | gzip | healthspool | requests loop | ceiling (curl replay) | × requests | % of ceiling |")
     print("|---:|:---:|:---:|---:|---:|---:|---:|---:|")
     for c in results:

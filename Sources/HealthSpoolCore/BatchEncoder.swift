@@ -134,7 +134,7 @@ public enum BatchEncoder {
 
     static func writeSample(_ stored: StoredSample, to w: inout JSONWriter, hk: inout HKCache) {
         let s = stored.sample
-        w.raw("{\"id\":"); w.string(s.id.description)
+        w.raw("{\"id\":"); w.uuid(s.id)
         w.raw(",\"type\":"); w.string(s.type)
         if let id = hk.lookup(s.type) { w.raw(",\"hkType\":"); w.string(id) }
         w.raw(",\"value\":"); w.number(s.value)
@@ -181,14 +181,25 @@ extension JSONWriter {
         bytes.append(0x22)
     }
 
+    /// Appends a quoted UUID, as `SampleID.description` writes it.
+    mutating func uuid(_ id: SampleID) {
+        let hex: StaticString = "0123456789abcdef"
+        bytes.append(0x22)
+        hex.withUTF8Buffer { h in
+            for (i, b) in id.bytes.enumerated() {
+                if i == 4 || i == 6 || i == 8 || i == 10 { bytes.append(0x2D) }
+                bytes.append(h[Int(b >> 4)]); bytes.append(h[Int(b & 0xf)])
+            }
+        }
+        bytes.append(0x22)
+    }
+
     /// Appends `v` (0 ≤ v) zero-padded to `width` digits.
     @inline(__always) mutating func digits(_ v: Int, _ width: Int) {
         var div = 1
         for _ in 1..<width { div *= 10 }
-        var v = v
         while div > 0 {
             bytes.append(0x30 + UInt8(truncatingIfNeeded: v / div % 10))
-            v %= div * 10
             div /= 10
         }
     }

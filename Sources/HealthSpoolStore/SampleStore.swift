@@ -116,7 +116,7 @@ public final class SampleStore {
     }
 
     static func decodeMetadata(_ text: String?) -> [String: String] {
-        guard let text, let v = try? JSONParser.parse(text), let members = v.objectValue else { return [:] }
+        guard let text, text != "{}", let v = try? JSONParser.parse(text), let members = v.objectValue else { return [:] }
         var out: [String: String] = [:]
         for (k, mv) in members { out[k] = mv.stringValue ?? "" }
         return out
@@ -124,10 +124,21 @@ public final class SampleStore {
 
     private static let sampleColumns = """
         rowid, type, value, unit, start_ms, start_off, end_ms, end_off, source_name, source_version,
-        device, metadata, revisable, created_ms
+        device, metadata, revisable, created_ms, id
         """
 
     func readSample(_ s: Statement) -> StoredSample {
+        let stored = s.blob(14)
+        let start = Timestamp(millis: s.int(4), utcOffsetSeconds: Int32(s.int(5)))
+        let end = Timestamp(millis: s.int(6), utcOffsetSeconds: Int32(s.int(7)))
+        let source = SampleSource(name: s.string(8) ?? "", version: s.string(9), device: s.string(10))
+        if stored.count == 16 {
+            // The id it was stored under: no SHA-256 per sample read back.
+            let sample = Sample(storedID: SampleID(bytes: stored), type: s.string(1) ?? "", value: s.double(2), unit: s.string(3) ?? "",
+                                start: start, end: end, source: source, metadata: Self.decodeMetadata(s.string(11)),
+                                revisable: s.int(12) != 0)
+            return StoredSample(sample: sample, createdAt: Timestamp(millis: s.int(13)), rowID: s.int(0))
+        }
         let sample = Sample(
             type: s.string(1) ?? "", value: s.double(2), unit: s.string(3) ?? "",
             start: Timestamp(millis: s.int(4), utcOffsetSeconds: Int32(s.int(5))),
@@ -190,7 +201,7 @@ public final class SampleStore {
         let s = try conn.prepare("SELECT \(Self.sampleColumns), dead_reason FROM samples WHERE state = 2 ORDER BY synced_ms DESC, rowid DESC LIMIT ?")
         s.bind(1, limit)
         var out: [(StoredSample, String)] = []
-        while try s.step() { out.append((readSample(s), s.string(14) ?? "")) }
+        while try s.step() { out.append((readSample(s), s.string(15) ?? "")) }
         return out
     }
 

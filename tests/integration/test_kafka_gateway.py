@@ -212,6 +212,16 @@ def test_basic_and_bearer_auth_send_the_right_header(hs, gateway):
         import_samples(hs, samples(3))
         assert sync(hs)["outcome"] == "success", scheme
     assert gateway.statuses() == [200, 200]
+    # systemd credentials: $CREDENTIALS_DIRECTORY/healthspool-gateway, no file in the config.
+    gateway.auth = ("X-API-Key", "from-systemd-9d1e")
+    creds_dir = hs.home / "credentials"
+    creds_dir.mkdir()
+    (creds_dir / "healthspool-gateway").write_text("from-systemd-9d1e\n")
+    hs.run("gateway", "set", gateway.url, "--ca-file", str(gateway.certs["ca"]), "--auth", "api-key")
+    hs.run("purge", "--yes")
+    import_samples(hs, samples(2, start=100))
+    assert sync(hs, env={"CREDENTIALS_DIRECTORY": str(creds_dir)})["outcome"] == "success"
+    assert "from-systemd" not in (hs.home / ".config" / "healthspool" / "healthspool.conf").read_text()
     # A credentials file others can read is refused.
     os.chmod(creds, 0o644)
     p = hs.run("gateway", "set", gateway.url, "--auth", "bearer", "--credentials-file", str(creds), check=False)
