@@ -82,3 +82,15 @@ public struct GatewayEndpoint: Sendable, Equatable {
         return h
     }
 }
+
+extension GatewayEndpoint: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The endpoint for logs and errors: never the secret.
+    public var description: String {
+        "\(format.rawValue) \(requestURL) (auth \(auth.rawValue)\(secret == nil ? "" : ", secret redacted"))"
+    }
+
+    public var debugDescription: String { description }
+
+    /// `dump` and the debugger see the same redacted text.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}

@@ -81,4 +81,19 @@ public func validateGatewayURL(_ url: String) throws(GatewayError) {
     let rest = url.dropFirst(8)
     let host = rest.prefix { $0 != "/" && $0 != "?" }
     guard !host.isEmpty, !host.contains(" ") else { throw .invalidURL(url, reason: "it has no host") }
+    if host.contains("@") {
+        throw .invalidURL(url.replacingUserInfo(), reason: "credentials do not go in the URL (it is stored in the config file and shown in status); put the secret in a 0600 file and pass --auth and --credentials-file")
+    }
+}
+
+extension String {
+    /// The URL with any `user:password@` replaced, for error messages.
+    func replacingUserInfo() -> String {
+        let chars = Array(self)
+        guard let colon = chars.firstIndex(of: ":"), colon + 2 < chars.count, chars[colon + 1] == "/", chars[colon + 2] == "/" else { return self }
+        let hostStart = colon + 3
+        let hostEnd = chars[hostStart...].firstIndex { $0 == "/" || $0 == "?" } ?? chars.count
+        guard let at = chars[hostStart..<hostEnd].lastIndex(of: "@") else { return self }
+        return String(chars[..<hostStart]) + "***" + String(chars[at...])
+    }
 }

@@ -132,3 +132,26 @@ import Testing
         #expect(GatewayError.transport(code: 60, message: "", url: "https://g").description.contains("--ca-file"))
     }
 }
+
+/// Secrets stay out of URLs, logs and dumps.
+@Suite struct GatewaySecretTests {
+    @Test func userInfoInTheURLIsRefusedWithoutEchoingIt() {
+        do {
+            try validateGatewayURL("https://ann:pa55word@gw.example:8443/topics")
+            Issue.record("expected a refusal")
+        } catch {
+            #expect(!error.description.contains("pa55word"))
+            #expect(error.description.contains("--credentials-file"))
+        }
+    }
+
+    @Test func anEndpointNeverPrintsItsSecret() {
+        let e = GatewayEndpoint(url: "https://gw.example", format: .confluentV2, auth: .bearer, secret: "tok-SECRET-1")
+        var dumped = ""
+        dump(e, to: &dumped)
+        for text in ["\(e)", String(describing: e), String(reflecting: e), dumped] {
+            #expect(!text.contains("tok-SECRET-1"))
+        }
+        #expect((try? e.headers())?.contains("Authorization: Bearer tok-SECRET-1") == true)
+    }
+}
