@@ -163,6 +163,9 @@ public final class SampleStore {
     /// Marks samples synced, but only those whose stored value is still the one that was sent
     /// (a revision that arrived meanwhile stays queued).
     public func markSynced(_ sent: [StoredSample], at now: Timestamp) throws {
+        // One statement per chunk (UPDATE … FROM VALUES, SQLite ≥ 3.33): about twice as fast as
+        // a statement per row; the per-row form stays as the fallback.
+        if sent.count > 1, let done = try? markSyncedInChunks(sent, at: now), done { return }
         let s = try conn.prepare("UPDATE samples SET state = 1, synced_ms = ? WHERE rowid = ? AND state = 0 AND value = ?")
         try conn.transaction {
             for item in sent {
@@ -172,6 +175,42 @@ public final class SampleStore {
                 try s.run()
             }
         }
+    }
+
+    /// `markSynced` with one UPDATE per chunk of up to 500 samples; false when this SQLite
+    /// cannot (nothing was changed then).
+    func markSyncedInChunks(_ sent: [StoredSample], at now: Timestamp) throws -> Bool {
+        let chunk = 500
+        var statements: [Int: Statement] = [:]
+        func statement(_ n: Int) throws(StoreError) -> Statement {
+            if let s = statements[n] { return s }
+            let values = Array(repeating: "(?, ?)", count: n).joined(separator: ", ")
+            let s = try conn.prepare("""
+                UPDATE samples SET state = 1, synced_ms = ?
+                FROM (SELECT column1 AS rid, column2 AS val FROM (VALUES \(values))) AS sent
+                WHERE samples.rowid = sent.rid AND samples.state = 0 AND samples.value = sent.val
+                """)
+            statements[n] = s
+            return s
+        }
+        guard (try? statement(min(chunk, sent.count))) != nil else { return false }
+        try conn.transaction {
+            var start = 0
+            while start < sent.count {
+                let part = sent[start..<min(start + chunk, sent.count)]
+                let s = try statement(part.count)
+                s.bind(1, now.millis)
+                var i: Int32 = 2
+                for item in part {
+                    s.bind(i, item.rowID)
+                    s.bind(i + 1, item.sample.value)
+                    i += 2
+                }
+                try s.run()
+                start += chunk
+            }
+        }
+        return true
     }
 
     /// Parks samples the gateway rejected as bad (dead letters), with the reason.
