@@ -34,6 +34,8 @@ public final class SampleStore {
     let conn: Connection
     /// The database file.
     public var path: String { conn.path }
+    /// Prepared `markSynced` statements by chunk size (a sender's batches are all one size).
+    private var markStatements: [Int: Statement] = [:]
 
     private lazy var insertStmt = try! conn.prepare("""
         INSERT OR IGNORE INTO samples(id, type, value, unit, start_ms, start_off, end_ms, end_off,
@@ -181,16 +183,16 @@ public final class SampleStore {
     /// cannot (nothing was changed then).
     func markSyncedInChunks(_ sent: [StoredSample], at now: Timestamp) throws -> Bool {
         let chunk = 500
-        var statements: [Int: Statement] = [:]
         func statement(_ n: Int) throws(StoreError) -> Statement {
-            if let s = statements[n] { return s }
+            if let s = markStatements[n] { return s }
+            if markStatements.count >= 8 { markStatements.removeAll() }
             let values = Array(repeating: "(?, ?)", count: n).joined(separator: ", ")
             let s = try conn.prepare("""
                 UPDATE samples SET state = 1, synced_ms = ?
                 FROM (SELECT column1 AS rid, column2 AS val FROM (VALUES \(values))) AS sent
                 WHERE samples.rowid = sent.rid AND samples.state = 0 AND samples.value = sent.val
                 """)
-            statements[n] = s
+            markStatements[n] = s
             return s
         }
         guard (try? statement(min(chunk, sent.count))) != nil else { return false }
