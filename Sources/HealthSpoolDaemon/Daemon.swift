@@ -141,8 +141,7 @@ public final class Daemon {
     }
 
     func enqueueImport(_ name: String) {
-        if importing == name || pendingImports.contains(name) { return }
-        pendingImports.append(name)
+        if importing != name && !pendingImports.contains(name) { pendingImports.append(name) }
         importNext()
     }
 
