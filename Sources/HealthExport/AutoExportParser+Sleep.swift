@@ -36,8 +36,8 @@ extension AutoExportParser {
         }
     }
 
-    /// An aggregated night: one `sleepAnalysis` sample (minutes asleep = `totalSleep`, or the
-    /// sum of the asleep stages) with the stage totals in metadata, and one `timeInBed`
+    /// An aggregated night: one `sleepAnalysis` sample (minutes asleep = `totalSleep` — or
+    /// `qty`, as a CSV `Sleep Analysis (hr)` column gives it — else the sum of the asleep stages) with the stage totals in metadata, and one `timeInBed`
     /// sample. Both span the night's `date` (a whole day in the phone's offset) and are
     /// revisable, so a night exported again after the watch synced replaces its totals.
     static func readSleepNight(_ p: JSONValue, unit: String, into builder: inout AutoExportSampleBuilder) throws {
@@ -60,7 +60,7 @@ extension AutoExportParser {
             if let t { metadata[key] = t.iso8601Local }
         }
         let stages = ["asleep", "core", "deep", "rem"].compactMap { p[$0]?.doubleValue }
-        let asleep = p["totalSleep"]?.doubleValue ?? (stages.isEmpty ? nil : stages.reduce(0, +))
+        let asleep = (p["totalSleep"] ?? p["qty"])?.doubleValue ?? (stages.isEmpty ? nil : stages.reduce(0, +))
         let source = p["source"]?.stringValue
         var emitted = false
         if let asleep, asleep > 0 {

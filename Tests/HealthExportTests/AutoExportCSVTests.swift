@@ -103,4 +103,10 @@ struct AutoExportCSVTests {
         #expect(samples.map(\.value) == [10, 12])
         #expect(report.problems.map(\.line) == [3])
     }
+
+    @Test func aSleepColumnWithoutPartsIsTheNightsTotal() throws {
+        let (samples, _) = try parseAutoExportCSV("Date,Sleep Analysis (hr)\n2024-09-28,7.5\n")
+        #expect(samples.map(\.type) == ["sleepAnalysis"])
+        #expect(samples.first?.value == 450 && samples.first?.revisable == true)
+    }
 }
