@@ -112,11 +112,10 @@ extension AutoExportParser {
                     members.append((c.part.flatMap { csvParts[$0] } ?? "qty", .number(v)))
                 }
                 if members.isEmpty { continue }
+                members.append(("date", .string(cell(dateCol)!)))
                 if let end = cell(endCol) {
                     members.append(("startDate", .string(cell(dateCol)!)))
                     members.append(("endDate", .string(end)))
-                } else {
-                    members.append(("date", .string(cell(dateCol)!)))
                 }
                 members.append(("units", .string(group.columns[0].unit)))
                 if let s = cell(sourceCol) { members.append(("source", .string(s))) }

@@ -83,7 +83,7 @@ public enum AutoExportParser {
             return
         }
         guard let points = metric["data"]?.arrayValue else {
-            if metric["data"] == nil || metric["data"]!.isNull { return }
+            if metric["data"]?.isNull ?? true { return }   // a metric without data: nothing to read
             builder.note("metric \(name): \"data\" is not an array; skipped")
             return
         }
