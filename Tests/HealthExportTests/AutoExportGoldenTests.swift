@@ -71,6 +71,16 @@ struct AutoExportGoldenTests {
         #expect(actual == expected, "\(name) no longer parses to \(expectedName); rerun with HEALTHSPOOL_UPDATE_GOLDEN=1 and review the diff")
     }
 
+    @Test(arguments: ["hae-daily.json", "hae-us-minutes.json", "hae-sleep-aggregated.json", "hae-sleep-segments.json",
+                      "hae-workouts.json", "hae-metrics.csv"])
+    func reimportingTheSameFileGivesTheSameIds(_ name: String) throws {
+        let (_, first, _) = try AutoExportGolden.parse(name)
+        let (_, again, _) = try AutoExportGolden.parse(name)
+        #expect(!first.isEmpty)
+        #expect(first.map(\.id) == again.map(\.id))
+        #expect(Set(first.map(\.id)).count == first.count, "ids must be unique within one export")
+    }
+
     @Test func expectedFilesAreValidJSON() throws {
         for name in ["hae-daily", "hae-us-minutes", "hae-sleep-aggregated", "hae-sleep-segments", "hae-workouts", "hae-metrics"] {
             _ = try JSONParser.parse(try AutoExportGolden.bytes(name + ".expected.json"))
