@@ -89,14 +89,9 @@ public enum NativeParser {
             }
         }
         var metadata: [String: String] = [:]
-        for (k, mv) in v["metadata"]?.objectValue ?? [] {
-            switch mv {
-            case let .string(s): metadata[k] = s
-            case let .number(d): metadata[k] = SampleIdentity.canonicalNumber(d)
-            case let .bool(b): metadata[k] = b ? "true" : "false"
-            case .null: continue
-            default: var w = JSONWriter(); w.value(mv); metadata[k] = w.text
-            }
+        for (k, mv) in v["metadata"]?.objectValue ?? [] where !mv.isNull {
+            if let text = mv.metadataText { metadata[k] = text }
+            else { var w = JSONWriter(); w.value(mv); metadata[k] = w.text }
         }
         if let original { metadata["originalUnit"] = original; metadata["originalValue"] = SampleIdentity.canonicalNumber(rawValue) }
         return Sample(type: type, value: value, unit: unit, start: start, end: end, source: source, metadata: metadata,
