@@ -33,6 +33,12 @@ struct PlainCSVTests {
         #expect(samples[0].unit == "mmHg")
     }
 
+    @Test func emptyRowsAsSpreadsheetsSaveThemAreSkipped() throws {
+        let (samples, report) = try parse("type,value,start\n,,\nheartRate,60,2026-01-01\n\n , ,\n")
+        #expect(samples.count == 1)
+        #expect(report.problemCount == 0)
+    }
+
     @Test func typesOutsideTheRegistryAreKept() throws {
         let (samples, _) = try parse("type,value,unit,start\nHKQuantityTypeIdentifierUVExposure,3,count,2026-01-01\n")
         #expect(samples.first?.type == "HKQuantityTypeIdentifierUVExposure")
