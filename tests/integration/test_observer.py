@@ -116,3 +116,43 @@ def test_status_and_history_tell_the_same_story(hs, gateway):
     assert hist[0]["types"] == ["heartRate"] and hist[0]["count"] == 4
     text = hs.run("history").stdout
     assert "heartRate" in text and "success" in text
+
+
+def test_disabled_types_are_neither_stored_nor_sent(hs, gateway):
+    set_gateway(hs, gateway)
+    hs.run("types", "disable", "cardiovascular")
+    listing = json.loads(hs.run("types", "list", "--json").stdout)
+    state = {t["name"]: t["enabled"] for t in listing}
+    assert state["heartRate"] is False and state["stepCount"] is True
+    hs.start()
+    rows = samples(3) + [{"type": "bodyTemperature", "value": 36.6, "unit": "degC", "startDate": "2026-01-01T08:00:00Z"}]
+    hs.drop("a.json", json.dumps(rows))
+    got = gateway.wait_for_samples(1)
+    assert [s["type"] for s in got] == ["bodyTemperature"]
+    st = wait_until(lambda: (s := hs.status())["lastImport"] and s)
+    assert st["lastImport"]["skipped"] == 3 and st["store"]["samples"] == 1
+    hs.run("types", "enable", "heartRate")
+    listing = {t["name"]: t["enabled"] for t in json.loads(hs.run("types", "list", "--json").stdout)}
+    assert listing["heartRate"] is True and listing["restingHeartRate"] is False
+
+
+def test_frequency_shows_and_sets_the_sync_and_type_frequencies(hs):
+    assert "sync frequency: realtime" in hs.run("frequency").stdout
+    hs.run("frequency", "manual")
+    hs.run("frequency", "--type", "heartRate", "hourly")
+    out = hs.run("frequency").stdout
+    assert "sync frequency: manual" in out
+    assert any(line.split() == ["heartRate", "hourly"] for line in out.splitlines())
+    p = hs.run("frequency", "sometimes", check=False)
+    assert p.returncode != 0 and "realtime, hourly, daily, manual" in p.stderr
+
+
+def test_manual_sync_frequency_sends_only_when_asked(hs, gateway):
+    set_gateway(hs, gateway)
+    hs.run("frequency", "manual")
+    hs.start()
+    hs.drop("a.json", json.dumps(samples(3)))
+    wait_until(lambda: hs.status()["store"]["queued"] == 3)
+    time.sleep(1.5)
+    assert gateway.sample_ids() == []
+    assert json.loads(hs.run("sync", "--json").stdout)["sent"] == 3
