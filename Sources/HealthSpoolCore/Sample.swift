@@ -13,7 +13,18 @@ public struct SampleSource: Hashable, Sendable {
 }
 
 /// A stable 128-bit sample id, shown as a UUID (version nibble 8, "custom").
-public struct SampleID: Hashable, Sendable, CustomStringConvertible {
+public struct SampleID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// Byte order, as SQLite compares blobs.
+    public static func < (lhs: SampleID, rhs: SampleID) -> Bool {
+        let a = lhs.prefix64, b = rhs.prefix64
+        return a != b ? a < b : lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
+    }
+
+    /// The first eight bytes as a big-endian number: sorts like the bytes.
+    public var prefix64: UInt64 {
+        bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self).bigEndian }
+    }
+
     /// The sixteen bytes.
     public let bytes: [UInt8]
 
