@@ -1,0 +1,400 @@
+import HealthSpoolCore
+
+/// Turns the tags of an Apple Health export.xml into samples, one element at a time.
+///
+/// Elements: `Record` (quantity and category types, with `MetadataEntry` and HRV beat-list
+/// children), `Correlation` (its inner records become samples exactly as their top-level copies
+/// do, so the stable id makes them one), `Workout`, `ActivitySummary`, and `Me` (profile, never
+/// a sample). A sample is handed over when its element is complete.
+final class AppleHealthSampleBuilder {
+    enum Element {
+        case healthData, record, correlation, workout, workoutEvent, workoutStatistics, workoutRoute,
+             workoutActivity, beatList, other
+    }
+
+    let scanner: XMLTagScanner
+    let sink: SampleSink
+    var report = ParseReport()
+    /// Whether the `<HealthData` root was seen.
+    private(set) var sawHealthData = false
+    private(set) var healthDataClosed = false
+    var stack: [Element] = []
+
+    var record: PendingRecord?
+    var workout: PendingWorkout?
+
+    // Caches of strings that repeat on every record.
+    private var kinds = ValueInterner<AppleHealthRecordKind>(slots: 8)
+    private var kindsByIdentifier: [String: AppleHealthRecordKind] = [:]
+    var sourceNames = ValueInterner<String>(slots: 8)
+    var sourceVersions = ValueInterner<String>(slots: 8)
+    var devices = ValueInterner<String>(slots: 8)
+    var categoryValues = ValueInterner<String>(slots: 16)
+    var metadataKeys = ValueInterner<String>(slots: 32)
+
+    init(scanner: XMLTagScanner, sink: SampleSink) {
+        self.scanner = scanner
+        self.sink = sink
+    }
+
+    /// A `Record` whose start tag was read and whose end tag is still to come.
+    struct PendingRecord {
+        var type: String
+        var value: Double
+        var unit: String
+        var start: Timestamp
+        var end: Timestamp
+        var source: SampleSource
+        var metadata: [String: String]
+        var beats: JSONWriter?
+        var beatCount = 0
+    }
+
+    // MARK: - Tags
+
+    /// Handles a start (or empty-element) tag.
+    func start(empty: Bool) throws {
+        let name = scanner.name
+        let parent = stack.last
+        var pushed: Element = .other
+        switch name.count {
+        case 6 where equal(name, "Record"):
+            if parent == .record { try closeRecord() ; stack.removeLast() }
+            try startRecord()
+            pushed = .record
+            if empty { try closeRecord(); return }
+        case 13 where equal(name, "MetadataEntry"):
+            metadataEntry(parent: parent)
+        case 27 where equal(name, "InstantaneousBeatsPerMinute"):
+            if parent == .beatList { beat() }
+        case 32 where equal(name, "HeartRateVariabilityMetadataList"):
+            pushed = .beatList
+        case 11 where equal(name, "Correlation"):
+            pushed = .correlation
+        case 7 where equal(name, "Workout"):
+            startWorkout()
+            pushed = .workout
+            if empty { try closeWorkout(); return }
+        case 12 where equal(name, "WorkoutEvent"):
+            if parent == .workout { workoutEvent() }
+            pushed = .workoutEvent
+        case 17 where equal(name, "WorkoutStatistics"):
+            if parent == .workout { workoutStatistics() }
+            pushed = .workoutStatistics
+        case 12 where equal(name, "WorkoutRoute"):
+            if parent == .workout { startWorkoutRoute() }
+            pushed = .workoutRoute
+            if empty, parent == .workout { closeWorkoutRoute() }
+        case 15 where equal(name, "WorkoutActivity"):
+            if parent == .workout { workoutActivity() }
+            pushed = .workoutActivity
+        case 13 where equal(name, "FileReference"):
+            if parent == .workoutRoute { workoutRouteFile() }
+        case 8 where equal(name, "Location"):
+            if parent == .workoutRoute { workout?.routeLocations += 1 }
+        case 15 where equal(name, "ActivitySummary"):
+            try activitySummary()
+        case 2 where equal(name, "Me"):
+            profile()
+        case 10 where equal(name, "HealthData"):
+            sawHealthData = true
+            pushed = .healthData
+        case 10 where equal(name, "ExportDate"):
+            break
+        default:
+            if parent == .healthData || parent == nil {
+                report.ignored[String(decoding: name, as: UTF8.self) + " (not a sample type)", default: 0] += 1
+            }
+        }
+        if !empty { stack.append(pushed) }
+    }
+
+    /// Handles an end tag: closes the innermost open element of that name (and, for
+    /// mis-nested input, whatever was left open inside it). A stray end tag is ignored.
+    func end() throws {
+        let name = scanner.name
+        let element: Element
+        switch name.count {
+        case 6 where equal(name, "Record"): element = .record
+        case 11 where equal(name, "Correlation"): element = .correlation
+        case 7 where equal(name, "Workout"): element = .workout
+        case 10 where equal(name, "HealthData"): element = .healthData
+        case 32 where equal(name, "HeartRateVariabilityMetadataList"): element = .beatList
+        case 12 where equal(name, "WorkoutEvent"): element = .workoutEvent
+        case 17 where equal(name, "WorkoutStatistics"): element = .workoutStatistics
+        case 12 where equal(name, "WorkoutRoute"): element = .workoutRoute
+        case 15 where equal(name, "WorkoutActivity"): element = .workoutActivity
+        default: element = .other
+        }
+        guard let index = stack.lastIndex(of: element) else { return }
+        while stack.count > index {
+            let closing = stack.removeLast()
+            try close(closing)
+        }
+    }
+
+    private func close(_ element: Element) throws {
+        switch element {
+        case .record: try closeRecord()
+        case .workout: try closeWorkout()
+        case .workoutRoute: closeWorkoutRoute()
+        case .healthData: healthDataClosed = true
+        default: break
+        }
+    }
+
+    /// Whether the current tag's name is `s`.
+    @inline(__always) func equal(_ b: UnsafeRawBufferPointer, _ s: StaticString) -> Bool {
+        b.count == s.utf8CodeUnitCount && memcmp(b.baseAddress!, s.utf8Start, b.count) == 0
+    }
+
+    /// Hands a sample to the sink.
+    @inline(__always) func emit(_ sample: Sample) throws {
+        try sink.accept(sample)
+        report.samples += 1
+    }
+
+    /// Notes a problem at the current tag.
+    func problem(_ message: String) {
+        report.note(ParseProblem(offset: scanner.tagOffset, line: scanner.tagLine, message: message))
+    }
+
+    // MARK: - Attribute values
+
+    /// Attribute `i` decoded. Unexpanded entity references are noted as problems.
+    func string(_ i: Int) -> String {
+        let a = scanner.attributes[i]
+        let raw = scanner.rawValue(i)
+        guard a.needsDecoding else { return String(decoding: raw, as: UTF8.self) }
+        return decoded(raw)
+    }
+
+    func decoded(_ raw: UnsafeRawBufferPointer) -> String {
+        let (text, unexpanded) = XMLValueDecoder.decode(raw)
+        if unexpanded {
+            problem("entity reference in '\(text.prefix(80))' left unexpanded (only &lt; &gt; &amp; &quot; &apos; and &#…; are decoded)")
+        }
+        return text
+    }
+
+    /// Attribute `i` decoded, through an interner.
+    @inline(__always) func interned(_ i: Int, _ interner: inout ValueInterner<String>) -> String {
+        let raw = scanner.rawValue(i)
+        let needs = scanner.attributes[i].needsDecoding
+        return interner.value(for: raw) { needs ? decoded($0) : String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Attribute `i` as a date, or nil (with a problem noted).
+    func date(_ i: Int, _ what: StaticString) -> Timestamp? {
+        if let t = TimestampParser.parse(scanner.rawValue(i)) { return t }
+        problem("\(what) '\(string(i))' is not a date")
+        return nil
+    }
+
+    /// Attribute `i` as a number.
+    @inline(__always) func number(_ i: Int, shift: Int = 0) -> Double? {
+        guard let v = DecimalParser.parse(scanner.rawValue(i), shift: shift), v.isFinite else { return nil }
+        return v
+    }
+
+    /// The element name, for messages.
+    var elementName: String { String(decoding: scanner.name, as: UTF8.self) }
+
+    // MARK: - Record
+
+    private func startRecord() throws {
+        var type = -1, unit = -1, value = -1, sourceName = -1, sourceVersion = -1, device = -1
+        var creation = -1, startDate = -1, endDate = -1
+        var extra: [Int] = []
+        for i in 0..<scanner.attributeCount {
+            let n = scanner.attributeName(i)
+            switch n.count {
+            case 4 where equal(n, "type"): type = i
+            case 4 where equal(n, "unit"): unit = i
+            case 5 where equal(n, "value"): value = i
+            case 6 where equal(n, "device"): device = i
+            case 6 where equal(n, "source"): sourceName = i      // iOS 8/9
+            case 7 where equal(n, "endDate"): endDate = i
+            case 9 where equal(n, "startDate"): startDate = i
+            case 10 where equal(n, "sourceName"): sourceName = i
+            case 12 where equal(n, "creationDate"): creation = i
+            case 13 where equal(n, "sourceVersion"): sourceVersion = i
+            default: extra.append(i)                              // iOS 8 wrote metadata as attributes
+            }
+        }
+        record = nil
+        guard type >= 0 else { problem("Record without a type"); return }
+        let kind = kinds.value(for: scanner.rawValue(type)) { raw in
+            let id = String(decoding: raw, as: UTF8.self)
+            if let k = kindsByIdentifier[id] { return k }
+            let k = AppleHealthRecordKind(hkIdentifier: id)
+            kindsByIdentifier[id] = k
+            return k
+        }
+        guard startDate >= 0, let start = date(startDate, "startDate") else {
+            if startDate < 0 { problem("\(kind.hkIdentifier) record without a startDate") }
+            return
+        }
+        var end = start
+        if endDate >= 0 {
+            guard let e = date(endDate, "endDate") else { return }
+            end = e
+        }
+        var metadata: [String: String] = [:]
+        if creation >= 0 { metadata["creationDate"] = string(creation) }
+        for i in extra {
+            metadata[String(decoding: scanner.attributeName(i), as: UTF8.self)] = string(i)
+        }
+        let source = SampleSource(
+            name: sourceName >= 0 ? interned(sourceName, &sourceNames) : "",
+            version: sourceVersion >= 0 ? interned(sourceVersion, &sourceVersions) : nil,
+            device: device >= 0 ? interned(device, &devices) : nil)
+        if sourceName < 0 { problem("\(kind.hkIdentifier) record without a sourceName; kept with an empty source") }
+
+        var sampleType = kind.name
+        var sampleValue: Double
+        var sampleUnit: String
+        var categoryValue: String?
+        if kind.flavor == .quantity {
+            let plan = kind.units.value(for: unit >= 0 ? scanner.rawValue(unit) : UnsafeRawBufferPointer(start: nil, count: 0)) { _ in
+                kind.plan(for: unit >= 0 ? string(unit) : "")
+            }
+            sampleType = plan.type
+            sampleUnit = plan.unit
+            guard value >= 0 else { problem("\(kind.hkIdentifier) record without a value"); return }
+            switch plan.mode {
+            case .identity, .unconvertible:
+                guard let v = number(value) else {
+                    // A category-like value on a type the registry lists as a quantity.
+                    let text = interned(value, &categoryValues)
+                    guard text.hasPrefix("HK") else { problem("\(kind.hkIdentifier) value '\(text)' is not a number"); return }
+                    categoryValue = text
+                    sampleValue = 1
+                    break
+                }
+                sampleValue = v
+            case .percent:
+                guard let v = number(value) else { problem("\(kind.hkIdentifier) value '\(string(value))' is not a number"); return }
+                // A fraction (Apple's export) becomes 0–100; a value above 1 already is a percentage.
+                sampleValue = v <= 1 ? (number(value, shift: 2) ?? v * 100) : v
+                if plan.written != "%" { metadata["originalUnit"] = plan.written }
+            case .convert:
+                guard let v = number(value) else { problem("\(kind.hkIdentifier) value '\(string(value))' is not a number"); return }
+                sampleValue = UnitConversion.toCanonical(v, unit: plan.written, type: kind.name).0
+                metadata["originalUnit"] = plan.written
+                metadata["originalValue"] = SampleIdentity.canonicalNumber(v)
+            }
+        } else {
+            let raw = value >= 0 ? interned(value, &categoryValues) : ""
+            let minutes = Double(end.millis - start.millis) / 60_000
+            switch kind.flavor {
+            case .sleep:
+                let stage = Self.sleepStage(raw)
+                if stage == "HKCategoryValueSleepAnalysisInBed" { sampleType = "timeInBed" }
+                metadata["sleepStage"] = stage
+                sampleValue = minutes
+                sampleUnit = "min"
+            case .mindful:
+                if !raw.isEmpty { categoryValue = raw }
+                sampleValue = minutes
+                sampleUnit = "min"
+            case .standHour:
+                categoryValue = raw
+                sampleValue = raw.hasSuffix("Idle") || raw == "1" ? 0 : 1
+                sampleUnit = kind.canonicalUnit ?? "count"
+            default:
+                if !raw.isEmpty { categoryValue = raw }
+                sampleValue = 1
+                sampleUnit = kind.canonicalUnit ?? "count"
+            }
+        }
+        if let categoryValue { metadata["categoryValue"] = categoryValue }
+        record = PendingRecord(type: sampleType, value: sampleValue, unit: sampleUnit, start: start, end: end,
+                               source: source, metadata: metadata)
+    }
+
+    /// The sleep stage identifier; iOS 8–15 numeric values mapped to today's identifiers.
+    static func sleepStage(_ raw: String) -> String {
+        switch raw {
+        case "0": "HKCategoryValueSleepAnalysisInBed"
+        case "1": "HKCategoryValueSleepAnalysisAsleepUnspecified"
+        case "2": "HKCategoryValueSleepAnalysisAwake"
+        case "3": "HKCategoryValueSleepAnalysisAsleepCore"
+        case "4": "HKCategoryValueSleepAnalysisAsleepDeep"
+        case "5": "HKCategoryValueSleepAnalysisAsleepREM"
+        default: raw
+        }
+    }
+
+    private func closeRecord() throws {
+        guard var r = record else { return }
+        record = nil
+        if var beats = r.beats {
+            beats.raw("]")
+            r.metadata["instantaneousBeatsPerMinute"] = beats.text
+            if r.beatCount > Self.maxBeats { r.metadata["instantaneousBeatsPerMinuteCount"] = String(r.beatCount) }
+        }
+        try emit(Sample(type: r.type, value: r.value, unit: r.unit, start: r.start, end: r.end,
+                        source: r.source, metadata: r.metadata))
+    }
+
+    private func metadataEntry(parent: Element?) {
+        var key = -1, value = -1
+        for i in 0..<scanner.attributeCount {
+            let n = scanner.attributeName(i)
+            if equal(n, "key") { key = i } else if equal(n, "value") { value = i }
+        }
+        guard key >= 0 else { return }
+        switch parent {
+        case .record:
+            guard record != nil else { return }
+            record!.metadata[interned(key, &metadataKeys)] = value >= 0 ? string(value) : ""
+        case .workout:
+            guard workout != nil else { return }
+            workout!.metadata[interned(key, &metadataKeys)] = value >= 0 ? string(value) : ""
+        default:
+            break
+        }
+    }
+
+    /// One `InstantaneousBeatsPerMinute` of an HRV record: appended to a compact JSON list.
+    private func beat() {
+        guard record != nil else { return }
+        var bpm: String?, time: String?
+        for i in 0..<scanner.attributeCount {
+            let n = scanner.attributeName(i)
+            if equal(n, "bpm") { bpm = string(i) } else if equal(n, "time") { time = string(i) }
+        }
+        guard record!.beatCount < Self.maxBeats else { record!.beatCount += 1; return }
+        var w = record!.beats ?? JSONWriter(capacity: 256)
+        record!.beats = nil
+        w.raw(record!.beatCount == 0 ? "[{" : ",{")
+        if let bpm {
+            w.raw("\"bpm\":")
+            if let v = Double(bpm), v.isFinite { w.number(v) } else { w.string(bpm) }
+        }
+        if let time { w.raw(bpm == nil ? "\"time\":" : ",\"time\":"); w.string(time) }
+        w.raw("}")
+        record!.beats = w
+        record!.beatCount += 1
+    }
+
+    /// Beats kept per HRV record (real lists hold about a hundred).
+    static let maxBeats = 2000
+
+    // MARK: - Me
+
+    private func profile() {
+        var attributes: [(String, String)] = []
+        for i in 0..<scanner.attributeCount {
+            attributes.append((String(decoding: scanner.attributeName(i), as: UTF8.self), string(i)))
+        }
+        sink.profile(attributes)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
