@@ -13,12 +13,17 @@ public enum AppleHealthParser {
     public static func parseZip(_ source: ByteSource, into sink: SampleSink) throws -> ParseReport {
         let member = try ZipArchive.findHealthExport(in: source)
         let stream = try ZipMemberStream(source: source, member: member)
-        return try parse(stream, format: "Apple Health export (zip member '\(member.name)')", into: sink)
+        return try ParsePipeline.run(into: sink) { sink in
+            try parse(stream, format: "Apple Health export (zip member '\(member.name)')", into: sink)
+        }
     }
 
     /// Parses a bare export.xml.
     public static func parseXML(_ source: ByteSource, into sink: SampleSink) throws -> ParseReport {
-        try parse(SourceByteStream(source), format: "Apple Health XML", into: sink)
+        let stream = SourceByteStream(source)
+        return try ParsePipeline.run(into: sink) { sink in
+            try parse(stream, format: "Apple Health XML", into: sink)
+        }
     }
 
     /// Scans `stream` to its end, handing samples to `sink`.

@@ -61,6 +61,7 @@ extension AppleHealthSampleBuilder {
             else if equal(n, "sourceName") || equal(n, "source") { sourceName = i }
             else if equal(n, "sourceVersion") { sourceVersion = i }
             else if equal(n, "device") { device = i }
+            else if equal(n, "creationDate") { continue }
             else { attrs.append((String(decoding: n, as: UTF8.self), i)) }
         }
         guard start >= 0, let s = date(start, "startDate") else {
@@ -85,8 +86,7 @@ extension AppleHealthSampleBuilder {
     }
 
     func closeWorkout() throws {
-        guard var w = workout else { return }
-        workout = nil
+        guard var w = workout.take() else { return }
         if let t = w.events.text() {
             w.metadata["workoutEvents"] = t
             w.metadata["workoutEventCount"] = String(w.events.count)
@@ -201,7 +201,9 @@ extension AppleHealthSampleBuilder {
             }
         }
         guard let day else { problem("ActivitySummary without dateComponents"); return }
-        let toKcal = { (v: Double) in UnitConversion.convert(v, from: AppleHealthRecordKind.appleUnitSpellings[energyUnit] ?? energyUnit, to: "kcal") ?? v }
+        let toKcal = { (v: Double) in
+            Self.tidy(UnitConversion.convert(v, from: AppleHealthRecordKind.appleUnitSpellings[energyUnit] ?? energyUnit, to: "kcal") ?? v)
+        }
         if let goal { metadata["activeEnergyBurnedGoal"] = SampleIdentity.canonicalNumber(toKcal(goal)) }
         let start = Timestamp(seconds: day.daysSinceEpoch * 86_400)
         // The day's rings still grow until it ends: revisable, so a later export replaces them.

@@ -240,8 +240,10 @@ final class AppleHealthSampleBuilder {
             guard let e = date(endDate, "endDate") else { return }
             end = e
         }
+        // creationDate (when the phone wrote the sample) is left out: not part of the measurement,
+        // and it would cost a string per record in the store and on the wire.
+        _ = creation
         var metadata: [String: String] = [:]
-        if creation >= 0 { metadata["creationDate"] = string(creation) }
         for i in extra {
             metadata[String(decoding: scanner.attributeName(i), as: UTF8.self)] = string(i)
         }
@@ -280,7 +282,7 @@ final class AppleHealthSampleBuilder {
                 if plan.written != "%" { metadata["originalUnit"] = plan.written }
             case .convert:
                 guard let v = number(value) else { problem("\(kind.hkIdentifier) value '\(string(value))' is not a number"); return }
-                sampleValue = UnitConversion.toCanonical(v, unit: plan.written, type: kind.name).0
+                sampleValue = Self.tidy(UnitConversion.toCanonical(v, unit: plan.written, type: kind.name).0)
                 metadata["originalUnit"] = plan.written
                 metadata["originalValue"] = SampleIdentity.canonicalNumber(v)
             }
@@ -313,6 +315,28 @@ final class AppleHealthSampleBuilder {
                                source: source, metadata: metadata)
     }
 
+    /// A converted value rounded to 12 significant digits, so that 418.4 kJ is 100 kcal and not
+    /// 99.99999999999999 (the factor's rounding noise would otherwise show in payloads).
+    static func tidy(_ v: Double) -> Double {
+        guard v != 0, v.isFinite else { return v }
+        let magnitude = v.log10Floor
+        let digits = 11 - magnitude
+        guard digits > -300, digits < 300 else { return v }
+        if digits >= 0 {
+            let scale = Self.powerOfTen(digits)
+            let r = (v * scale).rounded() / scale
+            return r.isFinite ? r : v
+        }
+        let scale = Self.powerOfTen(-digits)
+        return (v / scale).rounded() * scale
+    }
+
+    static func powerOfTen(_ n: Int) -> Double {
+        var p = 1.0
+        for _ in 0..<n { p *= 10 }
+        return p
+    }
+
     /// The sleep stage identifier; iOS 8–15 numeric values mapped to today's identifiers.
     static func sleepStage(_ raw: String) -> String {
         switch raw {
@@ -327,8 +351,7 @@ final class AppleHealthSampleBuilder {
     }
 
     private func closeRecord() throws {
-        guard var r = record else { return }
-        record = nil
+        guard var r = record.take() else { return }
         if var beats = r.beats {
             beats.raw("]")
             r.metadata["instantaneousBeatsPerMinute"] = beats.text
@@ -398,3 +421,14 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+extension Double {
+    /// ⌊log10(|self|)⌋ for finite non-zero values, without Foundation.
+    var log10Floor: Int {
+        var a = abs(self)
+        var e = 0
+        while a >= 10 { a /= 10; e += 1 }
+        while a < 1 { a *= 10; e -= 1 }
+        return e
+    }
+}
