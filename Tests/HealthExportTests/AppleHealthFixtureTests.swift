@@ -24,7 +24,6 @@ import Testing
     func recordCounts(file: String, records: Int, inCorrelation: Int) throws {
         let bytes = try [UInt8](Data(contentsOf: Self.directory.appendingPathComponent(file)))
         let outcome = ParseOutcome.parse(bytes, name: file)
-        print(outcome.rendered)
         #expect(outcome.error == nil)
         let report = try #require(outcome.report)
         #expect(report.problemCount == 0, "\(report.problems)")
