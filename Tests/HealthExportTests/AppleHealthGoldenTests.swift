@@ -41,3 +41,54 @@ import Testing
         #expect(first.samples == second.samples)
     }
 }
+
+/// Element-level checks that the golden files show but that deserve their own name.
+@Suite struct AppleHealthElementTests {
+    /// Blood pressure records inside a Correlation repeat the top-level ones: both copies give
+    /// the identical sample, so the store keeps one.
+    @Test func correlationCopiesAreIdentical() throws {
+        let samples = ParseOutcome.parse(try AppleHealthGoldenTests.input("modern-export"), name: "export.xml").samples
+        let pressure = samples.filter { $0.type.hasPrefix("bloodPressure") }
+        #expect(pressure.count == 4)
+        #expect(Set(pressure.map(\.id)).count == 2)
+        #expect(Set(pressure).count == 2)
+    }
+
+    /// The device string (with its object address) never changes a sample's id.
+    @Test func deviceIsNotIdentity() throws {
+        let samples = ParseOutcome.parse(try AppleHealthGoldenTests.input("unescaped-device"), name: "export.xml").samples
+        #expect(samples[0].source.device != samples[1].source.device)
+        #expect(samples[0].id == samples[1].id)
+    }
+
+    /// A `Me` element is profile data, never a sample.
+    @Test func meIsProfileOnly() throws {
+        let outcome = ParseOutcome.parse(try AppleHealthGoldenTests.input("modern-export"), name: "export.xml")
+        #expect(outcome.profiles.count == 1)
+        #expect(!outcome.samples.contains { $0.type.contains("Characteristic") })
+    }
+
+    /// Quirks that lose nothing are not problems (a problem sends the file to failed/).
+    @Test(arguments: ["ios16-broken-dtd", "ios8-export", "unescaped-device", "no-dtd-minimal", "modern-export"])
+    func quirksAreNotProblems(name: String) throws {
+        let outcome = ParseOutcome.parse(try AppleHealthGoldenTests.input(name), name: name + ".xml")
+        #expect(outcome.error == nil)
+        #expect(outcome.report?.problemCount == 0)
+    }
+
+    /// A billion-laughs DTD is never expanded: the reference stays as written, noted.
+    @Test func entitiesAreNeverExpanded() throws {
+        let outcome = ParseOutcome.parse(try AppleHealthGoldenTests.input("billion-laughs"), name: "x.xml")
+        #expect(outcome.samples.first?.source.name == "&lol9;")
+        #expect(outcome.report?.problemCount == 2)
+    }
+
+    /// Inputs that end or break anywhere: an error or a report, never a crash or a hang.
+    @Test func everyPrefixOfAnExportTerminates() throws {
+        let xml = try AppleHealthGoldenTests.input("modern-export")
+        for cut in stride(from: 0, to: xml.count, by: 97) {
+            let outcome = ParseOutcome.parse(Array(xml[0..<cut]), name: "export.xml")
+            #expect(outcome.error != nil || cut == 0 || outcome.report != nil)
+        }
+    }
+}
