@@ -29,7 +29,7 @@ PLUS="$BENCH_DIR/${SIZE_MB}plus"
 
 echo "building release binaries…" >&2
 (cd "$ROOT" && swift build -c release --scratch-path "$SCRATCH" --product healthspool >&2) || true
-(cd "$ROOT" && swift build -c release --scratch-path "$SCRATCH" --build-tests >&2) || true
+(cd "$ROOT" && swift build -c release -Xswiftc -enable-testing --scratch-path "$SCRATCH" --build-tests >&2) || true
 HS="$SCRATCH/release/healthspool"
 TESTS="$SCRATCH/release/healthspoolPackageTests.xctest"
 HAVE_IMPORT=0

@@ -103,7 +103,8 @@ final class AppleHealthSampleBuilder {
             break
         default:
             if parent == .healthData || parent == nil {
-                report.ignored[String(decoding: name, as: UTF8.self) + " (not a sample type)", default: 0] += 1
+                let key = report.ignored.count < 64 ? String(decoding: name, as: UTF8.self) + " (not a sample type)" : "other elements"
+                report.ignored[key, default: 0] += 1
             }
         }
         if !empty { stack.append(pushed) }
@@ -371,13 +372,22 @@ final class AppleHealthSampleBuilder {
         switch parent {
         case .record:
             guard record != nil else { return }
+            guard record!.metadata.count < Self.maxMetadataEntries else { return tooMuchMetadata() }
             record!.metadata[interned(key, &metadataKeys)] = value >= 0 ? string(value) : ""
         case .workout:
             guard workout != nil else { return }
+            guard workout!.metadata.count < Self.maxMetadataEntries else { return tooMuchMetadata() }
             workout!.metadata[interned(key, &metadataKeys)] = value >= 0 ? string(value) : ""
         default:
             break
         }
+    }
+
+    /// Metadata entries kept per sample (real ones carry a handful): memory stays bounded.
+    static let maxMetadataEntries = 256
+
+    private func tooMuchMetadata() {
+        problem("more than \(Self.maxMetadataEntries) MetadataEntry elements in one \(record != nil ? "Record" : "Workout"); the rest were dropped")
     }
 
     /// One `InstantaneousBeatsPerMinute` of an HRV record: appended to a compact JSON list.

@@ -40,7 +40,7 @@ final class CountingSink: SampleSink {
 
 /// Parse-only timing of a generated export (not a test of correctness; skipped unless
 /// HS_BENCH_FILE names a file). Run in release:
-///   HS_BENCH_FILE=/tmp/hs-bench/250/export.xml swift test -c release --scratch-path .build-apple-release --filter ParseBenchmark
+///   HS_BENCH_FILE=/tmp/hs-bench/250/export.xml swift test -c release -Xswiftc -enable-testing --scratch-path .build-apple-release --filter ParseBenchmark
 @Suite struct ParseBenchmark {
     static let file = ProcessInfo.processInfo.environment["HS_BENCH_FILE"]
 
