@@ -161,50 +161,48 @@ final class XMLTagScanner {
     }
 
     /// Scans `<name attr="v" …>` at `pos`. Returns nil when incomplete; `.some(nil)` when the
-    /// `<` did not start a tag (skipped as text).
+    /// `<` did not start a tag (skipped as text). The hot loop: it works on locals only (no
+    /// property access inside, so no dynamic exclusivity checks).
     private func scanStartTag() -> Event?? {
+        let b = UnsafePointer<UInt8>(bytes.assumingMemoryBound(to: UInt8.self))
+        let end = self.end
         var p = pos + 1
         var newlines = 0
-        nameStart = p
+        let ns0 = p
         while p < end {
-            let c = byte(p)
+            let c = b[p]
             if Self.isSpace(c) || c == 0x2F || c == 0x3E || c == 0x3C { break }
             p += 1
         }
         guard p < end else { return nil }
-        nameEnd = p
-        if nameEnd == nameStart {
+        if p == ns0 {
             pos += 1        // a lone '<' in text
             return .some(nil)
         }
-        attributeCount = 0
-        while true {
-            while p < end, Self.isSpace(byte(p)) { if byte(p) == 0x0A { newlines += 1 }; p += 1 }
+        nameStart = ns0
+        nameEnd = p
+        var attrs = attributes
+        var count = 0
+        var capacity = attributeCapacity
+        var result: Event
+        scan: while true {
+            while p < end, Self.isSpace(b[p]) { if b[p] == 0x0A { newlines += 1 }; p += 1 }
             guard p < end else { return nil }
-            var c = byte(p)
-            if c == 0x3E {
-                pos = p + 1; line += newlines
-                return .some(.start)
-            }
+            var c = b[p]
+            if c == 0x3E { p += 1; result = .start; break scan }
             if c == 0x2F {
                 guard p + 1 < end else { return nil }
-                if byte(p + 1) == 0x3E {
-                    pos = p + 2; line += newlines
-                    return .some(.empty)
-                }
+                if b[p + 1] == 0x3E { p += 2; result = .empty; break scan }
                 p += 1
                 continue
             }
-            if c == 0x3C {      // '<' where an attribute should be: the tag was never closed
-                pos = p; line += newlines
-                return .some(.start)
-            }
+            if c == 0x3C { result = .start; break scan }   // '<' where an attribute should be: the tag was never closed
             // Attribute name, up to '=' (spaces allowed: iOS 8.3 wrote "Health Mate App Version=").
             let ns = p
             while p < end {
-                c = byte(p)
+                c = b[p]
                 if c == 0x3D || c == 0x3E || c == 0x3C || c == 0x22 || c == 0x27 { break }
-                if c == 0x2F, p + 1 < end, byte(p + 1) == 0x3E { break }
+                if c == 0x2F, p + 1 < end, b[p + 1] == 0x3E { break }
                 if c == 0x0A { newlines += 1 }
                 p += 1
             }
@@ -214,18 +212,18 @@ final class XMLTagScanner {
                 continue
             }
             var ne = p
-            while ne > ns, Self.isSpace(byte(ne - 1)) { ne -= 1 }
+            while ne > ns, Self.isSpace(b[ne - 1]) { ne -= 1 }
             p += 1
-            while p < end, Self.isSpace(byte(p)) { if byte(p) == 0x0A { newlines += 1 }; p += 1 }
+            while p < end, Self.isSpace(b[p]) { if b[p] == 0x0A { newlines += 1 }; p += 1 }
             guard p < end else { return nil }
-            let q = byte(p)
-            var vs: Int, ve: Int
+            let q = b[p]
+            let vs: Int, ve: Int
             var decode = false
             if q == 0x22 || q == 0x27 {
                 p += 1
                 vs = p
                 while p < end {
-                    let v = byte(p)
+                    let v = b[p]
                     if v == q { break }
                     if v < 0x20 {
                         if v == 0x0A { newlines += 1 }
@@ -241,9 +239,9 @@ final class XMLTagScanner {
             } else { // unquoted value: up to whitespace or the end of the tag
                 vs = p
                 while p < end {
-                    let v = byte(p)
+                    let v = b[p]
                     if Self.isSpace(v) || v == 0x3E { break }
-                    if v == 0x2F, p + 1 < end, byte(p + 1) == 0x3E { break }
+                    if v == 0x2F, p + 1 < end, b[p + 1] == 0x3E { break }
                     if v == 0x26 || v < 0x20 { decode = true }
                     p += 1
                 }
@@ -251,11 +249,20 @@ final class XMLTagScanner {
                 ve = p
             }
             if ne > ns {
-                if attributeCount == attributeCapacity { growAttributes() }
-                attributes[attributeCount] = Attribute(nameStart: ns, nameEnd: ne, valueStart: vs, valueEnd: ve, needsDecoding: decode)
-                attributeCount += 1
+                if count == capacity {
+                    attributeCount = count
+                    growAttributes()
+                    attrs = attributes
+                    capacity = attributeCapacity
+                }
+                attrs[count] = Attribute(nameStart: ns, nameEnd: ne, valueStart: vs, valueEnd: ve, needsDecoding: decode)
+                count += 1
             }
         }
+        attributeCount = count
+        pos = p
+        line += newlines
+        return .some(result)
     }
 
     private func growAttributes() {
