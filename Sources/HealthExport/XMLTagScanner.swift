@@ -156,6 +156,11 @@ final class XMLTagScanner {
         return memcmp(bytes + pos, s.utf8Start, n) == 0
     }
 
+    /// Non-zero when some byte of `w` is zero.
+    @inline(__always) private static func zeroByte(_ w: UInt64) -> UInt64 {
+        (w &- 0x0101_0101_0101_0101) & ~w & 0x8080_8080_8080_8080
+    }
+
     @inline(__always) private static func isSpace(_ c: UInt8) -> Bool {
         c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09
     }
@@ -222,7 +227,16 @@ final class XMLTagScanner {
             if q == 0x22 || q == 0x27 {
                 p += 1
                 vs = p
-                while p < end {
+                let quotes = UInt64(q) &* 0x0101_0101_0101_0101
+                while true {
+                    // Eight bytes at a time while none is the quote, '&' or a control character.
+                    while p + 8 <= end {
+                        let w = UnsafeRawPointer(b + p).loadUnaligned(as: UInt64.self)
+                        if (Self.zeroByte(w ^ quotes) | Self.zeroByte(w ^ 0x2626_2626_2626_2626)
+                            | ((w &- 0x2020_2020_2020_2020) & ~w & 0x8080_8080_8080_8080)) != 0 { break }
+                        p += 8
+                    }
+                    guard p < end else { break }
                     let v = b[p]
                     if v == q { break }
                     if v < 0x20 {
