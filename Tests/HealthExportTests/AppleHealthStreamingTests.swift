@@ -1,3 +1,4 @@
+import Foundation
 import HealthExport
 import HealthSpoolCore
 import Testing
@@ -51,4 +52,51 @@ import Testing
 
 private extension String {
     var leftPadded: String { count < 2 ? "0" + self : self }
+}
+
+/// Markup oddities that real files could hold, parsed from inline text.
+@Suite struct AppleHealthMarkupTests {
+    static func parse(_ text: String) -> ParseOutcome { ParseOutcome.parse(Array(text.utf8), name: "export.xml") }
+
+    static let record = #"<Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" unit="count" startDate="2026-01-01 10:00:00 +0100" endDate="2026-01-01 10:10:00 +0100" value="5"/>"#
+
+    /// A DTD so broken that its closing `]>` is gone: the root element still ends it.
+    @Test func doctypeWithoutItsEnd() {
+        let outcome = Self.parse("<?xml version=\"1.0\"?>\n<!DOCTYPE HealthData [\n<!ATTLIST Record\n type CDATA #REQUIRED\n\n<HealthData locale=\"en\">\n" + Self.record + "\n</HealthData>\n")
+        #expect(outcome.error == nil)
+        #expect(outcome.samples.count == 1)
+    }
+
+    /// A tag larger than the scanner's 1 MiB buffer: the buffer grows for it.
+    @Test func aTagLargerThanTheBuffer() {
+        let big = String(repeating: "x", count: 3 << 20)
+        let outcome = Self.parse("<HealthData>\n<Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"Phone\" unit=\"count\" startDate=\"2026-01-01 10:00:00 +0100\" endDate=\"2026-01-01 10:10:00 +0100\" value=\"5\">\n<MetadataEntry key=\"blob\" value=\"\(big)\"/>\n</Record>\n" + Self.record + "\n</HealthData>\n")
+        #expect(outcome.error == nil)
+        #expect(outcome.samples.count == 2)
+        #expect(outcome.samples.first?.metadata["blob"]?.utf8.count == 3 << 20)
+    }
+
+    /// An XML file that is not an Apple Health export (the CDA beside it, say).
+    @Test func notAnExport() {
+        let outcome = Self.parse("<?xml version=\"1.0\"?>\n<ClinicalDocument xmlns=\"urn:hl7-org:v3\"><title>x</title></ClinicalDocument>\n")
+        guard case .unrecognized? = outcome.error as? ImportError else {
+            Issue.record("expected .unrecognized, got \(String(describing: outcome.error))"); return
+        }
+    }
+
+    /// The root is never closed: complete records are kept, the file is reported truncated.
+    @Test func rootNeverClosed() {
+        let outcome = Self.parse("<HealthData locale=\"en\">\n" + Self.record + "\n")
+        #expect(outcome.samples.count == 1)
+        guard case .truncated? = outcome.error as? ImportError else {
+            Issue.record("expected .truncated, got \(String(describing: outcome.error))"); return
+        }
+    }
+
+    /// Mis-nested end tags and stray text do not lose records.
+    @Test func strayEndTagsAndText() {
+        let outcome = Self.parse("<HealthData>\n</Workout> stray & text \u{0B}\n" + Self.record + "\n</Correlation>\n" + Self.record.replacingOccurrences(of: "10:10:00", with: "10:20:00") + "\n</HealthData>")
+        #expect(outcome.error == nil)
+        #expect(outcome.samples.count == 2)
+    }
 }
