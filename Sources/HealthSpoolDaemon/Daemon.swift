@@ -45,6 +45,8 @@ public final class Daemon {
     var progress: [String: Int] = [:]
     var waiters: [SyncWaiter] = []
     var rng = SystemRandomNumberGenerator()
+    var lastPublished: Int64 = 0
+    var publishPending = false
 
     public init(context: DaemonContext, logger: Logger) {
         self.context = context
