@@ -29,6 +29,11 @@ import Testing
         #expect(report.problemCount == 0, "\(report.problems)")
         let fromRecords = outcome.samples.filter { $0.type != "workout" && $0.type != "activitySummary" }
         #expect(fromRecords.count == records)
+        // In these (hand-edited) samples the records inside a Correlation do not repeat at top
+        // level, as they do in real exports: nothing is duplicated, so every Record is one
+        // distinct sample, those inside the Correlation included.
         #expect(Set(fromRecords.map(\.id)).count == records)
+        let pressure = fromRecords.filter { $0.type.hasPrefix("bloodPressure") }
+        #expect(pressure.count >= inCorrelation)
     }
 }
