@@ -52,6 +52,7 @@ let package = Package(
         .testTarget(name: "HealthExportTests", dependencies: ["HealthExport"], resources: [.copy("Golden")]),
         .testTarget(name: "HealthSpoolStoreTests", dependencies: ["HealthSpoolStore"]),
         .testTarget(name: "HealthSpoolDaemonTests", dependencies: ["HealthSpoolDaemon"]),
+        .testTarget(name: "HealthSpoolGatewayTests", dependencies: ["HealthSpoolGateway"]),
     ],
     swiftLanguageModes: [.v5]
 )

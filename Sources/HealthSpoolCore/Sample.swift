@@ -99,6 +99,21 @@ public struct Sample: Hashable, Sendable {
                                     value: revisable ? nil : value, unit: unit, sourceName: source.name)
     }
 
+    /// A sample read back from storage, with the id it was stored under (derived from the same
+    /// fields when it was first stored): reading a queue back does not hash every sample again.
+    public init(storedID id: SampleID, type: String, value: Double, unit: String, start: Timestamp, end: Timestamp,
+                source: SampleSource, metadata: [String: String] = [:], revisable: Bool = false) {
+        self.type = type
+        self.value = value
+        self.unit = unit
+        self.start = start
+        self.end = end
+        self.source = source
+        self.metadata = metadata
+        self.revisable = revisable
+        self.id = id
+    }
+
     /// Recomputes the id after the identifying fields were changed in place.
     public mutating func refreshID() {
         id = SampleIdentity.id(type: type, start: start.millis, end: end.millis,

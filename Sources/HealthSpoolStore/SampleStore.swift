@@ -34,6 +34,8 @@ public final class SampleStore {
     let conn: Connection
     /// The database file.
     public var path: String { conn.path }
+    /// Prepared `markSynced` statements by chunk size (a sender's batches are all one size).
+    private var markStatements: [Int: Statement] = [:]
 
     private lazy var insertStmt = try! conn.prepare("""
         INSERT OR IGNORE INTO samples(id, type, value, unit, start_ms, start_off, end_ms, end_off,
@@ -161,7 +163,7 @@ public final class SampleStore {
     }
 
     static func decodeMetadata(_ text: String?) -> [String: String] {
-        guard let text, let v = try? JSONParser.parse(text), let members = v.objectValue else { return [:] }
+        guard let text, text != "{}", let v = try? JSONParser.parse(text), let members = v.objectValue else { return [:] }
         var out: [String: String] = [:]
         for (k, mv) in members { out[k] = mv.stringValue ?? "" }
         return out
@@ -169,19 +171,19 @@ public final class SampleStore {
 
     private static let sampleColumns = """
         samples.rowid, type, value, unit, start_ms, start_off, end_ms, end_off, sources.name, sources.version,
-        sources.device, metadata, revisable, created_ms
+        sources.device, metadata, revisable, created_ms, samples.id
         """
     /// The table expression the sample columns are read from.
     private static let sampleTables = "samples JOIN sources ON sources.id = samples.source_id"
 
     func readSample(_ s: Statement) -> StoredSample {
-        let sample = Sample(
-            type: s.string(1) ?? "", value: s.double(2), unit: s.string(3) ?? "",
-            start: Timestamp(millis: s.int(4), utcOffsetSeconds: Int32(s.int(5))),
-            end: Timestamp(millis: s.int(6), utcOffsetSeconds: Int32(s.int(7))),
-            source: SampleSource(name: s.string(8) ?? "", version: s.string(9).flatMap { $0.isEmpty ? nil : $0 },
-                                 device: s.string(10).flatMap { $0.isEmpty ? nil : $0 }),
-            metadata: Self.decodeMetadata(s.string(11)), revisable: s.int(12) != 0)
+        let source = SampleSource(name: s.string(8) ?? "", version: s.string(9).flatMap { $0.isEmpty ? nil : $0 },
+                                  device: s.string(10).flatMap { $0.isEmpty ? nil : $0 })
+        // The id it was stored under: no SHA-256 per sample read back.
+        let sample = Sample(storedID: SampleID(bytes: s.blob(14)), type: s.string(1) ?? "", value: s.double(2), unit: s.string(3) ?? "",
+                            start: Timestamp(millis: s.int(4), utcOffsetSeconds: Int32(s.int(5))),
+                            end: Timestamp(millis: s.int(6), utcOffsetSeconds: Int32(s.int(7))),
+                            source: source, metadata: Self.decodeMetadata(s.string(11)), revisable: s.int(12) != 0)
         return StoredSample(sample: sample, createdAt: Timestamp(millis: s.int(13)), rowID: s.int(0))
     }
 
@@ -200,6 +202,9 @@ public final class SampleStore {
     /// Marks samples synced, but only those whose stored value is still the one that was sent
     /// (a revision that arrived meanwhile stays queued).
     public func markSynced(_ sent: [StoredSample], at now: Timestamp) throws {
+        // One statement per chunk (UPDATE … FROM VALUES, SQLite ≥ 3.33): about twice as fast as
+        // a statement per row; the per-row form stays as the fallback.
+        if sent.count > 1, let done = try? markSyncedInChunks(sent, at: now), done { return }
         let s = try conn.prepare("UPDATE samples SET state = 1, synced_ms = ? WHERE rowid = ? AND state = 0 AND value = ?")
         try conn.transaction {
             for item in sent {
@@ -209,6 +214,42 @@ public final class SampleStore {
                 try s.run()
             }
         }
+    }
+
+    /// `markSynced` with one UPDATE per chunk of up to 500 samples; false when this SQLite
+    /// cannot (nothing was changed then).
+    func markSyncedInChunks(_ sent: [StoredSample], at now: Timestamp) throws -> Bool {
+        let chunk = 500
+        func statement(_ n: Int) throws(StoreError) -> Statement {
+            if let s = markStatements[n] { return s }
+            if markStatements.count >= 8 { markStatements.removeAll() }
+            let values = Array(repeating: "(?, ?)", count: n).joined(separator: ", ")
+            let s = try conn.prepare("""
+                UPDATE samples SET state = 1, synced_ms = ?
+                FROM (SELECT column1 AS rid, column2 AS val FROM (VALUES \(values))) AS sent
+                WHERE samples.rowid = sent.rid AND samples.state = 0 AND samples.value = sent.val
+                """)
+            markStatements[n] = s
+            return s
+        }
+        guard (try? statement(min(chunk, sent.count))) != nil else { return false }
+        try conn.transaction {
+            var start = 0
+            while start < sent.count {
+                let part = sent[start..<min(start + chunk, sent.count)]
+                let s = try statement(part.count)
+                s.bind(1, now.millis)
+                var i: Int32 = 2
+                for item in part {
+                    s.bind(i, item.rowID)
+                    s.bind(i + 1, item.sample.value)
+                    i += 2
+                }
+                try s.run()
+                start += chunk
+            }
+        }
+        return true
     }
 
     /// Parks samples the gateway rejected as bad (dead letters), with the reason.
@@ -238,7 +279,7 @@ public final class SampleStore {
         let s = try conn.prepare("SELECT \(Self.sampleColumns), dead_reason FROM \(Self.sampleTables) WHERE state = 2 ORDER BY synced_ms DESC, samples.rowid DESC LIMIT ?")
         s.bind(1, limit)
         var out: [(StoredSample, String)] = []
-        while try s.step() { out.append((readSample(s), s.string(14) ?? "")) }
+        while try s.step() { out.append((readSample(s), s.string(15) ?? "")) }
         return out
     }
 
