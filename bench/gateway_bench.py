@@ -175,9 +175,10 @@ def python_batches(db: Path, batch: int):
     con = sqlite3.connect(db)
     cursor = 0
     while True:
-        rows = con.execute("SELECT rowid, id, type, value, unit, start_ms, start_off, end_ms, end_off, source_name, "
-                           "source_version, device, metadata, created_ms FROM samples WHERE state = 0 AND type = ? "
-                           "AND rowid > ? ORDER BY rowid LIMIT ?", ("heartRate", cursor, batch)).fetchall()
+        rows = con.execute("SELECT samples.rowid, samples.id, type, value, unit, start_ms, start_off, end_ms, end_off, "
+                           "sources.name, sources.version, sources.device, metadata, created_ms "
+                           "FROM samples JOIN sources ON sources.id = samples.source_id WHERE state = 0 AND type = ? "
+                           "AND samples.rowid > ? ORDER BY samples.rowid LIMIT ?", ("heartRate", cursor, batch)).fetchall()
         if not rows:
             break
         cursor = rows[-1][0]
