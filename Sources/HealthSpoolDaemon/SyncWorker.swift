@@ -15,6 +15,8 @@ public struct SyncJobResult: Sendable {
     public var durationMillis: Int64
     public var sent = 0
     public var parked = 0
+    /// Why samples were parked (the first reason), for history.
+    public var parkedReason: String?
     /// Samples left queued because of a retryable failure or a stop.
     public var leftQueued = 0
     public var error: GatewayError?
@@ -23,6 +25,13 @@ public struct SyncJobResult: Sendable {
     public var httpStatus: Int?
     public var requests = 0
     public var newConnections = 0
+
+    /// What history shows as the error: the gateway error, else why samples were parked.
+    public var historyNote: String? {
+        if let error { return error.description }
+        guard parked > 0 else { return nil }
+        return "parked \(parked) sample(s) as dead letters (healthspool dead-letters): \(parkedReason ?? "rejected by the gateway")"
+    }
 
     /// success, partial or failed.
     public var outcome: String {
@@ -239,6 +248,7 @@ public final class SyncWorker {
             st.markQueue.async { marker.run() }
             result.sent += outcome.accepted.count
             result.parked += outcome.rejected.count
+            if result.parkedReason == nil, let first = outcome.rejected.first { result.parkedReason = first.1 }
             for (s, reason) in outcome.rejected {
                 logger.warning("gateway rejected sample \(s.sample.id) of \(type); parked as a dead letter: \(reason)",
                                metadata: ["event": "sync", "type": "\(type)", "sample": "\(s.sample.id)"])
