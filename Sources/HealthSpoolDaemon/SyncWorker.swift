@@ -202,7 +202,6 @@ public final class SyncWorker {
     private func run(type: String, trigger: SyncTrigger, config: SyncConfig, sender: Int) -> SyncJobResult {
         let started = clock()
         var result = SyncJobResult(type: type, trigger: trigger, started: started, durationMillis: 0)
-        defer { result.durationMillis = clock().millis - started.millis }
         let st = senderStates[sender]
         do {
             if st.store == nil { st.store = try SampleStore(path: storePath) }
@@ -262,6 +261,7 @@ public final class SyncWorker {
                 break
             }
         }
+        result.durationMillis = clock().millis - started.millis
         return result
     }
 }
