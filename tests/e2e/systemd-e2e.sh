@@ -210,7 +210,7 @@ else
         slice="$hier/user.slice/user-$U.slice"
         if [ -d "$hier/user.slice" ]; then MADE_CGROUPS+=("$slice"); else MADE_CGROUPS+=("$hier/user.slice"); fi
         mkdir -p "$slice/user@$U.service"
-        chown -R "$U:$G" "$slice/user@$U.service
+        chown -R "$U:$G" "$slice/user@$U.service"
     done
     # cgroup v2 delegation: the user also owns the files it writes to move its processes.
     for f in cgroup.procs cgroup.threads cgroup.subtree_control; do
