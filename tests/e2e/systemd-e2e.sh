@@ -373,6 +373,14 @@ check "journal: HEALTHSPOOL_EVENT=import with HEALTHSPOOL_FILE=…e2e-1.json and
 check "journal: HEALTHSPOOL_EVENT=sync" wait_for 10 journal_has sync
 check "manager saw WATCHDOG=1 keep-alives (WatchdogSec=30)" wait_for 20 manager_saw "healthspool.service: Got notification message .*WATCHDOG=1"
 
+# systemctl reload: ExecReload sends SIGHUP, the daemon rereads its settings and keeps running.
+PID_BEFORE=$(unit_prop healthspool.service MainPID)
+sysctl_user reload healthspool.service
+sleep 1
+same_pid_running() { [ "$(unit_prop healthspool.service MainPID)" = "$PID_BEFORE" ] && running; }
+check "systemctl --user reload keeps the same main PID running" same_pid_running
+check "journal: HEALTHSPOOL_EVENT=reload" wait_for 10 journal_has reload
+
 # kill -9: Restart=on-failure brings it back and nothing is lost.
 OLD_PID=$(unit_prop healthspool.service MainPID)
 RESTARTS=$(unit_prop healthspool.service NRestarts)
