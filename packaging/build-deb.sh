@@ -73,7 +73,8 @@ for page in man/*.[1-8]; do
 done
 install -d -m 0755 "$PKG/usr/share/bash-completion/completions" "$PKG/usr/share/zsh/vendor-completions" \
     "$PKG/usr/share/fish/vendor_completions.d"
-"$PKG/usr/bin/healthspool" --generate-completion-script bash >"$PKG/usr/share/bash-completion/completions/healthspool"
+# Completion files are sourced, not run: no #! line (lintian bash-completion-with-hashbang).
+"$PKG/usr/bin/healthspool" --generate-completion-script bash | sed "1{/^#!/d}" >"$PKG/usr/share/bash-completion/completions/healthspool"
 "$PKG/usr/bin/healthspool" --generate-completion-script zsh >"$PKG/usr/share/zsh/vendor-completions/_healthspool"
 "$PKG/usr/bin/healthspool" --generate-completion-script fish >"$PKG/usr/share/fish/vendor_completions.d/healthspool.fish"
 chmod 0644 "$PKG"/usr/share/bash-completion/completions/* "$PKG"/usr/share/zsh/vendor-completions/* \
