@@ -271,6 +271,8 @@ EOF
     check "stub runs in its own user and mount namespace" sh -c "[ \"\$(readlink /proc/$main_pid/ns/user)\" != \"\$(readlink /proc/self/ns/user)\" ] && [ \"\$(readlink /proc/$main_pid/ns/mnt)\" != \"\$(readlink /proc/self/ns/mnt)\" ]"
     check "stub has no capabilities in its bounding set" sh -c "grep -q '^CapBnd:[[:space:]]*0000000000000000' /proc/$main_pid/status"
     check "stub runs with a seccomp filter and NoNewPrivs" sh -c "grep -q '^Seccomp:[[:space:]]*2' /proc/$main_pid/status && grep -q '^NoNewPrivs:[[:space:]]*1' /proc/$main_pid/status"
+    exposure=$(as_user systemd-analyze security --user e2e-sandbox.service 2>/dev/null | sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p')
+    check "systemd-analyze security --user: exposure ${exposure:-?} is at most 2.0" awk -v e="${exposure:-99}" 'BEGIN { exit !(e <= 2.0) }'
     sysctl_user stop e2e-sandbox.service
     check "stub stop is clean (Result=success, status 0)" test "$(unit_prop e2e-sandbox.service Result)/$(unit_prop e2e-sandbox.service ExecMainStatus)" = success/0
     check "manager saw STOPPING=1 from the stub" manager_saw "e2e-sandbox.service: Got notification message .*STOPPING=1"
