@@ -9,6 +9,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // Pure domain: no C libraries, no file system, no clock.
@@ -24,10 +25,16 @@ let package = Package(
 
         .target(name: "HealthSpoolStore", dependencies: ["HealthSpoolCore", "CSQLite"]),
         .target(name: "HealthSpoolGateway", dependencies: ["HealthSpoolCore", "CCurl", "CZlib"]),
-        .target(name: "HealthSpoolLinux", dependencies: ["HealthSpoolCore", "CSystemd"]),
+        .target(
+            name: "HealthSpoolLinux",
+            dependencies: ["HealthSpoolCore", "CSystemd", .product(name: "Logging", package: "swift-log")]
+        ),
         .target(
             name: "HealthSpoolDaemon",
-            dependencies: ["HealthSpoolCore", "HealthExport", "HealthSpoolStore", "HealthSpoolGateway", "HealthSpoolLinux"]
+            dependencies: [
+                "HealthSpoolCore", "HealthExport", "HealthSpoolStore", "HealthSpoolGateway", "HealthSpoolLinux",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .executableTarget(
             name: "healthspool",

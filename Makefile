@@ -1,0 +1,39 @@
+# healthspool — the two commands of the README:
+#   make run    set up, build, and run the daemon in the foreground on ~/HealthSpool
+#   make test   set up, build, and run every test (unit, integration, end-to-end as root)
+SWIFT ?= swift
+export PATH := /opt/swift/usr/bin:$(PATH)
+
+.PHONY: run test setup setup-test build build-release unit integration e2e deb bench clean
+
+run: setup build-release
+	./.build/release/healthspool daemon
+
+test: setup-test build unit integration e2e
+
+setup:
+	./scripts/setup-deps.sh
+
+setup-test:
+	./scripts/setup-deps.sh --test
+
+build:
+	$(SWIFT) build --build-tests
+
+build-release:
+	$(SWIFT) build -c release
+
+unit:
+	$(SWIFT) test --skip-build
+
+integration:
+	HEALTHSPOOL_BIN=$(CURDIR)/.build/debug/healthspool python3 -m pytest -q tests/integration
+
+e2e:
+	@if [ -x tests/e2e/systemd-e2e.sh ]; then tests/e2e/systemd-e2e.sh; else echo "SKIP: no end-to-end script yet"; fi
+
+deb:
+	./packaging/build-deb.sh
+
+clean:
+	rm -rf .build .build-release dist

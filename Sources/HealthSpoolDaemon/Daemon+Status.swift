@@ -1,0 +1,92 @@
+import HealthSpoolCore
+import HealthSpoolLinux
+import HealthSpoolStore
+
+extension Daemon {
+    /// The daemon's current state in one word.
+    var stateWord: String {
+        if shuttingDown { return "stopping" }
+        if scheduler.locked { return "locked" }
+        if !progress.isEmpty || worker.pendingJobs > 0 { return "syncing" }
+        if importing != nil { return "importing" }
+        if stoppedReason != nil || configError != nil || lastError != nil { return "error" }
+        return "idle"
+    }
+
+    /// The one-line status for sd_notify STATUS= (shown by `systemctl --user status`).
+    func statusLine() -> String {
+        let queued = ((try? store.queuedCounts()) ?? [:]).values.reduce(0, +)
+        let spool = context.spool.path.replacingHome(context.paths.home)
+        if scheduler.locked {
+            let waiting = ((try? context.spool.pendingFiles()) ?? []).count
+            return "locked · \(waiting) file(s) waiting · \(Self.grouped(queued)) queued"
+        }
+        if let reason = configError ?? stoppedReason { return "sync stopped: \(reason)" }
+        if context.settings.gatewayURL == nil {
+            return "watching \(spool) · \(Self.grouped(queued)) queued · no gateway set (healthspool gateway set https://…)"
+        }
+        if let file = importing { return "importing \(file) · \(Self.grouped(queued)) queued" }
+        if let retry = scheduler.retryAt.values.min(), lastError != nil {
+            let secs = max(0, (retry - Self.now().millis + 999) / 1000)
+            return "gateway unreachable, retrying in \(secs) s · \(Self.grouped(queued)) queued"
+        }
+        if !progress.isEmpty {
+            return "syncing \(progress.keys.sorted().joined(separator: ", ")) · \(Self.grouped(queued)) queued"
+        }
+        return "watching \(spool) · \(Self.grouped(queued)) queued" + (lastSyncText.map { " · " + $0 } ?? "")
+    }
+
+    /// Writes the status file and the sd_notify status line.
+    func publish(stopped: Bool = false) {
+        let line = stopped ? "stopped" : statusLine()
+        if !stopped { notifier.status(line) }
+        var w = JSONWriter(capacity: 1024)
+        w.raw("{\"pid\":"); w.number(Int64(getpidValue()))
+        w.raw(",\"state\":"); w.string(stopped ? "stopped" : stateWord)
+        w.raw(",\"statusLine\":"); w.string(line)
+        w.raw(",\"locked\":"); if scheduler.locked { w.raw("true") } else { w.raw("false") }
+        w.raw(",\"importing\":"); if let i = importing { w.string(i) } else { w.raw("null") }
+        w.raw(",\"pendingFiles\":"); w.number(Int64(pendingImports.count))
+        w.raw(",\"syncing\":{")
+        for (n, (k, v)) in progress.sorted(by: { $0.key < $1.key }).enumerated() {
+            if n > 0 { w.raw(",") }
+            w.key(k); w.number(Int64(v))
+        }
+        w.raw("},\"lastAnswer\":"); if let a = lastAnswer { w.string(a) } else { w.raw("null") }
+        w.raw(",\"lastError\":"); if let e = lastError { w.string(e) } else { w.raw("null") }
+        w.raw(",\"stoppedReason\":"); if let e = stoppedReason ?? configError { w.string(e) } else { w.raw("null") }
+        w.raw(",\"nextSync\":"); if let n = scheduler.nextDeadline { w.string(Timestamp(millis: n).iso8601UTC) } else { w.raw("null") }
+        w.raw(",\"retrying\":{")
+        for (n, (k, v)) in scheduler.retryAt.sorted(by: { $0.key < $1.key }).enumerated() {
+            if n > 0 { w.raw(",") }
+            w.key(k); w.string(Timestamp(millis: v).iso8601UTC)
+        }
+        w.raw("},\"updatedAt\":"); w.string(Self.now().iso8601UTC)
+        w.raw("}")
+        try? FileSystem.writeAtomically(context.statusFile, w.bytes, mode: 0o600)
+    }
+
+    static func grouped(_ n: Int) -> String {
+        let s = String(n)
+        guard s.count > 3 else { return s }
+        var out = ""
+        for (i, c) in s.reversed().enumerated() {
+            if i > 0, i % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return String(out.reversed())
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+func getpidValue() -> Int32 { getpid() }
+#endif
+
+extension String {
+    /// The path with the home directory shown as `~`.
+    func replacingHome(_ home: String) -> String {
+        guard home.count > 1, hasPrefix(home) else { return self }
+        return "~" + dropFirst(home.count)
+    }
+}

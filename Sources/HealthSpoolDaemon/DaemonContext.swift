@@ -1,0 +1,78 @@
+import HealthSpoolCore
+import HealthSpoolGateway
+import HealthSpoolLinux
+import HealthSpoolStore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The places and settings one healthspool instance works with. Shared by the daemon and the
+/// CLI commands that work without it.
+public struct DaemonContext: Sendable {
+    public let paths: Paths
+    public let settings: Settings
+    public let environment: [String: String]
+
+    public init(environment: [String: String] = ProcessEnvironment.current, overrides: [(String, String)] = []) throws {
+        self.environment = environment
+        paths = Paths(environment: environment)
+        settings = try SettingsLoader.load(paths: paths, environment: environment, overrides: overrides)
+    }
+
+    public var spool: SpoolDirectory { SpoolDirectory(path: paths.expand(settings.spoolDir)) }
+    public var stateDir: String { paths.expand(settings.stateDir) }
+    public var storePath: String { stateDir + "/healthspool.db" }
+    /// The lock flag: while it exists, nothing is read from the spool and nothing is sent.
+    public var lockFlagPath: String { stateDir + "/locked" }
+    public var runtimeDir: String { paths.runtimeDir }
+    public var pidFile: String { runtimeDir + "/daemon.pid" }
+    public var statusFile: String { runtimeDir + "/status.json" }
+    public var controlSocket: String { runtimeDir + "/control.sock" }
+    public var syncLockFile: String { stateDir + "/sync.lock" }
+
+    /// Creates the state and runtime directories (0700) and the store file (0600), and opens it.
+    public func openStore() throws -> SampleStore {
+        try FileSystem.makeDirectory(stateDir, mode: 0o700)
+        if !FileSystem.exists(storePath) { try FileSystem.touch(storePath, mode: 0o600) }
+        return try SampleStore(path: storePath)
+    }
+
+    /// The envelope every batch carries.
+    public var envelope: BatchEnvelope {
+        BatchEnvelope(deviceId: settings.deviceId ?? Self.machineDeviceID(), userId: settings.userId ?? Paths.loginName(),
+                      appVersion: HealthSpoolVersion.current)
+    }
+
+    /// A device id derived from /etc/machine-id (hashed: the machine id itself is not sent).
+    static func machineDeviceID() -> String {
+        let raw = (try? FileSystem.readText("/etc/machine-id")) ?? nil
+        let seed = (raw ?? "unknown").trimmingSpaces
+        let digest = SHA256.hash(Array(("healthspool-device:" + seed).utf8))
+        return SampleID(bytes: Array(digest[0..<16])).description
+    }
+
+    /// The gateway endpoint, or nil when none is configured. Throws when the configuration is
+    /// unusable (http://, unsafe credentials file).
+    public func endpoint() throws -> GatewayEndpoint? {
+        guard let url = settings.gatewayURL else { return nil }
+        try validateGatewayURL(url)
+        let secret = try Credentials.load(file: settings.gatewayCredentialsFile.map(paths.expand), environment: environment)
+        return GatewayEndpoint(
+            url: url, format: settings.gatewayFormat, topic: settings.gatewayTopic, cluster: settings.gatewayCluster,
+            tls: TLSOptions(caFile: settings.gatewayCAFile.map(paths.expand), pinnedPublicKey: settings.gatewayPin,
+                            clientCert: settings.gatewayClientCert.map(paths.expand),
+                            clientKey: settings.gatewayClientKey.map(paths.expand),
+                            timeoutSeconds: settings.requestTimeoutSeconds, connectTimeoutSeconds: settings.connectTimeoutSeconds),
+            auth: settings.gatewayAuth, secret: secret, apiKeyHeader: settings.gatewayAPIKeyHeader, gzip: settings.gzip)
+    }
+
+    /// Now, from the real-time clock.
+    public static func now() -> Timestamp {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        var t = time_t(ts.tv_sec)
+        var local = tm()
+        localtime_r(&t, &local)
+        return Timestamp(millis: Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000, utcOffsetSeconds: Int32(local.tm_gmtoff))
+    }
+}

@@ -1,0 +1,167 @@
+import HealthExport
+import HealthSpoolCore
+import HealthSpoolLinux
+import HealthSpoolStore
+import Logging
+
+/// The result of importing one file.
+public struct ImportSummary: Sendable {
+    public var file: String
+    public var format: String?
+    /// imported, partial (some samples kept, file quarantined), failed, or unchanged (seen before).
+    public var outcome: String
+    public var result = InsertResult()
+    /// Samples of disabled types, by type.
+    public var skipped: [String: Int] = [:]
+    /// Samples new/duplicate by type (for the import summary).
+    public var newByType: [String: Int] = [:]
+    public var duplicatesByType: [String: Int] = [:]
+    public var reason: String?
+    public var problems: [String] = []
+    public var durationMillis: Int64 = 0
+    /// Where the file went.
+    public var movedTo: String?
+}
+
+/// Receives parsed samples and writes them to the store in large transactions.
+final class StoreSink: SampleSink {
+    let store: SampleStore
+    let settings: Settings
+    let clock: () -> Timestamp
+    let progressHandler: ((Int64, Int) -> Void)?
+    var batch: [Sample] = []
+    var summary: ImportSummary
+    var accepted = 0
+    let batchSize = 5_000
+
+    init(store: SampleStore, settings: Settings, clock: @escaping () -> Timestamp, summary: ImportSummary,
+         progress: ((Int64, Int) -> Void)?) {
+        self.store = store
+        self.settings = settings
+        self.clock = clock
+        self.summary = summary
+        self.progressHandler = progress
+        batch.reserveCapacity(batchSize)
+    }
+
+    func accept(_ sample: Sample) throws {
+        guard settings.isEnabled(sample.type) else {
+            summary.skipped[sample.type, default: 0] += 1
+            return
+        }
+        batch.append(sample)
+        accepted += 1
+        if batch.count >= batchSize { try flush() }
+    }
+
+    func profile(_ attributes: [(String, String)]) {
+        try? store.setProfile(attributes, at: clock())
+    }
+
+    func progress(bytesRead: Int64) { progressHandler?(bytesRead, accepted) }
+
+    /// Commits the samples gathered so far.
+    func flush() throws {
+        guard !batch.isEmpty else { return }
+        let now = clock()
+        let items = batch
+        let r = try store.transaction { try store.insert(items, now: now) }
+        summary.result.add(r)
+        batch.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Imports spool files: parse in a stream, commit samples in large transactions, and only then
+/// move the file out of the spool (archive/ or deleted); a file that cannot be imported goes to
+/// failed/ beside a `.reason` file. Samples read before a problem are kept: they are facts.
+public final class ExportImporter {
+    let store: SampleStore
+    let logger: Logger
+    let clock: () -> Timestamp
+
+    public init(store: SampleStore, logger: Logger, clock: @escaping () -> Timestamp) {
+        self.store = store
+        self.logger = logger
+        self.clock = clock
+    }
+
+    /// A cheap identity for a file's content: size plus a hash of sampled blocks. A re-dropped
+    /// identical export is recognized without parsing it again.
+    static func fingerprint(_ file: ReadOnlyFile) throws -> String {
+        var hasher = [UInt8]()
+        let block = 4096
+        let blocks: Int64 = 64
+        var buf = [UInt8](repeating: 0, count: block)
+        for k in 0..<blocks {
+            let offset = file.size <= Int64(block) ? 0 : (file.size - Int64(block)) * k / (blocks - 1)
+            let n = try buf.withUnsafeMutableBytes { try file.read(at: offset, into: $0) }
+            hasher.append(contentsOf: buf[0..<n])
+            if file.size <= Int64(block) { break }
+        }
+        let digest = SHA256.hash(hasher)
+        return "v1:\(file.size):" + digest.prefix(16).map { String($0, radix: 16) }.joined()
+    }
+
+    /// Imports `path` (whose spool name is `name`) and returns what happened; the caller moves
+    /// the file. `progress` gets (bytes read, samples so far).
+    public func importFile(path: String, name: String, settings: Settings,
+                           progress: ((Int64, Int) -> Void)? = nil) -> ImportSummary {
+        let started = clock()
+        var summary = ImportSummary(file: name, outcome: "imported")
+        let file: ReadOnlyFile
+        do { file = try ReadOnlyFile(path: path) } catch {
+            summary.outcome = "failed"
+            summary.reason = "\(error)"
+            return summary
+        }
+        var fingerprint: String?
+        do {
+            fingerprint = try Self.fingerprint(file)
+            if let fp = fingerprint, try store.hasImported(fingerprint: fp) {
+                summary.outcome = "unchanged"
+                summary.reason = "identical to a file imported before"
+                record(summary, fingerprint: fingerprint, started: started)
+                return summary
+            }
+        } catch {
+            logger.warning("could not fingerprint \(name): \(error)", metadata: ["event": "import", "file": "\(name)"])
+        }
+        let sink = StoreSink(store: store, settings: settings, clock: clock, summary: summary, progress: progress)
+        var failure: String?
+        do {
+            let (format, report) = try ExportReader.parse(FileByteSource(file), name: name, into: sink)
+            sink.summary.format = format.rawValue
+            if report.problemCount > 0 {
+                var text = report.problems.prefix(10).map(\.description).joined(separator: "; ")
+                if report.problemCount > 10 { text += "; … \(report.problemCount - 10) more" }
+                failure = "\(report.problemCount) part(s) could not be read: \(text)"
+                sink.summary.problems = report.problems.map(\.description)
+            }
+        } catch {
+            failure = "\(error)"
+        }
+        do { try sink.flush() } catch {
+            failure = (failure.map { $0 + "; " } ?? "") + "storing samples failed: \(error)"
+        }
+        summary = sink.summary
+        if let failure {
+            summary.outcome = summary.result.new + summary.result.duplicates + summary.result.revised > 0 ? "partial" : "failed"
+            summary.reason = failure
+        }
+        summary.durationMillis = clock().millis - started.millis
+        record(summary, fingerprint: failure == nil ? fingerprint : nil, started: started)
+        return summary
+    }
+
+    func record(_ s: ImportSummary, fingerprint: String?, started: Timestamp) {
+        let skipped = s.skipped.values.reduce(0, +)
+        do {
+            try store.recordImport(ImportRecord(file: s.file, fingerprint: fingerprint, format: s.format, at: started,
+                                                durationMillis: s.durationMillis, outcome: s.outcome, new: s.result.new,
+                                                duplicates: s.result.duplicates, revised: s.result.revised,
+                                                skipped: skipped, reason: s.reason))
+        } catch {
+            logger.error("could not record the import of \(s.file): \(error)", metadata: ["event": "error"])
+        }
+    }
+}

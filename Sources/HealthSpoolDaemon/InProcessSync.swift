@@ -1,0 +1,60 @@
+import Dispatch
+import HealthSpoolCore
+import HealthSpoolLinux
+import HealthSpoolStore
+import Logging
+
+/// Syncs without a daemon (`healthspool sync` when none runs). Holds the daemon's lock while it
+/// works, so a daemon and a manual syncer never send concurrently.
+public enum InProcessSync {
+    public enum Failure: Error, CustomStringConvertible {
+        case daemonBusy
+        case noGateway
+        case locked
+        public var description: String {
+            switch self {
+            case .daemonBusy: "a healthspool daemon holds the lock but does not answer on its control socket; try again shortly"
+            case .noGateway: "no gateway is set; run: healthspool gateway set https://HOST:PORT/PATH [--ca-file CA.pem]"
+            case .locked: "locked: nothing is sent until 'healthspool unlock'"
+            }
+        }
+    }
+
+    /// Syncs `types` (all with queued samples when empty) and returns one result per type.
+    public static func run(context: DaemonContext, types requested: [String], logger: Logger,
+                           progress: @escaping @Sendable (String, Int) -> Void) throws -> [SyncJobResult] {
+        if FileSystem.exists(context.lockFlagPath) { throw Failure.locked }
+        try FileSystem.makeDirectory(context.runtimeDir, mode: 0o700)
+        guard let lock = ProcessLock(path: context.pidFile, writePID: true) else { throw Failure.daemonBusy }
+        defer { withExtendedLifetime(lock) {} }
+        guard let endpoint = try context.endpoint() else { throw Failure.noGateway }
+        let store = try context.openStore()
+        var types = requested.map(DataType.canonicalName)
+        if types.isEmpty { types = try store.typesWithQueuedSamples() }
+        types = types.filter { context.settings.isEnabled($0) }
+        let results = Results()
+        let done = DispatchGroup()
+        for _ in types { done.enter() }
+        let worker = SyncWorker(senders: context.settings.senders, storePath: context.storePath, logger: logger,
+                                clock: DaemonContext.now, onProgress: progress) { r in
+            results.append(r)
+            done.leave()
+        }
+        worker.configure(SyncConfig(endpoint: endpoint, envelope: context.envelope, batchSize: context.settings.batchSize))
+        worker.enqueue(types, trigger: .manual)
+        done.wait()
+        for r in results.items {
+            try store.recordSync(SyncAttempt(started: r.started, durationMillis: r.durationMillis, trigger: r.trigger.rawValue,
+                                             types: [r.type], outcome: r.outcome, count: r.sent, httpStatus: r.httpStatus,
+                                             error: r.error?.description))
+        }
+        return results.items.sorted { $0.type < $1.type }
+    }
+
+    final class Results: @unchecked Sendable {
+        private let lock = DispatchQueue(label: "healthspool.results")
+        private var storage: [SyncJobResult] = []
+        func append(_ r: SyncJobResult) { lock.sync { storage.append(r) } }
+        var items: [SyncJobResult] { lock.sync { storage } }
+    }
+}

@@ -1,0 +1,140 @@
+import HealthSpoolCore
+import HealthSpoolLinux
+import HealthSpoolStore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Everything `healthspool status` shows, gathered from the store, the daemon's status file and
+/// the settings, as JSON (`--json`) or text.
+public struct StatusReport {
+    public let json: JSONValue
+
+    /// Gathers the report. Works whether or not the daemon runs.
+    public init(context: DaemonContext) throws {
+        var members: [(String, JSONValue)] = []
+        let pid = ProcessLock.holder(of: context.pidFile)
+        var live: JSONValue = .null
+        if pid != nil, let text = try? FileSystem.readText(context.statusFile), let v = try? JSONParser.parse(text) { live = v }
+        var daemon: [(String, JSONValue)] = [("running", .bool(pid != nil)), ("pid", pid.map { .number(Double($0)) } ?? .null)]
+        daemon.append(("state", live["state"] ?? .string(pid == nil ? "stopped" : "unknown")))
+        daemon.append(("statusLine", live["statusLine"] ?? .null))
+        members.append(("daemon", .object(daemon)))
+        members.append(("locked", .bool(FileSystem.exists(context.lockFlagPath))))
+
+        let spool = context.spool
+        let pending = (try? spool.pendingFiles()) ?? []
+        let failed = ((try? FileSystem.list(spool.failed)) ?? []).filter { !$0.hasSuffix(".reason") }
+        members.append(("spool", .object([("path", .string(spool.path)), ("pendingFiles", .number(Double(pending.count))),
+                                          ("failedFiles", .number(Double(failed.count)))])))
+
+        var storeMembers: [(String, JSONValue)] = [("path", .string(context.storePath))]
+        var lastImport: JSONValue = .null, lastSync: JSONValue = .null, lastSuccess: JSONValue = .null
+        if FileSystem.exists(context.storePath), let store = try? SampleStore(path: context.storePath) {
+            let queued = try store.queuedCounts(), synced = try store.syncedCounts(), parked = try store.deadLetterCounts()
+            func sum(_ d: [String: Int]) -> JSONValue { .number(Double(d.values.reduce(0, +))) }
+            storeMembers += [("samples", sum(queued.merging(synced, uniquingKeysWith: +).merging(parked, uniquingKeysWith: +))),
+                             ("synced", sum(synced)), ("queued", sum(queued)), ("parked", sum(parked)),
+                             ("queuedByType", .object(queued.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) })),
+                             ("parkedByType", .object(parked.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) }))]
+            if let i = try store.imports(limit: 1).first { lastImport = Self.json(i) }
+            if let a = try store.syncHistory(limit: 1).first { lastSync = Self.json(a) }
+            if let a = try store.lastSuccessfulSync() { lastSuccess = Self.json(a) }
+        } else {
+            storeMembers += [("samples", .number(0)), ("synced", .number(0)), ("queued", .number(0)), ("parked", .number(0)),
+                             ("queuedByType", .object([])), ("parkedByType", .object([]))]
+        }
+        members.append(("store", .object(storeMembers)))
+
+        var gateway: [(String, JSONValue)] = [
+            ("url", context.settings.gatewayURL.map(JSONValue.string) ?? .null),
+            ("format", .string(context.settings.gatewayFormat.rawValue)),
+            ("lastAnswer", live["lastAnswer"] ?? .null),
+            ("error", live["lastError"] ?? .null),
+            ("stoppedReason", live["stoppedReason"] ?? .null),
+        ]
+        if context.settings.gatewayURL == nil {
+            gateway.append(("hint", .string("no gateway set; run: healthspool gateway set https://HOST:PORT/PATH [--ca-file CA.pem]")))
+        }
+        members.append(("gateway", .object(gateway)))
+        members.append(("lastImport", lastImport))
+        members.append(("lastSync", lastSync))
+        members.append(("lastSuccessfulSync", lastSuccess))
+        members.append(("nextSync", live["nextSync"] ?? .null))
+        members.append(("syncFrequency", .string(context.settings.syncFrequency.rawValue)))
+        json = .object(members)
+    }
+
+    static func json(_ i: ImportRecord) -> JSONValue {
+        .object([("file", .string(i.file)), ("at", .string(i.at.iso8601UTC)), ("format", i.format.map(JSONValue.string) ?? .null),
+                 ("outcome", .string(i.outcome)), ("new", .number(Double(i.new))), ("duplicates", .number(Double(i.duplicates))),
+                 ("revised", .number(Double(i.revised))), ("skipped", .number(Double(i.skipped))),
+                 ("durationMs", .number(Double(i.durationMillis))), ("reason", i.reason.map(JSONValue.string) ?? .null)])
+    }
+
+    /// A sync attempt as JSON (also used by `healthspool history --json`).
+    public static func json(_ a: SyncAttempt) -> JSONValue {
+        .object([("at", .string(a.started.iso8601UTC)), ("trigger", .string(a.trigger)), ("types", .array(a.types.map(JSONValue.string))),
+                 ("outcome", .string(a.outcome)), ("count", .number(Double(a.count))), ("durationMs", .number(Double(a.durationMillis))),
+                 ("httpStatus", a.httpStatus.map { .number(Double($0)) } ?? .null), ("error", a.error.map(JSONValue.string) ?? .null)])
+    }
+
+    /// The report as indented-free JSON text.
+    public var jsonText: String {
+        var w = JSONWriter()
+        w.value(json)
+        return w.text
+    }
+
+    /// The report for people.
+    public var text: String {
+        let j = json
+        var lines: [String] = []
+        let running = j["daemon"]?["running"]?.boolValue ?? false
+        if running {
+            let pid = j["daemon"]?["pid"]?.intValue ?? 0
+            lines.append("daemon:      running (pid \(pid)), \(j["daemon"]?["state"]?.stringValue ?? "")")
+            if let s = j["daemon"]?["statusLine"]?.stringValue { lines.append("             \(s)") }
+        } else {
+            lines.append("daemon:      not running (start it: systemctl --user start healthspool)")
+        }
+        if j["locked"]?.boolValue == true { lines.append("lock:        LOCKED — nothing is read or sent until 'healthspool unlock'") }
+        let spool = j["spool"]!
+        lines.append("spool:       \(spool["path"]?.stringValue ?? "") (\(spool["pendingFiles"]?.intValue ?? 0) waiting, \(spool["failedFiles"]?.intValue ?? 0) in failed/)")
+        let store = j["store"]!
+        lines.append("store:       \(store["path"]?.stringValue ?? "")")
+        lines.append("samples:     \(store["samples"]?.intValue ?? 0) stored, \(store["synced"]?.intValue ?? 0) synced, \(store["queued"]?.intValue ?? 0) queued, \(store["parked"]?.intValue ?? 0) parked")
+        let gw = j["gateway"]!
+        if let url = gw["url"]?.stringValue {
+            var g = "gateway:     \(url) (\(gw["format"]?.stringValue ?? ""))"
+            if let a = gw["lastAnswer"]?.stringValue { g += ", last answer \(a)" }
+            lines.append(g)
+            if let r = gw["stoppedReason"]?.stringValue { lines.append("             stopped: \(r)") }
+            else if let e = gw["error"]?.stringValue { lines.append("             error: \(e)") }
+        } else {
+            lines.append("gateway:     not set — run: healthspool gateway set https://HOST:PORT/PATH [--ca-file CA.pem]")
+        }
+        if let s = j["lastSync"], s != .null {
+            lines.append("last sync:   \(s["at"]?.stringValue ?? "") \(s["outcome"]?.stringValue ?? ""), \(s["count"]?.intValue ?? 0) sample(s) of \(s["types"]?.arrayValue?.compactMap(\.stringValue).joined(separator: ",") ?? "") (\(s["trigger"]?.stringValue ?? ""))\(s["error"]?.stringValue.map { ": " + $0 } ?? "")")
+        } else {
+            lines.append("last sync:   never")
+        }
+        if let s = j["lastSuccessfulSync"], s != .null { lines.append("last ok:     \(s["at"]?.stringValue ?? "")") }
+        if let i = j["lastImport"], i != .null {
+            lines.append("last import: \(i["file"]?.stringValue ?? "") at \(i["at"]?.stringValue ?? ""): \(i["outcome"]?.stringValue ?? ""), \(i["new"]?.intValue ?? 0) new, \(i["duplicates"]?.intValue ?? 0) duplicate\(i["reason"]?.stringValue.map { " — " + $0 } ?? "")")
+        }
+        if let n = j["nextSync"]?.stringValue { lines.append("next sync:   \(n)") }
+        lines.append("frequency:   \(j["syncFrequency"]?.stringValue ?? "")")
+        let byType = store["queuedByType"]?.objectValue ?? []
+        if !byType.isEmpty {
+            lines.append("queued by type:")
+            for (k, v) in byType { lines.append("  \(k.padding(28)) \(v.intValue ?? 0)") }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension String {
+    /// Left-aligned in `width` columns.
+    public func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+}

@@ -1,0 +1,90 @@
+import HealthSpoolCore
+
+/// What happened to each sample of a delivery.
+public struct DeliveryOutcome: Sendable {
+    public var accepted: [StoredSample] = []
+    /// Samples to send again later.
+    public var retry: [StoredSample] = []
+    /// Samples the gateway rejected as bad, with the reason: park them.
+    public var rejected: [(StoredSample, String)] = []
+    /// The first error that kept samples from being accepted.
+    public var error: GatewayError?
+    /// Set when the credentials or configuration were refused: stop until they change.
+    public var stopped = false
+    public var retryAfterMillis: Int64?
+    public var lastStatus: Int?
+    public var requests = 0
+    public var newConnections = 0
+
+    public init() {}
+
+    mutating func note(_ e: GatewayError) { if error == nil { error = e } }
+}
+
+/// Delivers batches to the gateway: encodes them, POSTs over one keep-alive connection, reads
+/// per-record results, and narrows a rejected batch down to the offending records.
+public final class GatewayClient {
+    public let endpoint: GatewayEndpoint
+    private let http: HTTPSClient
+    private let headers: [String]
+
+    public init(endpoint: GatewayEndpoint) throws(GatewayError) {
+        try validateGatewayURL(endpoint.url)
+        self.endpoint = endpoint
+        self.headers = try endpoint.headers()
+        self.http = try HTTPSClient(options: endpoint.tls)
+    }
+
+    /// Sends `samples` (one request, or more when narrowing a rejected batch).
+    public func deliver(_ samples: [StoredSample], envelope: BatchEnvelope, now: Timestamp) -> DeliveryOutcome {
+        var outcome = DeliveryOutcome()
+        send(samples[...], envelope: envelope, now: now, into: &outcome)
+        return outcome
+    }
+
+    private func send(_ batch: ArraySlice<StoredSample>, envelope: BatchEnvelope, now: Timestamp, into o: inout DeliveryOutcome) {
+        guard !batch.isEmpty else { return }
+        if o.stopped { o.retry.append(contentsOf: batch); return }
+        var body = BatchEncoder.encode(Array(batch), format: endpoint.format, envelope: envelope, now: now)
+        if endpoint.gzip { body = gzipCompress(body) }
+        let verdict: BatchVerdict
+        do {
+            let response = try http.post(url: endpoint.requestURL, body: body, headers: headers)
+            o.requests += 1
+            o.newConnections += response.newConnections
+            o.lastStatus = response.status
+            if let ra = response.headers["retry-after"].flatMap(ResponseClassifier.parseRetryAfter) {
+                o.retryAfterMillis = max(o.retryAfterMillis ?? 0, ra)
+            }
+            verdict = ResponseClassifier.classify(response, format: endpoint.format, count: batch.count)
+        } catch {
+            o.requests += 1
+            verdict = error.isRetryable ? .retry(error) : .stop(error)
+        }
+        switch verdict {
+        case let .perRecord(verdicts):
+            for (sample, v) in zip(batch, verdicts) {
+                switch v {
+                case .accepted: o.accepted.append(sample)
+                case let .retry(msg): o.retry.append(sample); o.note(.http(status: o.lastStatus ?? 0, message: msg, retryAfterMillis: nil))
+                case let .rejected(msg): o.rejected.append((sample, msg))
+                case let .unauthorized(msg):
+                    o.retry.append(sample); o.stopped = true
+                    o.note(.unauthorized(status: o.lastStatus ?? 0, message: msg))
+                }
+            }
+        case let .retry(e):
+            o.retry.append(contentsOf: batch); o.note(e)
+        case let .stop(e):
+            o.retry.append(contentsOf: batch); o.stopped = true; o.note(e)
+        case let .rejected(e):
+            if batch.count == 1 {
+                o.rejected.append((batch.first!, e.description))
+            } else {
+                let mid = batch.startIndex + batch.count / 2
+                send(batch[batch.startIndex..<mid], envelope: envelope, now: now, into: &o)
+                send(batch[mid...], envelope: envelope, now: now, into: &o)
+            }
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import CCurl
+import CZlib
+import HealthSpoolCore
+
+/// TLS and timeout settings for the connection to the gateway.
+public struct TLSOptions: Sendable, Equatable {
+    public var caFile: String?
+    public var pinnedPublicKey: String?
+    public var clientCert: String?
+    public var clientKey: String?
+    public var timeoutSeconds: Int
+    public var connectTimeoutSeconds: Int
+
+    public init(caFile: String? = nil, pinnedPublicKey: String? = nil, clientCert: String? = nil,
+                clientKey: String? = nil, timeoutSeconds: Int = 30, connectTimeoutSeconds: Int = 10) {
+        self.caFile = caFile
+        self.pinnedPublicKey = pinnedPublicKey
+        self.clientCert = clientCert
+        self.clientKey = clientKey
+        self.timeoutSeconds = timeoutSeconds
+        self.connectTimeoutSeconds = connectTimeoutSeconds
+    }
+}
+
+/// An HTTP answer.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    /// Header names lowercased.
+    public var headers: [String: String]
+    public var body: [UInt8]
+    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+    /// New connections this request opened (0 when a kept-alive one was reused).
+    public var newConnections: Int
+}
+
+/// One libcurl easy handle: one keep-alive HTTPS connection. Not thread-safe; one per sender.
+public final class HTTPSClient {
+    private let handle: UnsafeMutableRawPointer
+    private let options: TLSOptions
+    private static let globalInit: Void = { _ = hs_curl_global_init() }()
+
+    /// Creates a client; checks that the files it will need are readable.
+    public init(options: TLSOptions) throws(GatewayError) {
+        _ = Self.globalInit
+        for path in [options.caFile, options.clientCert, options.clientKey].compactMap({ $0 }) {
+            guard access(path, R_OK) == 0 else { throw .unreadableFile(path, reason: "it does not exist or is not readable") }
+        }
+        guard let h = curl_easy_init() else { throw .transport(code: -1, message: "curl_easy_init failed", url: "") }
+        handle = h
+        self.options = options
+    }
+
+    deinit { curl_easy_cleanup(handle) }
+
+    /// Context the C callbacks write into.
+    private final class Exchange {
+        var body: [UInt8] = []
+        var headers: [String: String] = [:]
+        let bodyLimit = 8 << 20
+    }
+
+    /// POSTs `body` to `url` with `headers` ("Name: value"). Throws for transport failures;
+    /// any HTTP status is returned.
+    public func post(url: String, body: [UInt8], headers: [String]) throws(GatewayError) -> HTTPResponse {
+        try validateGatewayURL(url)
+        let exchange = Exchange()
+        let ctx = Unmanaged.passUnretained(exchange).toOpaque()
+        var list: UnsafeMutablePointer<curl_slist>?
+        for h in headers + ["Expect:"] { list = curl_slist_append(list, h) }
+        defer { curl_slist_free_all(list) }
+
+        let h = handle
+        var setupFailed: CURLcode = CURLE_OK
+        func set(_ rc: CURLcode) { if rc != CURLE_OK, setupFailed == CURLE_OK { setupFailed = rc } }
+        set(hs_curl_set_str(h, CURLOPT_URL, url))
+        set(hs_curl_set_str(h, CURLOPT_PROTOCOLS_STR, "https"))
+        set(hs_curl_set_str(h, CURLOPT_REDIR_PROTOCOLS_STR, "https"))
+        set(hs_curl_set_long(h, CURLOPT_NOSIGNAL, 1))
+        set(hs_curl_set_long(h, CURLOPT_POST, 1))
+        set(hs_curl_set_long(h, CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2)))
+        set(hs_curl_set_long(h, CURLOPT_SSL_VERIFYPEER, 1))
+        set(hs_curl_set_long(h, CURLOPT_SSL_VERIFYHOST, 2))
+        set(hs_curl_set_long(h, CURLOPT_TIMEOUT, options.timeoutSeconds))
+        set(hs_curl_set_long(h, CURLOPT_CONNECTTIMEOUT, options.connectTimeoutSeconds))
+        set(hs_curl_set_long(h, CURLOPT_TCP_KEEPALIVE, 1))
+        if let ca = options.caFile { set(hs_curl_set_str(h, CURLOPT_CAINFO, ca)) }
+        if let pin = options.pinnedPublicKey { set(hs_curl_set_str(h, CURLOPT_PINNEDPUBLICKEY, pin)) }
+        if let cert = options.clientCert { set(hs_curl_set_str(h, CURLOPT_SSLCERT, cert)) }
+        if let key = options.clientKey { set(hs_curl_set_str(h, CURLOPT_SSLKEY, key)) }
+        set(hs_curl_set_slist(h, CURLOPT_HTTPHEADER, list))
+        set(hs_curl_set_write(h, { ptr, size, count, ud in
+            let ex = Unmanaged<Exchange>.fromOpaque(ud!).takeUnretainedValue()
+            let n = size * count
+            if ex.body.count < ex.bodyLimit, let ptr {
+                ptr.withMemoryRebound(to: UInt8.self, capacity: n) { ex.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: n)) }
+            }
+            return n
+        }, ctx))
+        set(hs_curl_set_header_cb(h, { ptr, size, count, ud in
+            let ex = Unmanaged<Exchange>.fromOpaque(ud!).takeUnretainedValue()
+            let n = size * count
+            guard let ptr else { return n }
+            let line = ptr.withMemoryRebound(to: UInt8.self, capacity: n) { String(decoding: UnsafeBufferPointer(start: $0, count: n), as: UTF8.self) }
+            if line.hasPrefix("HTTP/") { ex.headers.removeAll() }
+            if let colon = line.firstIndex(of: ":") {
+                ex.headers[String(line[..<colon]).lowercased()] = String(line[line.index(after: colon)...]).trimmingSpaces
+            }
+            return n
+        }, ctx))
+        guard setupFailed == CURLE_OK else {
+            throw .transport(code: Int32(setupFailed.rawValue), message: String(cString: curl_easy_strerror(setupFailed)), url: url)
+        }
+        let rc: CURLcode = body.withUnsafeBytes { buf in
+            _ = hs_curl_set_off(h, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(buf.count))
+            _ = hs_curl_set_ptr(h, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: buf.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
+            return curl_easy_perform(h)
+        }
+        _ = hs_curl_set_ptr(h, CURLOPT_POSTFIELDS, nil)
+        guard rc == CURLE_OK else {
+            throw .transport(code: Int32(rc.rawValue), message: String(cString: curl_easy_strerror(rc)), url: url)
+        }
+        return HTTPResponse(status: hs_curl_info_long(h, CURLINFO_RESPONSE_CODE), headers: exchange.headers,
+                            body: exchange.body, newConnections: hs_curl_info_long(h, CURLINFO_NUM_CONNECTS))
+    }
+}
+
+/// gzip-compresses a request body with zlib.
+public func gzipCompress(_ input: [UInt8], level: Int32 = 6) -> [UInt8] {
+    var stream = z_stream()
+    guard hs_deflate_init_gzip(&stream, level) == Z_OK else { return input }
+    defer { deflateEnd(&stream) }
+    var out = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 32)
+    var input = input
+    let produced: Int = input.withUnsafeMutableBytes { inBuf in
+        out.withUnsafeMutableBytes { outBuf in
+            stream.next_in = inBuf.baseAddress?.assumingMemoryBound(to: Bytef.self)
+            stream.avail_in = uInt(inBuf.count)
+            stream.next_out = outBuf.baseAddress?.assumingMemoryBound(to: Bytef.self)
+            stream.avail_out = uInt(outBuf.count)
+            _ = deflate(&stream, Z_FINISH)
+            return outBuf.count - Int(stream.avail_out)
+        }
+    }
+    return Array(out[0..<produced])
+}

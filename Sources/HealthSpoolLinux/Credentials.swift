@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HealthSpoolCore
+
+/// Reads the gateway secret: from a file that only its owner can read, or from systemd
+/// credentials (`$CREDENTIALS_DIRECTORY/healthspool-gateway`). Never from the command line or
+/// the main config file, and never logged.
+public enum Credentials {
+    /// The systemd credential name.
+    public static let credentialName = "healthspool-gateway"
+
+    /// Why a secret could not be read.
+    public struct Refused: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The secret, or nil when none is configured. Throws when the file is unsafe or unreadable.
+    public static func load(file: String?, environment: [String: String]) throws -> String? {
+        if let dir = environment["CREDENTIALS_DIRECTORY"], FileSystem.exists(dir + "/" + credentialName) {
+            return try read(dir + "/" + credentialName, checkMode: false)
+        }
+        guard let file else { return nil }
+        return try read(file, checkMode: true)
+    }
+
+    static func read(_ path: String, checkMode: Bool) throws -> String {
+        guard let info = FileSystem.regularFile(path) else {
+            throw Refused(description: "credentials file \(path) does not exist or is not a regular file")
+        }
+        if checkMode, info.mode & 0o077 != 0 {
+            throw Refused(description: "credentials file \(path) is readable by group or others (mode \(String(info.mode, radix: 8))); run: chmod 600 \(path)")
+        }
+        if checkMode, info.uid != getuid() {
+            throw Refused(description: "credentials file \(path) belongs to another user")
+        }
+        let text = String(decoding: try FileSystem.read(path, limit: 64 * 1024), as: UTF8.self)
+        let secret = text.trimmingSpaces
+        guard !secret.isEmpty else { throw Refused(description: "credentials file \(path) is empty") }
+        return secret
+    }
+}

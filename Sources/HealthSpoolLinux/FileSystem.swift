@@ -1,0 +1,180 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HealthSpoolCore
+
+/// A file-system call that failed, with the path and errno text.
+public struct FileError: Error, CustomStringConvertible, Sendable {
+    public let path: String
+    public let operation: String
+    public let code: Int32
+    public var description: String { "\(operation) \(path): \(String(cString: strerror(code)))" }
+    public init(_ operation: String, _ path: String, _ code: Int32 = errno) {
+        self.operation = operation
+        self.path = path
+        self.code = code
+    }
+}
+
+/// Small POSIX file helpers (no FileManager: its errors lose the errno and it does not fsync).
+public enum FileSystem {
+    /// Creates `path` and missing parents with `mode`; tightens the mode of the last component.
+    public static func makeDirectory(_ path: String, mode: mode_t = 0o700) throws {
+        var current = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            current += "/" + part
+            if mkdir(current, mode) != 0, errno != EEXIST { throw FileError("mkdir", current) }
+        }
+        var st = stat()
+        guard stat(path, &st) == 0 else { throw FileError("stat", path) }
+        guard (st.st_mode & S_IFMT) == S_IFDIR else { throw FileError("mkdir", path, ENOTDIR) }
+        if st.st_mode & 0o7777 != mode, st.st_uid == getuid() { chmod(path, mode) }
+    }
+
+    /// Whether `path` exists.
+    public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// Whether `path` is a regular file; size and mode when it is.
+    public static func regularFile(_ path: String) -> (size: Int64, mode: mode_t, uid: uid_t)? {
+        var st = stat()
+        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return (Int64(st.st_size), st.st_mode & 0o7777, st.st_uid)
+    }
+
+    /// Names in a directory (no `.`/`..`), sorted.
+    public static func list(_ dir: String) throws -> [String] {
+        guard let d = opendir(dir) else { throw FileError("opendir", dir) }
+        defer { closedir(d) }
+        var out: [String] = []
+        while let e = readdir(d) {
+            let name = withUnsafePointer(to: e.pointee.d_name) { $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) } }
+            if name != ".", name != ".." { out.append(name) }
+        }
+        return out.sorted()
+    }
+
+    /// Reads a whole (small) file.
+    public static func read(_ path: String, limit: Int = 1 << 20) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileError("open", path) }
+        defer { close(fd) }
+        var out: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while out.count < limit {
+            let n = buf.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; throw FileError("read", path) }
+            if n == 0 { break }
+            out.append(contentsOf: buf[0..<n])
+        }
+        return out
+    }
+
+    /// Reads a text file, or nil when it does not exist.
+    public static func readText(_ path: String) throws -> String? {
+        guard exists(path) else { return nil }
+        return String(decoding: try read(path), as: UTF8.self)
+    }
+
+    /// Writes a file atomically: temp file beside it, fsync, rename, fsync the directory.
+    public static func writeAtomically(_ path: String, _ bytes: [UInt8], mode: mode_t = 0o600) throws {
+        let tmp = path + ".tmp.\(getpid())"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw FileError("open", tmp) }
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
+            if n < 0 { if errno == EINTR { continue }; let e = errno; close(fd); unlink(tmp); throw FileError("write", tmp, e) }
+            done += n
+        }
+        fchmod(fd, mode)
+        guard fsync(fd) == 0 else { let e = errno; close(fd); unlink(tmp); throw FileError("fsync", tmp, e) }
+        close(fd)
+        guard rename(tmp, path) == 0 else { let e = errno; unlink(tmp); throw FileError("rename", path, e) }
+        syncDirectory(of: path)
+    }
+
+    /// fsyncs the directory holding `path`, so a rename in it is durable.
+    public static func syncDirectory(of path: String) {
+        let dir = parent(path)
+        let fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 { fsync(fd); close(fd) }
+    }
+
+    /// The directory part of a path.
+    public static func parent(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The last component of a path.
+    public static func baseName(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
+    /// Renames `from` to `to`; durable once it returns.
+    public static func move(_ from: String, to: String) throws {
+        guard rename(from, to) == 0 else { throw FileError("rename", from) }
+        syncDirectory(of: to)
+        if parent(from) != parent(to) { syncDirectory(of: from) }
+    }
+
+    /// Removes a file; a missing file is fine.
+    public static func remove(_ path: String) throws {
+        if unlink(path) != 0, errno != ENOENT { throw FileError("unlink", path) }
+    }
+
+    /// Removes a directory tree.
+    public static func removeTree(_ path: String) throws {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return }
+        if (st.st_mode & S_IFMT) == S_IFDIR {
+            for name in try list(path) { try removeTree(path + "/" + name) }
+            if rmdir(path) != 0 { throw FileError("rmdir", path) }
+        } else {
+            try remove(path)
+        }
+    }
+
+    /// Creates an empty file with `mode` if missing, and sets the mode if present.
+    public static func touch(_ path: String, mode: mode_t = 0o600) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw FileError("open", path) }
+        fchmod(fd, mode)
+        close(fd)
+    }
+}
+
+/// A file opened for reading, as a random-access byte source (pread).
+public final class ReadOnlyFile {
+    public let fd: Int32
+    public let path: String
+    public let size: Int64
+
+    public init(path: String) throws {
+        fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileError("open", path) }
+        self.path = path
+        var st = stat()
+        fstat(fd, &st)
+        size = Int64(st.st_size)
+        posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL)
+    }
+
+    deinit { close(fd) }
+
+    /// Reads at `offset`; retries on EINTR.
+    public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            let n = pread(fd, buffer.baseAddress, buffer.count, off_t(offset))
+            if n >= 0 {
+                // Drop what was read from the page cache accounting of long sequential reads.
+                if n > 0, offset > 8 << 20, offset % (8 << 20) < Int64(n) {
+                    posix_fadvise(fd, 0, off_t(offset - (4 << 20)), POSIX_FADV_DONTNEED)
+                }
+                return n
+            }
+            if errno != EINTR { throw FileError("read", path) }
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import CSQLite
+import HealthSpoolCore
+
+/// A store failure, naming the database and what SQLite said.
+public struct StoreError: Error, CustomStringConvertible, Sendable {
+    public let path: String
+    public let code: Int32
+    public let message: String
+    public var description: String { "store \(path): \(message) (SQLite code \(code))" }
+    /// Whether trying again later may help (the database was busy or locked).
+    public var isRetryable: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
+}
+
+/// One SQLite connection. Owns the handle; closes it in `deinit`.
+final class Connection {
+    let db: OpaquePointer
+    let path: String
+
+    init(path: String, readOnly: Bool = false) throws(StoreError) {
+        var handle: OpaquePointer?
+        let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let rc = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard rc == SQLITE_OK, let handle else {
+            let msg = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            if let handle { sqlite3_close_v2(handle) }
+            throw StoreError(path: path, code: rc, message: msg)
+        }
+        db = handle
+        self.path = path
+        sqlite3_busy_timeout(db, 5000)
+    }
+
+    deinit { sqlite3_close_v2(db) }
+
+    func error(_ rc: Int32) -> StoreError {
+        StoreError(path: path, code: rc, message: String(cString: sqlite3_errmsg(db)))
+    }
+
+    func exec(_ sql: String) throws(StoreError) {
+        var err: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(db, sql, nil, nil, &err)
+        if rc != SQLITE_OK {
+            let msg = err.map { String(cString: $0) } ?? "error"
+            sqlite3_free(err)
+            throw StoreError(path: path, code: rc, message: msg)
+        }
+    }
+
+    func prepare(_ sql: String) throws(StoreError) -> Statement {
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else { throw error(rc) }
+        return Statement(stmt, connection: self)
+    }
+
+    var changes: Int { Int(sqlite3_changes(db)) }
+
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try exec("BEGIN IMMEDIATE")
+        do {
+            let v = try body()
+            try exec("COMMIT")
+            return v
+        } catch {
+            try? exec("ROLLBACK")
+            throw error
+        }
+    }
+}
+
+/// A prepared statement. Bind by 1-based index; step; read columns by 0-based index.
+final class Statement {
+    let stmt: OpaquePointer
+    unowned let connection: Connection
+
+    init(_ stmt: OpaquePointer, connection: Connection) {
+        self.stmt = stmt
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(stmt) }
+
+    func reset() {
+        sqlite3_reset(stmt)
+        sqlite3_clear_bindings(stmt)
+    }
+
+    func bind(_ i: Int32, _ v: Int64) { sqlite3_bind_int64(stmt, i, v) }
+    func bind(_ i: Int32, _ v: Int) { sqlite3_bind_int64(stmt, i, Int64(v)) }
+    func bind(_ i: Int32, _ v: Double) { sqlite3_bind_double(stmt, i, v) }
+    func bind(_ i: Int32, _ v: String?) {
+        guard var v else { sqlite3_bind_null(stmt, i); return }
+        v.withUTF8 { buf in
+            _ = buf.withMemoryRebound(to: CChar.self) { hs_sqlite3_bind_text_transient(stmt, i, $0.baseAddress, Int32($0.count)) }
+        }
+    }
+    func bind(_ i: Int32, blob: [UInt8]) {
+        blob.withUnsafeBytes { _ = hs_sqlite3_bind_blob_transient(stmt, i, $0.baseAddress, Int32($0.count)) }
+    }
+
+    /// Steps once: true when a row is available, false when done.
+    @discardableResult
+    func step() throws(StoreError) -> Bool {
+        let rc = sqlite3_step(stmt)
+        if rc == SQLITE_ROW { return true }
+        if rc == SQLITE_DONE { return false }
+        throw connection.error(rc)
+    }
+
+    /// Runs to completion and resets.
+    func run() throws(StoreError) {
+        defer { reset() }
+        while try step() {}
+    }
+
+    func int(_ c: Int32) -> Int64 { sqlite3_column_int64(stmt, c) }
+    func double(_ c: Int32) -> Double { sqlite3_column_double(stmt, c) }
+    func isNull(_ c: Int32) -> Bool { sqlite3_column_type(stmt, c) == SQLITE_NULL }
+    func string(_ c: Int32) -> String? {
+        guard let p = sqlite3_column_text(stmt, c) else { return nil }
+        return String(cString: p)
+    }
+    func blob(_ c: Int32) -> [UInt8] {
+        let n = Int(sqlite3_column_bytes(stmt, c))
+        guard n > 0, let p = sqlite3_column_blob(stmt, c) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: p, count: n))
+    }
+}

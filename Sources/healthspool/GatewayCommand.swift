@@ -1,0 +1,122 @@
+import ArgumentParser
+import HealthSpoolCore
+import HealthSpoolDaemon
+import HealthSpoolGateway
+import HealthSpoolLinux
+
+struct GatewayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gateway",
+        abstract: "Show, set or test the gateway samples are sent to.",
+        subcommands: [GatewaySet.self, GatewayShow.self, GatewayUnset.self, GatewayTest.self],
+        defaultSubcommand: GatewayShow.self
+    )
+}
+
+struct GatewaySet: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set",
+        abstract: "Save the gateway URL (https:// only) and its options in your config file.",
+        discussion: "Secrets are never taken on the command line: put the API key, token or user:password in a file only you can read (chmod 600) and pass --credentials-file."
+    )
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "The gateway's https:// URL (the REST proxy base URL for confluent-v2/v3).") var url: String
+    @Option(help: "Wire format: json, confluent-v2 or confluent-v3.") var format: String?
+    @Option(help: "Kafka topic (confluent-v2/v3).") var topic: String?
+    @Option(help: "Kafka cluster id (confluent-v3).") var cluster: String?
+    @Option(name: .customLong("ca-file"), help: "PEM file of CA certificates to trust (a private CA).") var caFile: String?
+    @Option(help: "Public-key pin: sha256//BASE64.") var pin: String?
+    @Option(help: "Authentication: none, api-key, basic or bearer.") var auth: String?
+    @Option(name: .customLong("credentials-file"), help: "File (mode 0600) holding the API key, token or user:password.") var credentialsFile: String?
+    @Option(name: .customLong("client-cert"), help: "PEM client certificate (mutual TLS).") var clientCert: String?
+    @Option(name: .customLong("client-key"), help: "PEM key of the client certificate.") var clientKey: String?
+
+    func run() throws {
+        do { try validateGatewayURL(url) } catch { throw CLIError("\(error)") }
+        let context = try common.context()
+        func absolute(_ p: String?) -> String? {
+            guard let p else { return nil }
+            if p.hasPrefix("/") || p.hasPrefix("~") { return p }
+            return currentDirectory() + "/" + p
+        }
+        var changes: [(String, String?)] = [("gateway.url", url)]
+        if let caFile = absolute(caFile) {
+            guard FileSystem.regularFile(context.paths.expand(caFile)) != nil else { throw CLIError("--ca-file \(caFile): no such file") }
+            changes.append(("gateway.ca_file", caFile))
+        }
+        if let format { changes.append(("gateway.format", format)) }
+        if let topic { changes.append(("gateway.topic", topic)) }
+        if let cluster { changes.append(("gateway.cluster", cluster)) }
+        if let pin { changes.append(("gateway.pin", pin)) }
+        if let auth { changes.append(("gateway.auth", auth)) }
+        if let f = absolute(credentialsFile) {
+            do { _ = try Credentials.load(file: context.paths.expand(f), environment: [:]) } catch { throw CLIError("\(error)") }
+            changes.append(("gateway.credentials_file", f))
+        }
+        if let c = absolute(clientCert) { changes.append(("gateway.client_cert", c)) }
+        if let k = absolute(clientKey) { changes.append(("gateway.client_key", k)) }
+        do { try SettingsLoader.update(paths: context.paths, changes) } catch { throw CLIError("\(error)") }
+        print("gateway set to \(url) in \(context.paths.userConfigFile)")
+        if ProcessLock.holder(of: context.pidFile) != nil { print("the running daemon picks it up now") }
+    }
+}
+
+struct GatewayShow: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the gateway settings (never the secret).")
+    @OptionGroup var common: CommonOptions
+
+    func run() throws {
+        let s = try common.context().settings
+        guard let url = s.gatewayURL else {
+            print("no gateway set; run: healthspool gateway set https://HOST:PORT/PATH [--ca-file CA.pem]")
+            return
+        }
+        print("url:         \(url)")
+        print("format:      \(s.gatewayFormat.rawValue)")
+        if s.gatewayFormat != .json { print("topic:       \(s.gatewayTopic)") }
+        if s.gatewayFormat == .confluentV3 { print("cluster:     \(s.gatewayCluster)") }
+        print("ca file:     \(s.gatewayCAFile ?? "(system CAs)")")
+        if let pin = s.gatewayPin { print("pin:         \(pin)") }
+        print("auth:        \(s.gatewayAuth.rawValue)\(s.gatewayCredentialsFile.map { " (secret in \($0))" } ?? "")")
+        print("batch size:  \(s.batchSize), gzip \(s.gzip ? "on" : "off"), timeout \(s.requestTimeoutSeconds) s")
+    }
+}
+
+struct GatewayUnset: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "unset", abstract: "Forget the gateway: samples stay queued locally.")
+    @OptionGroup var common: CommonOptions
+
+    func run() throws {
+        let context = try common.context()
+        try SettingsLoader.update(paths: context.paths, [("gateway.url", nil)])
+        print("gateway unset; samples stay queued until one is set")
+    }
+}
+
+struct GatewayTest: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "test",
+        abstract: "Check reachability, TLS, authentication and the topic, without sending samples."
+    )
+    @OptionGroup var common: CommonOptions
+
+    func run() throws {
+        let context = try common.context()
+        let endpoint: GatewayEndpoint
+        do {
+            guard let e = try context.endpoint() else { throw CLIError("no gateway set; run: healthspool gateway set https://HOST:PORT/PATH") }
+            endpoint = e
+        } catch let e as CLIError { throw e } catch { throw CLIError("\(error)") }
+        let verdict = GatewayProbe.run(endpoint: endpoint, envelope: context.envelope, now: DaemonContext.now())
+        print(verdict.message)
+        if !verdict.ok { throw ExitCode(1) }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+func currentDirectory() -> String {
+    var buf = [CChar](repeating: 0, count: 4096)
+    return getcwd(&buf, buf.count).map { String(cString: $0) } ?? "."
+}
+#endif

@@ -1,0 +1,82 @@
+import ArgumentParser
+import HealthSpoolCore
+import HealthSpoolDaemon
+import HealthSpoolLinux
+import Logging
+
+@main
+struct HealthSpoolCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "healthspool",
+        abstract: "Delivers health exports dropped into ~/HealthSpool to your Kafka gateway.",
+        discussion: """
+            Drop Apple Health exports, Health Auto Export JSON/CSV, or healthspool's own JSON/NDJSON/CSV \
+            into ~/HealthSpool. The daemon imports them into a local SQLite store and sends new samples \
+            over HTTPS to the gateway you set. See healthspool(1), healthspool.conf(5) and healthspool-spool(7).
+            """,
+        version: HealthSpoolVersion.current,
+        subcommands: [
+            DaemonCommand.self, StatusCommand.self, HistoryCommand.self, SyncCommand.self, ImportCommand.self,
+            GatewayCommand.self, TypesCommand.self, FrequencyCommand.self, LockCommand.self, UnlockCommand.self,
+            DeadLettersCommand.self, PurgeCommand.self,
+        ]
+    )
+}
+
+/// Options every command that reads settings accepts.
+struct CommonOptions: ParsableArguments {
+    @Option(name: .customLong("set"), help: ArgumentHelp("Override a setting for this run (KEY=VALUE, repeatable).", valueName: "KEY=VALUE"))
+    var overrides: [String] = []
+
+    func context() throws -> DaemonContext {
+        var pairs: [(String, String)] = []
+        for o in overrides {
+            guard let eq = o.firstIndex(of: "=") else { throw ValidationError("--set takes KEY=VALUE, got '\(o)'") }
+            pairs.append((String(o[..<eq]), String(o[o.index(after: eq)...])))
+        }
+        do { return try DaemonContext(overrides: pairs) } catch {
+            throw CLIError("\(error)")
+        }
+    }
+}
+
+/// A failure reported to the user as one line, exit status 1.
+struct CLIError: Error, CustomStringConvertible {
+    let description: String
+    init(_ d: String) { description = d }
+}
+
+func makeLogger(_ label: String, level: String = "info") -> Logger {
+    let parsed = Logger.Level(rawValue: level) ?? .info
+    LoggingSystem.bootstrap { JournalLogHandler(label: $0, level: parsed) }
+    var logger = Logger(label: label)
+    logger.logLevel = parsed
+    return logger
+}
+
+struct DaemonCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "daemon",
+        abstract: "Run the service in the foreground (systemd runs this).",
+        discussion: "Watches the spool with inotify, imports files, and syncs new samples to the gateway. Stops cleanly on SIGTERM; SIGHUP reloads the settings."
+    )
+    @OptionGroup var common: CommonOptions
+
+    func run() throws {
+        let context = try common.context()
+        let logger = makeLogger("healthspool", level: context.settings.logLevel)
+        let code = Daemon(context: context, logger: logger).run()
+        if code != 0 { throw ExitCode(code) }
+    }
+}
+
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the daemon, spool, store, gateway and sync state.")
+    @OptionGroup var common: CommonOptions
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        let report = try StatusReport(context: try common.context())
+        print(json ? report.jsonText : report.text)
+    }
+}

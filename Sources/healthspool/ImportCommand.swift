@@ -1,0 +1,118 @@
+import ArgumentParser
+import HealthSpoolCore
+import HealthSpoolDaemon
+import HealthSpoolLinux
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import files directly (through the same code as the spool), with progress and a summary.",
+        discussion: "The files are read where they are and not moved. A running daemon is told which types gained samples, so it syncs them."
+    )
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "Files to import.") var files: [String]
+    @Flag(help: "Print the summary as JSON.") var json = false
+    @Flag(name: .customLong("no-progress"), help: "No progress bar, even on a terminal.") var noProgress = false
+
+    func run() throws {
+        let context = try common.context()
+        let logger = makeLogger("healthspool", level: "warning")
+        let store = try context.openStore()
+        let importer = ExportImporter(store: store, logger: logger, clock: DaemonContext.now)
+        let showProgress = !noProgress && !json && isatty(2) == 1
+        var failures = 0
+        var gained: Set<String> = []
+        var summaries: [JSONValue] = []
+        for path in files {
+            guard let info = FileSystem.regularFile(path) else { throw CLIError("\(path): not a regular file") }
+            let bar = ProgressBar(total: info.size, label: FileSystem.baseName(path), enabled: showProgress)
+            let s = importer.importFile(path: path, name: FileSystem.baseName(path), settings: context.settings) { bytes, records in
+                bar.update(bytes: bytes, records: records)
+            }
+            bar.finish()
+            gained.formUnion(s.result.gained.keys)
+            if s.outcome == "failed" || s.outcome == "partial" { failures += 1 }
+            if json { summaries.append(Self.json(s)) } else { print(Self.text(s)) }
+        }
+        if json {
+            var w = JSONWriter()
+            w.value(.array(summaries))
+            print(w.text)
+        }
+        if !gained.isEmpty, let client = ControlClient(path: context.controlSocket, timeoutSeconds: 5) {
+            _ = client.send(.object([("command", .string("observe")), ("types", .array(gained.sorted().map(JSONValue.string)))]))
+            _ = client.next()
+        }
+        if failures > 0 { throw ExitCode(1) }
+    }
+
+    static func text(_ s: ImportSummary) -> String {
+        var lines = ["\(s.file): \(s.outcome)\(s.format.map { " (\($0))" } ?? ""), \(s.result.new) new, \(s.result.duplicates) duplicate, \(s.result.revised) revised, \(s.skipped.values.reduce(0, +)) skipped in \(s.durationMillis) ms"]
+        let types = Set(s.result.gained.keys).union(s.result.duplicatesByType.keys).union(s.skipped.keys).sorted()
+        if !types.isEmpty {
+            lines.append("  TYPE                          NEW  DUPLICATE  SKIPPED")
+            for t in types {
+                let new = s.result.gained[t] ?? 0, dup = s.result.duplicatesByType[t] ?? 0, skip = s.skipped[t] ?? 0
+                lines.append("  \(t.padding(28)) \(String(new).leftPad(5)) \(String(dup).leftPad(10)) \(String(skip).leftPad(8))")
+            }
+        }
+        if let r = s.reason { lines.append("  error: \(r)") }
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ s: ImportSummary) -> JSONValue {
+        func dict(_ d: [String: Int]) -> JSONValue { .object(d.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) }) }
+        return .object([
+            ("file", .string(s.file)), ("format", s.format.map(JSONValue.string) ?? .null), ("outcome", .string(s.outcome)),
+            ("new", .number(Double(s.result.new))), ("duplicates", .number(Double(s.result.duplicates))),
+            ("revised", .number(Double(s.result.revised))), ("skipped", .number(Double(s.skipped.values.reduce(0, +)))),
+            ("newByType", dict(s.result.gained)), ("duplicatesByType", dict(s.result.duplicatesByType)), ("skippedByType", dict(s.skipped)),
+            ("durationMs", .number(Double(s.durationMillis))), ("reason", s.reason.map(JSONValue.string) ?? .null),
+            ("problems", .array(s.problems.map(JSONValue.string))),
+        ])
+    }
+}
+
+extension String {
+    func leftPad(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}
+
+/// A one-line progress bar on stderr: bytes, records/s, ETA.
+final class ProgressBar {
+    let total: Int64
+    let label: String
+    let enabled: Bool
+    let started = DaemonContext.now().millis
+    var lastDraw: Int64 = 0
+
+    init(total: Int64, label: String, enabled: Bool) {
+        self.total = total
+        self.label = label
+        self.enabled = enabled
+    }
+
+    func update(bytes: Int64, records: Int) {
+        guard enabled else { return }
+        let now = DaemonContext.now().millis
+        guard now - lastDraw >= 200 else { return }
+        lastDraw = now
+        let elapsed = max(1, now - started)
+        let fraction = total > 0 ? min(1, Double(bytes) / Double(total)) : 0
+        let width = 30
+        let filled = Int(fraction * Double(width))
+        let rate = Int(Double(records) * 1000 / Double(elapsed))
+        let eta = fraction > 0.01 ? Int(Double(elapsed) * (1 - fraction) / fraction / 1000) : -1
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        let line = "\r\(label.prefix(24)) [\(bar)] \(Int(fraction * 100))% \(bytes >> 20)/\(total >> 20) MiB \(rate) rec/s ETA \(eta < 0 ? "?" : "\(eta) s")   "
+        fputs(line, stderr)
+    }
+
+    func finish() {
+        guard enabled, lastDraw > 0 else { return }
+        fputs("\r" + String(repeating: " ", count: 100) + "\r", stderr)
+    }
+}

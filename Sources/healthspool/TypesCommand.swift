@@ -1,0 +1,135 @@
+import ArgumentParser
+import HealthSpoolCore
+import HealthSpoolDaemon
+import HealthSpoolLinux
+import HealthSpoolStore
+
+struct TypesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "types",
+        abstract: "List data types by category, or enable/disable types and categories.",
+        subcommands: [TypesList.self, TypesEnable.self, TypesDisable.self],
+        defaultSubcommand: TypesList.self
+    )
+}
+
+struct TypesList: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List every type with its state, frequency, unit and queued count.")
+    @OptionGroup var common: CommonOptions
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        let context = try common.context()
+        let s = context.settings
+        let queued = FileSystem.exists(context.storePath) ? ((try? SampleStore(path: context.storePath).queuedCounts()) ?? [:]) : [:]
+        if json {
+            var items: [JSONValue] = []
+            for t in DataType.all {
+                items.append(.object([("name", .string(t.name)), ("hkIdentifier", .string(t.hkIdentifier)),
+                                      ("category", .string(t.category.rawValue)), ("unit", .string(t.unit)),
+                                      ("enabled", .bool(s.isEnabled(t.name))), ("frequency", .string(s.frequency(of: t.name).rawValue)),
+                                      ("queued", .number(Double(queued[t.name] ?? 0)))]))
+            }
+            var w = JSONWriter()
+            w.value(.array(items))
+            print(w.text)
+            return
+        }
+        for category in DataCategory.allCases {
+            print("\(category.displayName) (\(category.rawValue))")
+            for t in category.dataTypes {
+                let state = s.isEnabled(t.name) ? "on " : "off"
+                let q = queued[t.name].map { "  \($0) queued" } ?? ""
+                print("  \(state) \(t.name.padding(28)) \(s.frequency(of: t.name).rawValue.padding(10)) \(t.unit.padding(12)) \(t.hkIdentifier)\(q)")
+            }
+        }
+    }
+}
+
+/// Resolves names to registry types or categories, or fails with the list of valid names.
+func resolveTypesOrCategories(_ names: [String]) throws -> [String] {
+    try names.map { n in
+        if let c = DataCategory(rawValue: n) ?? DataCategory.allCases.first(where: { $0.rawValue.lowercased() == n.lowercased() }) { return c.rawValue }
+        if let t = DataType.lookup(n) { return t.name }
+        throw CLIError("'\(n)' is neither a type nor a category; see 'healthspool types list' (categories: \(DataCategory.allCases.map(\.rawValue).joined(separator: ", ")))")
+    }
+}
+
+struct TypesEnable: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "enable", abstract: "Enable types or whole categories.")
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "Type names, HealthKit identifiers or category names.") var names: [String]
+
+    func run() throws {
+        let context = try common.context()
+        let targets = try resolveTypesOrCategories(names)
+        var disabled = context.settings.disabledTypes.map(DataType.canonicalName)
+        for target in targets {
+            disabled.removeAll { $0 == target }
+            if let c = DataCategory(rawValue: target) { disabled.removeAll { d in c.dataTypes.contains { $0.name == d } } }
+            // Enabling one type of a disabled category: disable the category's other types one by one.
+            if let t = DataType.lookup(target), disabled.contains(t.category.rawValue) {
+                disabled.removeAll { $0 == t.category.rawValue }
+                disabled += t.category.dataTypes.map(\.name).filter { $0 != t.name && !disabled.contains($0) }
+            }
+        }
+        try SettingsLoader.update(paths: context.paths, [("types.disabled", disabled.isEmpty ? nil : disabled.joined(separator: ","))])
+        print("enabled: \(targets.joined(separator: ", "))")
+    }
+}
+
+struct TypesDisable: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "disable",
+        abstract: "Disable types or whole categories: they are neither stored nor sent."
+    )
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "Type names, HealthKit identifiers or category names.") var names: [String]
+
+    func run() throws {
+        let context = try common.context()
+        let targets = try resolveTypesOrCategories(names)
+        var disabled = context.settings.disabledTypes.map(DataType.canonicalName)
+        for t in targets where !disabled.contains(t) { disabled.append(t) }
+        try SettingsLoader.update(paths: context.paths, [("types.disabled", disabled.joined(separator: ","))])
+        print("disabled: \(targets.joined(separator: ", ")) (samples of disabled types are neither stored nor sent)")
+    }
+}
+
+struct FrequencyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "frequency",
+        abstract: "Show or set the sync frequency (realtime, hourly, daily, manual), or a type's delivery frequency.",
+        discussion: "Import always happens at once; only sending waits. With --type, sets that type's delivery frequency (immediate or hourly) under realtime sync."
+    )
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "realtime, hourly, daily or manual; with --type: immediate or hourly.") var value: String?
+    @Option(name: .customLong("type"), help: "Set this type's delivery frequency instead.") var type: String?
+
+    func run() throws {
+        let context = try common.context()
+        let s = context.settings
+        guard let value else {
+            print("sync frequency: \(s.syncFrequency.rawValue)")
+            print("delivery frequency by type (under realtime sync):")
+            for t in DataType.all where s.isEnabled(t.name) { print("  \(t.name.padding(28)) \(s.frequency(of: t.name).rawValue)") }
+            return
+        }
+        if let type {
+            guard let t = DataType.lookup(type) else { throw CLIError("unknown type '\(type)'; see 'healthspool types list'") }
+            guard let f = DeliveryFrequency(rawValue: value) else { throw CLIError("a type's frequency is immediate or hourly, not '\(value)'") }
+            var hourly = s.hourlyTypes.map(DataType.canonicalName).filter { $0 != t.name }
+            var immediate = s.immediateTypes.map(DataType.canonicalName).filter { $0 != t.name }
+            if f == .hourly { hourly.append(t.name) } else { immediate.append(t.name) }
+            try SettingsLoader.update(paths: context.paths, [("types.hourly", hourly.isEmpty ? nil : hourly.joined(separator: ",")),
+                                                            ("types.immediate", immediate.isEmpty ? nil : immediate.joined(separator: ","))])
+            print("\(t.name): \(f.rawValue)")
+            return
+        }
+        guard SyncFrequency(rawValue: value) != nil else {
+            throw CLIError("sync frequency is one of: \(SyncFrequency.allCases.map(\.rawValue).joined(separator: ", ")); got '\(value)'")
+        }
+        try SettingsLoader.update(paths: context.paths, [("sync.frequency", value)])
+        print("sync frequency: \(value)")
+    }
+}

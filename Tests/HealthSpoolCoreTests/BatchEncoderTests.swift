@@ -1,0 +1,47 @@
+import Testing
+@testable import HealthSpoolCore
+
+@Suite struct BatchEncoderTests {
+    let envelope = BatchEnvelope(deviceId: "dev", userId: "alice", appVersion: "0.1.0")
+    let now = Timestamp(millis: 1_767_261_600_000)
+
+    func stored(_ n: Int) -> [StoredSample] {
+        (0..<n).map { i in
+            StoredSample(sample: Sample(type: "heartRate", value: Double(60 + i), unit: "count/min",
+                                        start: Timestamp(seconds: 1_767_261_600 + Int64(i)),
+                                        source: SampleSource(name: "Watch", device: "d"), metadata: ["b": "2", "a": "1"]),
+                         createdAt: now, rowID: Int64(i + 1))
+        }
+    }
+
+    @Test func thePlainPayloadHasTheOriginDesignsFields() throws {
+        let v = try JSONParser.parse(BatchEncoder.encode(stored(2), format: .json, envelope: envelope, now: now))
+        #expect(v["deviceId"]?.stringValue == "dev")
+        #expect(v["userId"]?.stringValue == "alice")
+        #expect(v["appVersion"]?.stringValue == "0.1.0")
+        #expect(v["timestamp"]?.stringValue == "2026-01-01T10:00:00.000Z")
+        let s = try #require(v["samples"]?.arrayValue?.first)
+        #expect(s["id"]?.stringValue == stored(1)[0].sample.id.description)
+        #expect(s["type"]?.stringValue == "heartRate")
+        #expect(s["hkType"]?.stringValue == "HKQuantityTypeIdentifierHeartRate")
+        #expect(s["source"]?["device"]?.stringValue == "d")
+        #expect(s["metadata"]?.objectValue?.map(\.0) == ["a", "b"])
+    }
+
+    @Test func confluentV2RecordsAreKeyedByTheUserAndCarryTheSampleID() throws {
+        let v = try JSONParser.parse(BatchEncoder.encode(stored(3), format: .confluentV2, envelope: envelope, now: now))
+        let records = try #require(v["records"]?.arrayValue)
+        #expect(records.count == 3)
+        #expect(records.allSatisfy { $0["key"]?.stringValue == "alice" })
+        #expect(records[2]["value"]?["sample"]?["id"]?.stringValue == stored(3)[2].sample.id.description)
+    }
+
+    @Test func confluentV3IsOneJSONRecordPerLine() throws {
+        let text = String(decoding: BatchEncoder.encode(stored(2), format: .confluentV3, envelope: envelope, now: now), as: UTF8.self)
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 2)
+        let first = try JSONParser.parse(String(lines[0]))
+        #expect(first["key"]?["data"]?.stringValue == "alice")
+        #expect(first["value"]?["type"]?.stringValue == "JSON")
+    }
+}

@@ -1,0 +1,99 @@
+import Testing
+import HealthSpoolCore
+@testable import HealthSpoolStore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Real SQLite in a temporary directory.
+@Suite struct SampleStoreTests {
+    let path: String
+    let store: SampleStore
+    let now = Timestamp(millis: 1_767_261_600_000)
+
+    init() throws {
+        var template = Array("/tmp/healthspool-store-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+        path = dir + "/test.db"
+        store = try SampleStore(path: path)
+    }
+
+    func sample(_ i: Int, type: String = "heartRate", value: Double? = nil, revisable: Bool = false) -> Sample {
+        Sample(type: type, value: value ?? Double(60 + i), unit: "count/min", start: Timestamp(seconds: 1_767_261_600 + Int64(i)),
+               source: SampleSource(name: "Watch"), revisable: revisable)
+    }
+
+    @Test func duplicatesAreStoredOnceAndCountedPerType() throws {
+        let first = try store.insert((0..<5).map { sample($0) }, now: now)
+        #expect(first.new == 5 && first.gained == ["heartRate": 5])
+        let again = try store.insert((3..<8).map { sample($0) }, now: now)
+        #expect(again.new == 3 && again.duplicates == 2 && again.duplicatesByType == ["heartRate": 2])
+        #expect(try store.sampleCount() == 8)
+    }
+
+    @Test func aRevisedValueReplacesTheSampleAndQueuesItAgain() throws {
+        _ = try store.insert([sample(0, type: "stepCount", value: 1000, revisable: true)], now: now)
+        let q = try store.queued(type: "stepCount", limit: 10)
+        try store.markSynced(q, at: now)
+        #expect(try store.queuedCounts().isEmpty)
+        let r = try store.insert([sample(0, type: "stepCount", value: 1500, revisable: true)], now: now)
+        #expect(r.revised == 1 && r.new == 0)
+        let requeued = try store.queued(type: "stepCount", limit: 10)
+        #expect(requeued.map(\.sample.value) == [1500])
+        #expect(requeued[0].sample.id == q[0].sample.id)
+        #expect(try store.insert([sample(0, type: "stepCount", value: 1500, revisable: true)], now: now).duplicates == 1)
+    }
+
+    @Test func aSampleRevisedWhileInFlightStaysQueued() throws {
+        _ = try store.insert([sample(0, type: "stepCount", value: 1000, revisable: true)], now: now)
+        let sent = try store.queued(type: "stepCount", limit: 10)
+        _ = try store.insert([sample(0, type: "stepCount", value: 1200, revisable: true)], now: now)
+        try store.markSynced(sent, at: now)
+        #expect(try store.queued(type: "stepCount", limit: 10).map(\.sample.value) == [1200])
+    }
+
+    @Test func queuedReadsPastACursorInInsertionOrder() throws {
+        _ = try store.insert((0..<10).map { sample($0) }, now: now)
+        let a = try store.queued(type: "heartRate", limit: 4)
+        let b = try store.queued(type: "heartRate", limit: 4, afterRowID: a.last!.rowID)
+        #expect(a.count == 4 && b.count == 4)
+        #expect(Set(a.map(\.rowID)).isDisjoint(with: b.map(\.rowID)))
+        #expect(b.first!.rowID > a.last!.rowID)
+        #expect(a[0].sample == sample(0))
+    }
+
+    @Test func parkedSamplesLeaveTheQueueAndCanBeQueuedAgain() throws {
+        _ = try store.insert((0..<3).map { sample($0) }, now: now)
+        let q = try store.queued(type: "heartRate", limit: 10)
+        try store.park([(q[1], "42207 bad value")], at: now)
+        #expect(try store.queuedCounts() == ["heartRate": 2])
+        #expect(try store.deadLetters().map(\.1) == ["42207 bad value"])
+        #expect(try store.requeueDeadLetters() == ["heartRate": 1])
+        #expect(try store.queuedCounts() == ["heartRate": 3])
+    }
+
+    @Test func metadataSurvivesTheRoundTrip() throws {
+        var s = sample(1)
+        s.metadata = ["HKMetadataKeyHeartRateMotionContext": "1", "note": "a \"quoted\" value"]
+        _ = try store.insert([s], now: now)
+        #expect(try store.queued(type: "heartRate", limit: 1).first?.sample.metadata == s.metadata)
+    }
+
+    @Test func historyKeepsNewestFirst() throws {
+        for i in 0..<3 {
+            try store.recordSync(SyncAttempt(started: now.adding(millis: Int64(i)), durationMillis: 5, trigger: "manual",
+                                             types: ["heartRate"], outcome: i == 2 ? "failed" : "success", count: i, error: i == 2 ? "HTTP 503" : nil))
+        }
+        let h = try store.syncHistory(limit: 10)
+        #expect(h.map(\.count) == [2, 1, 0])
+        #expect(try store.lastSuccessfulSync()?.count == 1)
+    }
+
+    @Test func pruningRemovesOnlySyncedSamples() throws {
+        _ = try store.insert((0..<4).map { sample($0) }, now: now)
+        let q = try store.queued(type: "heartRate", limit: 2)
+        try store.markSynced(q, at: now)
+        #expect(try store.pruneSynced(olderThanMillis: now.millis + 86_400_000) == 2)
+        #expect(try store.queuedCounts() == ["heartRate": 2])
+    }
+}

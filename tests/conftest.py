@@ -1,0 +1,118 @@
+"""Fixtures for the integration tests: the real healthspool binary, a temporary HOME, and
+the HTTPS test gateway with a CA made for the test."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from gateway import Gateway, make_ca  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = os.environ.get("HEALTHSPOOL_BIN", str(ROOT / ".build" / "debug" / "healthspool"))
+
+
+def wait_until(predicate, timeout: float = 20, interval: float = 0.05):
+    """Polls `predicate` until it returns something truthy or `timeout` passes."""
+    deadline = time.time() + timeout
+    value = None
+    while time.time() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    return value
+
+
+class Healthspool:
+    """One user's healthspool: a temporary HOME, the CLI, and a daemon process."""
+
+    def __init__(self, home: Path):
+        self.home = home
+        self.spool = home / "HealthSpool"
+        self.runtime = home / "run"
+        self.runtime.mkdir(mode=0o700)
+        self.env = {
+            "HOME": str(home), "XDG_RUNTIME_DIR": str(self.runtime), "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HEALTHSPOOL_SYSTEM_CONFIG": str(home / "etc-healthspool.conf"),
+            "HEALTHSPOOL_RETRY_BASE_SECONDS": "1", "HEALTHSPOOL_RETRY_MAX_SECONDS": "2",
+            "HEALTHSPOOL_SYNC_THROTTLE_SECONDS": "1",
+        }
+        self.daemon: subprocess.Popen | None = None
+        self.log = home / "daemon.log"
+
+    @property
+    def state(self) -> Path:
+        return self.home / ".local" / "state" / "healthspool"
+
+    def run(self, *args, check=True, env: dict | None = None, timeout=60) -> subprocess.CompletedProcess:
+        p = subprocess.run([BIN, *args], env={**self.env, **(env or {})}, capture_output=True, text=True, timeout=timeout)
+        if check and p.returncode != 0:
+            raise AssertionError(f"healthspool {' '.join(args)} exited {p.returncode}:\n{p.stdout}\n{p.stderr}")
+        return p
+
+    def status(self) -> dict:
+        return json.loads(self.run("status", "--json").stdout)
+
+    def start(self, env: dict | None = None):
+        self.daemon = subprocess.Popen([BIN, "daemon"], env={**self.env, **(env or {})},
+                                       stdout=open(self.log, "a"), stderr=subprocess.STDOUT)
+        assert wait_until(lambda: (self.runtime / "healthspool" / "control.sock").exists(), 15), self.read_log()
+
+    def stop(self):
+        if self.daemon and self.daemon.poll() is None:
+            self.daemon.send_signal(signal.SIGTERM)
+            try:
+                self.daemon.wait(30)
+            except subprocess.TimeoutExpired:
+                self.daemon.kill()
+                self.daemon.wait()
+        code = self.daemon.returncode if self.daemon else None
+        self.daemon = None
+        return code
+
+    def read_log(self) -> str:
+        return self.log.read_text() if self.log.exists() else ""
+
+    def drop(self, name: str, content: str | bytes, by_rename: bool = False):
+        """Writes a file into the spool in place, or elsewhere and then renames it in."""
+        data = content.encode() if isinstance(content, str) else content
+        if by_rename:
+            tmp = self.home / ("." + name + ".staging")
+            tmp.write_bytes(data)
+            os.rename(tmp, self.spool / name)
+        else:
+            (self.spool / name).write_bytes(data)
+
+
+@pytest.fixture
+def certs(tmp_path_factory):
+    return make_ca(tmp_path_factory.mktemp("ca"))
+
+
+@pytest.fixture
+def gateway(certs):
+    g = Gateway(certs)
+    yield g
+    g.stop()
+
+
+@pytest.fixture
+def hs(tmp_path):
+    h = Healthspool(tmp_path)
+    yield h
+    h.stop()
+
+
+def samples(n: int, type_: str = "heartRate", start: int = 0, source: str = "test") -> list[dict]:
+    """n distinct samples of the native format."""
+    return [{"type": type_, "value": 60 + (start + i) % 40, "unit": "count/min",
+             "startDate": f"2026-01-01T{(start + i) // 3600 % 24:02d}:{(start + i) // 60 % 60:02d}:{(start + i) % 60:02d}Z",
+             "source": source} for i in range(n)]
