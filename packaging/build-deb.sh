@@ -26,6 +26,20 @@ done
 
 die() { echo "build-deb: $*" >&2; exit 1; }
 
+# The Debian tools this script uses; installed when missing and running as root.
+need=(dpkg-dev groff-base xz-utils python3 binutils)
+[ "$LINT" = 1 ] && need+=(lintian)
+missing=()
+for p in "${need[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    [ "$(id -u)" = 0 ] || die "missing Debian packages: ${missing[*]} (sudo apt-get install ${missing[*]})"
+    echo "build-deb: apt-get install ${missing[*]}"
+    apt-get -o DPkg::Lock::Timeout=600 update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${missing[@]}" >/dev/null
+fi
+
 VERSION=$(tr -d ' \n' <VERSION)
 [[ "$VERSION" =~ ^[0-9][0-9A-Za-z.+~-]*$ ]] || die "VERSION '$VERSION' is not a Debian version"
 CHANGELOG_VERSION=$(dpkg-parsechangelog -l packaging/debian/changelog -S Version)
