@@ -68,6 +68,7 @@ if [ "$BUILD" = 1 ]; then
 fi
 BIN="$(swift build "${SWIFT_FLAGS[@]}" --show-bin-path)/healthspool"
 [ -x "$BIN" ] || die "no binary at $BIN (run without --no-build)"
+python3 packaging/check-man.py "$BIN" man/healthspool.1
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
