@@ -102,6 +102,8 @@ cgroup_pids() { for d in "${MADE_CGROUPS[@]}"; do [ -d "$d" ] && find "$d" -name
 
 cleanup() {
     set +e
+    [ -n "${CLEANED:-}" ] && return
+    CLEANED=1
     log "cleaning up"
     [ -n "$GATEWAY_PID" ] && kill "$GATEWAY_PID" 2>/dev/null && wait "$GATEWAY_PID" 2>/dev/null
     if [ -n "$MANAGER_PID" ] && kill -0 "$MANAGER_PID" 2>/dev/null; then
@@ -131,6 +133,14 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+# finish: cleans up, then prints the summary as the last line and exits (1 on any failure).
+finish() {
+    cleanup >&2
+    trap - EXIT
+    echo "$PASSED passed, $FAILED failed"
+    [ "$FAILED" = 0 ]
+    exit
+}
 
 # as_user COMMAND...: runs COMMAND as the test user, in its home, with the environment a
 # login session would give it (systemctl --user reaches the manager over
@@ -151,7 +161,7 @@ if [ "$SELFTEST" = 0 ]; then
         if ! "$ROOT/packaging/build-deb.sh" >"$WORK/build.log" 2>&1; then
             tail -30 "$WORK/build.log"
             fail "package builds" "see packaging/build-deb.sh"
-            echo "$PASSED passed, $FAILED failed"; exit 1
+            finish
         fi
         DEB=$(ls -t "$ROOT"/dist/healthspool_*_amd64.deb | head -1)
     fi
@@ -160,7 +170,7 @@ if [ "$SELFTEST" = 0 ]; then
         INSTALLED=1; pass "package installs with apt-get"
     else
         tail -20 "$WORK/install.log"; fail "package installs with apt-get"
-        echo "$PASSED passed, $FAILED failed"; exit 1
+        finish
     fi
     check "conffile /etc/healthspool/healthspool.conf installed" test -f /etc/healthspool/healthspool.conf
 fi
@@ -188,7 +198,7 @@ if ! journal_answers; then
     setsid "$JOURNALD_BIN" </dev/null >"$WORK/journald.log" 2>&1 &
     JOURNALD_PID=$!
     log "started journald (pid $JOURNALD_PID)"
-    wait_for 10 journal_answers || { cat "$WORK/journald.log"; fail "journald answers"; echo "$PASSED passed, $FAILED failed"; exit 1; }
+    wait_for 10 journal_answers || { cat "$WORK/journald.log"; fail "journald answers"; finish; }
 fi
 SINCE="@$(date +%s)"
 sleep 1
@@ -198,7 +208,7 @@ sleep 1
 if [ "$PID1" = systemd ]; then
     # A real systemd host: let PID 1 run user@UID.service as a login would. (Not exercised
     # in the project's VMs, whose PID 1 is not systemd.)
-    systemctl start "user@$U.service" || { fail "user@$U.service starts"; echo "$PASSED passed, $FAILED failed"; exit 1; }
+    systemctl start "user@$U.service" || { fail "user@$U.service starts"; finish; }
     MANAGER_PID=$(systemctl show -p MainPID --value "user@$U.service")
 else
     if ! mountpoint -q /run; then mount --bind /run /run && BOUND_RUN=1; fi
@@ -233,7 +243,7 @@ if wait_for 30 manager_up; then
     pass "systemd --user boots ($(sysctl_user is-system-running))"
 else
     cat "$WORK/manager.log"; fail "systemd --user boots"
-    echo "$PASSED passed, $FAILED failed"; exit 1
+    finish
 fi
 # Debug logging makes the manager journal each sd_notify message it accepts.
 as_user systemd-analyze --user log-level debug
@@ -276,8 +286,7 @@ EOF
     sysctl_user stop e2e-sandbox.service
     check "stub stop is clean (Result=success, status 0)" test "$(unit_prop e2e-sandbox.service Result)/$(unit_prop e2e-sandbox.service ExecMainStatus)" = success/0
     check "manager saw STOPPING=1 from the stub" manager_saw "e2e-sandbox.service: Got notification message .*STOPPING=1"
-    echo "$PASSED passed, $FAILED failed"
-    [ "$FAILED" = 0 ]; exit
+    finish
 fi
 
 # ---------------------------------------------------------------- the real thing
@@ -301,7 +310,7 @@ RECORD="$WORK/gw/received.jsonl"
 "$PY" "$HERE/recording_gateway.py" --cert "$WORK/gw/server.pem" --key "$WORK/gw/server.key" \
     --out "$RECORD" --port-file "$WORK/gw/port" --max-seconds 1200 >"$WORK/gateway.log" 2>&1 &
 GATEWAY_PID=$!
-wait_for 10 test -s "$WORK/gw/port" || { cat "$WORK/gateway.log"; fail "gateway starts"; echo "$PASSED passed, $FAILED failed"; exit 1; }
+wait_for 10 test -s "$WORK/gw/port" || { cat "$WORK/gateway.log"; fail "gateway starts"; finish; }
 PORT=$(cat "$WORK/gw/port")
 install -o "$U" -g "$G" -m 0644 "$WORK/gw/ca.pem" "$H/e2e-ca.pem"
 log "gateway on https://127.0.0.1:$PORT/ingest"
@@ -421,5 +430,4 @@ if [ "$KEEP" = 0 ]; then
 fi
 
 log "done in $(($(date +%s) - T0))s"
-echo "$PASSED passed, $FAILED failed"
-[ "$FAILED" = 0 ]
+finish
