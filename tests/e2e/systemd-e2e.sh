@@ -276,7 +276,7 @@ EOF
 
     check "healthspool.service sandbox starts around a stub (PrivateUsers, ProtectSystem=strict …)" sysctl_user start e2e-sandbox.service
     sleep 1
-    check "sandbox leaves exactly the intended paths writable" sh -c "journalctl --no-pager -q --since '$SINCE' _SYSTEMD_USER_UNIT=e2e-sandbox.service -o cat | grep -q 'stub: sandbox ok'"
+    check "sandbox leaves exactly the intended paths writable" wait_for 10 sh -c "journalctl --no-pager -q --since '$SINCE' _SYSTEMD_USER_UNIT=e2e-sandbox.service -o cat | grep -q 'stub: sandbox ok'"
     main_pid=$(unit_prop e2e-sandbox.service MainPID)
     check "stub runs in its own user and mount namespace" sh -c "[ \"\$(readlink /proc/$main_pid/ns/user)\" != \"\$(readlink /proc/self/ns/user)\" ] && [ \"\$(readlink /proc/$main_pid/ns/mnt)\" != \"\$(readlink /proc/self/ns/mnt)\" ]"
     check "stub has no capabilities in its bounding set" sh -c "grep -q '^CapBnd:[[:space:]]*0000000000000000' /proc/$main_pid/status"
@@ -285,7 +285,7 @@ EOF
     check "systemd-analyze security --user: exposure ${exposure:-?} is at most 2.0" awk -v e="${exposure:-99}" 'BEGIN { exit !(e <= 2.0) }'
     sysctl_user stop e2e-sandbox.service
     check "stub stop is clean (Result=success, status 0)" test "$(unit_prop e2e-sandbox.service Result)/$(unit_prop e2e-sandbox.service ExecMainStatus)" = success/0
-    check "manager saw STOPPING=1 from the stub" manager_saw "e2e-sandbox.service: Got notification message .*STOPPING=1"
+    check "manager saw STOPPING=1 from the stub" wait_for 10 manager_saw "e2e-sandbox.service: Got notification message .*STOPPING=1"
     finish
 fi
 
@@ -417,7 +417,7 @@ sysctl_user stop healthspool.service
 STOP_SECS=$(($(date +%s) - STOP_T0))
 R="$(unit_prop healthspool.service Result) $(unit_prop healthspool.service ExecMainCode) $(unit_prop healthspool.service ExecMainStatus)"
 check "systemctl --user stop is clean in ${STOP_SECS}s (Result ExecMainCode ExecMainStatus = $R)" test "$R" = "success 1 0"
-check "manager saw STOPPING=1 from the daemon" manager_saw "healthspool.service: Got notification message .*STOPPING=1"
+check "manager saw STOPPING=1 from the daemon" wait_for 10 manager_saw "healthspool.service: Got notification message .*STOPPING=1"
 
 if [ "$KEEP" = 0 ]; then
     sysctl_user disable healthspool.service >/dev/null 2>&1
