@@ -123,6 +123,8 @@ cleanup() {
     if [ -n "$JOURNALD_PID" ]; then
         kill -TERM "$JOURNALD_PID" 2>/dev/null
         for _ in $(seq 1 20); do kill -0 "$JOURNALD_PID" 2>/dev/null || break; sleep 0.25; done
+        kill -0 "$JOURNALD_PID" 2>/dev/null && kill -KILL "$JOURNALD_PID"
+        wait "$JOURNALD_PID" 2>/dev/null
     fi
     [ "$BOUND_RUN" = 1 ] && umount /run
     if [ "$INSTALLED" = 1 ] && [ "$KEEP" = 0 ]; then
