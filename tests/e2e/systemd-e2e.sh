@@ -250,6 +250,9 @@ fi
 # Debug logging makes the manager journal each sd_notify message it accepts.
 as_user systemd-analyze --user log-level debug
 manager_saw() { journalctl --no-pager -q --since "$SINCE" _PID="$MANAGER_PID" -o cat 2>/dev/null | grep -q "$1"; }
+# journal_cursor: where the journal ends now; manager_saw_after CURSOR PATTERN looks only past it.
+journal_cursor() { journalctl --no-pager -q -n 0 --show-cursor 2>/dev/null | sed -n 's/^-- cursor: //p'; }
+manager_saw_after() { journalctl --no-pager -q --after-cursor "$1" _PID="$MANAGER_PID" -o cat 2>/dev/null | grep -q "$2"; }
 
 # ---------------------------------------------------------------- self-test
 
@@ -413,13 +416,41 @@ else fail "all 300 samples of the export dropped at the kill reached the gateway
 set -- $(received e2e 61)
 check "the sample synced before the kill was sent once (received $2×)" test "$2" = 1
 
+# The watchdog: with a 4 s WatchdogSec (a drop-in, so the test is quick) the daemon keeps it fed
+# (it must ping at the pace WATCHDOG_USEC asks), and a hung daemon (SIGSTOP) is killed and
+# restarted.
+DROPIN="$H/.config/systemd/user/healthspool.service.d"
+mkdir -p "$DROPIN"
+printf '[Service]\nWatchdogSec=4\nTimeoutAbortSec=2\n' >"$DROPIN/e2e-watchdog.conf"
+chown -R "$U:$G" "$H/.config/systemd"
+sysctl_user daemon-reload
+sysctl_user restart healthspool.service
+wait_for 30 running
+OLD_PID=$(unit_prop healthspool.service MainPID)
+RESTARTS=$(unit_prop healthspool.service NRestarts)
+sleep 10
+check "daemon keeps a 4 s watchdog fed for 10 s (same PID, no restart)" \
+    test "$(unit_prop healthspool.service MainPID)/$(unit_prop healthspool.service NRestarts)" = "$OLD_PID/$RESTARTS"
+kill -STOP "$OLD_PID"
+log "stopped main PID $OLD_PID with SIGSTOP"
+if wait_for 30 restarted; then pass "a hung daemon is restarted by the watchdog (NRestarts $RESTARTS → $(unit_prop healthspool.service NRestarts))"
+else kill -CONT "$OLD_PID" 2>/dev/null; sysctl_user status healthspool.service; fail "a hung daemon is restarted by the watchdog"; fi
+check "manager logged the watchdog timeout" wait_for 10 manager_saw "healthspool.service: Watchdog timeout"
+rm -rf "$DROPIN"
+sysctl_user daemon-reload
+sysctl_user restart healthspool.service
+wait_for 30 running
+
 # A clean stop: STOPPING=1, exit 0.
+STOP_PID=$(unit_prop healthspool.service MainPID)
+STOP_CURSOR=$(journal_cursor)
 STOP_T0=$(date +%s)
 sysctl_user stop healthspool.service
 STOP_SECS=$(($(date +%s) - STOP_T0))
 R="$(unit_prop healthspool.service Result) $(unit_prop healthspool.service ExecMainCode) $(unit_prop healthspool.service ExecMainStatus)"
 check "systemctl --user stop is clean in ${STOP_SECS}s (Result ExecMainCode ExecMainStatus = $R)" test "$R" = "success 1 0"
-check "manager saw STOPPING=1 from the daemon" wait_for 10 manager_saw "healthspool.service: Got notification message .*STOPPING=1"
+check "manager saw STOPPING=1 from the daemon's main PID" \
+    wait_for 10 manager_saw_after "$STOP_CURSOR" "healthspool.service: Got notification message from PID $STOP_PID .*STOPPING=1"
 
 if [ "$KEEP" = 0 ]; then
     sysctl_user disable healthspool.service >/dev/null 2>&1
