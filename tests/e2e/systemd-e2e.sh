@@ -371,6 +371,25 @@ else fail "gateway received the dropped sample" "$(wc -l <"$RECORD") requests re
 check "e2e-1.json left the spool (archived or deleted), nothing in failed/" \
     wait_for 15 sh -c "[ ! -e '$H/HealthSpool/e2e-1.json' ] && [ -z \"\$(ls -A '$H/HealthSpool/failed' 2>/dev/null)\" ]"
 
+# The CLI reaches the sandboxed daemon over its control socket ($XDG_RUNTIME_DIR/healthspool).
+status_sees_daemon() {
+    as_user healthspool status --json 2>/dev/null | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)["daemon"]
+sys.exit(0 if d.get("running") and d.get("pid") == int(sys.argv[1]) else 1)' "$(unit_prop healthspool.service MainPID)"
+}
+check "healthspool status (as the user) sees the daemon running with the unit's main PID" status_sees_daemon
+socket_answers() {
+    as_user "$PY" -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.settimeout(5)
+s.connect(sys.argv[1])' "/run/user/$U/healthspool/control.sock"
+}
+check "the daemon's control socket accepts the user's connections from outside the sandbox" socket_answers
+manual_sync() { local out; out=$(as_user healthspool sync --json 2>&1) && echo "$out" | grep -q '"outcome"'; }
+check "healthspool sync (as the user) completes" manual_sync
+
 # Structured journal fields, as root (a user reads them with journalctl --user -u healthspool
 # once the journal is persistent and split per user).
 journal_has() { # journal_has EVENT [FILE-SUBSTRING]
