@@ -167,6 +167,12 @@ if [ "$SELFTEST" = 0 ]; then
         fi
         DEB=$(ls -t "$ROOT"/dist/healthspool_*_amd64.deb | head -1)
     fi
+    if command -v lintian >/dev/null; then
+        lint_clean() { lintian --fail-on error,warning "$DEB" >"$WORK/lintian.log" 2>&1 || { cat "$WORK/lintian.log"; return 1; }; }
+        check "lintian reports no errors or warnings" lint_clean
+    else
+        log "lintian not installed: not linting the package"
+    fi
     log "installing $DEB"
     if apt-get -o DPkg::Lock::Timeout=600 install -y "$DEB" >"$WORK/install.log" 2>&1; then
         INSTALLED=1; pass "package installs with apt-get"
