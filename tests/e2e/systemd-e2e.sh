@@ -8,6 +8,7 @@
 #                Type=notify unit and the real unit's sandbox around a stub daemon
 #                (tests/e2e/notify_stub.py); needs no .deb
 #   --keep       leave the package installed at the end (everything else is cleaned up)
+#   --dropin F   install F as a drop-in of healthspool.service (and of the self-test's copy)
 #
 # Needs root. Prints "SKIP: <why>" and exits 0 when not root or when systemd, journald or a
 # writable cgroup hierarchy are not available. Otherwise ends with "N passed, N failed" and
@@ -27,6 +28,7 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 DEB=""
+DROPIN_FILE=""
 SELFTEST=0
 KEEP=0
 while [ $# -gt 0 ]; do
@@ -34,6 +36,7 @@ while [ $# -gt 0 ]; do
         --deb) DEB=$(readlink -f "$2"); shift 2 ;;
         --selftest) SELFTEST=1; shift ;;
         --keep) KEEP=1; shift ;;
+        --dropin) DROPIN_FILE=$(readlink -f "$2"); shift 2 ;;
         -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
@@ -238,7 +241,9 @@ else
         echo "$BASHPID" >"$CG2/user.slice/user-$U.slice/user@$U.service/cgroup.procs"
         [ -n "$CG1" ] && echo "$BASHPID" >"$CG1/user.slice/user-$U.slice/user@$U.service/cgroup.procs"
         cd /
-        exec setpriv --reuid="$U" --regid="$G" --init-groups \
+        # E2E_MANAGER_WRAPPER: a command to run the manager under, to imitate other hosts
+        # (e.g. one where creating user namespaces fails); empty by default.
+        exec ${E2E_MANAGER_WRAPPER:-} setpriv --reuid="$U" --regid="$G" --init-groups \
             env -i HOME="$H" USER="$E2E_USER" LOGNAME="$E2E_USER" SHELL=/bin/bash \
             PATH=/usr/local/bin:/usr/bin:/bin XDG_RUNTIME_DIR="/run/user/$U" LANG=C.UTF-8 \
             SYSTEMD_LOG_TARGET=journal "$SYSTEMD_BIN" --user
@@ -276,6 +281,10 @@ EOF
     cp "$HERE/notify_stub.py" "$H/.e2e/notify_stub.py"
     sed "s#^ExecStart=.*#ExecStart=$PY $H/.e2e/notify_stub.py#" "$ROOT/etc/systemd/user/healthspool.service" \
         >"$H/.config/systemd/user/e2e-sandbox.service"
+    if [ -n "$DROPIN_FILE" ]; then
+        mkdir -p "$H/.config/systemd/user/e2e-sandbox.service.d"
+        cp "$DROPIN_FILE" "$H/.config/systemd/user/e2e-sandbox.service.d/"
+    fi
     chown -R "$U:$G" "$H/.config" "$H/.e2e"
     sysctl_user daemon-reload
 
@@ -289,6 +298,7 @@ EOF
     sleep 1
     check "sandbox leaves exactly the intended paths writable" wait_for 10 sh -c "journalctl --no-pager -q --since '$SINCE' _SYSTEMD_USER_UNIT=e2e-sandbox.service -o cat | grep -q 'stub: sandbox ok'"
     main_pid=$(unit_prop e2e-sandbox.service MainPID)
+    [ "$main_pid" != 0 ] || main_pid=self-not-running
     check "stub runs in its own user and mount namespace" sh -c "[ \"\$(readlink /proc/$main_pid/ns/user)\" != \"\$(readlink /proc/self/ns/user)\" ] && [ \"\$(readlink /proc/$main_pid/ns/mnt)\" != \"\$(readlink /proc/self/ns/mnt)\" ]"
     check "stub has no capabilities in its bounding set" sh -c "grep -q '^CapBnd:[[:space:]]*0000000000000000' /proc/$main_pid/status"
     check "stub runs with a seccomp filter and NoNewPrivs" sh -c "grep -q '^Seccomp:[[:space:]]*2' /proc/$main_pid/status && grep -q '^NoNewPrivs:[[:space:]]*1' /proc/$main_pid/status"
@@ -329,6 +339,12 @@ log "gateway on https://127.0.0.1:$PORT/ingest"
 check "healthspool gateway set (as the user)" \
     as_user healthspool gateway set "https://127.0.0.1:$PORT/ingest" --ca-file "$H/e2e-ca.pem"
 
+if [ -n "$DROPIN_FILE" ]; then
+    mkdir -p "$H/.config/systemd/user/healthspool.service.d"
+    cp "$DROPIN_FILE" "$H/.config/systemd/user/healthspool.service.d/"
+    chown -R "$U:$G" "$H/.config/systemd"
+    log "drop-in $DROPIN_FILE installed"
+fi
 check "systemctl --user enable --now healthspool" sysctl_user enable --now healthspool.service
 running() { [ "$(unit_prop healthspool.service ActiveState)/$(unit_prop healthspool.service SubState)" = active/running ]; }
 if wait_for 30 running; then pass "unit is active (running)"; else
@@ -461,7 +477,7 @@ log "stopped main PID $OLD_PID with SIGSTOP"
 if wait_for 30 restarted; then pass "a hung daemon is restarted by the watchdog (NRestarts $RESTARTS → $(unit_prop healthspool.service NRestarts))"
 else kill -CONT "$OLD_PID" 2>/dev/null; sysctl_user status healthspool.service; fail "a hung daemon is restarted by the watchdog"; fi
 check "manager logged the watchdog timeout" wait_for 10 manager_saw "healthspool.service: Watchdog timeout"
-rm -rf "$DROPIN"
+rm -f "$DROPIN/e2e-watchdog.conf"
 sysctl_user daemon-reload
 sysctl_user restart healthspool.service
 wait_for 30 running
