@@ -11,7 +11,7 @@ public struct CSVReader: Sequence, IteratorProtocol {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
     }
 
-    /// The next row, skipping empty lines.
+    /// The next row, skipping empty lines and rows of empty fields.
     public mutating func next() -> [String]? {
         while i < bytes.count {
             line = nextLine
@@ -42,7 +42,8 @@ public struct CSVReader: Sequence, IteratorProtocol {
                 i += 1
             }
             fields.append(String(decoding: field, as: UTF8.self))
-            if fields.count == 1, fields[0].trimmingCharacters() .isEmpty { continue }
+            // Empty lines, and the all-empty rows spreadsheets leave (",,,"), carry nothing.
+            if fields.allSatisfy({ $0.trimmingCharacters().isEmpty }) { continue }
             return fields
         }
         return nil

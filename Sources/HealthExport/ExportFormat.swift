@@ -26,23 +26,51 @@ public enum ExportFormat: String, Sendable, CaseIterable {
         switch head[i] {
         case 0x3C: return .appleHealthXML
         case 0x7B:
-            let text = String(decoding: rest.prefix(4096), as: UTF8.self)
-            let firstLineEnd = text.firstIndex(of: "\n")
-            let firstLine = firstLineEnd.map { String(text[..<$0]) } ?? text
-            if firstLine.contains("\"metrics\"") || firstLine.contains("\"workouts\"") || text.contains("\"data\":{\"metrics\"")
-                || text.contains("\"data\": {") && (text.contains("\"metrics\"") || text.contains("\"workouts\"")) {
-                return .autoExportJSON
-            }
-            return .nativeJSON
+            return isAutoExportJSON(head[i...]) ? .autoExportJSON : .nativeJSON
         case 0x5B: return .nativeJSON
         default:
             let text = String(decoding: rest.prefix(4096), as: UTF8.self)
-            let header = (text.split(separator: "\n").first.map(String.init) ?? text).lowercased()
-            if header.hasPrefix("type,") || header.hasPrefix("\"type\",") { return .csv }
-            if header.hasPrefix("date,") || header.hasPrefix("date/time,") || header.hasPrefix("\"date\",") || header.hasPrefix("start,") {
-                return .autoExportCSV
-            }
+            let firstLine = text.split(separator: "\n").first.map(String.init) ?? text
+            var reader = CSVReader(Array(firstLine.utf8))
+            let columns = Set((reader.next() ?? []).map { $0.trimmingCharacters().lowercased() })
+            if columns.contains("type"), columns.contains("value") { return .csv }
+            if !columns.isDisjoint(with: ["date", "date/time", "start", "startdate", "start date"]) { return .autoExportCSV }
             return nil
         }
+    }
+
+    /// Members of `data` that only Health Auto Export writes.
+    static let autoExportSections: Set<String> = [
+        "metrics", "workouts", "stateOfMind", "medications", "symptoms", "cycleTracking", "ecg", "heartRateNotifications",
+    ]
+
+    /// Whether a JSON object starts like Health Auto Export's: `{"data": {"metrics": …` (any
+    /// spacing, as pretty-printers write it), or a bare `{"metrics": …` / `{"workouts": …`.
+    /// Native objects start with `"samples"` or a sample's own members.
+    static func isAutoExportJSON(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var i = bytes.startIndex
+        func skipSpace() { while i < bytes.endIndex, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[i]) { i += 1 } }
+        /// Reads `{ "key" :` and returns the key (escapes are not expected in these keys).
+        func firstKey() -> String? {
+            skipSpace()
+            guard i < bytes.endIndex, bytes[i] == 0x7B else { return nil }
+            i += 1
+            skipSpace()
+            guard i < bytes.endIndex, bytes[i] == 0x22 else { return nil }
+            i += 1
+            let start = i
+            while i < bytes.endIndex, bytes[i] != 0x22 { i += 1 }
+            guard i < bytes.endIndex else { return nil }
+            let key = String(decoding: bytes[start..<i], as: UTF8.self)
+            i += 1
+            skipSpace()
+            guard i < bytes.endIndex, bytes[i] == 0x3A else { return nil }
+            i += 1
+            return key
+        }
+        guard let key = firstKey() else { return false }
+        if autoExportSections.contains(key) { return true }
+        guard key == "data", let inner = firstKey() else { return false }
+        return autoExportSections.contains(inner)
     }
 }

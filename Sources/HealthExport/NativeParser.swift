@@ -4,9 +4,12 @@ import HealthSpoolCore
 /// (one sample object a line). See healthspool-spool(7) for the fields.
 public enum NativeParser {
     /// Parses native JSON or NDJSON bytes into `sink`.
-    public static func parse(_ bytes: [UInt8], into sink: SampleSink) throws -> ParseReport {
+    public static func parse(_ input: [UInt8], into sink: SampleSink) throws -> ParseReport {
+        let bytes = input.withoutByteOrderMark
         var report = ParseReport()
-        if let doc = try? JSONParser.parse(bytes) {
+        var documentError: JSONSyntaxError?
+        do {
+            let doc = try JSONParser.parse(bytes)
             let items: [JSONValue]
             if let a = doc.arrayValue { items = a }
             else if let a = doc["samples"]?.arrayValue { items = a }
@@ -17,6 +20,13 @@ public enum NativeParser {
                 catch let e as SampleFieldError { report.note(ParseProblem(message: "sample \(n + 1): \(e.reason)")) }
             }
             return report
+        } catch let e as JSONSyntaxError {
+            documentError = e
+        }
+        let hint = "fix the JSON or write one sample object a line (NDJSON)"
+        // A document that opens with '[' is one array, never NDJSON: report where it breaks.
+        if let documentError, bytes.drop(while: { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }).first == 0x5B {
+            throw ImportError.malformedJSON(documentError, format: "native JSON", in: bytes, hint: hint)
         }
         // NDJSON: one object a line. A line that is not JSON is a problem; the rest still import.
         var lineNo = 0
@@ -36,14 +46,15 @@ public enum NativeParser {
             } catch let e as SampleFieldError {
                 report.note(ParseProblem(line: lineNo, message: e.reason))
             } catch let e as JSONSyntaxError {
-                if !sawObject && lineNo == 1 && bytes.count == end {
-                    throw ImportError.malformed(format: "native JSON", line: 1, offset: Int64(e.offset), reason: e.reason)
-                }
                 report.note(ParseProblem(line: lineNo, message: e.description))
             }
             if end == bytes.count { break }
         }
-        if !sawObject { throw ImportError.malformed(format: "native JSON/NDJSON", line: 1, offset: nil, reason: "no sample could be read") }
+        if !sawObject {
+            // Not NDJSON either: the whole-document error says where the JSON breaks.
+            if let documentError { throw ImportError.malformedJSON(documentError, format: "native JSON", in: bytes, hint: hint) }
+            throw ImportError.malformed(format: "native JSON/NDJSON", line: 1, offset: nil, reason: "no sample could be read")
+        }
         return report
     }
 
@@ -78,14 +89,9 @@ public enum NativeParser {
             }
         }
         var metadata: [String: String] = [:]
-        for (k, mv) in v["metadata"]?.objectValue ?? [] {
-            switch mv {
-            case let .string(s): metadata[k] = s
-            case let .number(d): metadata[k] = SampleIdentity.canonicalNumber(d)
-            case let .bool(b): metadata[k] = b ? "true" : "false"
-            case .null: continue
-            default: var w = JSONWriter(); w.value(mv); metadata[k] = w.text
-            }
+        for (k, mv) in v["metadata"]?.objectValue ?? [] where !mv.isNull {
+            if let text = mv.metadataText { metadata[k] = text }
+            else { var w = JSONWriter(); w.value(mv); metadata[k] = w.text }
         }
         if let original { metadata["originalUnit"] = original; metadata["originalValue"] = SampleIdentity.canonicalNumber(rawValue) }
         return Sample(type: type, value: value, unit: unit, start: start, end: end, source: source, metadata: metadata,

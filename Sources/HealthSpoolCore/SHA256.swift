@@ -14,25 +14,53 @@ public struct SHA256 {
 
     /// The 32-byte digest of `message`.
     public static func hash<C: Collection>(_ message: C) -> [UInt8] where C.Element == UInt8 {
+        if let digest = message.withContiguousStorageIfAvailable({ hash(UnsafeRawBufferPointer($0)) }) { return digest }
+        return Array(message).withUnsafeBytes { hash($0) }
+    }
+
+    /// The 32-byte digest of raw bytes, without heap allocations besides the result.
+    public static func hash(_ message: UnsafeRawBufferPointer) -> [UInt8] {
         var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
             (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
-        var data = Array(message)
-        let bitLength = UInt64(data.count) * 8
-        data.append(0x80)
-        while data.count % 64 != 56 { data.append(0) }
-        for s in stride(from: 56, through: 0, by: -8) { data.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(s))) }
-        var w = [UInt32](repeating: 0, count: 64)
-        for chunk in stride(from: 0, to: data.count, by: 64) {
-            for t in 0..<16 {
-                let j = chunk + t * 4
-                w[t] = UInt32(data[j]) << 24 | UInt32(data[j + 1]) << 16 | UInt32(data[j + 2]) << 8 | UInt32(data[j + 3])
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { tail in
+                let n = message.count
+                let full = n / 64
+                for b in 0..<full { compress(&h, UnsafeRawBufferPointer(rebasing: message[(b * 64)..<(b * 64 + 64)]), w) }
+                // Padding: the rest, 0x80, zeros, and the bit length, in one or two blocks.
+                let rest = n - full * 64
+                let tailBlocks = rest < 56 ? 1 : 2
+                for i in 0..<(tailBlocks * 64) { tail[i] = 0 }
+                for i in 0..<rest { tail[i] = message[full * 64 + i] }
+                tail[rest] = 0x80
+                let bits = UInt64(n) * 8
+                for i in 0..<8 { tail[tailBlocks * 64 - 1 - i] = UInt8(truncatingIfNeeded: bits >> (8 * UInt64(i))) }
+                let raw = UnsafeRawBufferPointer(tail)
+                for b in 0..<tailBlocks { compress(&h, UnsafeRawBufferPointer(rebasing: raw[(b * 64)..<(b * 64 + 64)]), w) }
             }
-            for t in 16..<64 {
-                let s0 = w[t - 15].rotr(7) ^ w[t - 15].rotr(18) ^ (w[t - 15] >> 3)
-                let s1 = w[t - 2].rotr(17) ^ w[t - 2].rotr(19) ^ (w[t - 2] >> 10)
-                w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, hh) = h
+        }
+        var out = [UInt8](repeating: 0, count: 32)
+        for (i, v) in [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7].enumerated() {
+            out[i * 4] = UInt8(v >> 24); out[i * 4 + 1] = UInt8(v >> 16 & 0xff)
+            out[i * 4 + 2] = UInt8(v >> 8 & 0xff); out[i * 4 + 3] = UInt8(v & 0xff)
+        }
+        return out
+    }
+
+    @inline(__always)
+    private static func compress(_ h: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32),
+                                 _ block: UnsafeRawBufferPointer, _ w: UnsafeMutableBufferPointer<UInt32>) {
+        for t in 0..<16 {
+            let j = t * 4
+            w[t] = UInt32(block[j]) << 24 | UInt32(block[j + 1]) << 16 | UInt32(block[j + 2]) << 8 | UInt32(block[j + 3])
+        }
+        for t in 16..<64 {
+            let s0 = w[t - 15].rotr(7) ^ w[t - 15].rotr(18) ^ (w[t - 15] &>> 3)
+            let s1 = w[t - 2].rotr(17) ^ w[t - 2].rotr(19) ^ (w[t - 2] &>> 10)
+            w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
+        }
+        var (a, b, c, d, e, f, g, hh) = h
+        k.withUnsafeBufferPointer { k in
             for t in 0..<64 {
                 let s1 = e.rotr(6) ^ e.rotr(11) ^ e.rotr(25)
                 let ch = (e & f) ^ (~e & g)
@@ -42,18 +70,11 @@ public struct SHA256 {
                 let t2 = s0 &+ maj
                 hh = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
             }
-            h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
         }
-        var out = [UInt8]()
-        out.reserveCapacity(32)
-        for v in [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7] {
-            out.append(UInt8(v >> 24)); out.append(UInt8(v >> 16 & 0xff))
-            out.append(UInt8(v >> 8 & 0xff)); out.append(UInt8(v & 0xff))
-        }
-        return out
+        h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
     }
 }
 
 extension UInt32 {
-    @inline(__always) func rotr(_ n: UInt32) -> UInt32 { (self >> n) | (self << (32 - n)) }
+    @inline(__always) func rotr(_ n: UInt32) -> UInt32 { (self &>> n) | (self &<< (32 &- n)) }
 }

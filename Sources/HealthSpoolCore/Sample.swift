@@ -103,16 +103,39 @@ public enum SampleIdentity {
     public static func id(type: String, start: Int64, end: Int64, value: Double?, unit: String,
                           sourceName: String) -> SampleID {
         var key = [UInt8]()
-        key.reserveCapacity(96)
-        key.append(contentsOf: "hs1".utf8)
-        for part in [type, String(start), String(end), value.map(canonicalNumber) ?? "~", unit, sourceName] {
-            key.append(0x1F)
-            key.append(contentsOf: part.utf8)
+        key.reserveCapacity(32 + type.utf8.count + unit.utf8.count + sourceName.utf8.count + 48)
+        key.append(contentsOf: [0x68, 0x73, 0x31])  // "hs1"
+        key.append(0x1F); key.append(contentsOf: type.utf8)
+        key.append(0x1F); appendDecimal(start, to: &key)
+        key.append(0x1F); appendDecimal(end, to: &key)
+        key.append(0x1F)
+        if let value {
+            if value.isFinite, value == value.rounded(), abs(value) < 1e15 { appendDecimal(Int64(value), to: &key) }
+            else { key.append(contentsOf: String(value).utf8) }
+        } else {
+            key.append(0x7E)  // "~"
         }
-        var digest = SHA256.hash(key)
+        key.append(0x1F); key.append(contentsOf: unit.utf8)
+        key.append(0x1F); key.append(contentsOf: sourceName.utf8)
+        var digest = key.withUnsafeBytes { SHA256.hash($0) }
         digest[6] = (digest[6] & 0x0F) | 0x80   // version 8: custom
         digest[8] = (digest[8] & 0x3F) | 0x80   // RFC 4122 variant
-        return SampleID(bytes: Array(digest[0..<16]))
+        digest.removeLast(16)
+        return SampleID(bytes: digest)
+    }
+
+    /// Appends the decimal digits of `v` (as `String(v)` would write them).
+    @inline(__always)
+    static func appendDecimal(_ v: Int64, to out: inout [UInt8]) {
+        if v == 0 { out.append(0x30); return }
+        if v < 0 { out.append(0x2D) }
+        var m = v.magnitude
+        // Up to 19 digits: write them reversed into a small stack buffer.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buf in
+            var n = 0
+            while m > 0 { buf[n] = UInt8(m % 10) + 0x30; m /= 10; n += 1 }
+            while n > 0 { n -= 1; out.append(buf[n]) }
+        }
     }
 
     /// A number's canonical text: integers without a fraction, others in Swift's shortest

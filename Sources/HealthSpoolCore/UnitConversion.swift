@@ -17,7 +17,12 @@ public enum UnitConversion {
         "min": "min", "s": "s", "sec": "s", "hr": "h", "h": "h", "ms": "ms",
         "%": "%", "percent": "%", "mmHg": "mmHg", "ml/(kg·min)": "mL/(kg*min)", "ml/(kg*min)": "mL/(kg*min)",
         "mL/min·kg": "mL/(kg*min)", "mL/(kg*min)": "mL/(kg*min)", "mL/(kg·min)": "mL/(kg*min)",
-        "dBASPL": "dBASPL", "dB": "dBASPL",
+        "dBASPL": "dBASPL", "dB": "dBASPL", "dBA": "dBASPL", "dB(A)": "dBASPL",
+        // Spellings Health Auto Export and phone locales write.
+        "count/s": "count/s", "ºC": "degC", "ºF": "degF", "℃": "degC", "℉": "degF",
+        "ml/kg/min": "mL/(kg*min)", "mL/kg/min": "mL/(kg*min)",
+        "hours": "h", "hour": "h", "hrs": "h", "minutes": "min", "mins": "min", "seconds": "s",
+        "mm": "mm", "cup": "cup_us", "floz": "fl_oz_us", "fl_oz": "fl_oz_us", "oz_us": "fl_oz_us",
     ]
 
     /// (from, to) → conversion.
@@ -36,6 +41,8 @@ public enum UnitConversion {
         add("mmol/L", "mg/dL", 18.0182)
         add("L", "mL", 1000); add("fl_oz_us", "mL", 29.5735295625); add("fl_oz_imp", "mL", 28.4130625); add("cup_us", "mL", 236.5882365)
         add("s", "min", 1.0 / 60); add("h", "min", 60); add("ms", "min", 1.0 / 60_000)
+        add("s", "ms", 1000); add("mm", "cm", 0.1); add("km", "cm", 100_000); add("mi", "cm", 160_934.4)
+        add("count/s", "count/min", 60)
         return t
     }()
 
@@ -47,7 +54,22 @@ public enum UnitConversion {
         let f = normalize(from), t = normalize(to)
         if f == t { return value }
         guard let c = table[f + "→" + t] else { return nil }
-        return value * c.factor + c.offset
+        return rounded(value * c.factor + c.offset, significantDigits: 12)
+    }
+
+    /// `v` rounded to `digits` significant digits: a conversion's binary noise
+    /// (418.4 kJ → 99.99999999999999 kcal) goes, every real digit of a measurement stays.
+    public static func rounded(_ v: Double, significantDigits digits: Int) -> Double {
+        guard v.isFinite, v != 0 else { return v }
+        var magnitude = 0
+        var a = abs(v)
+        while a >= 10 { a /= 10; magnitude += 1 }
+        while a < 1 { a *= 10; magnitude -= 1 }
+        let exponent = digits - 1 - magnitude
+        var scale = 1.0
+        for _ in 0..<abs(exponent) { scale *= 10 }
+        let r = exponent >= 0 ? (v * scale).rounded() / scale : (v / scale).rounded() * scale
+        return r.isFinite ? r : v
     }
 
     /// Converts `value` to the canonical unit of `type`. Returns (value, unit, original unit if

@@ -1,3 +1,4 @@
+import Dispatch
 import HealthSpoolCore
 import HealthSpoolLinux
 import HealthSpoolStore
@@ -36,8 +37,26 @@ extension Daemon {
         return "watching \(spool) · \(Self.grouped(queued)) queued" + (lastSyncText.map { " · " + $0 } ?? "")
     }
 
-    /// Writes the status file and the sd_notify status line.
+    /// Publishes the status at most once a second (the queued counts cost a scan of the
+    /// queue index); changes inside that second are coalesced into one trailing update.
     func publish(stopped: Bool = false) {
+        if stopped { publishNow(stopped: true); return }
+        let now = Self.now().millis
+        if now - lastPublished >= 1000 {
+            publishNow()
+        } else if !publishPending {
+            publishPending = true
+            q.asyncAfter(deadline: .now() + .milliseconds(Int(1000 - (now - lastPublished)))) { [weak self] in
+                guard let self, !self.shuttingDown else { return }
+                self.publishPending = false
+                self.publishNow()
+            }
+        }
+    }
+
+    /// Writes the status file and the sd_notify status line now.
+    func publishNow(stopped: Bool = false) {
+        lastPublished = Self.now().millis
         let line = stopped ? "stopped" : statusLine()
         if !stopped { notifier.status(line) }
         var w = JSONWriter(capacity: 1024)

@@ -25,6 +25,7 @@ public final class Daemon {
     var scheduler: SyncScheduler
     var timer: DispatchSourceTimer?
     var watchdogTimer: DispatchSourceTimer?
+    var retentionTimer: DispatchSourceTimer?
     var signalSources: [DispatchSourceSignal] = []
     var pidLock: ProcessLock?
     var control: ControlServer?
@@ -44,6 +45,8 @@ public final class Daemon {
     var progress: [String: Int] = [:]
     var waiters: [SyncWaiter] = []
     var rng = SystemRandomNumberGenerator()
+    var lastPublished: Int64 = 0
+    var publishPending = false
 
     public init(context: DaemonContext, logger: Logger) {
         self.context = context
@@ -96,6 +99,7 @@ public final class Daemon {
             notifier.ready(status: statusLine())
             if !locked { rescan(); catchUp(.startup) }
             startWatchdog()
+            startRetention()
             publish()
         }
     }
@@ -141,8 +145,7 @@ public final class Daemon {
     }
 
     func enqueueImport(_ name: String) {
-        if importing == name || pendingImports.contains(name) { return }
-        pendingImports.append(name)
+        if importing != name && !pendingImports.contains(name) { pendingImports.append(name) }
         importNext()
     }
 
@@ -352,6 +355,7 @@ public final class Daemon {
         watcher?.stop()
         control?.stop()
         timer?.cancel()
+        retentionTimer?.cancel()
         let worker = self.worker!
         DispatchQueue.global().async {
             self.importQueue.sync {}

@@ -100,9 +100,16 @@ public struct SpoolDirectory: Sendable {
         return true
     }
 
-    /// Eligible regular files waiting in the spool, oldest name first.
+    /// Eligible regular files waiting in the spool, oldest first (by modification time, then
+    /// name), so overlapping exports are applied in the order they were written.
     public func pendingFiles() throws -> [String] {
-        try FileSystem.list(path).filter { Self.isEligible($0) && FileSystem.regularFile(path + "/" + $0) != nil }
+        var files: [(String, Int64)] = []
+        for name in try FileSystem.list(path) where Self.isEligible(name) {
+            var st = stat()
+            guard lstat(path + "/" + name, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
+            files.append((name, Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)))
+        }
+        return files.sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }.map(\.0)
     }
 
     /// A destination name in `dir` that does not exist yet.

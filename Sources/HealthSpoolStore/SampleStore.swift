@@ -242,9 +242,12 @@ public final class SampleStore {
         return conn.changes
     }
 
+    /// Returns free pages to the file system (after large prunes).
+    public func vacuum() throws(StoreError) { try conn.exec("PRAGMA wal_checkpoint(TRUNCATE); VACUUM;") }
+
     /// Database size in bytes (pages in use).
     public func sizeBytes() throws(StoreError) -> Int64 {
-        let s = try conn.prepare("SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()")
+        let s = try conn.prepare("SELECT (page_count - freelist_count) * page_size FROM pragma_page_count(), pragma_freelist_count(), pragma_page_size()")
         _ = try s.step()
         return s.int(0)
     }

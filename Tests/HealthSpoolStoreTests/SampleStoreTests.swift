@@ -96,4 +96,17 @@ import Glibc
         #expect(try store.pruneSynced(olderThanMillis: now.millis + 86_400_000) == 2)
         #expect(try store.queuedCounts() == ["heartRate": 2])
     }
+
+    @Test func underTheSizeLimitTheOldestSyncedGoFirstAndUnsyncedStay() throws {
+        _ = try store.insert((0..<10).map { sample($0) }, now: now)
+        let q = try store.queued(type: "heartRate", limit: 6)
+        try store.markSynced(q, at: now)
+        #expect(try store.pruneOldestSynced(keeping: 2) == 4)
+        let left = try store.samples(type: "heartRate", fromMillis: 0, toMillis: .max)
+        #expect(left.count == 6)
+        #expect(try store.syncedCounts() == ["heartRate": 2])
+        #expect(try store.queuedCounts() == ["heartRate": 4])
+        #expect(!left.map(\.sample).contains(sample(0)))
+        #expect(left.map(\.sample).contains(sample(5)))
+    }
 }
