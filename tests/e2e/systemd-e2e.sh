@@ -385,7 +385,7 @@ for line in open(path, encoding="utf-8"):
 print(len(seen), total)
 EOF
 }
-got_at_least() { set -- $(received "$1" "${3:-}") "$2"; [ "$1" -ge "$3" ]; }
+got_at_least() { local distinct; read -r distinct _ < <(received "$1" "${3:-}"); [ "${distinct:-0}" -ge "$2" ]; }
 
 drop e2e-1.json <<<'[{"type":"heartRate","value":61,"unit":"count/min","startDate":"2026-01-01T10:00:00Z","source":"e2e"}]'
 if wait_for 90 got_at_least e2e 1 61; then pass "gateway received the dropped sample (heartRate 61 from e2e)"
@@ -454,8 +454,8 @@ if wait_for 30 restarted; then pass "restarted after kill -9 (NRestarts $RESTART
 else sysctl_user status healthspool.service; fail "restarted after kill -9"; fi
 if wait_for 120 got_at_least e2e-kill 300; then pass "all 300 samples of the export dropped at the kill reached the gateway"
 else fail "all 300 samples of the export dropped at the kill reached the gateway" "got $(received e2e-kill | cut -d' ' -f1) distinct"; fi
-set -- $(received e2e 61)
-check "the sample synced before the kill was sent once (received $2×)" test "$2" = 1
+read -r _ sent_total < <(received e2e 61)
+check "the sample synced before the kill was sent once (received ${sent_total}×)" test "$sent_total" = 1
 
 # The watchdog: with a 4 s WatchdogSec (a drop-in, so the test is quick) the daemon keeps it fed
 # (it must ping at the pace WATCHDOG_USEC asks), and a hung daemon (SIGSTOP) is killed and
