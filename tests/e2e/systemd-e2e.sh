@@ -93,6 +93,8 @@ fi
 WORK=$(mktemp -d /tmp/hs-e2e.XXXXXX)
 chmod 0755 "$WORK"
 JOURNALD_PID=""
+FLUSHED_JOURNAL=""
+MADE_RUNTIME_JOURNAL=""
 MANAGER_PID=""
 GATEWAY_PID=""
 BOUND_RUN=0
@@ -129,6 +131,9 @@ cleanup() {
         kill -0 "$JOURNALD_PID" 2>/dev/null && kill -KILL "$JOURNALD_PID"
         wait "$JOURNALD_PID" 2>/dev/null
     fi
+    # The persistent journal files this run made (only when it made the machine's directory).
+    [ -n "$FLUSHED_JOURNAL" ] && rm -rf "$FLUSHED_JOURNAL" /run/systemd/journal/flushed
+    [ -n "$MADE_RUNTIME_JOURNAL" ] && rm -rf "$MADE_RUNTIME_JOURNAL"
     [ "$BOUND_RUN" = 1 ] && umount /run
     if [ "$INSTALLED" = 1 ] && [ "$KEEP" = 0 ]; then
         apt-get -o DPkg::Lock::Timeout=600 purge -y healthspool >"$WORK/purge.log" 2>&1
@@ -205,7 +210,20 @@ journal_answers() {
     wait_for 3 sh -c "journalctl --no-pager -q -t hs-e2e-probe -o cat 2>/dev/null | grep -q '$token'"
 }
 if ! journal_answers; then
-    mkdir -p /var/log/journal /run/systemd
+    MACHINE_JOURNAL="/var/log/journal/$(cat /etc/machine-id 2>/dev/null)"
+    RUNTIME_JOURNAL="/run/log/journal/$(cat /etc/machine-id 2>/dev/null)"
+    had_machine_journal=0
+    [ -e "$MACHINE_JOURNAL" ] && had_machine_journal=1
+    [ -e "$RUNTIME_JOURNAL" ] || MADE_RUNTIME_JOURNAL="$RUNTIME_JOURNAL"
+    mkdir -p /var/log/journal /run/systemd/journal
+    # Persistent storage from the start, as after systemd-journal-flush.service at boot: then
+    # journald splits the journal per user (user-UID.journal) and a user reads their own with
+    # journalctl --user. Only when this run makes the machine's journal directory, so that
+    # cleaning up removes nobody else's journal.
+    if [ "$had_machine_journal" = 0 ] && [ -d /var/log/journal ]; then
+        FLUSHED_JOURNAL="$MACHINE_JOURNAL"
+        touch /run/systemd/journal/flushed
+    fi
     setsid "$JOURNALD_BIN" </dev/null >"$WORK/journald.log" 2>&1 &
     JOURNALD_PID=$!
     log "started journald (pid $JOURNALD_PID)"
@@ -428,6 +446,17 @@ sys.exit(1)' "$1" "${2:-}"
 }
 check "journal: HEALTHSPOOL_EVENT=import with HEALTHSPOOL_FILE=…e2e-1.json and HEALTHSPOOL_COUNT" wait_for 10 journal_has import e2e-1.json
 check "journal: HEALTHSPOOL_EVENT=sync" wait_for 10 journal_has sync
+if [ -n "$FLUSHED_JOURNAL" ]; then
+    user_journal_has_import() {
+        as_user journalctl --user -u healthspool --no-pager -q --since "$SINCE" -o json 2>/dev/null |
+            grep -q '"HEALTHSPOOL_EVENT":"import"'
+    }
+    if wait_for 10 user_journal_has_import; then pass "journalctl --user -u healthspool (as the user) shows HEALTHSPOOL_EVENT=import"
+    else
+        ls -la "$FLUSHED_JOURNAL"; as_user journalctl --user -u healthspool --no-pager --since "$SINCE" -n 5 2>&1 | tail -5
+        fail "journalctl --user -u healthspool (as the user) shows HEALTHSPOOL_EVENT=import"
+    fi
+fi
 check "manager saw WATCHDOG=1 keep-alives (WatchdogSec=30)" wait_for 20 manager_saw "healthspool.service: Got notification message .*WATCHDOG=1"
 
 # systemctl reload: ExecReload sends SIGHUP, the daemon rereads its settings and keeps running.
