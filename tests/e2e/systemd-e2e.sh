@@ -100,6 +100,7 @@ GATEWAY_PID=""
 BOUND_RUN=0
 MOUNTED_RUNTIME=0
 MADE_CGROUPS=()
+MADE_RUN_DIRS=()   # /run/systemd/... directories this run made (sd_booted() looks at one of them)
 INSTALLED=0
 U=""; G=""; H=""
 
@@ -134,6 +135,7 @@ cleanup() {
     # The persistent journal files this run made (only when it made the machine's directory).
     [ -n "$FLUSHED_JOURNAL" ] && rm -rf "$FLUSHED_JOURNAL" /run/systemd/journal/flushed
     [ -n "$MADE_RUNTIME_JOURNAL" ] && rm -rf "$MADE_RUNTIME_JOURNAL"
+    for d in "${MADE_RUN_DIRS[@]}"; do rm -rf "$d"; done
     [ "$BOUND_RUN" = 1 ] && umount /run
     if [ "$INSTALLED" = 1 ] && [ "$KEEP" = 0 ]; then
         apt-get -o DPkg::Lock::Timeout=600 purge -y healthspool >"$WORK/purge.log" 2>&1
@@ -215,6 +217,7 @@ if ! journal_answers; then
     had_machine_journal=0
     [ -e "$MACHINE_JOURNAL" ] && had_machine_journal=1
     [ -e "$RUNTIME_JOURNAL" ] || MADE_RUNTIME_JOURNAL="$RUNTIME_JOURNAL"
+    [ -e /run/systemd/journal ] || MADE_RUN_DIRS+=(/run/systemd/journal)
     mkdir -p /var/log/journal /run/systemd/journal
     # Persistent storage from the start, as after systemd-journal-flush.service at boot: then
     # journald splits the journal per user (user-UID.journal) and a user reads their own with
@@ -241,7 +244,11 @@ if [ "$PID1" = systemd ]; then
     MANAGER_PID=$(systemctl show -p MainPID --value "user@$U.service")
 else
     if ! mountpoint -q /run; then mount --bind /run /run && BOUND_RUN=1; fi
-    mkdir -p /run/systemd/system /run/systemd/unit-root /run/user
+    for d in /run/systemd/system /run/systemd/unit-root; do
+        [ -e "$d" ] || MADE_RUN_DIRS+=("$d")
+        mkdir -p "$d"
+    done
+    mkdir -p /run/user
     mkdir -p "/run/user/$U"
     mount -t tmpfs -o "mode=0700,uid=$U,gid=$G,size=64m" tmpfs "/run/user/$U" && MOUNTED_RUNTIME=1
     chown "$U:$G" "/run/user/$U"; chmod 0700 "/run/user/$U"
