@@ -1,7 +1,7 @@
 #!/bin/bash
 # End-to-end test of the packaged daemon under a real systemd user manager.
 #
-#   tests/e2e/systemd-e2e.sh [--deb PATH] [--selftest] [--keep]
+#   tests/e2e/systemd-e2e.sh [--deb PATH] [--selftest] [--keep] [--dropin FILE]
 #
 #   --deb PATH   install this .deb instead of building one with packaging/build-deb.sh
 #   --selftest   prove the harness only: boot journald and a user manager, run a trivial
@@ -9,6 +9,10 @@
 #                (tests/e2e/notify_stub.py); needs no .deb
 #   --keep       leave the package installed at the end (everything else is cleaned up)
 #   --dropin F   install F as a drop-in of healthspool.service (and of the self-test's copy)
+#
+# Environment: E2E_USER (default hse2e) names the test user, created and removed by the test;
+# E2E_MANAGER_WRAPPER is a command to run the user manager under, to imitate other hosts
+# (tests/e2e/no_userns.py: a host without user namespaces).
 #
 # Needs root. Prints "SKIP: <why>" and exits 0 when not root or when systemd, journald or a
 # writable cgroup hierarchy are not available. Otherwise ends with "N passed, N failed" and
@@ -37,7 +41,7 @@ while [ $# -gt 0 ]; do
         --selftest) SELFTEST=1; shift ;;
         --keep) KEEP=1; shift ;;
         --dropin) DROPIN_FILE=$(readlink -f "$2"); shift 2 ;;
-        -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
 done
@@ -112,7 +116,9 @@ cleanup() {
     CLEANED=1
     log "cleaning up"
     [ -n "$GATEWAY_PID" ] && kill "$GATEWAY_PID" 2>/dev/null && wait "$GATEWAY_PID" 2>/dev/null
-    if [ -n "$MANAGER_PID" ] && kill -0 "$MANAGER_PID" 2>/dev/null; then
+    if [ "$PID1" = systemd ] && [ -n "$U" ]; then
+        systemctl stop "user@$U.service"
+    elif [ -n "$MANAGER_PID" ] && kill -0 "$MANAGER_PID" 2>/dev/null; then
         kill -TERM "$MANAGER_PID"
         for _ in $(seq 1 60); do kill -0 "$MANAGER_PID" 2>/dev/null || break; sleep 0.5; done
         kill -0 "$MANAGER_PID" 2>/dev/null && kill -KILL "$MANAGER_PID"
@@ -196,10 +202,10 @@ fi
 # ---------------------------------------------------------------- user
 
 if id "$E2E_USER" >/dev/null 2>&1; then
-    pgrep -u "$E2E_USER" >/dev/null && { echo "user $E2E_USER exists and has processes; remove them first" >&2; exit 1; }
+    pgrep -u "$E2E_USER" >/dev/null && { fail "test user $E2E_USER is free" "it exists and has processes; end them or set E2E_USER"; finish; }
     userdel -r "$E2E_USER" 2>/dev/null
 fi
-useradd -m -s /bin/bash "$E2E_USER" || { echo "useradd failed" >&2; exit 1; }
+useradd -m -s /bin/bash "$E2E_USER" || { fail "useradd $E2E_USER"; finish; }
 U=$(id -u "$E2E_USER"); G=$(id -g "$E2E_USER"); H=$(getent passwd "$E2E_USER" | cut -d: -f6)
 log "user $E2E_USER uid=$U home=$H"
 
