@@ -106,6 +106,7 @@ MOUNTED_RUNTIME=0
 MADE_CGROUPS=()
 MADE_RUN_DIRS=()   # /run/systemd/... directories this run made (sd_booted() looks at one of them)
 INSTALLED=0
+CREATED_USER=0
 U=""; G=""; H=""
 
 cgroup_pids() { for d in "${MADE_CGROUPS[@]}"; do [ -d "$d" ] && find "$d" -name cgroup.procs -exec cat {} + 2>/dev/null; done | sort -u; }
@@ -146,7 +147,7 @@ cleanup() {
     if [ "$INSTALLED" = 1 ] && [ "$KEEP" = 0 ]; then
         apt-get -o DPkg::Lock::Timeout=600 purge -y healthspool >"$WORK/purge.log" 2>&1
     fi
-    id "$E2E_USER" >/dev/null 2>&1 && userdel -r "$E2E_USER" 2>/dev/null
+    [ "$CREATED_USER" = 1 ] && userdel -r "$E2E_USER" 2>/dev/null
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -206,6 +207,7 @@ if id "$E2E_USER" >/dev/null 2>&1; then
     userdel -r "$E2E_USER" 2>/dev/null
 fi
 useradd -m -s /bin/bash "$E2E_USER" || { fail "useradd $E2E_USER"; finish; }
+CREATED_USER=1
 U=$(id -u "$E2E_USER"); G=$(id -g "$E2E_USER"); H=$(getent passwd "$E2E_USER" | cut -d: -f6)
 log "user $E2E_USER uid=$U home=$H"
 
