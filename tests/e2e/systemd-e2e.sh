@@ -203,6 +203,8 @@ fi
 # ---------------------------------------------------------------- user
 
 if id "$E2E_USER" >/dev/null 2>&1; then
+    # Only the default name is taken for a leftover of an interrupted run and removed.
+    [ "$E2E_USER" = hse2e ] || { fail "test user $E2E_USER is free" "the user exists; name a new one in E2E_USER"; finish; }
     pgrep -u "$E2E_USER" >/dev/null && { fail "test user $E2E_USER is free" "it exists and has processes; end them or set E2E_USER"; finish; }
     userdel -r "$E2E_USER" 2>/dev/null
 fi
