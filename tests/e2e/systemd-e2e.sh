@@ -97,6 +97,7 @@ fi
 WORK=$(mktemp -d /tmp/hs-e2e.XXXXXX)
 chmod 0755 "$WORK"
 JOURNALD_PID=""
+JOURNALD_CONF=""
 FLUSHED_JOURNAL=""
 MADE_RUNTIME_JOURNAL=""
 MANAGER_PID=""
@@ -139,6 +140,7 @@ cleanup() {
         kill -0 "$JOURNALD_PID" 2>/dev/null && kill -KILL "$JOURNALD_PID"
         wait "$JOURNALD_PID" 2>/dev/null
     fi
+    [ -n "$JOURNALD_CONF" ] && rm -f "$JOURNALD_CONF"
     # The persistent journal files this run made (only when it made the machine's directory).
     [ -n "$FLUSHED_JOURNAL" ] && rm -rf "$FLUSHED_JOURNAL" /run/systemd/journal/flushed
     [ -n "$MADE_RUNTIME_JOURNAL" ] && rm -rf "$MADE_RUNTIME_JOURNAL"
@@ -198,6 +200,12 @@ if [ "$SELFTEST" = 0 ]; then
         finish
     fi
     check "conffile /etc/healthspool/healthspool.conf installed" test -f /etc/healthspool/healthspool.conf
+    man_pages_found() { { man -w 1 healthspool && man -w 5 healthspool.conf && man -w 7 healthspool-spool; } >/dev/null 2>&1; }
+    check "man finds healthspool(1), healthspool.conf(5), healthspool-spool(7)" man_pages_found
+    bash_completion_loads() {
+        bash -c '. /usr/share/bash-completion/completions/healthspool && complete -p healthspool' >/dev/null 2>&1
+    }
+    check "bash completion for healthspool loads" bash_completion_loads
 fi
 
 # ---------------------------------------------------------------- user
@@ -229,6 +237,12 @@ if ! journal_answers; then
     [ -e "$RUNTIME_JOURNAL" ] || MADE_RUNTIME_JOURNAL="$RUNTIME_JOURNAL"
     [ -e /run/systemd/journal ] || MADE_RUN_DIRS+=(/run/systemd/journal)
     mkdir -p /var/log/journal /run/systemd/journal
+    # journald rate-limits by *system* unit: everything under the user manager counts as
+    # user@UID.service, whose debug logging would have the daemon's entries dropped.
+    [ -e /run/systemd/journald.conf.d ] || MADE_RUN_DIRS+=(/run/systemd/journald.conf.d)
+    mkdir -p /run/systemd/journald.conf.d
+    printf '[Journal]\nRateLimitIntervalSec=0\n' >/run/systemd/journald.conf.d/hs-e2e.conf
+    JOURNALD_CONF=/run/systemd/journald.conf.d/hs-e2e.conf
     # Persistent storage from the start, as after systemd-journal-flush.service at boot: then
     # journald splits the journal per user (user-UID.journal) and a user reads their own with
     # journalctl --user. Only when this run makes the machine's journal directory, so that
@@ -461,7 +475,33 @@ for line in sys.stdin:
     sys.exit(0)
 sys.exit(1)' "$1" "${2:-}"
 }
-check "journal: HEALTHSPOOL_EVENT=import with HEALTHSPOOL_FILE=…e2e-1.json and HEALTHSPOOL_COUNT" wait_for 10 journal_has import e2e-1.json
+journal_diagnostics() {
+    echo "--- journal diagnostics: entries of healthspool.service since $SINCE, by HEALTHSPOOL_EVENT"
+    journalctl --no-pager -q --since "$SINCE" _SYSTEMD_USER_UNIT=healthspool.service -o json 2>&1 |
+        "$PY" -c '
+import collections, json, sys
+c = collections.Counter()
+for line in sys.stdin:
+    try: c[json.loads(line).get("HEALTHSPOOL_EVENT", "-")] += 1
+    except ValueError: c["(not JSON: %s)" % line[:80]] += 1
+print(dict(c))'
+    echo "--- journald's own messages"
+    journalctl --no-pager -q --since "$SINCE" -t systemd-journald -o cat 2>&1 | tail -5
+    echo "--- entries with HEALTHSPOOL_EVENT=import, any unit"
+    journalctl --no-pager -q --since "$SINCE" HEALTHSPOOL_EVENT=import -o json 2>&1 | "$PY" -c '
+import json, sys
+for line in sys.stdin:
+    e = json.loads(line)
+    print({k: e.get(k) for k in ("_PID", "_UID", "_SYSTEMD_UNIT", "_SYSTEMD_USER_UNIT", "_SYSTEMD_CGROUP", "_TRANSPORT", "HEALTHSPOOL_FILE")})'
+    journalctl --no-pager -q --since "$SINCE" -u "user@$U.service" -n 5 -o short 2>&1 | cut -c1-160
+    ls -la /var/log/journal/*/ /run/log/journal/*/ 2>&1 | head -12
+}
+if wait_for 10 journal_has import e2e-1.json; then
+    pass "journal: HEALTHSPOOL_EVENT=import with HEALTHSPOOL_FILE=…e2e-1.json and HEALTHSPOOL_COUNT"
+else
+    journal_diagnostics
+    fail "journal: HEALTHSPOOL_EVENT=import with HEALTHSPOOL_FILE=…e2e-1.json and HEALTHSPOOL_COUNT"
+fi
 check "journal: HEALTHSPOOL_EVENT=sync" wait_for 10 journal_has sync
 if [ -n "$FLUSHED_JOURNAL" ]; then
     user_journal_has_import() {
