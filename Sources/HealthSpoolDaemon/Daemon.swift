@@ -234,7 +234,7 @@ public final class Daemon {
     func handle(_ r: SyncJobResult) {
         progress[r.type] = nil
         let attempt = SyncAttempt(started: r.started, durationMillis: r.durationMillis, trigger: r.trigger.rawValue, types: [r.type],
-                                  outcome: r.outcome, count: r.sent, httpStatus: r.httpStatus, error: r.error?.description)
+                                  outcome: r.outcome, count: r.sent, httpStatus: r.httpStatus, error: r.historyNote)
         if r.requests > 0 || r.error != nil { try? store.recordSync(attempt) }
         var meta: Logger.Metadata = ["event": "sync", "type": "\(r.type)", "count": "\(r.sent)", "outcome": "\(r.outcome)",
                                      "trigger": "\(r.trigger.rawValue)"]

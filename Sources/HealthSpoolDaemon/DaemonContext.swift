@@ -62,7 +62,8 @@ public struct DaemonContext: Sendable {
             tls: TLSOptions(caFile: settings.gatewayCAFile.map(paths.expand), pinnedPublicKey: settings.gatewayPin,
                             clientCert: settings.gatewayClientCert.map(paths.expand),
                             clientKey: settings.gatewayClientKey.map(paths.expand),
-                            timeoutSeconds: settings.requestTimeoutSeconds, connectTimeoutSeconds: settings.connectTimeoutSeconds),
+                            timeoutSeconds: settings.requestTimeoutSeconds, connectTimeoutSeconds: settings.connectTimeoutSeconds,
+                            keepAlive: settings.keepAlive),
             auth: settings.gatewayAuth, secret: secret, apiKeyHeader: settings.gatewayAPIKeyHeader, gzip: settings.gzip)
     }
 

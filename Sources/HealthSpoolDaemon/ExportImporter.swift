@@ -32,7 +32,7 @@ final class StoreSink: SampleSink {
     var batch: [Sample] = []
     var summary: ImportSummary
     var accepted = 0
-    let batchSize = 5_000
+    let batchSize = 20_000
 
     init(store: SampleStore, settings: Settings, clock: @escaping () -> Timestamp, summary: ImportSummary,
          progress: ((Int64, Int) -> Void)?) {

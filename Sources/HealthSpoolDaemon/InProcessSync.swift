@@ -46,7 +46,7 @@ public enum InProcessSync {
         for r in results.items {
             try store.recordSync(SyncAttempt(started: r.started, durationMillis: r.durationMillis, trigger: r.trigger.rawValue,
                                              types: [r.type], outcome: r.outcome, count: r.sent, httpStatus: r.httpStatus,
-                                             error: r.error?.description))
+                                             error: r.historyNote))
         }
         return results.items.sorted { $0.type < $1.type }
     }

@@ -15,6 +15,8 @@ public struct SyncJobResult: Sendable {
     public var durationMillis: Int64
     public var sent = 0
     public var parked = 0
+    /// Why samples were parked (the first reason), for history.
+    public var parkedReason: String?
     /// Samples left queued because of a retryable failure or a stop.
     public var leftQueued = 0
     public var error: GatewayError?
@@ -24,10 +26,57 @@ public struct SyncJobResult: Sendable {
     public var requests = 0
     public var newConnections = 0
 
+    /// What history shows as the error: the gateway error, else why samples were parked.
+    public var historyNote: String? {
+        if let error { return error.description }
+        guard parked > 0 else { return nil }
+        return "parked \(parked) sample(s) as dead letters (healthspool dead-letters): \(parkedReason ?? "rejected by the gateway")"
+    }
+
     /// success, partial or failed.
     public var outcome: String {
         if error == nil && parked == 0 { return "success" }
         return sent > 0 ? "partial" : (error == nil ? "partial" : "failed")
+    }
+}
+
+/// Marks delivered samples synced and parks rejected ones, on the sender's mark queue.
+private struct MarkTask: @unchecked Sendable {
+    let store: SampleStore
+    let accepted: [StoredSample]
+    let rejected: [(StoredSample, String)]
+    let at: Timestamp
+    let logger: Logger
+    let type: String
+
+    func run() {
+        do {
+            if !accepted.isEmpty { try store.markSynced(accepted, at: at) }
+            if !rejected.isEmpty { try store.park(rejected, at: at) }
+        } catch {
+            // The gateway has them; marking failed. They stay queued and are re-sent
+            // (at-least-once; receivers deduplicate on the sample id).
+            logger.error("could not mark samples synced: \(error)", metadata: ["event": "error", "type": "\(type)"])
+        }
+    }
+}
+
+/// The next batch, read on another queue.
+private final class Prefetch: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var result: Result<[StoredSample], Error> = .success([])
+
+    init(store: SampleStore, queue: DispatchQueue, type: String, limit: Int, after: Int64) {
+        queue.async {
+            self.result = Result { try store.queued(type: type, limit: limit, afterRowID: after) }
+            self.done.signal()
+        }
+    }
+
+    /// The batch, once read.
+    func wait() throws -> [StoredSample] {
+        done.wait()
+        return try result.get()
     }
 }
 
@@ -62,6 +111,12 @@ public final class SyncWorker {
     /// Per-sender resources, touched only on that sender's queue.
     private final class SenderState: @unchecked Sendable {
         var store: SampleStore?
+        /// A second connection that reads the next batch while the current one is delivered.
+        var prefetchStore: SampleStore?
+        let prefetchQueue = DispatchQueue(label: "healthspool.sync.prefetch")
+        /// A third connection that records what the gateway accepted while the next batch is sent.
+        var markStore: SampleStore?
+        let markQueue = DispatchQueue(label: "healthspool.sync.mark")
         var client: GatewayClient?
         var endpoint: GatewayEndpoint?
     }
@@ -147,10 +202,11 @@ public final class SyncWorker {
     private func run(type: String, trigger: SyncTrigger, config: SyncConfig, sender: Int) -> SyncJobResult {
         let started = clock()
         var result = SyncJobResult(type: type, trigger: trigger, started: started, durationMillis: 0)
-        defer { result.durationMillis = clock().millis - started.millis }
         let st = senderStates[sender]
         do {
             if st.store == nil { st.store = try SampleStore(path: storePath) }
+            if st.prefetchStore == nil { st.prefetchStore = try SampleStore(path: storePath) }
+            if st.markStore == nil { st.markStore = try SampleStore(path: storePath) }
             if st.client == nil || st.endpoint != config.endpoint {
                 st.client = try GatewayClient(endpoint: config.endpoint)
                 st.endpoint = config.endpoint
@@ -166,29 +222,32 @@ public final class SyncWorker {
             return result
         }
         let store = st.store!, client = st.client!
+        defer { st.markQueue.sync {} }
         var cursor: Int64 = 0
+        var prefetched: Prefetch?
         while !isStopping || result.requests == 0 {
             let batch: [StoredSample]
-            do { batch = try store.queued(type: type, limit: config.batchSize, afterRowID: cursor) } catch {
+            do { batch = try prefetched?.wait() ?? store.queued(type: type, limit: config.batchSize, afterRowID: cursor) } catch {
                 result.error = .badResponse("local store: \(error)")
                 break
             }
             if batch.isEmpty { break }
             cursor = batch.last!.rowID
+            // Read the following batch on the sender's second connection while this one is
+            // encoded, sent and marked (rows past `cursor`: nothing this batch touches).
+            prefetched = Prefetch(store: st.prefetchStore!, queue: st.prefetchQueue, type: type, limit: config.batchSize, after: cursor)
             let outcome = client.deliver(batch, envelope: config.envelope, now: clock())
             result.requests += outcome.requests
             result.newConnections += outcome.newConnections
             result.httpStatus = outcome.lastStatus ?? result.httpStatus
-            do {
-                if !outcome.accepted.isEmpty { try store.markSynced(outcome.accepted, at: clock()) }
-                if !outcome.rejected.isEmpty { try store.park(outcome.rejected, at: clock()) }
-            } catch {
-                // The gateway has them; marking failed. They stay queued and are re-sent
-                // (at-least-once; receivers deduplicate on the sample id).
-                logger.error("could not mark samples synced: \(error)", metadata: ["event": "error", "type": "\(type)"])
-            }
+            // Recorded on the mark queue while the next batch goes out; the job waits for it
+            // before it reports (so a later job never reads these rows as queued).
+            let marker = MarkTask(store: st.markStore!, accepted: outcome.accepted, rejected: outcome.rejected, at: clock(),
+                                  logger: logger, type: type)
+            st.markQueue.async { marker.run() }
             result.sent += outcome.accepted.count
             result.parked += outcome.rejected.count
+            if result.parkedReason == nil, let first = outcome.rejected.first { result.parkedReason = first.1 }
             for (s, reason) in outcome.rejected {
                 logger.warning("gateway rejected sample \(s.sample.id) of \(type); parked as a dead letter: \(reason)",
                                metadata: ["event": "sync", "type": "\(type)", "sample": "\(s.sample.id)"])
@@ -202,6 +261,7 @@ public final class SyncWorker {
                 break
             }
         }
+        result.durationMillis = clock().millis - started.millis
         return result
     }
 }

@@ -11,6 +11,9 @@ public struct DeliveryOutcome: Sendable {
     public var error: GatewayError?
     /// Set when the credentials or configuration were refused: stop until they change.
     public var stopped = false
+    /// Set after a whole request failed in a way that may pass later (5xx, 429, timeout): the
+    /// rest of a batch being narrowed down is not sent now.
+    var halted = false
     public var retryAfterMillis: Int64?
     public var lastStatus: Int?
     public var requests = 0
@@ -44,7 +47,7 @@ public final class GatewayClient {
 
     private func send(_ batch: ArraySlice<StoredSample>, envelope: BatchEnvelope, now: Timestamp, into o: inout DeliveryOutcome) {
         guard !batch.isEmpty else { return }
-        if o.stopped { o.retry.append(contentsOf: batch); return }
+        if o.stopped || o.halted { o.retry.append(contentsOf: batch); return }
         var body = BatchEncoder.encode(Array(batch), format: endpoint.format, envelope: envelope, now: now)
         if endpoint.gzip { body = gzipCompress(body) }
         let verdict: BatchVerdict
@@ -53,7 +56,7 @@ public final class GatewayClient {
             o.requests += 1
             o.newConnections += response.newConnections
             o.lastStatus = response.status
-            if let ra = response.headers["retry-after"].flatMap(ResponseClassifier.parseRetryAfter) {
+            if let ra = response.headers["retry-after"].flatMap({ ResponseClassifier.parseRetryAfter($0, now: now) }) {
                 o.retryAfterMillis = max(o.retryAfterMillis ?? 0, ra)
             }
             verdict = ResponseClassifier.classify(response, format: endpoint.format, count: batch.count)
@@ -71,10 +74,13 @@ public final class GatewayClient {
                 case let .unauthorized(msg):
                     o.retry.append(sample); o.stopped = true
                     o.note(.unauthorized(status: o.lastStatus ?? 0, message: msg))
+                case let .misconfigured(msg):
+                    o.retry.append(sample); o.stopped = true
+                    o.note(.http(status: o.lastStatus ?? 0, message: "\(msg): check gateway.topic and gateway.cluster ('healthspool gateway test')", retryAfterMillis: nil))
                 }
             }
         case let .retry(e):
-            o.retry.append(contentsOf: batch); o.note(e)
+            o.retry.append(contentsOf: batch); o.note(e); o.halted = true
         case let .stop(e):
             o.retry.append(contentsOf: batch); o.stopped = true; o.note(e)
         case let .rejected(e):

@@ -30,8 +30,7 @@ public struct GatewayEndpoint: Sendable, Equatable {
 
     /// The URL requests are POSTed to.
     public var requestURL: String {
-        var base = url
-        while base.hasSuffix("/") { base.removeLast() }
+        let base = baseURL
         switch format {
         case .json: return url
         case .confluentV2: return base + "/topics/" + topic
@@ -39,11 +38,34 @@ public struct GatewayEndpoint: Sendable, Equatable {
         }
     }
 
-    /// Request headers, including authentication.
+    /// The REST proxy's base URL, without a trailing slash.
+    var baseURL: String {
+        var base = url
+        while base.hasSuffix("/") { base.removeLast() }
+        return base
+    }
+
+    /// The topic's metadata: `GET /topics/{topic}` (v2) or `GET /v3/clusters/{c}/topics/{topic}`
+    /// (v3); nil for json.
+    public var topicURL: String? {
+        switch format {
+        case .json: nil
+        case .confluentV2: baseURL + "/topics/" + topic
+        case .confluentV3: baseURL + "/v3/clusters/" + cluster + "/topics/" + topic
+        }
+    }
+
+    /// Request headers for a POST of records, including authentication.
     public func headers() throws(GatewayError) -> [String] {
-        var h = ["Content-Type: \(format.contentType)", "Accept: application/json", "User-Agent: healthspool/\(HealthSpoolVersion.current)"]
-        if format == .confluentV2 { h[1] = "Accept: application/vnd.kafka.v2+json, application/json" }
+        var h = ["Content-Type: \(format.contentType)"] + (try requestHeaders())
         if gzip { h.append("Content-Encoding: gzip") }
+        return h
+    }
+
+    /// Accept, User-Agent and authentication: the headers every request carries.
+    public func requestHeaders() throws(GatewayError) -> [String] {
+        var h = [format == .confluentV2 ? "Accept: application/vnd.kafka.v2+json, application/json" : "Accept: application/json",
+                 "User-Agent: healthspool/\(HealthSpoolVersion.current)"]
         switch auth {
         case .none: break
         case .apiKey, .bearer, .basic:
@@ -59,4 +81,16 @@ public struct GatewayEndpoint: Sendable, Equatable {
         }
         return h
     }
+}
+
+extension GatewayEndpoint: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The endpoint for logs and errors: never the secret.
+    public var description: String {
+        "\(format.rawValue) \(requestURL) (auth \(auth.rawValue)\(secret == nil ? "" : ", secret redacted"))"
+    }
+
+    public var debugDescription: String { description }
+
+    /// `dump` and the debugger see the same redacted text.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
 }

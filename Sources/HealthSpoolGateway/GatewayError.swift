@@ -41,13 +41,32 @@ public enum GatewayError: Error, CustomStringConvertible, Sendable, Equatable {
         case let .credentials(reason):
             "gateway credentials: \(reason)"
         case let .transport(code, message, url):
-            "cannot reach \(url): \(message) (libcurl \(code))"
+            Self.explainTransport(code: code, message: message, url: url)
         case let .unauthorized(status, message):
             "gateway refused the credentials (HTTP \(status)\(message.isEmpty ? "" : ": " + message)); fix them with 'healthspool gateway set' — not retrying until the configuration changes"
         case let .http(status, message, _):
             "gateway answered HTTP \(status)\(message.isEmpty ? "" : ": " + message)"
         case let .badResponse(why):
             "gateway answer not understood: \(why)"
+        }
+    }
+}
+
+extension GatewayError {
+    /// One actionable sentence for a libcurl failure.
+    static func explainTransport(code: Int32, message: String, url: String) -> String {
+        let detail = " (\(message); libcurl \(code))"
+        switch code {
+        case 6: return "cannot resolve the host of \(url): check the URL" + detail
+        case 7: return "nothing accepts connections at \(url): is the gateway running and the port right?" + detail
+        case 28: return "\(url) did not answer in time: the gateway is slow or unreachable; it is retried (raise gateway.timeout or gateway.connect_timeout if it is just slow)" + detail
+        case 35: return "the TLS handshake with \(url) failed: does the gateway speak TLS 1.2 or later, and does it want a client certificate (gateway.client_cert)?" + detail
+        case 52, 55, 56: return "the connection to \(url) was dropped before the gateway answered; it is retried" + detail
+        case 58: return "the client certificate or key cannot be used: check gateway.client_cert and gateway.client_key" + detail
+        case 60, 77: return "the gateway's certificate is not trusted: pass its CA with --ca-file, or check the host name in the URL" + detail
+        case 83: return "the gateway's certificate was issued for another host or is not acceptable: check the URL" + detail
+        case 90: return "the gateway's public key does not match gateway.pin: the server changed its key or the pin is wrong; not retrying until the configuration changes" + detail
+        default: return "cannot reach \(url)" + detail
         }
     }
 }
@@ -62,4 +81,19 @@ public func validateGatewayURL(_ url: String) throws(GatewayError) {
     let rest = url.dropFirst(8)
     let host = rest.prefix { $0 != "/" && $0 != "?" }
     guard !host.isEmpty, !host.contains(" ") else { throw .invalidURL(url, reason: "it has no host") }
+    if host.contains("@") {
+        throw .invalidURL(url.replacingUserInfo(), reason: "credentials do not go in the URL (it is stored in the config file and shown in status); put the secret in a 0600 file and pass --auth and --credentials-file")
+    }
+}
+
+extension String {
+    /// The URL with any `user:password@` replaced, for error messages.
+    func replacingUserInfo() -> String {
+        let chars = Array(self)
+        guard let colon = chars.firstIndex(of: ":"), colon + 2 < chars.count, chars[colon + 1] == "/", chars[colon + 2] == "/" else { return self }
+        let hostStart = colon + 3
+        let hostEnd = chars[hostStart...].firstIndex { $0 == "/" || $0 == "?" } ?? chars.count
+        guard let at = chars[hostStart..<hostEnd].lastIndex(of: "@") else { return self }
+        return String(chars[..<hostStart]) + "***" + String(chars[at...])
+    }
 }

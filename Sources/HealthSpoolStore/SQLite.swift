@@ -107,6 +107,13 @@ final class Statement {
         throw connection.error(rc)
     }
 
+    /// Runs to completion and resets, without clearing the bindings (every parameter is bound
+    /// again before the next run).
+    func runKeepingBindings() throws(StoreError) {
+        defer { sqlite3_reset(stmt) }
+        while try step() {}
+    }
+
     /// Runs to completion and resets.
     func run() throws(StoreError) {
         defer { reset() }

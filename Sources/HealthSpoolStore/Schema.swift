@@ -4,6 +4,13 @@ import HealthSpoolCore
 enum Schema {
     static let migrations: [String] = [
         """
+        CREATE TABLE sources (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            version TEXT NOT NULL DEFAULT '',
+            device TEXT NOT NULL DEFAULT '',
+            UNIQUE (name, version, device)
+        );
         CREATE TABLE samples (
             rowid INTEGER PRIMARY KEY,
             id BLOB NOT NULL UNIQUE,
@@ -14,9 +21,7 @@ enum Schema {
             start_off INTEGER NOT NULL,
             end_ms INTEGER NOT NULL,
             end_off INTEGER NOT NULL,
-            source_name TEXT NOT NULL,
-            source_version TEXT,
-            device TEXT,
+            source_id INTEGER NOT NULL REFERENCES sources(id),
             metadata TEXT,
             revisable INTEGER NOT NULL DEFAULT 0,
             created_ms INTEGER NOT NULL,
@@ -25,7 +30,6 @@ enum Schema {
             dead_reason TEXT
         );
         CREATE INDEX samples_queue ON samples(type, rowid) WHERE state = 0;
-        CREATE INDEX samples_by_time ON samples(type, start_ms);
         CREATE TABLE imports (
             id INTEGER PRIMARY KEY,
             file TEXT NOT NULL,

@@ -78,7 +78,8 @@ struct GatewayShow: ParsableCommand {
         print("ca file:     \(s.gatewayCAFile ?? "(system CAs)")")
         if let pin = s.gatewayPin { print("pin:         \(pin)") }
         print("auth:        \(s.gatewayAuth.rawValue)\(s.gatewayCredentialsFile.map { " (secret in \($0))" } ?? "")")
-        print("batch size:  \(s.batchSize), gzip \(s.gzip ? "on" : "off"), timeout \(s.requestTimeoutSeconds) s")
+        if s.gatewayClientCert != nil { print("client cert: \(s.gatewayClientCert!)") }
+        print("batch size:  \(s.batchSize), gzip \(s.gzip ? "on" : "off"), keep-alive \(s.keepAlive ? "on" : "off"), timeout \(s.requestTimeoutSeconds) s (connect \(s.connectTimeoutSeconds) s)")
     }
 }
 

@@ -156,3 +156,13 @@ def test_manual_sync_frequency_sends_only_when_asked(hs, gateway):
     time.sleep(1.5)
     assert gateway.sample_ids() == []
     assert json.loads(hs.run("sync", "--json").stdout)["sent"] == 3
+
+
+def test_history_records_how_long_a_sync_took(hs, gateway):
+    set_gateway(hs, gateway)
+    gateway.delay_next(1, 0.3)
+    hs.start()
+    hs.drop("a.json", json.dumps(samples(2)))
+    gateway.wait_for_samples(2)
+    st = wait_until(lambda: (s := hs.status())["lastSync"] and s)
+    assert st["lastSync"]["durationMs"] >= 300

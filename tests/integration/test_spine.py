@@ -24,7 +24,8 @@ def test_dropped_files_in_place_and_by_rename_arrive_once_with_ids(hs, gateway):
     batch = gateway.batches[0]
     assert batch["userId"] and batch["deviceId"] and batch["appVersion"] and batch["timestamp"]
     assert wait_until(lambda: sorted(os.listdir(hs.spool / "archive")) == ["in-place.json", "renamed.ndjson"])
-    status = wait_until(lambda: (s := hs.status())["store"]["synced"] == 180 and s)
+    # The sync is recorded in history just after its samples are marked synced: wait for both.
+    status = wait_until(lambda: (s := hs.status())["store"]["synced"] == 180 and s["lastSync"] and s)
     assert status["store"]["queued"] == 0
     assert status["lastSync"]["outcome"] == "success"
     assert status["daemon"]["running"] is True

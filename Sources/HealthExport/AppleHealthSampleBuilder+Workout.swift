@@ -1,0 +1,214 @@
+import HealthSpoolCore
+
+/// `Workout` (one `workout` sample: value = duration in minutes, its events, statistics, routes
+/// and activities summarized into metadata) and `ActivitySummary` (one `activitySummary`
+/// sample a day: value = active energy in kcal).
+extension AppleHealthSampleBuilder {
+    /// A workout whose end tag is still to come.
+    struct PendingWorkout {
+        var start: Timestamp
+        var end: Timestamp
+        var minutes: Double
+        var source: SampleSource
+        var metadata: [String: String]
+        var events = JSONList()
+        var statistics = JSONList(open: "{", close: "}")
+        var routes = JSONList()
+        var activities = JSONList()
+        var route: [(String, String)] = []
+        var routeLocations = 0
+    }
+
+    /// A JSON array (or object) built one element at a time, capped.
+    struct JSONList {
+        var writer = JSONWriter(capacity: 0)
+        var count = 0
+        let open: StaticString
+        let close: StaticString
+        static let cap = 500
+
+        init(open: StaticString = "[", close: StaticString = "]") {
+            self.open = open
+            self.close = close
+        }
+
+        /// Starts the next element (false past the cap: the caller skips it).
+        mutating func next() -> Bool {
+            count += 1
+            guard count <= Self.cap else { return false }
+            if count == 1 { writer.raw(open) } else { writer.raw(",") }
+            return true
+        }
+
+        /// The JSON text, nil when empty.
+        mutating func text() -> String? {
+            guard count > 0 else { return nil }
+            writer.raw(close)
+            return writer.text
+        }
+    }
+
+    func startWorkout() {
+        workout = nil
+        var attrs: [(String, Int)] = []
+        var start = -1, end = -1, duration = -1, durationUnit = -1, sourceName = -1, sourceVersion = -1, device = -1
+        for i in 0..<scanner.attributeCount {
+            let n = scanner.attributeName(i)
+            if equal(n, "startDate") { start = i }
+            else if equal(n, "endDate") { end = i }
+            else if equal(n, "duration") { duration = i }
+            else if equal(n, "durationUnit") { durationUnit = i }
+            else if equal(n, "sourceName") || equal(n, "source") { sourceName = i }
+            else if equal(n, "sourceVersion") { sourceVersion = i }
+            else if equal(n, "device") { device = i }
+            else if equal(n, "creationDate") { continue }
+            else { attrs.append((String(decoding: n, as: UTF8.self), i)) }
+        }
+        guard start >= 0, let s = date(start, "startDate") else {
+            if start < 0 { problem("Workout without a startDate") }
+            return
+        }
+        var e = s
+        if end >= 0 { guard let t = date(end, "endDate") else { return }; e = t }
+        var minutes = Double(e.millis - s.millis) / 60_000
+        if duration >= 0, let d = number(duration) {
+            let unit = durationUnit >= 0 ? string(durationUnit) : "min"
+            if let m = UnitConversion.convert(d, from: unit, to: "min") { minutes = m }
+        }
+        var metadata: [String: String] = [:]
+        for (name, i) in attrs { metadata[name] = string(i) }
+        workout = PendingWorkout(
+            start: s, end: e, minutes: minutes,
+            source: SampleSource(name: sourceName >= 0 ? interned(sourceName, &sourceNames) : "",
+                                 version: sourceVersion >= 0 ? interned(sourceVersion, &sourceVersions) : nil,
+                                 device: device >= 0 ? interned(device, &devices) : nil),
+            metadata: metadata)
+    }
+
+    func closeWorkout() throws {
+        guard var w = workout.take() else { return }
+        if let t = w.events.text() {
+            w.metadata["workoutEvents"] = t
+            w.metadata["workoutEventCount"] = String(w.events.count)
+        }
+        if let t = w.statistics.text() { w.metadata["workoutStatistics"] = t }
+        if let t = w.routes.text() { w.metadata["workoutRoutes"] = t }
+        if let t = w.activities.text() { w.metadata["workoutActivities"] = t }
+        try emit(Sample(type: "workout", value: w.minutes, unit: "min", start: w.start, end: w.end,
+                        source: w.source, metadata: w.metadata))
+    }
+
+    /// Writes the current tag's attributes as one JSON object, numbers as numbers.
+    private func writeAttributes(to w: inout JSONWriter, skip: (UnsafeRawBufferPointer) -> Bool = { _ in false }) {
+        w.raw("{")
+        var first = true
+        for i in 0..<scanner.attributeCount {
+            let n = scanner.attributeName(i)
+            if skip(n) { continue }
+            if !first { w.raw(",") }
+            first = false
+            w.key(String(decoding: n, as: UTF8.self))
+            if !equal(n, "type"), !equal(n, "date"), !n.contains(0x44 /* D: …Date */), let v = number(i) { w.number(v) }
+            else { w.string(string(i)) }
+        }
+        w.raw("}")
+    }
+
+    func workoutEvent() {
+        guard workout != nil, workout!.events.next() else { return }
+        writeAttributes(to: &workout!.events.writer)
+    }
+
+    func workoutActivity() {
+        guard workout != nil, workout!.activities.next() else { return }
+        writeAttributes(to: &workout!.activities.writer) { self.equal($0, "uuid") }
+    }
+
+    /// `WorkoutStatistics`: keyed by the registry name of its type.
+    func workoutStatistics() {
+        guard workout != nil else { return }
+        var type = "unknown"
+        for i in 0..<scanner.attributeCount where equal(scanner.attributeName(i), "type") {
+            type = DataType.canonicalName(string(i))
+        }
+        guard workout!.statistics.next() else { return }
+        workout!.statistics.writer.key(type)
+        writeAttributes(to: &workout!.statistics.writer) { self.equal($0, "type") || self.equal($0, "startDate") || self.equal($0, "endDate") }
+    }
+
+    func startWorkoutRoute() {
+        guard workout != nil else { return }
+        workout!.route = []
+        workout!.routeLocations = 0
+        for i in 0..<scanner.attributeCount {
+            let n = scanner.attributeName(i)
+            if equal(n, "startDate") || equal(n, "endDate") || equal(n, "sourceName") {
+                workout!.route.append((String(decoding: n, as: UTF8.self), string(i)))
+            }
+        }
+    }
+
+    func workoutRouteFile() {
+        guard workout != nil else { return }
+        for i in 0..<scanner.attributeCount where equal(scanner.attributeName(i), "path") {
+            workout!.route.append(("path", string(i)))
+        }
+    }
+
+    func closeWorkoutRoute() {
+        guard workout != nil, workout!.routes.next() else { return }
+        var w = workout!.routes.writer
+        workout!.routes.writer = JSONWriter(capacity: 0)
+        w.raw("{")
+        for (n, (k, v)) in workout!.route.enumerated() {
+            if n > 0 { w.raw(",") }
+            w.key(k); w.string(v)
+        }
+        if workout!.routeLocations > 0 {
+            if !workout!.route.isEmpty { w.raw(",") }
+            w.key("locations"); w.number(Int64(workout!.routeLocations))
+        }
+        w.raw("}")
+        workout!.routes.writer = w
+        workout!.route = []
+        workout!.routeLocations = 0
+    }
+
+    // MARK: - ActivitySummary
+
+    /// The source name given to activity summaries, which carry none in the export.
+    static let activitySummarySource = "Apple Health"
+
+    func activitySummary() throws {
+        var day: CivilDate?
+        var energy: Double?
+        var energyUnit = "kcal"
+        var goal: Double?
+        var metadata: [String: String] = [:]
+        for i in 0..<scanner.attributeCount {
+            let n = scanner.attributeName(i)
+            if equal(n, "dateComponents") {
+                day = CivilDate(parsing: string(i))
+                if day == nil { problem("ActivitySummary dateComponents '\(string(i))' is not a date") ; return }
+            } else if equal(n, "activeEnergyBurned") {
+                energy = number(i)
+            } else if equal(n, "activeEnergyBurnedUnit") {
+                energyUnit = string(i)
+            } else if equal(n, "activeEnergyBurnedGoal") {
+                goal = number(i)
+            } else {
+                metadata[String(decoding: n, as: UTF8.self)] = string(i)
+            }
+        }
+        guard let day else { problem("ActivitySummary without dateComponents"); return }
+        let toKcal = { (v: Double) in
+            Self.tidy(UnitConversion.convert(v, from: AppleHealthRecordKind.appleUnitSpellings[energyUnit] ?? energyUnit, to: "kcal") ?? v)
+        }
+        if let goal { metadata["activeEnergyBurnedGoal"] = SampleIdentity.canonicalNumber(toKcal(goal)) }
+        let start = Timestamp(seconds: day.daysSinceEpoch * 86_400)
+        // The day's rings still grow until it ends: revisable, so a later export replaces them.
+        try emit(Sample(type: "activitySummary", value: energy.map(toKcal) ?? 0, unit: "kcal",
+                        start: start, end: start.adding(millis: 86_400_000),
+                        source: SampleSource(name: Self.activitySummarySource), metadata: metadata, revisable: true))
+    }
+}

@@ -1,0 +1,18 @@
+#!/bin/sh
+# Gateway delivery benchmark: healthspool vs a Python `requests` loop vs the receiver's ceiling
+# (curl replaying pre-encoded bodies over one keep-alive connection), all against nginx over TLS.
+#   bench/gateway-bench.sh [--samples N] [--repeat R] [--json FILE]
+# Needs: nginx (apt-get install nginx-light), curl, python3 with requests and cryptography.
+# Uses the release binary (built here when missing); HEALTHSPOOL_BIN overrides it.
+set -eu
+cd "$(dirname "$0")/.."
+if ! command -v nginx >/dev/null 2>&1; then
+    echo "nginx is needed: apt-get install -y nginx-light" >&2
+    exit 1
+fi
+BIN="${HEALTHSPOOL_BIN:-}"
+if [ -z "$BIN" ]; then
+    swift build -c release --scratch-path "${SCRATCH:-.build}" >&2
+    BIN="$(swift build -c release --scratch-path "${SCRATCH:-.build}" --show-bin-path)/healthspool"
+fi
+exec python3 bench/gateway_bench.py --bin "$BIN" "$@"

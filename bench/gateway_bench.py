@@ -1,0 +1,335 @@
+"""Gateway delivery benchmark: samples/s from the SQLite store to an HTTPS gateway.
+
+Three clients, measured in the same run against the same receiver:
+  healthspool  the real binary: `healthspool sync` (in-process) on a fresh copy of a store that
+               `healthspool import` filled with N samples of one type (one sender, one connection)
+  requests     a plain Python loop doing the same job: read a batch from the same store, encode
+               the same JSON batch, POST it with `requests`, mark the rows synced
+  ceiling      the receiver's ceiling: curl replaying pre-encoded bodies (no store, no encoding),
+               one process, over one kept-alive connection
+
+The receiver is nginx (Debian's nginx-light), one worker, TLS 1.2+, answering 200 to every POST
+after reading the body: the Python test gateway tops out far below healthspool and would measure
+itself. The wire format is `json` (the origin design's batch); the Confluent formats differ only in
+the encoder.
+
+Run through bench/gateway-bench.sh. Prints a Markdown table; --json FILE also writes raw figures.
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+from gateway import make_ca  # noqa: E402
+
+NGINX_CONF = """
+worker_processes 1;
+error_log {dir}/error.log;
+pid {dir}/nginx.pid;
+daemon off;
+events {{ worker_connections 256; }}
+http {{
+    access_log off;
+    client_max_body_size 64m;
+    client_body_buffer_size 4m;
+    keepalive_requests 1000000;
+    keepalive_timeout 60s;
+    client_body_temp_path {dir}/body;
+    proxy_temp_path {dir}/proxy;
+    fastcgi_temp_path {dir}/fastcgi;
+    uwsgi_temp_path {dir}/uwsgi;
+    scgi_temp_path {dir}/scgi;
+    server {{
+        listen 127.0.0.1:{port} ssl;
+        ssl_certificate {cert};
+        ssl_certificate_key {key};
+        ssl_protocols TLSv1.2 TLSv1.3;
+        location / {{
+            default_type application/json;
+            return 200 '{{"ok":true}}';
+        }}
+    }}
+}}
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Nginx:
+    def __init__(self, work: Path, certs: dict):
+        self.dir = work / "nginx"
+        self.dir.mkdir()
+        self.port = free_port()
+        conf = self.dir / "nginx.conf"
+        conf.write_text(NGINX_CONF.format(dir=self.dir, port=self.port, cert=certs["cert"], key=certs["key"]))
+        self.proc = subprocess.Popen(["nginx", "-c", str(conf), "-p", str(self.dir)],
+                                     stdout=subprocess.DEVNULL, stderr=open(self.dir / "stderr", "w"))
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), 0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("nginx did not start: " + (self.dir / "stderr").read_text())
+
+    @property
+    def url(self) -> str:
+        return f"https://127.0.0.1:{self.port}/ingest"
+
+    def stop(self):
+        os.kill(self.proc.pid, signal.SIGQUIT)
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+
+class PythonGateway:
+    """The integration tests' Python gateway (json mode) in its own process, for comparison."""
+
+    def __init__(self, work: Path):
+        self.dir = work / "pygw"
+        self.port = free_port()
+        self.proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "gateway.py"), "--mode", "json",
+                                      "--port", str(self.port), "--certs", str(self.dir)],
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.proc.stdout.readline()  # "listening on …"
+        self.ca = self.dir / "ca.pem"
+
+    @property
+    def url(self) -> str:
+        return f"https://127.0.0.1:{self.port}/ingest"
+
+    def stop(self):
+        os.kill(self.proc.pid, signal.SIGTERM)
+        self.proc.wait(10)
+
+
+def make_samples(n: int) -> str:
+    lines = []
+    for i in range(n):
+        t = 1_767_225_600 + i * 5  # 2026-01-01, every 5 s
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+        lines.append(json.dumps({"type": "heartRate", "value": 55 + i % 60, "unit": "count/min", "startDate": stamp,
+                                 "source": {"name": "Polar H10", "version": "3.1", "device": "strap"},
+                                 "metadata": {"context": "bench"}}))
+    return "\n".join(lines)
+
+
+class Healthspool:
+    def __init__(self, binary: str, work: Path, url: str, ca: Path):
+        self.binary = binary
+        self.home = work / "home"
+        (self.home / "run").mkdir(parents=True)
+        os.chmod(self.home / "run", 0o700)
+        self.env = {"HOME": str(self.home), "XDG_RUNTIME_DIR": str(self.home / "run"), "PATH": os.environ["PATH"],
+                    "HEALTHSPOOL_SYSTEM_CONFIG": str(work / "none.conf"), "HEALTHSPOOL_USER_ID": "bench",
+                    "HEALTHSPOOL_DEVICE_ID": "00000000-0000-8000-8000-000000000000"}
+        self.run("gateway", "set", url, "--ca-file", str(ca))
+        self.db = self.home / ".local" / "state" / "healthspool" / "healthspool.db"
+
+    def run(self, *args) -> subprocess.CompletedProcess:
+        p = subprocess.run([self.binary, *args], env=self.env, capture_output=True, text=True)
+        if p.returncode != 0:
+            raise RuntimeError(f"healthspool {' '.join(args)}: {p.stdout}\n{p.stderr}")
+        return p
+
+    def checkpoint(self):
+        con = sqlite3.connect(self.db)
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        con.close()
+
+
+def iso_local(ms: int, off: int) -> str:
+    t = time.gmtime(ms / 1000 + off)
+    sign = "+" if off >= 0 else "-"
+    return time.strftime("%Y-%m-%dT%H:%M:%S", t) + f".{ms % 1000:03d}{sign}{abs(off) // 3600:02d}:{abs(off) % 3600 // 60:02d}"
+
+
+def iso_utc(ms: int) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ms / 1000)) + f".{ms % 1000:03d}Z"
+
+
+def python_batches(db: Path, batch: int):
+    """Reads queued samples in batches and yields (rowids, body dict): what healthspool encodes."""
+    con = sqlite3.connect(db)
+    cursor = 0
+    while True:
+        rows = con.execute("SELECT samples.rowid, samples.id, type, value, unit, start_ms, start_off, end_ms, end_off, "
+                           "sources.name, sources.version, sources.device, metadata, created_ms "
+                           "FROM samples JOIN sources ON sources.id = samples.source_id WHERE state = 0 AND type = ? "
+                           "AND samples.rowid > ? ORDER BY samples.rowid LIMIT ?", ("heartRate", cursor, batch)).fetchall()
+        if not rows:
+            break
+        cursor = rows[-1][0]
+        samples = []
+        for r in rows:
+            source = {"name": r[9]}
+            if r[10]:
+                source["version"] = r[10]
+            if r[11]:
+                source["device"] = r[11]
+            samples.append({"id": str(uuid.UUID(bytes=bytes(r[1]))), "type": r[2],
+                            "hkType": "HKQuantityTypeIdentifierHeartRate", "value": r[3], "unit": r[4],
+                            "startDate": iso_local(r[5], r[6]), "endDate": iso_local(r[7], r[8]), "source": source,
+                            "metadata": json.loads(r[12]) if r[12] else {}, "createdAt": iso_utc(r[13])})
+        yield con, [r[0] for r in rows], {"deviceId": "00000000-0000-8000-8000-000000000000", "userId": "bench",
+                                          "samples": samples, "timestamp": iso_utc(int(time.time() * 1000)),
+                                          "appVersion": "0.1.0"}
+    con.close()
+
+
+def requests_loop(db: Path, url: str, ca: Path, batch: int, keepalive: bool, gz: bool) -> int:
+    import requests
+    session = requests.Session() if keepalive else None
+    sent = 0
+    for con, rowids, body in python_batches(db, batch):
+        data = json.dumps(body).encode()
+        headers = {"Content-Type": "application/json"}
+        if gz:
+            data = gzip.compress(data, 1)
+            headers["Content-Encoding"] = "gzip"
+        post = session.post if session else requests.post
+        r = post(url, data=data, headers=headers, verify=str(ca), timeout=30)
+        r.raise_for_status()
+        with con:
+            con.executemany("UPDATE samples SET state = 1, synced_ms = ? WHERE rowid = ?",
+                            [(int(time.time() * 1000), i) for i in rowids])
+        sent += len(rowids)
+    return sent
+
+
+def ceiling_bodies(db: Path, batch: int, gz: bool, out: Path) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    files = []
+    for n, (_, _, body) in enumerate(python_batches(db, batch)):
+        data = json.dumps(body).encode()
+        if gz:
+            data = gzip.compress(data, 1)
+        f = out / f"b{n}"
+        f.write_bytes(data)
+        files.append(f)
+    return files
+
+
+def ceiling(files: list[Path], url: str, ca: Path, keepalive: bool, gz: bool, work: Path, rounds: int) -> None:
+    cfg = work / "curl.cfg"
+    with open(cfg, "w") as c:
+        for i, f in enumerate(files * rounds):
+            if i:
+                c.write("next\n")
+            c.write(f'url = "{url}"\ncacert = "{ca}"\ndata-binary = "@{f}"\noutput = "/dev/null"\nsilent\nfail\n')
+            c.write('header = "Content-Type: application/json"\nheader = "Expect:"\n')
+            if gz:
+                c.write('header = "Content-Encoding: gzip"\n')
+            if not keepalive:
+                c.write('header = "Connection: close"\n')
+    subprocess.run(["curl", "-K", str(cfg)], check=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--samples", type=int, default=50_000)
+    ap.add_argument("--batches", default="100,500")
+    ap.add_argument("--repeat", type=int, default=1, help="runs per cell; the best is kept")
+    ap.add_argument("--json", help="write raw figures here")
+    ap.add_argument("--receiver", choices=["nginx", "python"], default="nginx",
+                    help="nginx (default), or the integration tests' Python gateway, to show it is the bottleneck")
+    ap.add_argument("--keepalive", default="on,off")
+    ap.add_argument("--gzip", default="off,on")
+    ap.add_argument("--ceiling-rounds", type=int, default=5,
+                    help="the ceiling replays the bodies this many times in one run (a run of 50k samples is too short to time)")
+    a = ap.parse_args()
+
+    work = Path(tempfile.mkdtemp(prefix="hs-gwbench-"))
+    certs = make_ca(work / "certs")
+    nginx = Nginx(work, certs) if a.receiver == "nginx" else PythonGateway(work)
+    if a.receiver == "python":
+        certs = {"ca": nginx.ca}
+    results = []
+    try:
+        hs = Healthspool(a.bin, work, nginx.url, certs["ca"])
+        src = work / "samples.ndjson"
+        src.write_text(make_samples(a.samples))
+        t0 = time.time()
+        hs.run("import", str(src), "--no-progress")
+        hs.checkpoint()
+        print(f"imported {a.samples} samples in {time.time() - t0:.1f} s", file=sys.stderr)
+        template = work / "template.db"
+        shutil.copy(hs.db, template)
+
+        def fresh():
+            for suffix in ("-wal", "-shm"):
+                Path(str(hs.db) + suffix).unlink(missing_ok=True)
+            shutil.copy(template, hs.db)
+
+        for batch in [int(b) for b in a.batches.split(",")]:
+            for keepalive in [k == "on" for k in a.keepalive.split(",")]:
+                for gz in [g == "on" for g in a.gzip.split(",")]:
+                    cell = {"batch": batch, "keepalive": keepalive, "gzip": gz}
+                    for name in ("healthspool", "requests", "ceiling"):
+                        best = None
+                        for _ in range(a.repeat):
+                            fresh()
+                            if name == "ceiling":
+                                files = ceiling_bodies(hs.db, batch, gz, work / f"bodies-{batch}-{gz}")
+                                t = time.perf_counter()
+                                ceiling(files, nginx.url, certs["ca"], keepalive, gz, work, a.ceiling_rounds)
+                                elapsed = (time.perf_counter() - t) / a.ceiling_rounds
+                                n = a.samples
+                            elif name == "requests":
+                                t = time.perf_counter()
+                                n = requests_loop(hs.db, nginx.url, certs["ca"], batch, keepalive, gz)
+                                elapsed = time.perf_counter() - t
+                            else:
+                                t = time.perf_counter()
+                                out = hs.run("sync", "--json", "--set", f"gateway.batch_size={batch}",
+                                             "--set", f"gateway.keepalive={'true' if keepalive else 'false'}",
+                                             "--set", f"gateway.gzip={'true' if gz else 'false'}").stdout
+                                elapsed = time.perf_counter() - t
+                                n = json.loads(out)["sent"]
+                            assert n == a.samples, f"{name} sent {n}"
+                            rate = n / elapsed
+                            best = rate if best is None else max(best, rate)
+                        cell[name] = round(best)
+                        print(f"batch {batch} keepalive {keepalive} gzip {gz} {name}: {best:,.0f} samples/s", file=sys.stderr)
+                    results.append(cell)
+    finally:
+        nginx.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+    print(f"receiver: {a.receiver}, {a.samples} samples of one type, best of {a.repeat}")
+    print()
+    print("| batch | keep-alive | gzip | healthspool | requests loop | ceiling (curl replay) | × requests | % of ceiling |")
+    print("|---:|:---:|:---:|---:|---:|---:|---:|---:|")
+    for c in results:
+        print(f"| {c['batch']} | {'on' if c['keepalive'] else 'off'} | {'on' if c['gzip'] else 'off'} | "
+              f"{c['healthspool']:,} | {c['requests']:,} | {c['ceiling']:,} | "
+              f"{c['healthspool'] / c['requests']:.1f}× | {100 * c['healthspool'] / c['ceiling']:.0f} % |")
+    if a.json:
+        Path(a.json).write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,378 @@
+#!/usr/bin/env python3
+"""Deterministic generator of realistic Apple Health exports, for benchmarks.
+
+Writes OUT/export.xml and OUT/export.zip (apple_health_export/export.xml beside a small
+export_cda.xml and a few workout-routes/*.gpx, as the phone does). Dense Apple Watch data:
+heart rate dominant, energy, steps, distance, HRV with beat lists, sleep stages, blood
+pressure correlations (whose records also appear at top level, as in real exports), workouts
+with events/statistics/routes, activity summaries; about 0.9 MB of XML per day.
+
+The content of day N never depends on how many days are generated, so an export of
+--days 303 holds every record of --days 300 plus ~1% new ones (next month's cumulative export).
+
+    bench/generate-export.py --size-mb 250 --out /tmp/hs-bench/250
+    bench/generate-export.py --days 303 --out /tmp/hs-bench/250plus
+"""
+import argparse
+import os
+import random
+import zipfile
+from datetime import datetime, timedelta, timezone
+
+BYTES_PER_DAY = 0.9e6
+TZ = timezone(timedelta(hours=1))
+START = datetime(2024, 1, 1, tzinfo=TZ)
+WATCH = "Alex’s Apple Watch"
+PHONE = "Alex’s iPhone"
+WATCH_DEVICE = ("&lt;&lt;HKDevice: 0x{addr:x}&gt;, name:Apple Watch, manufacturer:Apple Inc., model:Watch, "
+                "hardware:Watch6,2, software:10.1&gt;")
+PHONE_DEVICE = ("&lt;&lt;HKDevice: 0x{addr:x}&gt;, name:iPhone, manufacturer:Apple Inc., model:iPhone, "
+                "hardware:iPhone14,2, software:17.1&gt;")
+
+DTD = """<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE HealthData [
+<!-- HealthKit Export Version: 14 -->
+<!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord|Audiogram|VisionPrescription)*)>
+<!ATTLIST HealthData
+  locale CDATA #REQUIRED
+>
+<!ELEMENT ExportDate EMPTY>
+<!ATTLIST ExportDate
+  value CDATA #REQUIRED
+>
+<!ELEMENT Me EMPTY>
+<!ATTLIST Me
+  HKCharacteristicTypeIdentifierDateOfBirth                   CDATA #REQUIRED
+  HKCharacteristicTypeIdentifierBiologicalSex                 CDATA #REQUIRED
+  HKCharacteristicTypeIdentifierBloodType                     CDATA #REQUIRED
+  HKCharacteristicTypeIdentifierFitzpatrickSkinType           CDATA #REQUIRED
+  HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse   CDATA #REQUIRED
+>
+<!ELEMENT Record ((MetadataEntry|HeartRateVariabilityMetadataList)*)>
+<!ATTLIST Record
+  type          CDATA #REQUIRED
+  unit          CDATA #IMPLIED
+  value         CDATA #IMPLIED
+  sourceName    CDATA #REQUIRED
+  sourceVersion CDATA #IMPLIED
+  device        CDATA #IMPLIED
+  creationDate  CDATA #IMPLIED
+  startDate     CDATA #REQUIRED
+  endDate       CDATA #REQUIRED
+>
+<!-- Note: Any Records that appear as children of a correlation also appear as top-level records in this document. -->
+<!ELEMENT Correlation ((MetadataEntry|Record)*)>
+<!ATTLIST Correlation
+  type          CDATA #REQUIRED
+  sourceName    CDATA #REQUIRED
+  sourceVersion CDATA #IMPLIED
+  device        CDATA #IMPLIED
+  creationDate  CDATA #IMPLIED
+  startDate     CDATA #REQUIRED
+  endDate       CDATA #REQUIRED
+>
+<!ELEMENT Workout ((MetadataEntry|WorkoutEvent|WorkoutRoute|WorkoutStatistics)*)>
+<!ATTLIST Workout
+  workoutActivityType   CDATA #REQUIRED
+  duration              CDATA #IMPLIED
+  durationUnit          CDATA #IMPLIED
+  totalDistance         CDATA #IMPLIED
+  totalDistanceUnit     CDATA #IMPLIED
+  totalEnergyBurned     CDATA #IMPLIED
+  totalEnergyBurnedUnit CDATA #IMPLIED
+  sourceName            CDATA #REQUIRED
+  sourceVersion         CDATA #IMPLIED
+  device                CDATA #IMPLIED
+  creationDate          CDATA #IMPLIED
+  startDate             CDATA #REQUIRED
+  endDate               CDATA #REQUIRED
+>
+<!ELEMENT WorkoutEvent ((MetadataEntry)*)>
+<!ATTLIST WorkoutEvent
+  type                 CDATA #REQUIRED
+  date                 CDATA #REQUIRED
+  duration             CDATA #IMPLIED
+  durationUnit         CDATA #IMPLIED
+>
+<!ELEMENT WorkoutStatistics EMPTY>
+<!ATTLIST WorkoutStatistics
+  type                 CDATA #REQUIRED
+  startDate            CDATA #REQUIRED
+  endDate              CDATA #REQUIRED
+  average              CDATA #IMPLIED
+  minimum              CDATA #IMPLIED
+  maximum              CDATA #IMPLIED
+  sum                  CDATA #IMPLIED
+  unit                 CDATA #IMPLIED
+>
+<!ELEMENT WorkoutRoute ((MetadataEntry|FileReference)*)>
+<!ATTLIST WorkoutRoute
+  sourceName    CDATA #REQUIRED
+  sourceVersion CDATA #IMPLIED
+  device        CDATA #IMPLIED
+  creationDate  CDATA #IMPLIED
+  startDate     CDATA #REQUIRED
+  endDate       CDATA #REQUIRED
+>
+<!ELEMENT FileReference EMPTY>
+<!ATTLIST FileReference
+  path CDATA #REQUIRED
+>
+<!ELEMENT ActivitySummary EMPTY>
+<!ATTLIST ActivitySummary
+  dateComponents           CDATA #IMPLIED
+  activeEnergyBurned       CDATA #IMPLIED
+  activeEnergyBurnedGoal   CDATA #IMPLIED
+  activeEnergyBurnedUnit   CDATA #IMPLIED
+  appleMoveTime            CDATA #IMPLIED
+  appleMoveTimeGoal        CDATA #IMPLIED
+  appleExerciseTime        CDATA #IMPLIED
+  appleExerciseTimeGoal    CDATA #IMPLIED
+  appleStandHours          CDATA #IMPLIED
+  appleStandHoursGoal      CDATA #IMPLIED
+>
+<!ELEMENT MetadataEntry EMPTY>
+<!ATTLIST MetadataEntry
+  key   CDATA #REQUIRED
+  value CDATA #REQUIRED
+>
+<!ELEMENT HeartRateVariabilityMetadataList (InstantaneousBeatsPerMinute*)>
+<!ELEMENT InstantaneousBeatsPerMinute EMPTY>
+<!ATTLIST InstantaneousBeatsPerMinute
+  bpm  CDATA #REQUIRED
+  time CDATA #REQUIRED
+>
+]>
+<HealthData locale="en_US">
+ <ExportDate value="2026-01-01 09:00:00 +0100"/>
+ <Me HKCharacteristicTypeIdentifierDateOfBirth="1985-03-02" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexFemale" HKCharacteristicTypeIdentifierBloodType="HKBloodTypeNotSet" HKCharacteristicTypeIdentifierFitzpatrickSkinType="HKFitzpatrickSkinTypeNotSet" HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse="None"/>
+"""
+
+
+def fmt(t):
+    return t.strftime("%Y-%m-%d %H:%M:%S +0100")
+
+
+def rng(kind, day):
+    return random.Random(f"{kind}/{day}")
+
+
+def record(out, typ, src, ver, dev, unit, created, start, end, value, meta=(), inner=""):
+    unit_attr = f' unit="{unit}"' if unit else ""
+    dev_attr = f' device="{dev}"' if dev else ""
+    head = (f' <Record type="{typ}" sourceName="{src}" sourceVersion="{ver}"{dev_attr}{unit_attr} '
+            f'creationDate="{fmt(created)}" startDate="{fmt(start)}" endDate="{fmt(end)}" value="{value}"')
+    if not meta and not inner:
+        out.append(head + "/>\n")
+        return
+    out.append(head + ">\n")
+    for k, v in meta:
+        out.append(f'  <MetadataEntry key="{k}" value="{v}"/>\n')
+    out.append(inner)
+    out.append(" </Record>\n")
+
+
+def watch_dev(day):
+    # The object address changes between exports and devices: never part of identity.
+    return WATCH_DEVICE.format(addr=0x283F7C000 + (day % 7) * 0x1A0)
+
+
+def heart_rate(out, day):
+    r = rng("hr", day)
+    base = START + timedelta(days=day)
+    t = base + timedelta(seconds=r.randint(0, 120))
+    while t < base + timedelta(days=1):
+        workout = 17 * 60 <= (t - base).seconds // 60 < 17 * 60 + 45
+        bpm = r.randint(115, 165) if workout else r.randint(52, 95)
+        record(out, "HKQuantityTypeIdentifierHeartRate", WATCH, "10.1", watch_dev(day), "count/min",
+               t + timedelta(minutes=r.randint(1, 9)), t, t, bpm,
+               [("HKMetadataKeyHeartRateMotionContext", r.choice("0012"))])
+        t += timedelta(seconds=r.randint(4, 9) if workout else r.randint(180, 360))
+
+
+def interval_series(kind, typ, unit, src, dev, per_day, lo, hi, decimals):
+    def gen(out, day):
+        r = rng(kind, day)
+        base = START + timedelta(days=day)
+        step = 86400 // per_day
+        for i in range(per_day):
+            s = base + timedelta(seconds=i * step + r.randint(0, 20))
+            e = s + timedelta(seconds=r.randint(30, step - 25))
+            v = round(r.uniform(lo, hi), decimals) if decimals else r.randint(lo, hi)
+            record(out, typ, src, "10.1", dev(day) if dev else None, unit, e + timedelta(minutes=3), s, e, v)
+    return gen
+
+
+def hrv(out, day):
+    r = rng("hrv", day)
+    base = START + timedelta(days=day)
+    for i in range(5):
+        s = base + timedelta(hours=2 + i * 4, minutes=r.randint(0, 50))
+        e = s + timedelta(seconds=60)
+        beats = ["  <HeartRateVariabilityMetadataList>\n"]
+        bt = s
+        for _ in range(r.randint(60, 90)):
+            bt += timedelta(milliseconds=r.randint(650, 1100))
+            h12 = bt.hour % 12 or 12
+            stamp = f"{h12}:{bt.minute:02d}:{bt.second:02d}.{bt.microsecond // 10000:02d} {'AM' if bt.hour < 12 else 'PM'}"
+            beats.append(f'   <InstantaneousBeatsPerMinute bpm="{r.randint(55, 80)}" time="{stamp}"/>\n')
+        beats.append("  </HeartRateVariabilityMetadataList>\n")
+        record(out, "HKQuantityTypeIdentifierHeartRateVariabilitySDNN", WATCH, "10.1", watch_dev(day), "ms",
+               e + timedelta(minutes=2), s, e, round(r.uniform(20, 90), 4), inner="".join(beats))
+
+
+def sleep(out, day):
+    r = rng("sleep", day)
+    t = START + timedelta(days=day, hours=-1, minutes=r.randint(0, 40))
+    stages = ["HKCategoryValueSleepAnalysisAsleepCore", "HKCategoryValueSleepAnalysisAsleepDeep",
+              "HKCategoryValueSleepAnalysisAsleepREM", "HKCategoryValueSleepAnalysisAwake"]
+    night_end = t + timedelta(hours=7, minutes=r.randint(0, 60))
+    record(out, "HKCategoryTypeIdentifierSleepAnalysis", WATCH, "10.1", watch_dev(day), None,
+           night_end + timedelta(minutes=5), t, night_end, "HKCategoryValueSleepAnalysisInBed",
+           [("HKTimeZone", "Europe/Zurich")])
+    while t < night_end:
+        e = min(night_end, t + timedelta(minutes=r.randint(3, 40)))
+        record(out, "HKCategoryTypeIdentifierSleepAnalysis", WATCH, "10.1", watch_dev(day), None,
+               night_end + timedelta(minutes=5), t, e, r.choice(stages), [("HKTimeZone", "Europe/Zurich")])
+        t = e
+
+
+def stand_hours(out, day):
+    r = rng("stand", day)
+    base = START + timedelta(days=day)
+    for h in range(7, 22):
+        s = base + timedelta(hours=h)
+        record(out, "HKCategoryTypeIdentifierAppleStandHour", WATCH, "10.1", watch_dev(day), None,
+               s + timedelta(hours=1, minutes=1), s, s + timedelta(hours=1),
+               "HKCategoryValueAppleStandHourStood" if r.random() < 0.8 else "HKCategoryValueAppleStandHourIdle")
+
+
+def oxygen(out, day):
+    r = rng("spo2", day)
+    base = START + timedelta(days=day)
+    for i in range(8):
+        s = base + timedelta(hours=i * 3, minutes=r.randint(0, 59))
+        record(out, "HKQuantityTypeIdentifierOxygenSaturation", WATCH, "10.1", watch_dev(day), "%",
+               s + timedelta(minutes=1), s, s, r.choice(["0.95", "0.96", "0.97", "0.98", "0.99", "1"]))
+
+
+def body(out, day):
+    if day % 7:
+        return
+    r = rng("body", day)
+    s = START + timedelta(days=day, hours=7, minutes=r.randint(0, 30))
+    record(out, "HKQuantityTypeIdentifierBodyMass", "Withings", "6.2.1", None, "kg", s, s, s, round(r.uniform(60, 64), 2),
+           [("HKWasUserEntered", "0"), ("Withings User Identifier", "12345")])
+    record(out, "HKQuantityTypeIdentifierBodyFatPercentage", "Withings", "6.2.1", None, "%", s, s, s,
+           round(r.uniform(0.22, 0.26), 3), [("HKWasUserEntered", "0")])
+
+
+def bp_records(day):
+    r = rng("bp", day)
+    s = START + timedelta(days=day, hours=8, minutes=r.randint(0, 30))
+    sys_ = r.randint(110, 140)
+    dia = r.randint(65, 90)
+    out = []
+    record(out, "HKQuantityTypeIdentifierBloodPressureSystolic", "Omron", "2.9", None, "mmHg", s, s, s, sys_)
+    record(out, "HKQuantityTypeIdentifierBloodPressureDiastolic", "Omron", "2.9", None, "mmHg", s, s, s, dia)
+    return s, out
+
+
+def blood_pressure_top(out, day):
+    if day % 3 == 0:
+        out.extend(bp_records(day)[1])
+
+
+def correlations(out, day):
+    if day % 3:
+        return
+    s, inner = bp_records(day)
+    out.append(f' <Correlation type="HKCorrelationTypeIdentifierBloodPressure" sourceName="Omron" sourceVersion="2.9" '
+               f'creationDate="{fmt(s)}" startDate="{fmt(s)}" endDate="{fmt(s)}">\n')
+    out.append('  <MetadataEntry key="HKWasUserEntered" value="0"/>\n')
+    out.extend("  " + line for line in inner)
+    out.append(" </Correlation>\n")
+
+
+def workouts(out, day):
+    r = rng("workout", day)
+    s = START + timedelta(days=day, hours=17, minutes=r.randint(0, 5))
+    minutes = r.uniform(30, 45)
+    e = s + timedelta(minutes=minutes)
+    kind = r.choice(["Running", "Walking", "Cycling"])
+    out.append(f' <Workout workoutActivityType="HKWorkoutActivityType{kind}" duration="{minutes}" durationUnit="min" '
+               f'sourceName="{WATCH}" sourceVersion="10.1" device="{watch_dev(day)}" creationDate="{fmt(e)}" '
+               f'startDate="{fmt(s)}" endDate="{fmt(e)}">\n')
+    out.append('  <MetadataEntry key="HKIndoorWorkout" value="0"/>\n')
+    out.append('  <MetadataEntry key="HKAverageMETs" value="8.9 kcal/hr·kg"/>\n')
+    out.append(f'  <WorkoutEvent type="HKWorkoutEventTypeSegment" date="{fmt(s)}" duration="{minutes / 2}" durationUnit="min"/>\n')
+    out.append(f'  <WorkoutEvent type="HKWorkoutEventTypePause" date="{fmt(s + timedelta(minutes=10))}"/>\n')
+    out.append(f'  <WorkoutEvent type="HKWorkoutEventTypeResume" date="{fmt(s + timedelta(minutes=11))}"/>\n')
+    out.append(f'  <WorkoutStatistics type="HKQuantityTypeIdentifierHeartRate" startDate="{fmt(s)}" endDate="{fmt(e)}" '
+               f'average="{r.randint(120, 150)}" minimum="{r.randint(80, 110)}" maximum="{r.randint(160, 180)}" unit="count/min"/>\n')
+    out.append(f'  <WorkoutStatistics type="HKQuantityTypeIdentifierActiveEnergyBurned" startDate="{fmt(s)}" endDate="{fmt(e)}" '
+               f'sum="{round(minutes * 10.5, 3)}" unit="kcal"/>\n')
+    out.append(f'  <WorkoutRoute sourceName="{WATCH}" sourceVersion="10.1" creationDate="{fmt(e)}" startDate="{fmt(s)}" endDate="{fmt(e)}">\n')
+    out.append(f'   <FileReference path="/workout-routes/route_{s:%Y-%m-%d_%-I.%M%p}.gpx"/>\n')
+    out.append("  </WorkoutRoute>\n")
+    out.append(" </Workout>\n")
+
+
+def summaries(out, day):
+    r = rng("summary", day)
+    d = (START + timedelta(days=day)).date()
+    out.append(f' <ActivitySummary dateComponents="{d}" activeEnergyBurned="{round(r.uniform(300, 900), 3)}" '
+               f'activeEnergyBurnedGoal="600" activeEnergyBurnedUnit="Cal" appleMoveTime="0" appleMoveTimeGoal="0" '
+               f'appleExerciseTime="{r.randint(10, 80)}" appleExerciseTimeGoal="30" appleStandHours="{r.randint(8, 15)}" '
+               f'appleStandHoursGoal="12"/>\n')
+
+
+GENERATORS = [
+    heart_rate,
+    interval_series("active", "HKQuantityTypeIdentifierActiveEnergyBurned", "Cal", WATCH, watch_dev, 700, 0.05, 3.0, 3),
+    interval_series("basal", "HKQuantityTypeIdentifierBasalEnergyBurned", "Cal", WATCH, watch_dev, 250, 0.8, 1.6, 3),
+    interval_series("steps", "HKQuantityTypeIdentifierStepCount", "count", PHONE, lambda d: PHONE_DEVICE.format(addr=0x2810A0000 + d % 5), 180, 5, 400, 0),
+    interval_series("dist", "HKQuantityTypeIdentifierDistanceWalkingRunning", "km", PHONE, lambda d: PHONE_DEVICE.format(addr=0x2810A0000 + d % 5), 180, 0.003, 0.3, 5),
+    interval_series("exercise", "HKQuantityTypeIdentifierAppleExerciseTime", "min", WATCH, watch_dev, 60, 1, 1, 0),
+    interval_series("audio", "HKQuantityTypeIdentifierEnvironmentalAudioExposure", "dBASPL", WATCH, watch_dev, 48, 40.0, 80.0, 4),
+    interval_series("resp", "HKQuantityTypeIdentifierRespiratoryRate", "count/min", WATCH, watch_dev, 24, 12.0, 18.0, 1),
+    hrv, sleep, stand_hours, oxygen, body, blood_pressure_top,
+    correlations, workouts, summaries,
+]
+
+
+def write(out_dir, days):
+    os.makedirs(out_dir, exist_ok=True)
+    xml_path = os.path.join(out_dir, "export.xml")
+    with open(xml_path, "w", encoding="utf-8") as f:
+        f.write(DTD)
+        for gen in GENERATORS:          # grouped by type, like the phone writes them
+            for day in range(days):
+                chunk = []
+                gen(chunk, day)
+                f.write("".join(chunk))
+        f.write("</HealthData>\n")
+    zip_path = os.path.join(out_dir, "export.zip")
+    with zipfile.ZipFile(zip_path, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as z:
+        z.write(xml_path, "apple_health_export/export.xml")
+        z.writestr("apple_health_export/export_cda.xml",
+                   '<?xml version="1.0" encoding="UTF-8"?>\n<ClinicalDocument xmlns="urn:hl7-org:v3"></ClinicalDocument>\n')
+        for day in range(min(days, 3)):
+            z.writestr(f"apple_health_export/workout-routes/route_{day}.gpx", "<gpx></gpx>\n")
+    return xml_path, zip_path
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--days", type=int)
+    g.add_argument("--size-mb", type=float, help="approximate size of export.xml")
+    p.add_argument("--out", required=True)
+    a = p.parse_args()
+    days = a.days or max(1, round(a.size_mb * 1e6 / BYTES_PER_DAY))
+    xml_path, zip_path = write(a.out, days)
+    print(f"{days} days: {xml_path} {os.path.getsize(xml_path) / 1e6:.1f} MB, {zip_path} {os.path.getsize(zip_path) / 1e6:.1f} MB")
+
+
+if __name__ == "__main__":
+    main()
