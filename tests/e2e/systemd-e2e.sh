@@ -92,6 +92,15 @@ if [ "$PID1" != systemd ]; then
     mkdir "$probe" 2>/dev/null && rmdir "$probe" || skip "cannot create cgroups under $CG2"
 fi
 
+# One run at a time on a machine: the package, the test user, journald and /run are shared.
+command -v flock >/dev/null || skip "flock not found"
+mkdir -p /run/lock
+exec 9>/run/lock/healthspool-e2e.lock
+if ! flock -n 9; then
+    echo "[e2e] another run holds /run/lock/healthspool-e2e.lock; waiting (up to 20 min)"
+    flock -w 1200 9 || { echo "FAIL: another end-to-end run did not finish in 20 min"; echo "0 passed, 1 failed"; exit 1; }
+fi
+
 # ---------------------------------------------------------------- state and cleanup
 
 WORK=$(mktemp -d /tmp/hs-e2e.XXXXXX)
@@ -251,7 +260,7 @@ if ! journal_answers; then
         FLUSHED_JOURNAL="$MACHINE_JOURNAL"
         touch /run/systemd/journal/flushed
     fi
-    setsid "$JOURNALD_BIN" </dev/null >"$WORK/journald.log" 2>&1 &
+    setsid "$JOURNALD_BIN" </dev/null >"$WORK/journald.log" 2>&1 9>&- &
     JOURNALD_PID=$!
     log "started journald (pid $JOURNALD_PID)"
     wait_for 10 journal_answers || { cat "$WORK/journald.log"; fail "journald answers"; finish; }
@@ -296,7 +305,7 @@ else
             env -i HOME="$H" USER="$E2E_USER" LOGNAME="$E2E_USER" SHELL=/bin/bash \
             PATH=/usr/local/bin:/usr/bin:/bin XDG_RUNTIME_DIR="/run/user/$U" LANG=C.UTF-8 \
             SYSTEMD_LOG_TARGET=journal "$SYSTEMD_BIN" --user
-    ) </dev/null >"$WORK/manager.log" 2>&1 &
+    ) </dev/null >"$WORK/manager.log" 2>&1 9>&- &
     MANAGER_PID=$!
     log "started systemd --user (pid $MANAGER_PID)"
 fi
@@ -378,7 +387,7 @@ mkdir -p "$WORK/gw"
 ) >"$WORK/openssl.log" 2>&1 || { cat "$WORK/openssl.log"; fail "test CA and server certificate"; }
 RECORD="$WORK/gw/received.jsonl"
 "$PY" "$HERE/recording_gateway.py" --cert "$WORK/gw/server.pem" --key "$WORK/gw/server.key" \
-    --out "$RECORD" --port-file "$WORK/gw/port" --max-seconds 1200 >"$WORK/gateway.log" 2>&1 &
+    --out "$RECORD" --port-file "$WORK/gw/port" --max-seconds 1200 >"$WORK/gateway.log" 2>&1 9>&- &
 GATEWAY_PID=$!
 wait_for 10 test -s "$WORK/gw/port" || { cat "$WORK/gateway.log"; fail "gateway starts"; finish; }
 PORT=$(cat "$WORK/gw/port")
