@@ -4,12 +4,12 @@
 SWIFT ?= swift
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-.PHONY: run test setup setup-test build build-release unit integration e2e deb bench clean
+.PHONY: run test setup setup-test build build-release unit docs-check integration e2e deb bench clean
 
 run: setup build-release
 	./.build/release/healthspool daemon
 
-test: setup-test build unit integration e2e
+test: setup-test build unit docs-check integration e2e
 
 setup:
 	./scripts/setup-deps.sh
@@ -25,6 +25,10 @@ build-release:
 
 unit:
 	$(SWIFT) test --skip-build
+
+# The defaults file and healthspool.conf(5) must list every setting of Settings.swift.
+docs-check:
+	python3 packaging/gen-conf-docs.py --check
 
 integration:
 	HEALTHSPOOL_BIN=$(CURDIR)/.build/debug/healthspool python3 -m pytest -q tests/integration
