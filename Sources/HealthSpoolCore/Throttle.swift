@@ -40,7 +40,4 @@ public struct Throttle: Sendable, Equatable {
 
     /// When the next trailing sync is due, if any.
     public var nextDeadline: Int64? { pending.compactMap { windowEnd[$0] }.min() }
-
-    /// Whether a trailing sync is waiting for `type`.
-    public func isPending(_ type: String) -> Bool { pending.contains(type) }
 }

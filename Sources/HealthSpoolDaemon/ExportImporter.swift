@@ -13,14 +13,9 @@ public struct ImportSummary: Sendable {
     public var result = InsertResult()
     /// Samples of disabled types, by type.
     public var skipped: [String: Int] = [:]
-    /// Samples new/duplicate by type (for the import summary).
-    public var newByType: [String: Int] = [:]
-    public var duplicatesByType: [String: Int] = [:]
     public var reason: String?
     public var problems: [String] = []
     public var durationMillis: Int64 = 0
-    /// Where the file went.
-    public var movedTo: String?
 }
 
 /// Receives parsed samples and writes them to the store in large transactions.
