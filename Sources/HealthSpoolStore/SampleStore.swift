@@ -51,6 +51,10 @@ public final class SampleStore {
     /// Source rows by content: sources repeat on every sample of an export, rows store an id.
     private var sourceIDs: [SampleSource: Int64] = [:]
     private var lastSource: (SampleSource, Int64)?
+    private lazy var existsStmt = try! conn.prepare("SELECT 1 FROM samples WHERE id = ?")
+    /// Whether the last batch was mostly duplicates (a cumulative export again): then each
+    /// sample is first looked up by id, which costs less than preparing a full insert.
+    private var probeFirst = false
 
     /// Opens (creating if needed) the store at `path`, with mode 0600.
     public init(path: String) throws(StoreError) {
@@ -108,8 +112,19 @@ public final class SampleStore {
         let base = maxRow.int(0) + 1
         let keys = samples.map(\.id.prefix64)
         let order = samples.indices.sorted { keys[$0] < keys[$1] }
+        let exists = existsStmt
         for index in order {
             let sample = samples[index]
+            if probeFirst && !sample.revisable {
+                exists.bind(1, blob: sample.id.bytes)
+                let known = try exists.step()
+                sqlite3_reset(exists.stmt)
+                if known {
+                    result.duplicates += 1
+                    result.duplicatesByType[sample.type, default: 0] += 1
+                    continue
+                }
+            }
             let metadata = Self.encodeMetadata(sample.metadata)
             s.bind(1, blob: sample.id.bytes)
             s.bind(2, sample.type)
@@ -146,6 +161,7 @@ public final class SampleStore {
             result.duplicates += 1
             result.duplicatesByType[sample.type, default: 0] += 1
         }
+        if !samples.isEmpty { probeFirst = result.duplicates * 2 > samples.count }
         return result
     }
 

@@ -109,4 +109,15 @@ import Glibc
         #expect(!left.map(\.sample).contains(sample(0)))
         #expect(left.map(\.sample).contains(sample(5)))
     }
+
+    @Test func afterAMostlyDuplicateBatchNewSamplesAndRevisionsStillCount() throws {
+        let first = [sample(0, type: "stepCount", value: 5, revisable: true)] + (0..<10).map { sample($0) }
+        _ = try store.insert(first, now: now)
+        let again = try store.insert(first, now: now)   // all duplicates: the next batch looks ids up first
+        #expect(again.duplicates == 11)
+        let mixed = try store.insert((5..<15).map { sample($0) } + [sample(0, type: "stepCount", value: 6, revisable: true)], now: now)
+        #expect(mixed.new == 5 && mixed.duplicates == 5 && mixed.revised == 1)
+        #expect(mixed.duplicatesByType == ["heartRate": 5] && mixed.gained == ["heartRate": 5, "stepCount": 1])
+        #expect(try store.sampleCount() == 16)
+    }
 }
