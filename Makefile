@@ -39,5 +39,10 @@ e2e:
 deb:
 	./packaging/build-deb.sh
 
+# Benchmarks (figures in BENCHMARKS.md): Apple Health import, then delivery to a gateway.
+bench:
+	bench/import-bench.sh
+	bench/gateway-bench.sh
+
 clean:
 	rm -rf .build .build-release dist
