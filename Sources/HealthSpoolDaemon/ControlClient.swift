@@ -13,14 +13,7 @@ public final class ControlClient {
     public init?(path: String, timeoutSeconds: Int = 600) {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return nil }
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { close(fd); return nil }
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
-            raw[bytes.count] = 0
-        }
+        guard var addr = unixSocketAddress(path) else { close(fd); return nil }
         let rc = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
         guard rc == 0 else { close(fd); return nil }
         var tv = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
@@ -53,4 +46,17 @@ public final class ControlClient {
             buffer.append(contentsOf: chunk[0..<n])
         }
     }
+}
+
+/// The address of a Unix socket at `path`, or nil when the path is too long for one.
+func unixSocketAddress(_ path: String) -> sockaddr_un? {
+    var addr = sockaddr_un()
+    addr.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { return nil }
+    withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+        for (i, b) in bytes.enumerated() { raw[i] = b }
+        raw[bytes.count] = 0
+    }
+    return addr
 }

@@ -182,6 +182,7 @@ public final class Daemon {
         var meta: Logger.Metadata = ["event": "import", "file": "\(s.file)", "count": "\(s.result.new + s.result.revised)",
                                      "outcome": "\(s.outcome)", "duplicates": "\(s.result.duplicates)"]
         if let f = s.format { meta["format"] = "\(f)" }
+        if let movedTo { meta["moved_to"] = "\(movedTo)" }
         switch s.outcome {
         case "imported", "unchanged":
             logger.info("imported \(s.file): \(s.result.new) new, \(s.result.duplicates) duplicate, \(s.result.revised) revised\(s.outcome == "unchanged" ? " (unchanged since an earlier import)" : "")", metadata: meta)

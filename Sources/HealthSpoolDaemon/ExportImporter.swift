@@ -39,8 +39,17 @@ final class StoreSink: SampleSink {
         batch.reserveCapacity(batchSize)
     }
 
+    /// Whether each type seen so far is enabled: `Settings.isEnabled` resolves names and
+    /// categories, too much to repeat for every sample of an export.
+    private var enabled: [String: Bool] = [:]
+
     func accept(_ sample: Sample) throws {
-        guard settings.isEnabled(sample.type) else {
+        let isEnabled: Bool
+        if let known = enabled[sample.type] { isEnabled = known } else {
+            isEnabled = settings.isEnabled(sample.type)
+            enabled[sample.type] = isEnabled
+        }
+        guard isEnabled else {
             summary.skipped[sample.type, default: 0] += 1
             return
         }
