@@ -12,8 +12,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
-        // Pure domain: no C libraries, no file system, no clock.
-        .target(name: "HealthSpoolCore"),
+        // The domain: no file system, no clock; its one C library is libcrypto, for SHA-256.
+        .target(name: "HealthSpoolCore", dependencies: ["CCrypto"]),
         // Parsers: bytes in, samples out.
         .target(
             name: "HealthExport", dependencies: ["HealthSpoolCore", "CZlib"],
@@ -26,6 +26,7 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         .target(name: "HealthSpoolStore", dependencies: ["HealthSpoolCore", "CSQLite"]),
         .target(name: "HealthSpoolGateway", dependencies: ["HealthSpoolCore", "CCurl", "CZlib"]),

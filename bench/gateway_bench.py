@@ -4,7 +4,7 @@ Three clients, measured in the same run against the same receiver:
   healthspool  the real binary: `healthspool sync` (in-process) on a fresh copy of a store that
                `healthspool import` filled with N samples of one type (one sender, one connection)
   requests     a plain Python loop doing the same job: read a batch from the same store, encode
-               the same JSON batch, POST it with `requests`, mark the rows synced
+               the same JSON batch, POST it with `requests`, move the type's mark past the batch
   ceiling      the receiver's ceiling: curl replaying pre-encoded bodies (no store, no encoding),
                one process, over one kept-alive connection
 
@@ -174,26 +174,29 @@ def python_batches(db: Path, batch: int):
     """Reads queued samples in batches and yields (rowids, body dict): what healthspool encodes."""
     con = sqlite3.connect(db)
     cursor = 0
+    (tid,) = con.execute("SELECT id FROM types WHERE name = 'heartRate'").fetchone()
     while True:
-        rows = con.execute("SELECT samples.rowid, samples.id, type, value, unit, start_ms, start_off, end_ms, end_off, "
-                           "sources.name, sources.version, sources.device, metadata, created_ms "
-                           "FROM samples JOIN sources ON sources.id = samples.source_id WHERE state = 0 AND type = ? "
-                           "AND samples.rowid > ? ORDER BY samples.rowid LIMIT ?", ("heartRate", cursor, batch)).fetchall()
+        # The store's queue: the type's rows past its mark (types.synced_to), in row-id order.
+        rows = con.execute("SELECT s.rowid, s.id, s.value, s.unit, s.start_ms, s.start_off, s.end_ms, s.end_off, "
+                           "src.name, src.version, src.device, s.metadata, s.created_ms "
+                           "FROM samples AS s JOIN sources AS src ON src.id = s.source_id WHERE s.type = ? AND s.state = 0 "
+                           "AND s.rowid > max(?, (SELECT synced_to FROM types WHERE id = ?)) ORDER BY s.rowid LIMIT ?",
+                           (tid, cursor, tid, batch)).fetchall()
         if not rows:
             break
         cursor = rows[-1][0]
         samples = []
         for r in rows:
-            source = {"name": r[9]}
+            source = {"name": r[8]}
+            if r[9]:
+                source["version"] = r[9]
             if r[10]:
-                source["version"] = r[10]
-            if r[11]:
-                source["device"] = r[11]
-            samples.append({"id": str(uuid.UUID(bytes=bytes(r[1]))), "type": r[2],
-                            "hkType": "HKQuantityTypeIdentifierHeartRate", "value": r[3], "unit": r[4],
-                            "startDate": iso_local(r[5], r[6]), "endDate": iso_local(r[7], r[8]), "source": source,
-                            "metadata": json.loads(r[12]) if r[12] else {}, "createdAt": iso_utc(r[13])})
-        yield con, [r[0] for r in rows], {"deviceId": "00000000-0000-8000-8000-000000000000", "userId": "bench",
+                source["device"] = r[10]
+            samples.append({"id": str(uuid.UUID(bytes=bytes(r[1]))), "type": "heartRate",
+                            "hkType": "HKQuantityTypeIdentifierHeartRate", "value": r[2], "unit": r[3],
+                            "startDate": iso_local(r[4], r[5]), "endDate": iso_local(r[6], r[7]), "source": source,
+                            "metadata": json.loads(r[11]) if r[11] else {}, "createdAt": iso_utc(r[12])})
+        yield con, (tid, [r[0] for r in rows]), {"deviceId": "00000000-0000-8000-8000-000000000000", "userId": "bench",
                                           "samples": samples, "timestamp": iso_utc(int(time.time() * 1000)),
                                           "appVersion": "0.1.0"}
     con.close()
@@ -203,7 +206,7 @@ def requests_loop(db: Path, url: str, ca: Path, batch: int, keepalive: bool, gz:
     import requests
     session = requests.Session() if keepalive else None
     sent = 0
-    for con, rowids, body in python_batches(db, batch):
+    for con, (tid, rowids), body in python_batches(db, batch):
         data = json.dumps(body).encode()
         headers = {"Content-Type": "application/json"}
         if gz:
@@ -213,8 +216,8 @@ def requests_loop(db: Path, url: str, ca: Path, batch: int, keepalive: bool, gz:
         r = post(url, data=data, headers=headers, verify=str(ca), timeout=30)
         r.raise_for_status()
         with con:
-            con.executemany("UPDATE samples SET state = 1, synced_ms = ? WHERE rowid = ?",
-                            [(int(time.time() * 1000), i) for i in rowids])
+            # As healthspool records a delivered batch: the type's mark moves past it.
+            con.execute("UPDATE types SET synced_to = max(synced_to, ?) WHERE id = ?", (rowids[-1], tid))
         sent += len(rowids)
     return sent
 

@@ -4,7 +4,7 @@
 # Installs only what is missing, so a second run is quick.
 set -euo pipefail
 
-build_pkgs=(libsqlite3-dev libcurl4-openssl-dev libsystemd-dev zlib1g-dev pkg-config)
+build_pkgs=(libsqlite3-dev libcurl4-openssl-dev libssl-dev libsystemd-dev zlib1g-dev pkg-config)
 test_pkgs=(libxml2-utils sqlite3 openssl)
 want=("${build_pkgs[@]}")
 [[ "${1:-}" == "--test" ]] && want+=("${test_pkgs[@]}")

@@ -7,3 +7,9 @@ static inline int hs_sqlite3_bind_text_transient(sqlite3_stmt *s, int i, const c
 static inline int hs_sqlite3_bind_blob_transient(sqlite3_stmt *s, int i, const void *b, int n) {
     return sqlite3_bind_blob(s, i, b, n, SQLITE_TRANSIENT);
 }
+
+/// SQLite keeps memory statistics behind a global mutex by default; healthspool never reads
+/// them. Call before the first connection opens (SQLITE_MISUSE after that, harmlessly).
+static inline int hs_sqlite3_disable_memstatus(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}

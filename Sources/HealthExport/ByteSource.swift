@@ -54,6 +54,8 @@ extension ByteSource {
 public protocol SampleSink: AnyObject {
     /// Takes one sample. Throwing stops the parse.
     func accept(_ sample: Sample) throws
+    /// Takes samples in order, as `accept` one by one would (a sink can take them in one go).
+    func accept(batch: [Sample]) throws
     /// Takes profile data (Apple Health's `Me` element): kept locally, never sent.
     func profile(_ attributes: [(String, String)])
     /// Reports progress: bytes of the input consumed so far.
@@ -61,6 +63,9 @@ public protocol SampleSink: AnyObject {
 }
 
 extension SampleSink {
+    public func accept(batch: [Sample]) throws {
+        for s in batch { try accept(s) }
+    }
     public func profile(_ attributes: [(String, String)]) {}
     public func progress(bytesRead: Int64) {}
 }

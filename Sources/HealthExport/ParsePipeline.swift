@@ -70,7 +70,7 @@ final class ParsePipeline {
             switch pipeline.pop() {
             case let .samples(batch):
                 do {
-                    for s in batch { try sink.accept(s) }
+                    try sink.accept(batch: batch)
                 } catch {
                     pipeline.cancel()
                     while case .some = pipeline.drainOne() {}

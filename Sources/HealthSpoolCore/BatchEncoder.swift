@@ -5,6 +5,9 @@ public struct StoredSample: Sendable, Equatable {
     public var createdAt: Timestamp
     /// The store's row id: the order samples are sent in.
     public var rowID: Int64
+    /// The metadata as the store keeps it (a JSON object, keys sorted, as the encoder writes
+    /// them), when it was read back without decoding; it then stands for `sample.metadata`.
+    public var metadataJSON: String?
 
     public init(sample: Sample, createdAt: Timestamp, rowID: Int64) {
         self.sample = sample
@@ -54,6 +57,12 @@ public enum BatchEncoder {
     /// The body for `samples` in `format`, stamped with `now`.
     public static func encode(_ samples: [StoredSample], format: GatewayFormat, envelope: BatchEnvelope,
                               now: Timestamp) -> [UInt8] {
+        encode(samples[...], format: format, envelope: envelope, now: now)
+    }
+
+    /// The body for part of a batch (a batch being narrowed down), without copying it.
+    public static func encode(_ samples: ArraySlice<StoredSample>, format: GatewayFormat, envelope: BatchEnvelope,
+                              now: Timestamp) -> [UInt8] {
         var w = JSONWriter(capacity: samples.count * (format == .json ? 420 : 560) + 256)
         var hk = HKCache()
         switch format {
@@ -61,9 +70,10 @@ public enum BatchEncoder {
             w.raw("{\"deviceId\":"); w.string(envelope.deviceId)
             w.raw(",\"userId\":"); w.string(envelope.userId)
             w.raw(",\"samples\":[")
-            for (n, s) in samples.enumerated() {
-                if n > 0 { w.raw(",") }
-                writeSample(s, to: &w, hk: &hk)
+            // Samples are read in place (by index), not copied out of the batch one by one.
+            for i in samples.indices {
+                if i > samples.startIndex { w.raw(",") }
+                writeSample(samples[i], to: &w, hk: &hk)
             }
             w.raw("],\"timestamp\":"); w.timestamp(now, utc: true)
             w.raw(",\"appVersion\":"); w.string(envelope.appVersion)
@@ -71,19 +81,19 @@ public enum BatchEncoder {
         case .confluentV2:
             let key = keyBytes(envelope), head = valueHead(envelope, now: now)
             w.raw("{\"records\":[")
-            for (n, s) in samples.enumerated() {
-                if n > 0 { w.raw(",") }
+            for i in samples.indices {
+                if i > samples.startIndex { w.raw(",") }
                 w.raw("{\"key\":"); w.bytes.append(contentsOf: key)
-                w.raw(",\"value\":"); w.bytes.append(contentsOf: head); writeSample(s, to: &w, hk: &hk)
+                w.raw(",\"value\":"); w.bytes.append(contentsOf: head); writeSample(samples[i], to: &w, hk: &hk)
                 w.raw("}}")
             }
             w.raw("]}")
         case .confluentV3:
             let key = keyBytes(envelope), head = valueHead(envelope, now: now)
-            for (n, s) in samples.enumerated() {
-                if n > 0 { w.raw("\n") }
+            for i in samples.indices {
+                if i > samples.startIndex { w.raw("\n") }
                 w.raw("{\"key\":{\"type\":\"JSON\",\"data\":"); w.bytes.append(contentsOf: key)
-                w.raw("},\"value\":{\"type\":\"JSON\",\"data\":"); w.bytes.append(contentsOf: head); writeSample(s, to: &w, hk: &hk)
+                w.raw("},\"value\":{\"type\":\"JSON\",\"data\":"); w.bytes.append(contentsOf: head); writeSample(samples[i], to: &w, hk: &hk)
                 w.raw("}}}")
             }
         }
@@ -116,13 +126,65 @@ public enum BatchEncoder {
         w.raw("}")
     }
 
-    /// The HealthKit identifier of the last type looked up (batches hold one type).
+    /// Encoded pieces that repeat from one sample to the next (a batch holds one type, and
+    /// mostly one unit, source and import time), kept as bytes so they are written by copying.
     struct HKCache {
+        /// `,"type":…,"hkType":…,"value":` for `type`.
         var type = ""
-        var identifier: String?
-        mutating func lookup(_ t: String) -> String? {
-            if t != type { type = t; identifier = DataType.lookup(t)?.hkIdentifier }
-            return identifier
+        var typeBytes: [UInt8] = []
+        /// `,"unit":…,"startDate":` for `unit`.
+        var unit = ""
+        var unitBytes: [UInt8] = []
+        /// `,"source":{…},"metadata":` for `source`.
+        var source: SampleSource?
+        var sourceBytes: [UInt8] = []
+        /// `,"createdAt":"…"}` for `createdAt`.
+        var createdAt: Int64?
+        var createdAtBytes: [UInt8] = []
+
+        mutating func typePart(_ t: String) -> [UInt8] {
+            if t != type || typeBytes.isEmpty {
+                var w = JSONWriter(capacity: 96)
+                w.raw(",\"type\":"); w.string(t)
+                if let id = DataType.lookup(t)?.hkIdentifier { w.raw(",\"hkType\":"); w.string(id) }
+                w.raw(",\"value\":")
+                type = t
+                typeBytes = w.bytes
+            }
+            return typeBytes
+        }
+
+        mutating func unitPart(_ u: String) -> [UInt8] {
+            if u != unit || unitBytes.isEmpty {
+                var w = JSONWriter(capacity: 48)
+                w.raw(",\"unit\":"); w.string(u); w.raw(",\"startDate\":")
+                unit = u
+                unitBytes = w.bytes
+            }
+            return unitBytes
+        }
+
+        mutating func sourcePart(_ s: SampleSource) -> [UInt8] {
+            if s != source {
+                var w = JSONWriter(capacity: 128)
+                w.raw(",\"source\":{\"name\":"); w.string(s.name)
+                if let v = s.version { w.raw(",\"version\":"); w.string(v) }
+                if let d = s.device { w.raw(",\"device\":"); w.string(d) }
+                w.raw("},\"metadata\":")
+                source = s
+                sourceBytes = w.bytes
+            }
+            return sourceBytes
+        }
+
+        mutating func createdAtPart(_ t: Timestamp) -> [UInt8] {
+            if t.millis != createdAt {
+                var w = JSONWriter(capacity: 48)
+                w.raw(",\"createdAt\":"); w.timestamp(t, utc: true); w.raw("}")
+                createdAt = t.millis
+                createdAtBytes = w.bytes
+            }
+            return createdAtBytes
         }
     }
 
@@ -133,26 +195,25 @@ public enum BatchEncoder {
     }
 
     static func writeSample(_ stored: StoredSample, to w: inout JSONWriter, hk: inout HKCache) {
-        let s = stored.sample
-        w.raw("{\"id\":"); w.uuid(s.id)
-        w.raw(",\"type\":"); w.string(s.type)
-        if let id = hk.lookup(s.type) { w.raw(",\"hkType\":"); w.string(id) }
-        w.raw(",\"value\":"); w.number(s.value)
-        w.raw(",\"unit\":"); w.string(s.unit)
-        w.raw(",\"startDate\":"); w.timestamp(s.start, utc: false)
-        w.raw(",\"endDate\":"); w.timestamp(s.end, utc: false)
-        w.raw(",\"source\":{\"name\":"); w.string(s.source.name)
-        if let v = s.source.version { w.raw(",\"version\":"); w.string(v) }
-        if let d = s.source.device { w.raw(",\"device\":"); w.string(d) }
-        w.raw("},\"metadata\":{")
-        if !s.metadata.isEmpty {
-            for (n, k) in s.metadata.keys.sorted().enumerated() {
+        w.raw("{\"id\":"); w.uuid(stored.sample.id)
+        w.bytes.append(contentsOf: hk.typePart(stored.sample.type))
+        w.number(stored.sample.value)
+        w.bytes.append(contentsOf: hk.unitPart(stored.sample.unit))
+        w.timestamp(stored.sample.start, utc: false)
+        w.raw(",\"endDate\":"); w.timestamp(stored.sample.end, utc: false)
+        w.bytes.append(contentsOf: hk.sourcePart(stored.sample.source))
+        if let json = stored.metadataJSON {
+            w.rawJSON(json)
+        } else {
+            let m = stored.sample.metadata
+            w.raw("{")
+            for (n, k) in m.keys.sorted().enumerated() {
                 if n > 0 { w.raw(",") }
-                w.key(k); w.string(s.metadata[k]!)
+                w.key(k); w.string(m[k]!)
             }
+            w.raw("}")
         }
-        w.raw("},\"createdAt\":"); w.timestamp(stored.createdAt, utc: true)
-        w.raw("}")
+        w.bytes.append(contentsOf: hk.createdAtPart(stored.createdAt))
     }
 }
 
@@ -164,43 +225,58 @@ extension JSONWriter {
         let local = t.millis + off * 1000
         var days = local / 86_400_000, ms = local % 86_400_000
         if ms < 0 { days -= 1; ms += 86_400_000 }
-        let d = CivilDate(daysSinceEpoch: days)
-        guard (0...9999).contains(d.year) else { string(utc ? t.iso8601UTC : t.iso8601Local); return }
-        bytes.append(0x22)
-        digits(d.year, 4); bytes.append(0x2D); digits(d.month, 2); bytes.append(0x2D); digits(d.day, 2)
-        bytes.append(0x54)
-        digits(Int(ms / 3_600_000), 2); bytes.append(0x3A); digits(Int(ms / 60_000 % 60), 2); bytes.append(0x3A)
-        digits(Int(ms / 1000 % 60), 2); bytes.append(0x2E); digits(Int(ms % 1000), 3)
-        if off == 0 {
-            bytes.append(0x5A)
-        } else {
-            let a = Int(abs(off))
-            bytes.append(off < 0 ? 0x2D : 0x2B)
-            digits(a / 3600, 2); bytes.append(0x3A); digits(a % 3600 / 60, 2)
+        let d: CivilDate
+        if let last = lastDay, last.days == days { d = last.date } else {
+            d = CivilDate(daysSinceEpoch: days)
+            lastDay = (days, d)
         }
-        bytes.append(0x22)
+        guard (0...9999).contains(d.year) else { string(utc ? t.iso8601UTC : t.iso8601Local); return }
+        // "YYYY-MM-DDTHH:MM:SS.mmm" plus "Z" or "±HH:MM", quoted: at most 31 bytes, written in
+        // place and appended once.
+        var out = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        let count = withUnsafeMutableBytes(of: &out) { b -> Int in
+            @inline(__always) func put(_ v: Int, _ width: Int, at i: Int) {
+                var v = v
+                for k in stride(from: i + width - 1, through: i, by: -1) {
+                    b[k] = 0x30 + UInt8(truncatingIfNeeded: v % 10)
+                    v /= 10
+                }
+            }
+            b[0] = 0x22
+            put(d.year, 4, at: 1); b[5] = 0x2D; put(d.month, 2, at: 6); b[8] = 0x2D; put(d.day, 2, at: 9)
+            b[11] = 0x54
+            put(Int(ms / 3_600_000), 2, at: 12); b[14] = 0x3A; put(Int(ms / 60_000 % 60), 2, at: 15); b[17] = 0x3A
+            put(Int(ms / 1000 % 60), 2, at: 18); b[20] = 0x2E; put(Int(ms % 1000), 3, at: 21)
+            if off == 0 {
+                b[24] = 0x5A; b[25] = 0x22
+                return 26
+            }
+            let a = Int(abs(off))
+            b[24] = off < 0 ? 0x2D : 0x2B
+            put(a / 3600, 2, at: 25); b[27] = 0x3A; put(a % 3600 / 60, 2, at: 28); b[30] = 0x22
+            return 31
+        }
+        withUnsafeBytes(of: &out) { bytes.append(contentsOf: $0[0..<count]) }
     }
 
     /// Appends a quoted UUID, as `SampleID.description` writes it.
     mutating func uuid(_ id: SampleID) {
-        let hex: StaticString = "0123456789abcdef"
-        bytes.append(0x22)
-        hex.withUTF8Buffer { h in
-            for (i, b) in id.bytes.enumerated() {
-                if i == 4 || i == 6 || i == 8 || i == 10 { bytes.append(0x2D) }
-                bytes.append(h[Int(b >> 4)]); bytes.append(h[Int(b & 0xf)])
+        var out = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))   // 38 bytes used
+        withUnsafeMutableBytes(of: &out) { b in
+            let hex: StaticString = "0123456789abcdef"
+            let h = hex.utf8Start
+            b[0] = 0x22
+            var j = 1
+            id.withUnsafeBytes { raw in
+                for i in 0..<16 {
+                    if i == 4 || i == 6 || i == 8 || i == 10 { b[j] = 0x2D; j += 1 }
+                    let v = raw[i]
+                    b[j] = h[Int(v >> 4)]; b[j + 1] = h[Int(v & 0xf)]
+                    j += 2
+                }
             }
+            b[37] = 0x22
         }
-        bytes.append(0x22)
-    }
-
-    /// Appends `v` (0 ≤ v) zero-padded to `width` digits.
-    @inline(__always) mutating func digits(_ v: Int, _ width: Int) {
-        var div = 1
-        for _ in 1..<width { div *= 10 }
-        while div > 0 {
-            bytes.append(0x30 + UInt8(truncatingIfNeeded: v / div % 10))
-            div /= 10
-        }
+        withUnsafeBytes(of: &out) { bytes.append(contentsOf: $0[0..<38]) }
     }
 }

@@ -239,12 +239,20 @@ public struct JSONParser {
 public struct JSONWriter {
     /// The bytes written so far.
     public var bytes: [UInt8] = []
+    /// The last day `timestamp` turned into a civil date (timestamps in a batch share days).
+    var lastDay: (days: Int64, date: CivilDate)?
 
     public init(capacity: Int = 1024) { bytes.reserveCapacity(capacity) }
 
     /// Appends raw, already-valid JSON text (punctuation, literals).
     @inline(__always) public mutating func raw(_ s: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+
+    /// Appends text that is JSON already, as it is.
+    public mutating func rawJSON(_ s: String) {
+        var s = s
+        s.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     /// Appends a quoted, escaped string.

@@ -16,21 +16,35 @@ public struct SampleSource: Hashable, Sendable {
 public struct SampleID: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// Byte order, as SQLite compares blobs.
     public static func < (lhs: SampleID, rhs: SampleID) -> Bool {
-        let a = lhs.prefix64, b = rhs.prefix64
-        return a != b ? a < b : lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
+        lhs.high != rhs.high ? lhs.high < rhs.high : lhs.low < rhs.low
     }
+
+    /// The first and last eight bytes as big-endian numbers (kept inline: no allocation per id).
+    public let high: UInt64
+    public let low: UInt64
 
     /// The first eight bytes as a big-endian number: sorts like the bytes.
-    public var prefix64: UInt64 {
-        bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self).bigEndian }
-    }
+    public var prefix64: UInt64 { high }
 
     /// The sixteen bytes.
-    public let bytes: [UInt8]
+    public var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
+
+    /// Calls `body` with the sixteen bytes.
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        var be = (high.bigEndian, low.bigEndian)
+        return try Swift.withUnsafeBytes(of: &be) { try body($0) }
+    }
 
     public init(bytes: [UInt8]) {
         precondition(bytes.count == 16)
-        self.bytes = bytes
+        self.init(bytes.withUnsafeBytes { $0 })
+    }
+
+    /// The id in the first sixteen of `raw`.
+    public init(_ raw: UnsafeRawBufferPointer) {
+        precondition(raw.count >= 16)
+        high = UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self))
+        low = UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
     }
 
     /// The canonical lowercase UUID string.
@@ -143,11 +157,12 @@ public enum SampleIdentity {
         }
         key.append(0x1F); key.append(contentsOf: unit.utf8)
         key.append(0x1F); key.append(contentsOf: sourceName.utf8)
-        var digest = key.withUnsafeBytes { SHA256.hash($0) }
-        digest[6] = (digest[6] & 0x0F) | 0x80   // version 8: custom
-        digest[8] = (digest[8] & 0x3F) | 0x80   // RFC 4122 variant
-        digest.removeLast(16)
-        return SampleID(bytes: digest)
+        return withUnsafeTemporaryAllocation(byteCount: 32, alignment: 8) { digest in
+            key.withUnsafeBytes { SHA256.hash($0, into: digest) }
+            digest[6] = (digest[6] & 0x0F) | 0x80   // version 8: custom
+            digest[8] = (digest[8] & 0x3F) | 0x80   // RFC 4122 variant
+            return SampleID(UnsafeRawBufferPointer(digest))
+        }
     }
 
     /// Appends the decimal digits of `v` (as `String(v)` would write them).

@@ -27,7 +27,15 @@ final class StoreSink: SampleSink {
     var batch: [Sample] = []
     var summary: ImportSummary
     var accepted = 0
-    let batchSize = 20_000
+    /// Samples go to SQLite in small batches, so inserting keeps pace with the parser on the
+    /// other thread instead of waiting for a large batch to fill…
+    let insertEvery = 2_048
+    /// …but are committed in large transactions: hot index pages are written to the WAL once
+    /// per transaction, not once per batch.
+    let commitEvery = 20_000
+    private var open = false
+    private var uncommitted = 0
+    private var pending = InsertResult()
 
     init(store: SampleStore, settings: Settings, clock: @escaping () -> Timestamp, summary: ImportSummary,
          progress: ((Int64, Int) -> Void)?) {
@@ -36,7 +44,7 @@ final class StoreSink: SampleSink {
         self.clock = clock
         self.summary = summary
         self.progressHandler = progress
-        batch.reserveCapacity(batchSize)
+        batch.reserveCapacity(insertEvery)
     }
 
     /// Whether each type seen so far is enabled: `Settings.isEnabled` resolves names and
@@ -44,18 +52,35 @@ final class StoreSink: SampleSink {
     private var enabled: [String: Bool] = [:]
 
     func accept(_ sample: Sample) throws {
-        let isEnabled: Bool
-        if let known = enabled[sample.type] { isEnabled = known } else {
-            isEnabled = settings.isEnabled(sample.type)
-            enabled[sample.type] = isEnabled
-        }
-        guard isEnabled else {
+        guard isEnabled(sample.type) else {
             summary.skipped[sample.type, default: 0] += 1
             return
         }
         batch.append(sample)
         accepted += 1
-        if batch.count >= batchSize { try flush() }
+        if batch.count >= insertEvery { try insertBatch() }
+    }
+
+    /// A parser's batch goes to the store as it is when every type in it is enabled (no copy).
+    func accept(batch samples: [Sample]) throws {
+        var lastType = ""
+        for s in samples where s.type != lastType {
+            guard isEnabled(s.type) else {
+                for s in samples { try accept(s) }
+                return
+            }
+            lastType = s.type
+        }
+        try insertBatch()
+        accepted += samples.count
+        try insert(samples)
+    }
+
+    private func isEnabled(_ type: String) -> Bool {
+        if let known = enabled[type] { return known }
+        let on = settings.isEnabled(type)
+        enabled[type] = on
+        return on
     }
 
     func profile(_ attributes: [(String, String)]) {
@@ -64,14 +89,51 @@ final class StoreSink: SampleSink {
 
     func progress(bytesRead: Int64) { progressHandler?(bytesRead, accepted) }
 
-    /// Commits the samples gathered so far.
-    func flush() throws {
+    /// Inserts the gathered samples into the open transaction.
+    private func insertBatch() throws {
         guard !batch.isEmpty else { return }
-        let now = clock()
-        let items = batch
-        let r = try store.transaction { try store.insert(items, now: now) }
-        summary.result.add(r)
-        batch.removeAll(keepingCapacity: true)
+        defer { batch.removeAll(keepingCapacity: true) }
+        try insert(batch)
+    }
+
+    /// Inserts `samples` into the open transaction (opening one), and commits when it holds
+    /// enough. Counts reach the summary only once committed.
+    private func insert(_ samples: [Sample]) throws {
+        if !open {
+            try store.begin()
+            open = true
+        }
+        do {
+            pending.add(try store.insert(samples, now: clock()))
+        } catch {
+            store.rollback()
+            open = false
+            uncommitted = 0
+            pending = InsertResult()
+            throw error
+        }
+        uncommitted += samples.count
+        if uncommitted >= commitEvery { try commit() }
+    }
+
+    private func commit() throws {
+        guard open else { return }
+        open = false
+        do { try store.commit() } catch {
+            store.rollback()
+            uncommitted = 0
+            pending = InsertResult()
+            throw error
+        }
+        summary.result.add(pending)
+        pending = InsertResult()
+        uncommitted = 0
+    }
+
+    /// Stores and commits everything gathered so far.
+    func flush() throws {
+        try insertBatch()
+        try commit()
     }
 }
 

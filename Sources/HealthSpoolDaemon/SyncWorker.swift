@@ -40,21 +40,21 @@ public struct SyncJobResult: Sendable {
     }
 }
 
-/// Marks delivered samples synced and parks rejected ones, on the sender's mark queue.
+/// Records what became of a delivered batch, on the sender's mark queue.
 private struct MarkTask: @unchecked Sendable {
     let store: SampleStore
-    let accepted: [StoredSample]
+    let batch: [StoredSample]
     let rejected: [(StoredSample, String)]
+    let retry: [StoredSample]
     let at: Timestamp
     let logger: Logger
     let type: String
 
     func run() {
         do {
-            if !accepted.isEmpty { try store.markSynced(accepted, at: at) }
-            if !rejected.isEmpty { try store.park(rejected, at: at) }
+            try store.recordDelivery(batch, rejected: rejected, retry: retry, at: at)
         } catch {
-            // The gateway has them; marking failed. They stay queued and are re-sent
+            // The gateway has them; recording that failed. They stay queued and are re-sent
             // (at-least-once; receivers deduplicate on the sample id).
             logger.error("could not mark samples synced: \(error)", metadata: ["event": "error", "type": "\(type)"])
         }
@@ -68,7 +68,7 @@ private final class Prefetch: @unchecked Sendable {
 
     init(store: SampleStore, queue: DispatchQueue, type: String, limit: Int, after: Int64) {
         queue.async {
-            self.result = Result { try store.queued(type: type, limit: limit, afterRowID: after) }
+            self.result = Result { try store.queued(type: type, limit: limit, afterRowID: after, decodeMetadata: false) }
             self.done.signal()
         }
     }
@@ -227,7 +227,7 @@ public final class SyncWorker {
         var prefetched: Prefetch?
         while !isStopping || result.requests == 0 {
             let batch: [StoredSample]
-            do { batch = try prefetched?.wait() ?? store.queued(type: type, limit: config.batchSize, afterRowID: cursor) } catch {
+            do { batch = try prefetched?.wait() ?? store.queued(type: type, limit: config.batchSize, afterRowID: cursor, decodeMetadata: false) } catch {
                 result.error = .badResponse("local store: \(error)")
                 break
             }
@@ -242,10 +242,10 @@ public final class SyncWorker {
             result.httpStatus = outcome.lastStatus ?? result.httpStatus
             // Recorded on the mark queue while the next batch goes out; the job waits for it
             // before it reports (so a later job never reads these rows as queued).
-            let marker = MarkTask(store: st.markStore!, accepted: outcome.accepted, rejected: outcome.rejected, at: clock(),
-                                  logger: logger, type: type)
+            let marker = MarkTask(store: st.markStore!, batch: batch, rejected: outcome.rejected, retry: outcome.retry,
+                                  at: clock(), logger: logger, type: type)
             st.markQueue.async { marker.run() }
-            result.sent += outcome.accepted.count
+            result.sent += outcome.accepted
             result.parked += outcome.rejected.count
             if result.parkedReason == nil, let first = outcome.rejected.first { result.parkedReason = first.1 }
             for (s, reason) in outcome.rejected {

@@ -2,7 +2,8 @@ import HealthSpoolCore
 
 /// What happened to each sample of a delivery.
 public struct DeliveryOutcome: Sendable {
-    public var accepted: [StoredSample] = []
+    /// How many samples the gateway accepted (the rest of the batch is in `retry` or `rejected`).
+    public var accepted = 0
     /// Samples to send again later.
     public var retry: [StoredSample] = []
     /// Samples the gateway rejected as bad, with the reason: park them.
@@ -48,7 +49,7 @@ public final class GatewayClient {
     private func send(_ batch: ArraySlice<StoredSample>, envelope: BatchEnvelope, now: Timestamp, into o: inout DeliveryOutcome) {
         guard !batch.isEmpty else { return }
         if o.stopped || o.halted { o.retry.append(contentsOf: batch); return }
-        var body = BatchEncoder.encode(Array(batch), format: endpoint.format, envelope: envelope, now: now)
+        var body = BatchEncoder.encode(batch, format: endpoint.format, envelope: envelope, now: now)
         if endpoint.gzip { body = gzipCompress(body) }
         let verdict: BatchVerdict
         do {
@@ -66,16 +67,17 @@ public final class GatewayClient {
         }
         switch verdict {
         case let .perRecord(verdicts):
-            for (sample, v) in zip(batch, verdicts) {
+            for (i, v) in zip(batch.indices, verdicts) {
+                let sample = { batch[i] }   // copied out only when kept
                 switch v {
-                case .accepted: o.accepted.append(sample)
-                case let .retry(msg): o.retry.append(sample); o.note(.http(status: o.lastStatus ?? 0, message: msg, retryAfterMillis: nil))
-                case let .rejected(msg): o.rejected.append((sample, msg))
+                case .accepted: o.accepted += 1
+                case let .retry(msg): o.retry.append(sample()); o.note(.http(status: o.lastStatus ?? 0, message: msg, retryAfterMillis: nil))
+                case let .rejected(msg): o.rejected.append((sample(), msg))
                 case let .unauthorized(msg):
-                    o.retry.append(sample); o.stopped = true
+                    o.retry.append(sample()); o.stopped = true
                     o.note(.unauthorized(status: o.lastStatus ?? 0, message: msg))
                 case let .misconfigured(msg):
-                    o.retry.append(sample); o.stopped = true
+                    o.retry.append(sample()); o.stopped = true
                     o.note(.http(status: o.lastStatus ?? 0, message: "\(msg): check gateway.topic and gateway.cluster ('healthspool gateway test')", retryAfterMillis: nil))
                 }
             }

@@ -1,5 +1,8 @@
 import CSQLite
 import HealthSpoolCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A store failure, naming the database and what SQLite said.
 public struct StoreError: Error, CustomStringConvertible, Sendable {
@@ -16,7 +19,11 @@ final class Connection {
     let db: OpaquePointer
     let path: String
 
+    /// Turns SQLite's memory statistics (and their global mutex) off, once, before any connection.
+    private static let configured: Bool = { hs_sqlite3_disable_memstatus() == SQLITE_OK }()
+
     init(path: String, readOnly: Bool = false) throws(StoreError) {
+        _ = Self.configured
         var handle: OpaquePointer?
         let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         let rc = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
@@ -68,6 +75,12 @@ final class Connection {
     }
 }
 
+/// The last text a column gave, for `Statement.string(_:cache:)`.
+struct TextCache {
+    var bytes: [UInt8] = []
+    var text: String?
+}
+
 /// A prepared statement. Bind by 1-based index; step; read columns by 0-based index.
 final class Statement {
     let stmt: OpaquePointer
@@ -88,11 +101,18 @@ final class Statement {
     func bind(_ i: Int32, _ v: Int64) { sqlite3_bind_int64(stmt, i, v) }
     func bind(_ i: Int32, _ v: Int) { sqlite3_bind_int64(stmt, i, Int64(v)) }
     func bind(_ i: Int32, _ v: Double) { sqlite3_bind_double(stmt, i, v) }
+    func bind(_ i: Int32, _ v: Int64?) {
+        guard let v else { sqlite3_bind_null(stmt, i); return }
+        sqlite3_bind_int64(stmt, i, v)
+    }
     func bind(_ i: Int32, _ v: String?) {
         guard var v else { sqlite3_bind_null(stmt, i); return }
         v.withUTF8 { buf in
             _ = buf.withMemoryRebound(to: CChar.self) { hs_sqlite3_bind_text_transient(stmt, i, $0.baseAddress, Int32($0.count)) }
         }
+    }
+    func bind(_ i: Int32, id: SampleID) {
+        id.withUnsafeBytes { _ = hs_sqlite3_bind_blob_transient(stmt, i, $0.baseAddress, 16) }
     }
     func bind(_ i: Int32, blob: [UInt8]) {
         blob.withUnsafeBytes { _ = hs_sqlite3_bind_blob_transient(stmt, i, $0.baseAddress, Int32($0.count)) }
@@ -126,6 +146,26 @@ final class Statement {
     func string(_ c: Int32) -> String? {
         guard let p = sqlite3_column_text(stmt, c) else { return nil }
         return String(cString: p)
+    }
+    /// A text column through `cache`: the same text as last time gives back the same String
+    /// (no allocation; the encoder then compares it by identity).
+    func string(_ c: Int32, cache: inout TextCache) -> String? {
+        guard let p = sqlite3_column_text(stmt, c) else { return nil }
+        let n = Int(sqlite3_column_bytes(stmt, c))
+        let text = UnsafeBufferPointer(start: p, count: n)
+        if let last = cache.text, cache.bytes.count == n, cache.bytes.withUnsafeBufferPointer({ n == 0 || memcmp($0.baseAddress!, p, n) == 0 }) {
+            return last
+        }
+        let value = String(decoding: text, as: UTF8.self)
+        cache.bytes = Array(text)
+        cache.text = value
+        return value
+    }
+
+    /// A sample id column (a 16-byte blob); nil when it is not one.
+    func id(_ c: Int32) -> SampleID? {
+        guard sqlite3_column_bytes(stmt, c) == 16, let p = sqlite3_column_blob(stmt, c) else { return nil }
+        return SampleID(UnsafeRawBufferPointer(start: p, count: 16))
     }
     func blob(_ c: Int32) -> [UInt8] {
         let n = Int(sqlite3_column_bytes(stmt, c))

@@ -28,30 +28,49 @@ public struct InsertResult: Sendable, Equatable {
 /// The local store: samples, their sync state, imports, sync history and small state values.
 /// SQLite in WAL mode, file mode 0600. The only caller of `sqlite3_*`.
 ///
+/// Row ids are the send order. Each type has a mark (`types.synced_to`): its rows up to the mark
+/// were delivered (or parked), the rows past it are its queue. A revised sample, a sample to send
+/// again and a dead letter put back in line all move to a fresh row id past every mark.
+///
 /// Not thread-safe: each thread or queue opens its own `SampleStore` on the same path (WAL
 /// lets readers and one writer work together).
 public final class SampleStore {
     let conn: Connection
     /// The database file.
     public var path: String { conn.path }
-    /// Prepared `markSynced` statements by chunk size (a sender's batches are all one size).
-    private var markStatements: [Int: Statement] = [:]
 
     private lazy var insertStmt = try! conn.prepare("""
-        INSERT OR IGNORE INTO samples(id, type, value, unit, start_ms, start_off, end_ms, end_off,
-            source_id, metadata, revisable, created_ms, rowid)
+        INSERT OR IGNORE INTO samples(rowid, type, start_ms, id, value, unit, start_off, end_ms, end_off,
+            source_id, metadata, revisable, created_ms)
         VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)
         """)
     private lazy var reviseStmt = try! conn.prepare("""
-        UPDATE samples SET value = ?2, metadata = ?3, state = 0, synced_ms = NULL, source_id = ?4
-        WHERE id = ?1 AND value != ?2
+        UPDATE samples SET rowid = ?5, value = ?4, metadata = ?6, source_id = ?7, state = 0, parked_ms = NULL, dead_reason = NULL
+        WHERE type = ?1 AND start_ms = ?2 AND id = ?3 AND value != ?4
         """)
+    private lazy var existsStmt = try! conn.prepare("SELECT 1 FROM samples WHERE type = ? AND start_ms = ? AND id = ?")
     private lazy var findSourceStmt = try! conn.prepare("SELECT id FROM sources WHERE name = ? AND version = ? AND device = ?")
     private lazy var addSourceStmt = try! conn.prepare("INSERT INTO sources(name, version, device) VALUES (?,?,?)")
+    private lazy var sourceByIDStmt = try! conn.prepare("SELECT name, version, device FROM sources WHERE id = ?")
+    private lazy var queuedStmt = try! conn.prepare("""
+        SELECT \(Self.sampleColumns) FROM samples
+        WHERE type = ?1 AND state = 0 AND rowid > max(?2, (SELECT synced_to FROM types WHERE id = ?1))
+        ORDER BY rowid LIMIT ?3
+        """)
+    private lazy var nextRowStmt = try! conn.prepare("""
+        SELECT max(coalesce((SELECT max(rowid) FROM samples), 0), coalesce((SELECT max(synced_to) FROM types), 0)) + 1
+        """)
     /// Source rows by content: sources repeat on every sample of an export, rows store an id.
     private var sourceIDs: [SampleSource: Int64] = [:]
     private var lastSource: (SampleSource, Int64)?
-    private lazy var existsStmt = try! conn.prepare("SELECT 1 FROM samples WHERE id = ?")
+    /// Sources by row id, for reading samples back (rows never change once written).
+    private var sourcesByID: [Int64: SampleSource] = [:]
+    private var lastSourceByID: (Int64, SampleSource)?
+    /// Units and metadata repeat from row to row: read back as the same Strings.
+    private var unitCache = TextCache(), metadataCache = TextCache()
+    /// Type ids by name and back (rows never change once written).
+    private var typeIDs: [String: Int64] = [:]
+    private var typeNames: [Int64: String] = [:]
     /// Whether the last batch was mostly duplicates (a cumulative export again): then each
     /// sample is first looked up by id, which costs less than preparing a full insert.
     private var probeFirst = false
@@ -86,82 +105,175 @@ public final class SampleStore {
         return id
     }
 
+    /// The source stored under `id`.
+    func source(id: Int64) throws(StoreError) -> SampleSource {
+        if let last = lastSourceByID, last.0 == id { return last.1 }
+        if let s = sourcesByID[id] { lastSourceByID = (id, s); return s }
+        let s = sourceByIDStmt
+        s.bind(1, id)
+        defer { s.reset() }
+        let source = try s.step()
+            ? SampleSource(name: s.string(0) ?? "", version: s.string(1).flatMap { $0.isEmpty ? nil : $0 },
+                           device: s.string(2).flatMap { $0.isEmpty ? nil : $0 })
+            : SampleSource(name: "")
+        if sourcesByID.count > 10_000 { sourcesByID.removeAll() }
+        sourcesByID[id] = source
+        lastSourceByID = (id, source)
+        return source
+    }
+
+    /// The id of a type; nil when it has no row and `create` is false.
+    func typeID(_ name: String, create: Bool) throws(StoreError) -> Int64? {
+        if let id = typeIDs[name] { return id }
+        let f = try conn.prepare("SELECT id FROM types WHERE name = ?")
+        f.bind(1, name)
+        var id: Int64?
+        if try f.step() {
+            id = f.int(0)
+        } else if create {
+            let a = try conn.prepare("INSERT INTO types(name) VALUES (?)")
+            a.bind(1, name)
+            try a.run()
+            id = sqlite3_last_insert_rowid(conn.db)
+        }
+        if let id { typeIDs[name] = id; typeNames[id] = name }
+        return id
+    }
+
+    /// The name of the type stored under `id`.
+    func typeName(_ id: Int64) throws(StoreError) -> String {
+        if let n = typeNames[id] { return n }
+        let f = try conn.prepare("SELECT name FROM types WHERE id = ?")
+        f.bind(1, id)
+        let name = try f.step() ? f.string(0) ?? "" : ""
+        typeIDs[name] = id
+        typeNames[id] = name
+        return name
+    }
+
+    /// The first row id no row or mark has used: rows added now come after every mark.
+    func nextRowID() throws(StoreError) -> Int64 {
+        let s = nextRowStmt
+        defer { s.reset() }
+        _ = try s.step()
+        return s.int(0)
+    }
+
+    /// Opens a write transaction, for a caller that inserts in several steps (`insert` joins it).
+    public func begin() throws(StoreError) { try conn.exec("BEGIN IMMEDIATE") }
+    /// Commits the transaction `begin` opened.
+    public func commit() throws(StoreError) { try conn.exec("COMMIT") }
+    /// Abandons the transaction `begin` opened, if it is still open.
+    public func rollback() {
+        if sqlite3_get_autocommit(conn.db) == 0 { try? conn.exec("ROLLBACK") }
+    }
+
     /// Runs `body` in one write transaction.
     public func transaction<T>(_ body: () throws -> T) throws -> T { try conn.transaction(body) }
+
+    /// Runs `body` in a write transaction unless one is open already.
+    func inTransaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        guard sqlite3_get_autocommit(conn.db) != 0 else { return try body() }
+        do { return try conn.transaction { try body() } } catch let e as StoreError { throw e } catch {
+            throw StoreError(path: path, code: -1, message: "\(error)")
+        }
+    }
 
     /// Stores samples; duplicates (same id) are ignored, revisable samples with a new value
     /// replace the stored one and are queued again. Call inside `transaction` for speed.
     public func insert(_ samples: [Sample], now: Timestamp) throws(StoreError) -> InsertResult {
-        // Row ids are assigned from max(rowid) below: only safe inside one write transaction.
-        if sqlite3_get_autocommit(conn.db) != 0 {
-            do { return try conn.transaction { try insertInTransaction(samples, now: now) } } catch let e as StoreError { throw e } catch {
-                throw StoreError(path: path, code: -1, message: "\(error)")
-            }
-        }
-        return try insertInTransaction(samples, now: now)
+        // Row ids are assigned from `nextRowID` below: only safe inside one write transaction.
+        try inTransaction { () throws(StoreError) -> InsertResult in try insertInTransaction(samples, now: now) }
     }
 
     private func insertInTransaction(_ samples: [Sample], now: Timestamp) throws(StoreError) -> InsertResult {
-        var result = InsertResult()
-        let s = insertStmt
-        // In id order, the random-key UNIQUE index is walked front to back instead of at random.
-        // Row ids follow the input order (the order samples are sent in), but rows are inserted
-        // in id order, so the random-key UNIQUE index is walked front to back, not at random.
-        let maxRow = try conn.prepare("SELECT coalesce(max(rowid), 0) FROM samples")
-        _ = try maxRow.step()
-        let base = maxRow.int(0) + 1
-        let keys = samples.map(\.id.prefix64)
-        let order = samples.indices.sorted { keys[$0] < keys[$1] }
-        let exists = existsStmt
+        guard !samples.isEmpty else { return InsertResult() }
+        // The batch's types (a batch holds few) and each sample's slot among them; counts are
+        // kept per slot and named once at the end. Fields are read in place, not copied out.
+        var names: [String] = [], ids: [Int64] = []
+        var slots: [Int] = []
+        slots.reserveCapacity(samples.count)
+        for i in samples.indices {
+            if let last = names.last, last == samples[i].type { slots.append(names.count - 1); continue }
+            if let slot = names.firstIndex(of: samples[i].type) { slots.append(slot); continue }
+            names.append(samples[i].type)
+            ids.append(try typeID(samples[i].type, create: true)!)
+            slots.append(names.count - 1)
+        }
+        var new = [Int](repeating: 0, count: names.count), revised = new, duplicates = new
+        // Rows go in by (type, start): exports group records by type in time order, so the
+        // table and both indexes fill front to back; the row ids (the send order) follow.
+        let order = samples.indices.sorted {
+            let a = ids[slots[$0]], b = ids[slots[$1]]
+            return a != b ? a < b : samples[$0].start.millis < samples[$1].start.millis
+        }
+        var next = try nextRowID()
+        let s = insertStmt, exists = existsStmt
+        let created = now.millis
+        // Consecutive samples often carry the same metadata (a heart rate's motion context).
+        var lastMetadata: [String: String] = [:], lastMetadataJSON: String?
         for index in order {
-            let sample = samples[index]
-            if probeFirst && !sample.revisable {
-                exists.bind(1, blob: sample.id.bytes)
+            let slot = slots[index]
+            let type = ids[slot]
+            let start = samples[index].start, end = samples[index].end
+            let revisable = samples[index].revisable
+            let id = samples[index].id
+            if probeFirst && !revisable {
+                exists.bind(1, type); exists.bind(2, start.millis); exists.bind(3, id: id)
                 let known = try exists.step()
                 sqlite3_reset(exists.stmt)
                 if known {
-                    result.duplicates += 1
-                    result.duplicatesByType[sample.type, default: 0] += 1
+                    duplicates[slot] += 1
                     continue
                 }
             }
-            let metadata = Self.encodeMetadata(sample.metadata)
-            s.bind(1, blob: sample.id.bytes)
-            s.bind(2, sample.type)
-            s.bind(3, sample.value)
-            s.bind(4, sample.unit)
-            s.bind(5, sample.start.millis)
-            s.bind(6, Int64(sample.start.utcOffsetSeconds))
-            s.bind(7, sample.end.millis)
-            s.bind(8, Int64(sample.end.utcOffsetSeconds))
-            s.bind(9, try sourceID(sample.source))
-            s.bind(10, metadata)
-            s.bind(11, sample.revisable ? 1 : 0)
-            s.bind(12, now.millis)
-            s.bind(13, base + Int64(index))
+            if samples[index].metadata != lastMetadata {
+                lastMetadata = samples[index].metadata
+                lastMetadataJSON = Self.encodeMetadata(lastMetadata)
+            }
+            let source = try sourceID(samples[index].source)
+            s.bind(1, next)
+            s.bind(2, type)
+            s.bind(3, start.millis)
+            s.bind(4, id: id)
+            s.bind(5, samples[index].value)
+            s.bind(6, samples[index].unit)
+            s.bind(7, Int64(start.utcOffsetSeconds))
+            s.bind(8, end.millis)
+            s.bind(9, Int64(end.utcOffsetSeconds))
+            s.bind(10, source)
+            s.bind(11, lastMetadataJSON)
+            s.bind(12, revisable ? 1 : 0)
+            s.bind(13, created)
             try s.runKeepingBindings()
             if conn.changes == 1 {
-                result.new += 1
-                result.gained[sample.type, default: 0] += 1
+                next += 1
+                new[slot] += 1
                 continue
             }
-            if sample.revisable {
+            if revisable {
+                // A new value for a stored interval: it takes a fresh row id, past the type's mark.
                 let r = reviseStmt
-                r.bind(1, blob: sample.id.bytes)
-                r.bind(2, sample.value)
-                r.bind(3, metadata)
-                r.bind(4, try sourceID(sample.source))
+                r.bind(1, type); r.bind(2, start.millis); r.bind(3, id: id)
+                r.bind(4, samples[index].value); r.bind(5, next); r.bind(6, lastMetadataJSON); r.bind(7, source)
                 try r.run()
                 if conn.changes == 1 {
-                    result.revised += 1
-                    result.gained[sample.type, default: 0] += 1
+                    next += 1
+                    revised[slot] += 1
                     continue
                 }
             }
-            result.duplicates += 1
-            result.duplicatesByType[sample.type, default: 0] += 1
+            duplicates[slot] += 1
         }
-        if !samples.isEmpty { probeFirst = result.duplicates * 2 > samples.count }
+        var result = InsertResult()
+        for (slot, name) in names.enumerated() {
+            result.new += new[slot]
+            result.revised += revised[slot]
+            result.duplicates += duplicates[slot]
+            if new[slot] + revised[slot] > 0 { result.gained[name, default: 0] += new[slot] + revised[slot] }
+            if duplicates[slot] > 0 { result.duplicatesByType[name, default: 0] += duplicates[slot] }
+        }
+        probeFirst = result.duplicates * 2 > samples.count
         return result
     }
 
@@ -169,6 +281,12 @@ public final class SampleStore {
         guard !m.isEmpty else { return nil }
         var w = JSONWriter(capacity: 64)
         w.raw("{")
+        if m.count == 1, let (k, v) = m.first {
+            w.key(k)
+            w.string(v)
+            w.raw("}")
+            return w.text
+        }
         for (n, k) in m.keys.sorted().enumerated() {
             if n > 0 { w.raw(",") }
             w.key(k)
@@ -185,152 +303,165 @@ public final class SampleStore {
         return out
     }
 
-    private static let sampleColumns = """
-        samples.rowid, type, value, unit, start_ms, start_off, end_ms, end_off, sources.name, sources.version,
-        sources.device, metadata, revisable, created_ms, samples.id
+    static let sampleColumns = """
+        rowid, type, value, unit, start_ms, start_off, end_ms, end_off, source_id, metadata, revisable, created_ms, id
         """
-    /// The table expression the sample columns are read from.
-    private static let sampleTables = "samples JOIN sources ON sources.id = samples.source_id"
 
-    func readSample(_ s: Statement) -> StoredSample {
-        let source = SampleSource(name: s.string(8) ?? "", version: s.string(9).flatMap { $0.isEmpty ? nil : $0 },
-                                  device: s.string(10).flatMap { $0.isEmpty ? nil : $0 })
+    /// A row of `sampleColumns`. With `decodeMetadata` false the metadata stays as its stored
+    /// JSON text in `metadataJSON` (the sync path writes it into request bodies as it is).
+    func readSample(_ s: Statement, type knownType: String? = nil, decodeMetadata: Bool = true) throws(StoreError) -> StoredSample {
+        let type: String
+        if let knownType { type = knownType } else { type = try typeName(s.int(1)) }
+        let metadataText = s.string(9, cache: &metadataCache)
         // The id it was stored under: no SHA-256 per sample read back.
-        let sample = Sample(storedID: SampleID(bytes: s.blob(14)), type: s.string(1) ?? "", value: s.double(2), unit: s.string(3) ?? "",
+        let sample = Sample(storedID: s.id(12) ?? SampleID(bytes: [UInt8](repeating: 0, count: 16)), type: type, value: s.double(2), unit: s.string(3, cache: &unitCache) ?? "",
                             start: Timestamp(millis: s.int(4), utcOffsetSeconds: Int32(s.int(5))),
                             end: Timestamp(millis: s.int(6), utcOffsetSeconds: Int32(s.int(7))),
-                            source: source, metadata: Self.decodeMetadata(s.string(11)), revisable: s.int(12) != 0)
-        return StoredSample(sample: sample, createdAt: Timestamp(millis: s.int(13)), rowID: s.int(0))
+                            source: try source(id: s.int(8)),
+                            metadata: decodeMetadata ? Self.decodeMetadata(metadataText) : [:], revisable: s.int(10) != 0)
+        var stored = StoredSample(sample: sample, createdAt: Timestamp(millis: s.int(11)), rowID: s.int(0))
+        if !decodeMetadata { stored.metadataJSON = metadataText ?? "{}" }
+        return stored
     }
 
-    /// Up to `limit` queued (unsynced, not parked) samples of `type`, oldest first, with row id
-    /// greater than `afterRowID`.
-    public func queued(type: String, limit: Int, afterRowID: Int64 = 0) throws(StoreError) -> [StoredSample] {
-        let s = try conn.prepare("SELECT \(Self.sampleColumns) FROM \(Self.sampleTables) WHERE state = 0 AND type = ? AND samples.rowid > ? ORDER BY samples.rowid LIMIT ?")
-        s.bind(1, type)
+    /// Up to `limit` queued samples of `type` (past its mark, not parked), in send order, with
+    /// row id greater than `afterRowID`. With `decodeMetadata` false, metadata stays JSON text.
+    public func queued(type: String, limit: Int, afterRowID: Int64 = 0, decodeMetadata: Bool = true) throws(StoreError) -> [StoredSample] {
+        guard let id = try typeID(type, create: false) else { return [] }
+        let s = queuedStmt
+        s.bind(1, id)
         s.bind(2, afterRowID)
         s.bind(3, limit)
+        defer { s.reset() }
         var out: [StoredSample] = []
-        while try s.step() { out.append(readSample(s)) }
+        out.reserveCapacity(min(limit, 4096))
+        while try s.step() { out.append(try readSample(s, type: type, decodeMetadata: decodeMetadata)) }
         return out
     }
 
-    /// Marks samples synced, but only those whose stored value is still the one that was sent
-    /// (a revision that arrived meanwhile stays queued).
-    public func markSynced(_ sent: [StoredSample], at now: Timestamp) throws {
-        // One statement per chunk (UPDATE … FROM VALUES, SQLite ≥ 3.33): about twice as fast as
-        // a statement per row; the per-row form stays as the fallback.
-        if sent.count > 1, let done = try? markSyncedInChunks(sent, at: now), done { return }
-        let s = try conn.prepare("UPDATE samples SET state = 1, synced_ms = ? WHERE rowid = ? AND state = 0 AND value = ?")
-        try conn.transaction {
-            for item in sent {
-                s.bind(1, now.millis)
-                s.bind(2, item.rowID)
-                s.bind(3, item.sample.value)
-                try s.run()
-            }
-        }
-    }
-
-    /// `markSynced` with one UPDATE per chunk of up to 500 samples; false when this SQLite
-    /// cannot (nothing was changed then).
-    func markSyncedInChunks(_ sent: [StoredSample], at now: Timestamp) throws -> Bool {
-        let chunk = 500
-        func statement(_ n: Int) throws(StoreError) -> Statement {
-            if let s = markStatements[n] { return s }
-            if markStatements.count >= 8 { markStatements.removeAll() }
-            let values = Array(repeating: "(?, ?)", count: n).joined(separator: ", ")
-            let s = try conn.prepare("""
-                UPDATE samples SET state = 1, synced_ms = ?
-                FROM (SELECT column1 AS rid, column2 AS val FROM (VALUES \(values))) AS sent
-                WHERE samples.rowid = sent.rid AND samples.state = 0 AND samples.value = sent.val
-                """)
-            markStatements[n] = s
-            return s
-        }
-        guard (try? statement(min(chunk, sent.count))) != nil else { return false }
-        try conn.transaction {
-            var start = 0
-            while start < sent.count {
-                let part = sent[start..<min(start + chunk, sent.count)]
-                let s = try statement(part.count)
-                s.bind(1, now.millis)
-                var i: Int32 = 2
-                for item in part {
-                    s.bind(i, item.rowID)
-                    s.bind(i + 1, item.sample.value)
-                    i += 2
+    /// Records what became of `batch`: queued samples of one type in send order, from the
+    /// front of its queue, as `queued` returned them. All of it is done (delivered, or parked
+    /// when in `rejected`) except `retry`, which stays queued. The type's mark moves past the
+    /// batch; samples to retry that other delivered samples follow move to fresh row ids, so
+    /// they stay in line without the delivered ones being sent again.
+    public func recordDelivery(_ batch: [StoredSample], rejected: [(StoredSample, String)] = [], retry: [StoredSample] = [],
+                               at now: Timestamp) throws(StoreError) {
+        guard let last = batch.last, let type = try typeID(last.sample.type, create: false) else { return }
+        try inTransaction { () throws(StoreError) in
+            if !rejected.isEmpty { try parkInTransaction(rejected, at: now) }
+            var mark = last.rowID
+            if let firstRetry = retry.map(\.rowID).min() {
+                let retrying = Set(retry.map(\.rowID)), parked = Set(rejected.map(\.0.rowID))
+                let deliveredAfter = batch.contains { $0.rowID > firstRetry && !retrying.contains($0.rowID) && !parked.contains($0.rowID) }
+                if deliveredAfter {
+                    var next = try nextRowID()
+                    let move = try conn.prepare("UPDATE samples SET rowid = ? WHERE rowid = ?")
+                    for r in retry.sorted(by: { $0.rowID < $1.rowID }) {
+                        move.bind(1, next); move.bind(2, r.rowID)
+                        try move.run()
+                        next += 1
+                    }
+                } else {
+                    mark = firstRetry - 1
                 }
-                try s.run()
-                start += chunk
             }
+            let s = try conn.prepare("UPDATE types SET synced_to = max(synced_to, ?) WHERE id = ?")
+            s.bind(1, mark)
+            s.bind(2, type)
+            try s.run()
         }
-        return true
     }
 
     /// Parks samples the gateway rejected as bad (dead letters), with the reason.
-    public func park(_ rejected: [(StoredSample, String)], at now: Timestamp) throws {
-        let s = try conn.prepare("UPDATE samples SET state = 2, dead_reason = ?, synced_ms = ? WHERE rowid = ?")
-        try conn.transaction {
-            for (item, reason) in rejected {
-                s.bind(1, reason)
-                s.bind(2, now.millis)
-                s.bind(3, item.rowID)
-                try s.run()
-            }
+    public func park(_ rejected: [(StoredSample, String)], at now: Timestamp) throws(StoreError) {
+        try inTransaction { () throws(StoreError) in try parkInTransaction(rejected, at: now) }
+    }
+
+    private func parkInTransaction(_ rejected: [(StoredSample, String)], at now: Timestamp) throws(StoreError) {
+        let s = try conn.prepare("UPDATE samples SET state = 2, dead_reason = ?, parked_ms = ? WHERE rowid = ?")
+        for (item, reason) in rejected {
+            s.bind(1, reason)
+            s.bind(2, now.millis)
+            s.bind(3, item.rowID)
+            try s.run()
         }
     }
 
-    /// Puts parked samples back in the queue; returns how many, by type.
+    /// Puts parked samples back in the queue (at its end); returns how many, by type.
     public func requeueDeadLetters(type: String? = nil) throws(StoreError) -> [String: Int] {
-        let before = try deadLetterCounts()
-        let s = try conn.prepare("UPDATE samples SET state = 0, dead_reason = NULL, synced_ms = NULL WHERE state = 2 AND (?1 IS NULL OR type = ?1)")
-        s.bind(1, type)
-        try s.run()
-        return type.map { t in before.filter { $0.key == t } } ?? before
+        var typeID: Int64?
+        if let type {
+            guard let id = try self.typeID(type, create: false) else { return [:] }
+            typeID = id
+        }
+        return try inTransaction { () throws(StoreError) -> [String: Int] in
+            let find = try conn.prepare("SELECT rowid, type FROM samples WHERE state = 2 AND (?1 IS NULL OR type = ?1) ORDER BY rowid")
+            find.bind(1, typeID)
+            var rows: [(Int64, Int64)] = []
+            while try find.step() { rows.append((find.int(0), find.int(1))) }
+            var next = try nextRowID()
+            var counts: [String: Int] = [:]
+            let move = try conn.prepare("UPDATE samples SET rowid = ?, state = 0, dead_reason = NULL, parked_ms = NULL WHERE rowid = ?")
+            for (row, t) in rows {
+                move.bind(1, next); move.bind(2, row)
+                try move.run()
+                next += 1
+                counts[try typeName(t), default: 0] += 1
+            }
+            return counts
+        }
     }
 
     /// Parked samples: (sample, reason), newest first.
     public func deadLetters(limit: Int = 100) throws(StoreError) -> [(StoredSample, String)] {
-        let s = try conn.prepare("SELECT \(Self.sampleColumns), dead_reason FROM \(Self.sampleTables) WHERE state = 2 ORDER BY synced_ms DESC, samples.rowid DESC LIMIT ?")
+        let s = try conn.prepare("SELECT \(Self.sampleColumns), dead_reason FROM samples WHERE state = 2 ORDER BY parked_ms DESC, rowid DESC LIMIT ?")
         s.bind(1, limit)
         var out: [(StoredSample, String)] = []
-        while try s.step() { out.append((readSample(s), s.string(15) ?? "")) }
+        while try s.step() { out.append((try readSample(s), s.string(13) ?? "")) }
         return out
     }
 
-    private func countsByType(state: Int) throws(StoreError) -> [String: Int] {
-        let s = try conn.prepare("SELECT type, count(*) FROM samples WHERE state = ? GROUP BY type")
-        s.bind(1, state)
+    /// Counts by type name, from one count per type (each an index range).
+    private func countsByType(_ condition: String) throws(StoreError) -> [String: Int] {
+        let s = try conn.prepare("""
+            SELECT name, (SELECT count(*) FROM samples WHERE samples.type = types.id AND \(condition)) FROM types
+            """)
         var out: [String: Int] = [:]
-        while try s.step() { out[s.string(0) ?? ""] = Int(s.int(1)) }
+        while try s.step() {
+            let n = s.int(1)
+            if n > 0 { out[s.string(0) ?? ""] = Int(n) }
+        }
         return out
     }
 
     /// Queued sample counts by type.
-    public func queuedCounts() throws(StoreError) -> [String: Int] { try countsByType(state: 0) }
+    public func queuedCounts() throws(StoreError) -> [String: Int] { try countsByType("state = 0 AND rowid > types.synced_to") }
     /// Synced sample counts by type.
-    public func syncedCounts() throws(StoreError) -> [String: Int] { try countsByType(state: 1) }
+    public func syncedCounts() throws(StoreError) -> [String: Int] { try countsByType("state = 0 AND rowid <= types.synced_to") }
     /// Parked sample counts by type.
-    public func deadLetterCounts() throws(StoreError) -> [String: Int] { try countsByType(state: 2) }
+    public func deadLetterCounts() throws(StoreError) -> [String: Int] { try countsByType("state = 2") }
 
     /// The types that have queued samples.
     public func typesWithQueuedSamples() throws(StoreError) -> [String] { try queuedCounts().keys.sorted() }
 
     /// Samples whose local interval overlaps a day, for `healthspool day`.
     public func samples(type: String, fromMillis: Int64, toMillis: Int64) throws(StoreError) -> [StoredSample] {
-        let s = try conn.prepare("SELECT \(Self.sampleColumns) FROM \(Self.sampleTables) WHERE type = ? AND start_ms < ? AND end_ms >= ? ORDER BY start_ms")
-        s.bind(1, type)
+        guard let id = try typeID(type, create: false) else { return [] }
+        let s = try conn.prepare("SELECT \(Self.sampleColumns) FROM samples WHERE type = ? AND start_ms < ? AND end_ms >= ? ORDER BY start_ms")
+        s.bind(1, id)
         s.bind(2, toMillis)
         s.bind(3, fromMillis)
         var out: [StoredSample] = []
-        while try s.step() { out.append(readSample(s)) }
+        while try s.step() { out.append(try readSample(s, type: type)) }
         return out
     }
 
+    /// The condition on `samples` that selects synced rows.
+    private static let synced = "state = 0 AND rowid <= (SELECT synced_to FROM types WHERE types.id = samples.type)"
+
     /// Removes synced samples older than `olderThanMillis` (by end date); returns how many.
     public func pruneSynced(olderThanMillis: Int64) throws(StoreError) -> Int {
-        let s = try conn.prepare("DELETE FROM samples WHERE state = 1 AND end_ms < ?")
+        let s = try conn.prepare("DELETE FROM samples WHERE end_ms < ? AND \(Self.synced)")
         s.bind(1, olderThanMillis)
         try s.run()
         return conn.changes
@@ -339,8 +470,8 @@ public final class SampleStore {
     /// Removes the oldest synced samples until at most `keep` synced remain; returns how many.
     public func pruneOldestSynced(keeping keep: Int) throws(StoreError) -> Int {
         let s = try conn.prepare("""
-            DELETE FROM samples WHERE rowid IN (SELECT rowid FROM samples WHERE state = 1 ORDER BY end_ms
-            LIMIT max(0, (SELECT count(*) FROM samples WHERE state = 1) - ?))
+            DELETE FROM samples WHERE rowid IN (SELECT rowid FROM samples WHERE \(Self.synced) ORDER BY end_ms
+            LIMIT max(0, (SELECT count(*) FROM samples WHERE \(Self.synced)) - ?))
             """)
         s.bind(1, keep)
         try s.run()

@@ -1,6 +1,12 @@
 import HealthSpoolCore
 
 /// The store's schema, applied in numbered steps recorded in `PRAGMA user_version`.
+///
+/// Step 2 replaced the per-row sync state with a mark per type (`types.synced_to`): a type's
+/// queue is its rows past the mark, in row-id order, so recording a delivered batch writes one
+/// row instead of one per sample. Duplicates are found through `UNIQUE (type, start_ms, id)`
+/// (the id derives from type and start, so this is the id's uniqueness), which an export's
+/// type-grouped, time-ordered records fill front to back instead of at random.
 enum Schema {
     static let migrations: [String] = [
         """
@@ -59,12 +65,50 @@ enum Schema {
         CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         CREATE TABLE profile (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_ms INTEGER NOT NULL);
         """,
+        """
+        CREATE TABLE types (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            synced_to INTEGER NOT NULL DEFAULT 0   -- rows of this type up to this row id are sent
+        );
+        INSERT INTO types(name) SELECT DISTINCT type FROM samples ORDER BY type;
+        UPDATE types SET synced_to = coalesce(
+            (SELECT min(rowid) - 1 FROM samples WHERE samples.type = types.name AND state = 0),
+            (SELECT max(rowid) FROM samples WHERE samples.type = types.name), 0);
+        CREATE TABLE samples_v2 (
+            rowid INTEGER PRIMARY KEY,             -- the send order
+            type INTEGER NOT NULL REFERENCES types(id),
+            start_ms INTEGER NOT NULL,
+            id BLOB NOT NULL,
+            value REAL NOT NULL,
+            unit TEXT NOT NULL,
+            start_off INTEGER NOT NULL,
+            end_ms INTEGER NOT NULL,
+            end_off INTEGER NOT NULL,
+            source_id INTEGER NOT NULL REFERENCES sources(id),
+            metadata TEXT,
+            revisable INTEGER NOT NULL DEFAULT 0,
+            created_ms INTEGER NOT NULL,
+            state INTEGER NOT NULL DEFAULT 0,      -- 0 in line to be sent (or sent), 2 parked (dead letter)
+            parked_ms INTEGER,
+            dead_reason TEXT,
+            UNIQUE (type, start_ms, id)
+        );
+        INSERT INTO samples_v2 SELECT s.rowid, t.id, s.start_ms, s.id, s.value, s.unit, s.start_off, s.end_ms, s.end_off,
+            s.source_id, s.metadata, s.revisable, s.created_ms, CASE s.state WHEN 2 THEN 2 ELSE 0 END,
+            CASE s.state WHEN 2 THEN s.synced_ms END, s.dead_reason
+            FROM samples AS s JOIN types AS t ON t.name = s.type;
+        DROP TABLE samples;
+        ALTER TABLE samples_v2 RENAME TO samples;
+        CREATE INDEX samples_queue ON samples(type, state, rowid);
+        """,
     ]
 
     static func migrate(_ c: Connection) throws(StoreError) {
         let s = try c.prepare("PRAGMA user_version")
         _ = try s.step()
         let version = Int(s.int(0))
+        s.reset()   // a statement still stepping would keep DROP TABLE from running
         for (n, sql) in migrations.enumerated() where n >= version {
             try c.exec("BEGIN IMMEDIATE")
             do {

@@ -34,7 +34,7 @@ import Glibc
     @Test func aRevisedValueReplacesTheSampleAndQueuesItAgain() throws {
         _ = try store.insert([sample(0, type: "stepCount", value: 1000, revisable: true)], now: now)
         let q = try store.queued(type: "stepCount", limit: 10)
-        try store.markSynced(q, at: now)
+        try store.recordDelivery(q, at: now)
         #expect(try store.queuedCounts().isEmpty)
         let r = try store.insert([sample(0, type: "stepCount", value: 1500, revisable: true)], now: now)
         #expect(r.revised == 1 && r.new == 0)
@@ -48,7 +48,7 @@ import Glibc
         _ = try store.insert([sample(0, type: "stepCount", value: 1000, revisable: true)], now: now)
         let sent = try store.queued(type: "stepCount", limit: 10)
         _ = try store.insert([sample(0, type: "stepCount", value: 1200, revisable: true)], now: now)
-        try store.markSynced(sent, at: now)
+        try store.recordDelivery(sent, at: now)
         #expect(try store.queued(type: "stepCount", limit: 10).map(\.sample.value) == [1200])
     }
 
@@ -92,7 +92,7 @@ import Glibc
     @Test func pruningRemovesOnlySyncedSamples() throws {
         _ = try store.insert((0..<4).map { sample($0) }, now: now)
         let q = try store.queued(type: "heartRate", limit: 2)
-        try store.markSynced(q, at: now)
+        try store.recordDelivery(q, at: now)
         #expect(try store.pruneSynced(olderThanMillis: now.millis + 86_400_000) == 2)
         #expect(try store.queuedCounts() == ["heartRate": 2])
     }
@@ -100,7 +100,7 @@ import Glibc
     @Test func underTheSizeLimitTheOldestSyncedGoFirstAndUnsyncedStay() throws {
         _ = try store.insert((0..<10).map { sample($0) }, now: now)
         let q = try store.queued(type: "heartRate", limit: 6)
-        try store.markSynced(q, at: now)
+        try store.recordDelivery(q, at: now)
         #expect(try store.pruneOldestSynced(keeping: 2) == 4)
         let left = try store.samples(type: "heartRate", fromMillis: 0, toMillis: .max)
         #expect(left.count == 6)
@@ -108,6 +108,63 @@ import Glibc
         #expect(try store.queuedCounts() == ["heartRate": 4])
         #expect(!left.map(\.sample).contains(sample(0)))
         #expect(left.map(\.sample).contains(sample(5)))
+    }
+
+    @Test func samplesAddedAfterTheNewestSyncedOnesWerePrunedAreStillQueued() throws {
+        _ = try store.insert((0..<3).map { sample($0) }, now: now)
+        try store.recordDelivery(try store.queued(type: "heartRate", limit: 10), at: now)
+        #expect(try store.pruneSynced(olderThanMillis: .max) == 3)
+        // The rows are gone, the mark stays: new rows must land past it, not under it.
+        _ = try store.insert((3..<5).map { sample($0) }, now: now)
+        #expect(try store.queuedCounts() == ["heartRate": 2])
+        #expect(try store.queued(type: "heartRate", limit: 10).map(\.sample) == [sample(3), sample(4)])
+    }
+
+    @Test func aFailedBatchStaysQueuedInItsPlace() throws {
+        _ = try store.insert((0..<6).map { sample($0) }, now: now)
+        let batch = try store.queued(type: "heartRate", limit: 4)
+        // The gateway took the first two, then went away: the rest of the batch is retried.
+        try store.recordDelivery(batch, retry: Array(batch[2...]), at: now)
+        let left = try store.queued(type: "heartRate", limit: 10)
+        #expect(Array(left.prefix(2).map(\.rowID)) == batch[2...].map(\.rowID))
+        #expect(left.map(\.sample) == (2..<6).map { sample($0) })
+        #expect(try store.syncedCounts() == ["heartRate": 2])
+    }
+
+    @Test func aRecordToRetryAmongDeliveredOnesMovesToTheEndOfTheQueue() throws {
+        _ = try store.insert((0..<5).map { sample($0) }, now: now)
+        let batch = try store.queued(type: "heartRate", limit: 3)
+        // Per-record results: the middle record got 50003, the ones around it were accepted.
+        try store.recordDelivery(batch, retry: [batch[1]], at: now)
+        let left = try store.queued(type: "heartRate", limit: 10)
+        #expect(left.map(\.sample) == [sample(3), sample(4), sample(1)])
+        #expect(left[2].sample.id == batch[1].sample.id)
+        #expect(try store.syncedCounts() == ["heartRate": 2])
+    }
+
+    @Test func recordingARejectedSampleParksItAndMovesPastIt() throws {
+        _ = try store.insert((0..<3).map { sample($0) }, now: now)
+        let batch = try store.queued(type: "heartRate", limit: 3)
+        try store.recordDelivery(batch, rejected: [(batch[2], "42207 bad value")], at: now)
+        #expect(try store.queuedCounts().isEmpty)
+        #expect(try store.deadLetterCounts() == ["heartRate": 1])
+        #expect(try store.syncedCounts() == ["heartRate": 2])
+        #expect(try store.requeueDeadLetters(type: "heartRate") == ["heartRate": 1])
+        #expect(try store.queued(type: "heartRate", limit: 10).map(\.sample) == [sample(2)])
+    }
+
+    @Test func theSyncPathReadsMetadataAsStoredJSON() throws {
+        var s = sample(1)
+        s.metadata = ["b": "2", "a": "x\"y"]
+        _ = try store.insert([s, sample(2)], now: now)
+        let raw = try store.queued(type: "heartRate", limit: 10, decodeMetadata: false)
+        #expect(raw.map(\.metadataJSON) == [#"{"a":"x\"y","b":"2"}"#, "{}"])
+        #expect(raw[0].sample.metadata.isEmpty)
+        let decoded = try store.queued(type: "heartRate", limit: 10)
+        var a = JSONWriter(capacity: 64), b = JSONWriter(capacity: 64)
+        BatchEncoder.writeSample(raw[0], to: &a)
+        BatchEncoder.writeSample(decoded[0], to: &b)
+        #expect(a.text == b.text)
     }
 
     @Test func afterAMostlyDuplicateBatchNewSamplesAndRevisionsStillCount() throws {

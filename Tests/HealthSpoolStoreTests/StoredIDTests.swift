@@ -33,7 +33,7 @@ import Glibc
         #expect(dead.count == 1 && dead[0].0.sample.id == samples[3].id && dead[0].1 == "42207 bad")
     }
 
-    @Test func markingManySamplesInChunksKeepsRevisionsQueued() throws {
+    @Test func aSampleRevisedWhileItsBatchWasInFlightStaysQueued() throws {
         var template = Array("/tmp/healthspool-store-XXXXXX".utf8CString)
         let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
         let store = try SampleStore(path: dir + "/test.db")
@@ -50,12 +50,12 @@ import Glibc
         var revised = samples[700]
         revised.value = 9999
         _ = try store.insert([revised], now: now)
-        try store.markSynced(sent, at: now)
+        try store.recordDelivery(sent, at: now)
         let left = try store.queued(type: "stepCount", limit: 2000)
-        #expect(left.count == 1 && left[0].sample.value == 9999)
+        #expect(left.count == 1 && left[0].sample.value == 9999 && left[0].sample.id == samples[700].id)
         #expect(try store.syncedCounts() == ["stepCount": 1202])
-        // Marking again changes nothing (and this SQLite takes the one-statement form).
-        #expect(try store.markSyncedInChunks(sent, at: now))
+        // Recording the same batch again changes nothing.
+        try store.recordDelivery(sent, at: now)
         #expect(try store.queued(type: "stepCount", limit: 2000).count == 1)
     }
 }
