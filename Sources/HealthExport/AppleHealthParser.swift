@@ -12,7 +12,8 @@ public enum AppleHealthParser {
     /// Parses an export.zip, finding the XML member by content.
     public static func parseZip(_ source: ByteSource, into sink: SampleSink) throws -> ParseReport {
         let member = try ZipArchive.findHealthExport(in: source)
-        let stream = try ZipMemberStream(source: source, member: member)
+        // Inflated on a third thread, ahead of the scanner.
+        let stream = ReadAheadStream(try ZipMemberStream(source: source, member: member))
         return try ParsePipeline.run(into: sink) { sink in
             try parse(stream, format: "Apple Health export (zip member '\(member.name)')", into: sink)
         }
