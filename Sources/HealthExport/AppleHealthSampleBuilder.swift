@@ -150,7 +150,7 @@ final class AppleHealthSampleBuilder {
     }
 
     /// Hands a sample to the sink.
-    @inline(__always) func emit(_ sample: Sample) throws {
+    @inline(__always) func emit(_ sample: consuming Sample) throws {
         try sink.accept(sample)
         report.samples += 1
     }

@@ -53,7 +53,7 @@ extension ByteSource {
 /// Where parsed samples go. The importer batches them into the store.
 public protocol SampleSink: AnyObject {
     /// Takes one sample. Throwing stops the parse.
-    func accept(_ sample: Sample) throws
+    func accept(_ sample: consuming Sample) throws
     /// Takes samples in order, as `accept` one by one would (a sink can take them in one go).
     func accept(batch: [Sample]) throws
     /// Takes profile data (Apple Health's `Me` element): kept locally, never sent.
@@ -75,7 +75,7 @@ public final class CollectingSink: SampleSink {
     public private(set) var samples: [Sample] = []
     public private(set) var profiles: [[(String, String)]] = []
     public init() {}
-    public func accept(_ sample: Sample) throws { samples.append(sample) }
+    public func accept(_ sample: consuming Sample) throws { samples.append(sample) }
     public func profile(_ attributes: [(String, String)]) { profiles.append(attributes) }
 }
 

@@ -142,7 +142,7 @@ final class ParsePipeline {
             batch.reserveCapacity(ParsePipeline.batchSize)
         }
 
-        func accept(_ sample: Sample) throws {
+        func accept(_ sample: consuming Sample) throws {
             batch.append(sample)
             if batch.count == ParsePipeline.batchSize {
                 if pipeline.isCancelled { throw Cancelled() }

@@ -142,40 +142,45 @@ public enum SampleIdentity {
     /// The id for these identifying fields. `value` nil means "revisable interval".
     public static func id(type: String, start: Int64, end: Int64, value: Double?, unit: String,
                           sourceName: String) -> SampleID {
-        var key = [UInt8]()
-        key.reserveCapacity(32 + type.utf8.count + unit.utf8.count + sourceName.utf8.count + 48)
-        key.append(contentsOf: [0x68, 0x73, 0x31])  // "hs1"
-        key.append(0x1F); key.append(contentsOf: type.utf8)
-        key.append(0x1F); appendDecimal(start, to: &key)
-        key.append(0x1F); appendDecimal(end, to: &key)
-        key.append(0x1F)
-        if let value {
-            if value.isFinite, value == value.rounded(), abs(value) < 1e15 { appendDecimal(Int64(value), to: &key) }
-            else { key.append(contentsOf: String(value).utf8) }
-        } else {
-            key.append(0x7E)  // "~"
+        let number: String? = value.flatMap { v in
+            v.isFinite && v == v.rounded() && abs(v) < 1e15 ? nil : String(v)
         }
-        key.append(0x1F); key.append(contentsOf: unit.utf8)
-        key.append(0x1F); key.append(contentsOf: sourceName.utf8)
-        return withUnsafeTemporaryAllocation(byteCount: 32, alignment: 8) { digest in
-            key.withUnsafeBytes { SHA256.hash($0, into: digest) }
-            digest[6] = (digest[6] & 0x0F) | 0x80   // version 8: custom
-            digest[8] = (digest[8] & 0x3F) | 0x80   // RFC 4122 variant
-            return SampleID(UnsafeRawBufferPointer(digest))
-        }
-    }
-
-    /// Appends the decimal digits of `v` (as `String(v)` would write them).
-    @inline(__always)
-    static func appendDecimal(_ v: Int64, to out: inout [UInt8]) {
-        if v == 0 { out.append(0x30); return }
-        if v < 0 { out.append(0x2D) }
-        var m = v.magnitude
-        // Up to 19 digits: write them reversed into a small stack buffer.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buf in
+        let capacity = 16 + 3 * 20 + type.utf8.count + unit.utf8.count + sourceName.utf8.count + (number?.utf8.count ?? 0)
+        // The key is built on the stack and hashed there: no allocation per sample.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { key -> SampleID in
             var n = 0
-            while m > 0 { buf[n] = UInt8(m % 10) + 0x30; m /= 10; n += 1 }
-            while n > 0 { n -= 1; out.append(buf[n]) }
+            func byte(_ b: UInt8) { key[n] = b; n += 1 }
+            func text(_ s: String) {
+                for b in s.utf8 { key[n] = b; n += 1 }
+            }
+            func decimal(_ v: Int64) {
+                if v == 0 { byte(0x30); return }
+                if v < 0 { byte(0x2D) }
+                var m = v.magnitude, digits = 0
+                var t = m
+                while t > 0 { digits += 1; t /= 10 }
+                var i = n + digits - 1
+                while m > 0 { key[i] = UInt8(m % 10) + 0x30; m /= 10; i -= 1 }
+                n += digits
+            }
+            byte(0x68); byte(0x73); byte(0x31)  // "hs1"
+            byte(0x1F); text(type)
+            byte(0x1F); decimal(start)
+            byte(0x1F); decimal(end)
+            byte(0x1F)
+            if let value {
+                if let number { text(number) } else { decimal(Int64(value)) }
+            } else {
+                byte(0x7E)  // "~"
+            }
+            byte(0x1F); text(unit)
+            byte(0x1F); text(sourceName)
+            return withUnsafeTemporaryAllocation(byteCount: 32, alignment: 8) { digest in
+                SHA256.hash(UnsafeRawBufferPointer(start: key.baseAddress, count: n), into: digest)
+                digest[6] = (digest[6] & 0x0F) | 0x80   // version 8: custom
+                digest[8] = (digest[8] & 0x3F) | 0x80   // RFC 4122 variant
+                return SampleID(UnsafeRawBufferPointer(digest))
+            }
         }
     }
 

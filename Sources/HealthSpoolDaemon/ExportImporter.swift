@@ -51,7 +51,7 @@ final class StoreSink: SampleSink {
     /// categories, too much to repeat for every sample of an export.
     private var enabled: [String: Bool] = [:]
 
-    func accept(_ sample: Sample) throws {
+    func accept(_ sample: consuming Sample) throws {
         guard isEnabled(sample.type) else {
             summary.skipped[sample.type, default: 0] += 1
             return

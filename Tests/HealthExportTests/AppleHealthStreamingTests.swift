@@ -21,7 +21,7 @@ import Testing
         var progress: [Int64] = []
         var failAfter: Int?
         struct Full: Error {}
-        func accept(_ sample: Sample) throws {
+        func accept(_ sample: consuming Sample) throws {
             if let failAfter, samples >= failAfter { throw Full() }
             samples += 1
         }

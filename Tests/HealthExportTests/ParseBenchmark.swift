@@ -34,7 +34,7 @@ final class CountingSink: SampleSink {
     var fold: UInt8 = 0
     var lastProgress: Int64 = 0
     var progressCalls = 0
-    func accept(_ sample: Sample) throws { samples += 1; fold ^= sample.id.bytes[0] }
+    func accept(_ sample: consuming Sample) throws { samples += 1; fold ^= UInt8(truncatingIfNeeded: sample.id.high) }
     func progress(bytesRead: Int64) { lastProgress = bytesRead; progressCalls += 1 }
 }
 
