@@ -1,29 +1,67 @@
 /// Remembers the last few distinct attribute values (raw bytes → decoded value), so that the
 /// strings repeated on every record of an export (source, version, device, unit, type) are
 /// decoded and allocated once instead of once a record.
+///
+/// Keys live in plain memory and the slot that answered last is tried first: consecutive
+/// records nearly always repeat it, and the lookup then costs one `memcmp` and no reference
+/// counting.
 struct ValueInterner<Value> {
-    private var keys: [[UInt8]]
-    private var values: [Value?]
-    private var nextSlot = 0
+    private final class Storage {
+        let slots: Int
+        let keys: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+        let counts: UnsafeMutablePointer<Int>
+        let values: UnsafeMutablePointer<Value?>
+        var last = 0
+        var next = 0
 
-    init(slots: Int = 8) {
-        keys = Array(repeating: [], count: slots)
-        values = Array(repeating: nil, count: slots)
+        init(slots: Int) {
+            self.slots = slots
+            keys = .allocate(capacity: slots)
+            keys.initialize(repeating: nil, count: slots)
+            counts = .allocate(capacity: slots)
+            counts.initialize(repeating: -1, count: slots)
+            values = .allocate(capacity: slots)
+            values.initialize(repeating: nil, count: slots)
+        }
+
+        deinit {
+            for i in 0..<slots { keys[i]?.deallocate() }
+            keys.deallocate()
+            counts.deallocate()
+            values.deinitialize(count: slots)
+            values.deallocate()
+        }
+
+        @inline(__always) func matches(_ i: Int, _ raw: UnsafeRawBufferPointer) -> Bool {
+            counts[i] == raw.count && (raw.count == 0 || memcmp(keys[i]!, raw.baseAddress!, raw.count) == 0)
+        }
     }
+
+    private let storage: Storage
+
+    init(slots: Int = 8) { storage = Storage(slots: max(1, slots)) }
 
     /// The value remembered for `raw`, or `make(raw)` (then remembered).
     @inline(__always)
     mutating func value(for raw: UnsafeRawBufferPointer, make: (UnsafeRawBufferPointer) -> Value) -> Value {
-        for i in 0..<keys.count {
-            if keys[i].count == raw.count, let v = values[i],
-               keys[i].withUnsafeBytes({ raw.count == 0 || memcmp($0.baseAddress!, raw.baseAddress!, raw.count) == 0 }) {
+        let s = storage
+        if s.matches(s.last, raw), let v = s.values[s.last] { return v }
+        for i in 0..<s.slots where i != s.last && s.matches(i, raw) {
+            if let v = s.values[i] {
+                s.last = i
                 return v
             }
         }
         let v = make(raw)
-        keys[nextSlot] = Array(raw)
-        values[nextSlot] = v
-        nextSlot = (nextSlot + 1) % keys.count
+        let slot = s.next
+        s.keys[slot]?.deallocate()
+        let copy = UnsafeMutableRawPointer.allocate(byteCount: max(1, raw.count), alignment: 1)
+        if raw.count > 0 { copy.copyMemory(from: raw.baseAddress!, byteCount: raw.count) }
+        s.keys[slot] = copy
+        s.counts[slot] = raw.count
+        s.values[slot] = v
+        s.last = slot
+        s.next = (slot + 1) % s.slots
         return v
     }
 }

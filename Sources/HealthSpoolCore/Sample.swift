@@ -151,7 +151,12 @@ public enum SampleIdentity {
             var n = 0
             func byte(_ b: UInt8) { key[n] = b; n += 1 }
             func text(_ s: String) {
-                for b in s.utf8 { key[n] = b; n += 1 }
+                let copied: Void? = s.utf8.withContiguousStorageIfAvailable { utf8 in
+                    guard let from = utf8.baseAddress, !utf8.isEmpty else { return }
+                    UnsafeMutableRawPointer(key.baseAddress! + n).copyMemory(from: from, byteCount: utf8.count)
+                    n += utf8.count
+                }
+                if copied == nil { for b in s.utf8 { key[n] = b; n += 1 } }
             }
             func decimal(_ v: Int64) {
                 if v == 0 { byte(0x30); return }
