@@ -9,10 +9,11 @@ public struct StoredSample: Sendable, Equatable {
     /// them), when it was read back without decoding; it then stands for `sample.metadata`.
     public var metadataJSON: String?
 
-    public init(sample: Sample, createdAt: Timestamp, rowID: Int64) {
+    public init(sample: consuming Sample, createdAt: Timestamp, rowID: Int64, metadataJSON: String? = nil) {
         self.sample = sample
         self.createdAt = createdAt
         self.rowID = rowID
+        self.metadataJSON = metadataJSON
     }
 }
 
@@ -63,7 +64,14 @@ public enum BatchEncoder {
     /// The body for part of a batch (a batch being narrowed down), without copying it.
     public static func encode(_ samples: ArraySlice<StoredSample>, format: GatewayFormat, envelope: BatchEnvelope,
                               now: Timestamp) -> [UInt8] {
-        var w = JSONWriter(capacity: samples.count * (format == .json ? 420 : 560) + 256)
+        // Through an unsafe buffer, each sample is read where it lies instead of being copied
+        // out (which would retain and release every string in it).
+        samples.withUnsafeBufferPointer { encode($0, format: format, envelope: envelope, now: now) }
+    }
+
+    static func encode(_ samples: UnsafeBufferPointer<StoredSample>, format: GatewayFormat, envelope: BatchEnvelope,
+                       now: Timestamp) -> [UInt8] {
+        var w = JSONWriter(capacity: samples.count * (format == .json ? 512 : 640) + 256)
         var hk = HKCache()
         switch format {
         case .json:
@@ -73,7 +81,7 @@ public enum BatchEncoder {
             // Samples are read in place (by index), not copied out of the batch one by one.
             for i in samples.indices {
                 if i > samples.startIndex { w.raw(",") }
-                writeSample(samples[i], to: &w, hk: &hk)
+                writeSample(at: samples.baseAddress! + i, to: &w, hk: &hk)
             }
             w.raw("],\"timestamp\":"); w.timestamp(now, utc: true)
             w.raw(",\"appVersion\":"); w.string(envelope.appVersion)
@@ -84,7 +92,7 @@ public enum BatchEncoder {
             for i in samples.indices {
                 if i > samples.startIndex { w.raw(",") }
                 w.raw("{\"key\":"); w.bytes.append(contentsOf: key)
-                w.raw(",\"value\":"); w.bytes.append(contentsOf: head); writeSample(samples[i], to: &w, hk: &hk)
+                w.raw(",\"value\":"); w.bytes.append(contentsOf: head); writeSample(at: samples.baseAddress! + i, to: &w, hk: &hk)
                 w.raw("}}")
             }
             w.raw("]}")
@@ -93,7 +101,7 @@ public enum BatchEncoder {
             for i in samples.indices {
                 if i > samples.startIndex { w.raw("\n") }
                 w.raw("{\"key\":{\"type\":\"JSON\",\"data\":"); w.bytes.append(contentsOf: key)
-                w.raw("},\"value\":{\"type\":\"JSON\",\"data\":"); w.bytes.append(contentsOf: head); writeSample(samples[i], to: &w, hk: &hk)
+                w.raw("},\"value\":{\"type\":\"JSON\",\"data\":"); w.bytes.append(contentsOf: head); writeSample(at: samples.baseAddress! + i, to: &w, hk: &hk)
                 w.raw("}}}")
             }
         }
@@ -122,7 +130,7 @@ public enum BatchEncoder {
     static func writeRecordValue(_ s: StoredSample, envelope: BatchEnvelope, now: Timestamp, to w: inout JSONWriter) {
         var hk = HKCache()
         w.bytes.append(contentsOf: valueHead(envelope, now: now))
-        writeSample(s, to: &w, hk: &hk)
+        withUnsafePointer(to: s) { writeSample(at: $0, to: &w, hk: &hk) }
         w.raw("}")
     }
 
@@ -135,8 +143,8 @@ public enum BatchEncoder {
         /// `,"unit":…,"startDate":` for `unit`.
         var unit = ""
         var unitBytes: [UInt8] = []
-        /// `,"source":{…},"metadata":` for `source`.
-        var source: SampleSource?
+        /// `,"source":{…},"metadata":` for `source` (empty: none yet).
+        var source = SampleSource(name: "")
         var sourceBytes: [UInt8] = []
         /// `,"createdAt":"…"}` for `createdAt`.
         var createdAt: Int64?
@@ -165,7 +173,7 @@ public enum BatchEncoder {
         }
 
         mutating func sourcePart(_ s: SampleSource) -> [UInt8] {
-            if s != source {
+            if sourceBytes.isEmpty || s != source {
                 var w = JSONWriter(capacity: 128)
                 w.raw(",\"source\":{\"name\":"); w.string(s.name)
                 if let v = s.version { w.raw(",\"version\":"); w.string(v) }
@@ -191,21 +199,23 @@ public enum BatchEncoder {
     /// One sample as a JSON object, keys in a fixed order.
     public static func writeSample(_ stored: StoredSample, to w: inout JSONWriter) {
         var hk = HKCache()
-        writeSample(stored, to: &w, hk: &hk)
+        withUnsafePointer(to: stored) { writeSample(at: $0, to: &w, hk: &hk) }
     }
 
-    static func writeSample(_ stored: StoredSample, to w: inout JSONWriter, hk: inout HKCache) {
-        w.raw("{\"id\":"); w.uuid(stored.sample.id)
-        w.bytes.append(contentsOf: hk.typePart(stored.sample.type))
-        w.number(stored.sample.value)
-        w.bytes.append(contentsOf: hk.unitPart(stored.sample.unit))
-        w.timestamp(stored.sample.start, utc: false)
-        w.raw(",\"endDate\":"); w.timestamp(stored.sample.end, utc: false)
-        w.bytes.append(contentsOf: hk.sourcePart(stored.sample.source))
-        if let json = stored.metadataJSON {
+    /// Through a pointer: the sample's fields are read in place, not copied out with it.
+    static func writeSample(at p: UnsafePointer<StoredSample>, to w: inout JSONWriter, hk: inout HKCache) {
+        let stored = p
+        w.raw("{\"id\":"); w.uuid(stored.pointee.sample.id)
+        w.bytes.append(contentsOf: hk.typePart(stored.pointee.sample.type))
+        w.number(stored.pointee.sample.value)
+        w.bytes.append(contentsOf: hk.unitPart(stored.pointee.sample.unit))
+        w.timestamp(stored.pointee.sample.start, utc: false)
+        w.raw(",\"endDate\":"); w.timestamp(stored.pointee.sample.end, utc: false)
+        w.bytes.append(contentsOf: hk.sourcePart(stored.pointee.sample.source))
+        if let json = stored.pointee.metadataJSON {
             w.rawJSON(json)
         } else {
-            let m = stored.sample.metadata
+            let m = stored.pointee.sample.metadata
             w.raw("{")
             for (n, k) in m.keys.sorted().enumerated() {
                 if n > 0 { w.raw(",") }
@@ -213,7 +223,7 @@ public enum BatchEncoder {
             }
             w.raw("}")
         }
-        w.bytes.append(contentsOf: hk.createdAtPart(stored.createdAt))
+        w.bytes.append(contentsOf: hk.createdAtPart(stored.pointee.createdAt))
     }
 }
 
@@ -256,7 +266,7 @@ extension JSONWriter {
             put(a / 3600, 2, at: 25); b[27] = 0x3A; put(a % 3600 / 60, 2, at: 28); b[30] = 0x22
             return 31
         }
-        withUnsafeBytes(of: &out) { bytes.append(contentsOf: $0[0..<count]) }
+        withUnsafeBytes(of: &out) { bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
     }
 
     /// Appends a quoted UUID, as `SampleID.description` writes it.
@@ -277,6 +287,6 @@ extension JSONWriter {
             }
             b[37] = 0x22
         }
-        withUnsafeBytes(of: &out) { bytes.append(contentsOf: $0[0..<38]) }
+        withUnsafeBytes(of: &out) { bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[0..<38])) }
     }
 }

@@ -251,8 +251,9 @@ public struct JSONWriter {
 
     /// Appends text that is JSON already, as it is.
     public mutating func rawJSON(_ s: String) {
-        var s = s
-        s.withUTF8 { bytes.append(contentsOf: $0) }
+        if s.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
+            bytes.append(contentsOf: s.utf8)
+        }
     }
 
     /// Appends a quoted, escaped string.

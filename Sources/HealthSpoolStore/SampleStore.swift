@@ -319,9 +319,8 @@ public final class SampleStore {
                             end: Timestamp(millis: s.int(6), utcOffsetSeconds: Int32(s.int(7))),
                             source: try source(id: s.int(8)),
                             metadata: decodeMetadata ? Self.decodeMetadata(metadataText) : [:], revisable: s.int(10) != 0)
-        var stored = StoredSample(sample: sample, createdAt: Timestamp(millis: s.int(11)), rowID: s.int(0))
-        if !decodeMetadata { stored.metadataJSON = metadataText ?? "{}" }
-        return stored
+        return StoredSample(sample: sample, createdAt: Timestamp(millis: s.int(11)), rowID: s.int(0),
+                            metadataJSON: decodeMetadata ? nil : metadataText ?? "{}")
     }
 
     /// Up to `limit` queued samples of `type` (past its mark, not parked), in send order, with
