@@ -150,7 +150,7 @@ public enum BatchEncoder {
         var createdAt: Int64?
         var createdAtBytes: [UInt8] = []
 
-        mutating func typePart(_ t: String) -> [UInt8] {
+        mutating func typePart(_ t: String, into out: inout JSONWriter) {
             if t != type || typeBytes.isEmpty {
                 var w = JSONWriter(capacity: 96)
                 w.raw(",\"type\":"); w.string(t)
@@ -159,20 +159,20 @@ public enum BatchEncoder {
                 type = t
                 typeBytes = w.bytes
             }
-            return typeBytes
+            typeBytes.withUnsafeBufferPointer { out.bytes.append(contentsOf: $0) }
         }
 
-        mutating func unitPart(_ u: String) -> [UInt8] {
+        mutating func unitPart(_ u: String, into out: inout JSONWriter) {
             if u != unit || unitBytes.isEmpty {
                 var w = JSONWriter(capacity: 48)
                 w.raw(",\"unit\":"); w.string(u); w.raw(",\"startDate\":")
                 unit = u
                 unitBytes = w.bytes
             }
-            return unitBytes
+            unitBytes.withUnsafeBufferPointer { out.bytes.append(contentsOf: $0) }
         }
 
-        mutating func sourcePart(_ s: SampleSource) -> [UInt8] {
+        mutating func sourcePart(_ s: SampleSource, into out: inout JSONWriter) {
             if sourceBytes.isEmpty || s != source {
                 var w = JSONWriter(capacity: 128)
                 w.raw(",\"source\":{\"name\":"); w.string(s.name)
@@ -182,17 +182,17 @@ public enum BatchEncoder {
                 source = s
                 sourceBytes = w.bytes
             }
-            return sourceBytes
+            sourceBytes.withUnsafeBufferPointer { out.bytes.append(contentsOf: $0) }
         }
 
-        mutating func createdAtPart(_ t: Timestamp) -> [UInt8] {
+        mutating func createdAtPart(_ t: Timestamp, into out: inout JSONWriter) {
             if t.millis != createdAt {
                 var w = JSONWriter(capacity: 48)
                 w.raw(",\"createdAt\":"); w.timestamp(t, utc: true); w.raw("}")
                 createdAt = t.millis
                 createdAtBytes = w.bytes
             }
-            return createdAtBytes
+            createdAtBytes.withUnsafeBufferPointer { out.bytes.append(contentsOf: $0) }
         }
     }
 
@@ -206,12 +206,12 @@ public enum BatchEncoder {
     static func writeSample(at p: UnsafePointer<StoredSample>, to w: inout JSONWriter, hk: inout HKCache) {
         let stored = p
         w.raw("{\"id\":"); w.uuid(stored.pointee.sample.id)
-        w.bytes.append(contentsOf: hk.typePart(stored.pointee.sample.type))
+        hk.typePart(stored.pointee.sample.type, into: &w)
         w.number(stored.pointee.sample.value)
-        w.bytes.append(contentsOf: hk.unitPart(stored.pointee.sample.unit))
+        hk.unitPart(stored.pointee.sample.unit, into: &w)
         w.timestamp(stored.pointee.sample.start, utc: false)
         w.raw(",\"endDate\":"); w.timestamp(stored.pointee.sample.end, utc: false)
-        w.bytes.append(contentsOf: hk.sourcePart(stored.pointee.sample.source))
+        hk.sourcePart(stored.pointee.sample.source, into: &w)
         if let json = stored.pointee.metadataJSON {
             w.rawJSON(json)
         } else {
@@ -223,7 +223,7 @@ public enum BatchEncoder {
             }
             w.raw("}")
         }
-        w.bytes.append(contentsOf: hk.createdAtPart(stored.pointee.createdAt))
+        hk.createdAtPart(stored.pointee.createdAt, into: &w)
     }
 }
 
