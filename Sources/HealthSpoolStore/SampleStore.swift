@@ -210,6 +210,9 @@ public final class SampleStore {
         var next = try nextRowID()
         let s = insertStmt, exists = existsStmt
         let created = now.millis
+        // After a mostly-duplicate batch (a cumulative export again), the ids already stored in
+        // each type's time window are read in one index range instead of one lookup a sample.
+        let stored = probeFirst ? try storedIDs(samples, slots: slots, typeIDs: ids) : []
         // Consecutive samples often carry the same metadata (a heart rate's motion context).
         var lastMetadata: [String: String] = [:], lastMetadataJSON: String?
         for index in order {
@@ -219,9 +222,14 @@ public final class SampleStore {
             let revisable = samples[index].revisable
             let id = samples[index].id
             if probeFirst && !revisable {
-                exists.bind(1, type); exists.bind(2, start.millis); exists.bind(3, id: id)
-                let known = try exists.step()
-                sqlite3_reset(exists.stmt)
+                let known: Bool
+                if let window = stored[slot] {
+                    known = window.contains(id)
+                } else {
+                    exists.bind(1, type); exists.bind(2, start.millis); exists.bind(3, id: id)
+                    known = try exists.step()
+                    sqlite3_reset(exists.stmt)
+                }
                 if known {
                     duplicates[slot] += 1
                     continue
@@ -275,6 +283,36 @@ public final class SampleStore {
         }
         probeFirst = result.duplicates * 2 > samples.count
         return result
+    }
+
+    /// For each type slot of a batch, the ids stored in the window between its earliest and
+    /// latest start; nil for a slot whose window holds too many rows to be worth reading (its
+    /// samples are then looked up one by one).
+    private func storedIDs(_ samples: [Sample], slots: [Int], typeIDs: [Int64]) throws(StoreError) -> [Set<SampleID>?] {
+        var low = [Int64](repeating: .max, count: typeIDs.count), high = [Int64](repeating: .min, count: typeIDs.count)
+        var count = [Int](repeating: 0, count: typeIDs.count)
+        for i in samples.indices where !samples[i].revisable {
+            let slot = slots[i], t = samples[i].start.millis
+            low[slot] = min(low[slot], t)
+            high[slot] = max(high[slot], t)
+            count[slot] += 1
+        }
+        let q = try conn.prepare("SELECT id FROM samples WHERE type = ? AND start_ms BETWEEN ? AND ? LIMIT ?")
+        var out: [Set<SampleID>?] = []
+        for slot in typeIDs.indices {
+            guard count[slot] > 0 else { out.append(nil); continue }
+            let limit = 4 * count[slot] + 64
+            q.bind(1, typeIDs[slot]); q.bind(2, low[slot]); q.bind(3, high[slot]); q.bind(4, limit)
+            var ids = Set<SampleID>(minimumCapacity: count[slot])
+            var rows = 0
+            while try q.step() {
+                rows += 1
+                if let id = q.id(0) { ids.insert(id) }
+            }
+            q.reset()
+            out.append(rows < limit ? ids : nil)
+        }
+        return out
     }
 
     static func encodeMetadata(_ m: [String: String]) -> String? {

@@ -110,6 +110,19 @@ import Glibc
         #expect(left.map(\.sample).contains(sample(5)))
     }
 
+    @Test func aWideWindowOfStoredSamplesStillFindsDuplicatesOneByOne() throws {
+        let all = (0..<300).map { sample($0 * 10) }
+        _ = try store.insert(all, now: now)
+        #expect(try store.insert(all, now: now).duplicates == 300)   // the next batch reads windows first
+        // Three samples whose window spans all 300 stored rows: too many to read, looked up one by one.
+        let r = try store.insert([sample(0), sample(5), sample(2990)], now: now)
+        #expect(r.new == 1 && r.duplicates == 2)
+        // A narrow window is read in one range; a sample twice in one batch is stored once.
+        let again = try store.insert([sample(100), sample(101), sample(101), sample(110)], now: now)
+        #expect(again.new == 1 && again.duplicates == 3)
+        #expect(try store.sampleCount() == 302)
+    }
+
     @Test func samplesAddedAfterTheNewestSyncedOnesWerePrunedAreStillQueued() throws {
         _ = try store.insert((0..<3).map { sample($0) }, now: now)
         try store.recordDelivery(try store.queued(type: "heartRate", limit: 10), at: now)
