@@ -209,8 +209,15 @@ public enum BatchEncoder {
         hk.typePart(stored.pointee.sample.type, into: &w)
         w.number(stored.pointee.sample.value)
         hk.unitPart(stored.pointee.sample.unit, into: &w)
+        let startAt = w.bytes.count
         w.timestamp(stored.pointee.sample.start, utc: false)
-        w.raw(",\"endDate\":"); w.timestamp(stored.pointee.sample.end, utc: false)
+        let startLength = w.bytes.count - startAt
+        w.raw(",\"endDate\":")
+        if stored.pointee.sample.end == stored.pointee.sample.start {
+            w.appendCopy(of: startAt..<(startAt + startLength))   // an instant: the end is the start
+        } else {
+            w.timestamp(stored.pointee.sample.end, utc: false)
+        }
         hk.sourcePart(stored.pointee.sample.source, into: &w)
         if let json = stored.pointee.metadataJSON {
             w.rawJSON(json)
@@ -267,6 +274,16 @@ extension JSONWriter {
             return 31
         }
         withUnsafeBytes(of: &out) { bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+    }
+
+    /// Appends again bytes already written (a short range).
+    mutating func appendCopy(of range: Range<Int>) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: range.count) { tmp in
+            bytes.withUnsafeBufferPointer { src in
+                tmp.baseAddress!.initialize(from: src.baseAddress! + range.lowerBound, count: range.count)
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(tmp))
+        }
     }
 
     /// Appends a quoted UUID, as `SampleID.description` writes it.

@@ -66,9 +66,9 @@ private final class Prefetch: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var result: Result<[StoredSample], Error> = .success([])
 
-    init(store: SampleStore, queue: DispatchQueue, type: String, limit: Int, after: Int64) {
+    init(store: SampleStore, queue: DispatchQueue, type: String, limit: Int, after: Int64, dense: Bool) {
         queue.async {
-            self.result = Result { try store.queued(type: type, limit: limit, afterRowID: after, decodeMetadata: false) }
+            self.result = Result { try store.queued(type: type, limit: limit, afterRowID: after, decodeMetadata: false, dense: dense) }
             self.done.signal()
         }
     }
@@ -235,7 +235,10 @@ public final class SyncWorker {
             cursor = batch.last!.rowID
             // Read the following batch on the sender's second connection while this one is
             // encoded, sent and marked (rows past `cursor`: nothing this batch touches).
-            prefetched = Prefetch(store: st.prefetchStore!, queue: st.prefetchQueue, type: type, limit: config.batchSize, after: cursor)
+            // A full batch whose rows lay close together: the next one most likely does too.
+            let dense = batch.count == config.batchSize && batch.last!.rowID - batch.first!.rowID < 2 * Int64(batch.count)
+            prefetched = Prefetch(store: st.prefetchStore!, queue: st.prefetchQueue, type: type, limit: config.batchSize,
+                                  after: cursor, dense: dense)
             let outcome = client.deliver(batch, envelope: config.envelope, now: clock())
             result.requests += outcome.requests
             result.newConnections += outcome.newConnections

@@ -57,6 +57,13 @@ public final class SampleStore {
         WHERE type = ?1 AND state = 0 AND rowid > max(?2, (SELECT synced_to FROM types WHERE id = ?1))
         ORDER BY rowid LIMIT ?3
         """)
+    /// The same, walking the table in row-id order instead of the queue index: cheaper when the
+    /// type's rows lie close together (no index-to-row seek per sample).
+    private lazy var queuedScanStmt = try! conn.prepare("""
+        SELECT \(Self.sampleColumns) FROM samples
+        WHERE +type = ?1 AND state = 0 AND rowid > max(?2, (SELECT synced_to FROM types WHERE id = ?1))
+        ORDER BY rowid LIMIT ?3
+        """)
     private lazy var nextRowStmt = try! conn.prepare("""
         SELECT max(coalesce((SELECT max(rowid) FROM samples), 0), coalesce((SELECT max(synced_to) FROM types), 0)) + 1
         """)
@@ -363,9 +370,12 @@ public final class SampleStore {
 
     /// Up to `limit` queued samples of `type` (past its mark, not parked), in send order, with
     /// row id greater than `afterRowID`. With `decodeMetadata` false, metadata stays JSON text.
-    public func queued(type: String, limit: Int, afterRowID: Int64 = 0, decodeMetadata: Bool = true) throws(StoreError) -> [StoredSample] {
+    /// `dense` says the type's rows past `afterRowID` are likely close together (the previous
+    /// batch was): they are then read by walking the table instead of through the queue index.
+    public func queued(type: String, limit: Int, afterRowID: Int64 = 0, decodeMetadata: Bool = true,
+                       dense: Bool = false) throws(StoreError) -> [StoredSample] {
         guard let id = try typeID(type, create: false) else { return [] }
-        let s = queuedStmt
+        let s = dense ? queuedScanStmt : queuedStmt
         s.bind(1, id)
         s.bind(2, afterRowID)
         s.bind(3, limit)

@@ -110,6 +110,26 @@ import Glibc
         #expect(left.map(\.sample).contains(sample(5)))
     }
 
+    @Test func walkingTheTableReadsTheSameQueueAsTheIndex() throws {
+        // Two types in alternating batches, part of one delivered, one parked.
+        for b in 0..<4 {
+            _ = try store.insert((0..<25).map { sample(b * 100 + $0, type: b % 2 == 0 ? "heartRate" : "stepCount") }, now: now)
+        }
+        let first = try store.queued(type: "heartRate", limit: 10)
+        try store.recordDelivery(first, rejected: [(first[9], "42207 bad")], at: now)
+        for type in ["heartRate", "stepCount"] {
+            var cursor: Int64 = 0
+            while true {
+                let indexed = try store.queued(type: type, limit: 7, afterRowID: cursor)
+                let walked = try store.queued(type: type, limit: 7, afterRowID: cursor, dense: true)
+                #expect(indexed == walked)
+                guard let last = indexed.last else { break }
+                cursor = last.rowID
+            }
+        }
+        #expect(try store.queued(type: "heartRate", limit: 100, dense: true).count == 40)
+    }
+
     @Test func aWideWindowOfStoredSamplesStillFindsDuplicatesOneByOne() throws {
         let all = (0..<300).map { sample($0 * 10) }
         _ = try store.insert(all, now: now)
