@@ -291,12 +291,16 @@ def main():
             for keepalive in [k == "on" for k in a.keepalive.split(",")]:
                 for gz in [g == "on" for g in a.gzip.split(",")]:
                     cell = {"batch": batch, "keepalive": keepalive, "gzip": gz}
-                    for name in ("healthspool", "requests", "ceiling"):
-                        best = None
-                        for _ in range(a.repeat):
+                    rates = {"healthspool": [], "requests": [], "ceiling": []}
+                    files = None
+                    # The three run in turn, repeat after repeat: each healthspool run has a
+                    # ceiling run next to it, so the paired ratio sees the same machine.
+                    for _ in range(a.repeat):
+                        for name in ("healthspool", "requests", "ceiling"):
                             fresh()
                             if name == "ceiling":
-                                files = ceiling_bodies(hs.db, batch, gz, work / f"bodies-{batch}-{gz}")
+                                if files is None:
+                                    files = ceiling_bodies(hs.db, batch, gz, work / f"bodies-{batch}-{gz}")
                                 t = time.perf_counter()
                                 ceiling(files, nginx.url, certs["ca"], keepalive, gz, work, a.ceiling_rounds)
                                 elapsed = (time.perf_counter() - t) / a.ceiling_rounds
@@ -313,23 +317,28 @@ def main():
                                 elapsed = time.perf_counter() - t
                                 n = json.loads(out)["sent"]
                             assert n == a.samples, f"{name} sent {n}"
-                            rate = n / elapsed
-                            best = rate if best is None else max(best, rate)
-                        cell[name] = round(best)
-                        print(f"batch {batch} keepalive {keepalive} gzip {gz} {name}: {best:,.0f} samples/s", file=sys.stderr)
+                            rates[name].append(n / elapsed)
+                    for name, r in rates.items():
+                        cell[name] = round(max(r))
+                        print(f"batch {batch} keepalive {keepalive} gzip {gz} {name}: {max(r):,.0f} samples/s (runs: "
+                              + ", ".join(f"{x:,.0f}" for x in r) + ")", file=sys.stderr)
+                    paired = sorted(h / c for h, c in zip(rates["healthspool"], rates["ceiling"]))
+                    cell["paired"] = paired[len(paired) // 2]
                     results.append(cell)
     finally:
         nginx.stop()
         shutil.rmtree(work, ignore_errors=True)
 
-    print(f"receiver: {a.receiver}, {a.samples} samples of one type, best of {a.repeat}")
+    print(f"receiver: {a.receiver}, {a.samples} samples of one type, best of {a.repeat}; "
+          "'paired' is the median over the repeats of healthspool's rate over the ceiling run next to it")
     print()
-    print("| batch | keep-alive | gzip | healthspool | requests loop | ceiling (curl replay) | × requests | % of ceiling |")
-    print("|---:|:---:|:---:|---:|---:|---:|---:|---:|")
+    print("| batch | keep-alive | gzip | healthspool | requests loop | ceiling (curl replay) | × requests | % of ceiling | % paired |")
+    print("|---:|:---:|:---:|---:|---:|---:|---:|---:|---:|")
     for c in results:
         print(f"| {c['batch']} | {'on' if c['keepalive'] else 'off'} | {'on' if c['gzip'] else 'off'} | "
               f"{c['healthspool']:,} | {c['requests']:,} | {c['ceiling']:,} | "
-              f"{c['healthspool'] / c['requests']:.1f}× | {100 * c['healthspool'] / c['ceiling']:.0f} % |")
+              f"{c['healthspool'] / c['requests']:.1f}× | {100 * c['healthspool'] / c['ceiling']:.0f} % | "
+              f"{100 * c['paired']:.0f} % |")
     if a.json:
         Path(a.json).write_text(json.dumps(results, indent=1))
 
