@@ -39,7 +39,7 @@ struct DeadLettersCommand: ParsableCommand {
         discussion: "A batch the gateway rejects is narrowed down to the offending samples, which are parked here instead of blocking the queue."
     )
     @OptionGroup var common: CommonOptions
-    @Flag(help: "Put the parked samples back in the queue.") var retry = false
+    @Flag(help: "Put the parked samples back at the end of their type's queue.") var retry = false
     @Option(name: .customLong("type"), help: "Only this type.") var type: String?
     @Flag(help: "Print JSON.") var json = false
 
