@@ -13,7 +13,11 @@ let package = Package(
     ],
     targets: [
         // The domain: no file system, no clock; its one C library is libcrypto, for SHA-256.
-        .target(name: "HealthSpoolCore", dependencies: ["CCrypto"]),
+        .target(
+            name: "HealthSpoolCore", dependencies: ["CCrypto"],
+            // Sample ids are derived for every record parsed: no dynamic exclusivity checks there either.
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+        ),
         // Parsers: bytes in, samples out.
         .target(
             name: "HealthExport", dependencies: ["HealthSpoolCore", "CZlib"],
