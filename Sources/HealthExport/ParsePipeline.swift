@@ -44,25 +44,12 @@ final class ParsePipeline {
     static func run(into sink: SampleSink, _ parse: @escaping (SampleSink) throws -> ParseReport) throws -> ParseReport {
         let pipeline = ParsePipeline()
         let producer = BatchingSink(pipeline)
-        let work = Work {
+        guard let thread = startThread({
             let result = Result { try parse(producer) }
             producer.flush()        // everything read before an error is handed over too
             pipeline.push(.finished(result))
-        }
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(work).toOpaque()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        pthread_attr_setstacksize(&attributes, 8 << 20)
-        let rc = pthread_create(&thread, &attributes, { raw in
-            let work = Unmanaged<Work>.fromOpaque(raw!).takeRetainedValue()
-            work.body()
-            return nil
-        }, context)
-        pthread_attr_destroy(&attributes)
-        guard rc == 0 else {
+        }) else {
             // No thread: parse here, straight into the sink.
-            Unmanaged<Work>.fromOpaque(context).release()
             return try parse(sink)
         }
         defer { pthread_join(thread, nil) }
@@ -125,11 +112,6 @@ final class ParsePipeline {
         cancelled = true
         pthread_cond_broadcast(&changed)
         pthread_mutex_unlock(&mutex)
-    }
-
-    private final class Work {
-        let body: () -> Void
-        init(_ body: @escaping () -> Void) { self.body = body }
     }
 
     /// The sink the parsing thread writes to: collects batches for the caller's sink.

@@ -83,8 +83,8 @@ final class ReadAheadStream: ByteStream {
     }
 
     private let shared: Shared
-    private var thread = pthread_t()
-    private var running = false
+    /// The reading thread; nil when none could be made (then reads go straight to the inner stream).
+    private let thread: pthread_t?
     /// The chunk being read, and how far.
     private var current: Chunk?
     private var offset = 0
@@ -92,17 +92,9 @@ final class ReadAheadStream: ByteStream {
     private var finished = false
 
     init(_ inner: ByteStream, chunkSize: Int = 1 << 20, depth: Int = 3) {
-        shared = Shared(inner: inner, chunkSize: chunkSize, depth: max(2, depth))
-        let context = Unmanaged.passRetained(shared).toOpaque()
-        running = pthread_create(&thread, nil, { raw in
-            let shared = Unmanaged<Shared>.fromOpaque(raw!).takeRetainedValue()
-            shared.produce()
-            return nil
-        }, context) == 0
-        if !running {
-            // No thread: read in line instead (see `read`).
-            Unmanaged<Shared>.fromOpaque(context).release()
-        }
+        let shared = Shared(inner: inner, chunkSize: chunkSize, depth: max(2, depth))
+        self.shared = shared
+        thread = startThread { shared.produce() }
     }
 
     deinit {
@@ -110,13 +102,13 @@ final class ReadAheadStream: ByteStream {
         shared.cancelled = true
         pthread_cond_broadcast(&shared.changed)
         pthread_mutex_unlock(&shared.mutex)
-        if running { pthread_join(thread, nil) }
+        if let thread { pthread_join(thread, nil) }
     }
 
-    var sourceBytesRead: Int64 { running ? consumedSourceBytes : shared.inner.sourceBytesRead }
+    var sourceBytesRead: Int64 { thread != nil ? consumedSourceBytes : shared.inner.sourceBytesRead }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        guard running else { return try shared.inner.read(into: buffer) }
+        guard thread != nil else { return try shared.inner.read(into: buffer) }
         guard buffer.count > 0, !finished else { return 0 }
         if let chunk = current, offset == chunk.count {
             pthread_mutex_lock(&shared.mutex)

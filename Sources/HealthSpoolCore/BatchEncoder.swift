@@ -72,7 +72,7 @@ public enum BatchEncoder {
     static func encode(_ samples: UnsafeBufferPointer<StoredSample>, format: GatewayFormat, envelope: BatchEnvelope,
                        now: Timestamp) -> [UInt8] {
         var w = JSONWriter(capacity: samples.count * (format == .json ? 512 : 640) + 256)
-        var hk = HKCache()
+        var pieces = Pieces()
         switch format {
         case .json:
             w.raw("{\"deviceId\":"); w.string(envelope.deviceId)
@@ -81,7 +81,7 @@ public enum BatchEncoder {
             // Samples are read in place (by index), not copied out of the batch one by one.
             for i in samples.indices {
                 if i > samples.startIndex { w.raw(",") }
-                writeSample(at: samples.baseAddress! + i, to: &w, hk: &hk)
+                writeSample(at: samples.baseAddress! + i, to: &w, pieces: &pieces)
             }
             w.raw("],\"timestamp\":"); w.timestamp(now, utc: true)
             w.raw(",\"appVersion\":"); w.string(envelope.appVersion)
@@ -92,7 +92,7 @@ public enum BatchEncoder {
             for i in samples.indices {
                 if i > samples.startIndex { w.raw(",") }
                 w.raw("{\"key\":"); w.bytes.append(contentsOf: key)
-                w.raw(",\"value\":"); w.bytes.append(contentsOf: head); writeSample(at: samples.baseAddress! + i, to: &w, hk: &hk)
+                w.raw(",\"value\":"); w.bytes.append(contentsOf: head); writeSample(at: samples.baseAddress! + i, to: &w, pieces: &pieces)
                 w.raw("}}")
             }
             w.raw("]}")
@@ -101,7 +101,7 @@ public enum BatchEncoder {
             for i in samples.indices {
                 if i > samples.startIndex { w.raw("\n") }
                 w.raw("{\"key\":{\"type\":\"JSON\",\"data\":"); w.bytes.append(contentsOf: key)
-                w.raw("},\"value\":{\"type\":\"JSON\",\"data\":"); w.bytes.append(contentsOf: head); writeSample(at: samples.baseAddress! + i, to: &w, hk: &hk)
+                w.raw("},\"value\":{\"type\":\"JSON\",\"data\":"); w.bytes.append(contentsOf: head); writeSample(at: samples.baseAddress! + i, to: &w, pieces: &pieces)
                 w.raw("}}}")
             }
         }
@@ -126,17 +126,9 @@ public enum BatchEncoder {
         return w.bytes
     }
 
-    /// One Kafka record's value: the envelope plus one sample.
-    static func writeRecordValue(_ s: StoredSample, envelope: BatchEnvelope, now: Timestamp, to w: inout JSONWriter) {
-        var hk = HKCache()
-        w.bytes.append(contentsOf: valueHead(envelope, now: now))
-        withUnsafePointer(to: s) { writeSample(at: $0, to: &w, hk: &hk) }
-        w.raw("}")
-    }
-
     /// Encoded pieces that repeat from one sample to the next (a batch holds one type, and
     /// mostly one unit, source and import time), kept as bytes so they are written by copying.
-    struct HKCache {
+    struct Pieces {
         /// `,"type":…,"hkType":…,"value":` for `type`.
         var type = ""
         var typeBytes: [UInt8] = []
@@ -198,17 +190,16 @@ public enum BatchEncoder {
 
     /// One sample as a JSON object, keys in a fixed order.
     public static func writeSample(_ stored: StoredSample, to w: inout JSONWriter) {
-        var hk = HKCache()
-        withUnsafePointer(to: stored) { writeSample(at: $0, to: &w, hk: &hk) }
+        var pieces = Pieces()
+        withUnsafePointer(to: stored) { writeSample(at: $0, to: &w, pieces: &pieces) }
     }
 
     /// Through a pointer: the sample's fields are read in place, not copied out with it.
-    static func writeSample(at p: UnsafePointer<StoredSample>, to w: inout JSONWriter, hk: inout HKCache) {
-        let stored = p
+    static func writeSample(at stored: UnsafePointer<StoredSample>, to w: inout JSONWriter, pieces: inout Pieces) {
         w.raw("{\"id\":"); w.uuid(stored.pointee.sample.id)
-        hk.typePart(stored.pointee.sample.type, into: &w)
+        pieces.typePart(stored.pointee.sample.type, into: &w)
         w.number(stored.pointee.sample.value)
-        hk.unitPart(stored.pointee.sample.unit, into: &w)
+        pieces.unitPart(stored.pointee.sample.unit, into: &w)
         let startAt = w.bytes.count
         w.timestamp(stored.pointee.sample.start, utc: false)
         let startLength = w.bytes.count - startAt
@@ -218,7 +209,7 @@ public enum BatchEncoder {
         } else {
             w.timestamp(stored.pointee.sample.end, utc: false)
         }
-        hk.sourcePart(stored.pointee.sample.source, into: &w)
+        pieces.sourcePart(stored.pointee.sample.source, into: &w)
         if let json = stored.pointee.metadataJSON {
             w.rawJSON(json)
         } else {
@@ -230,7 +221,7 @@ public enum BatchEncoder {
             }
             w.raw("}")
         }
-        hk.createdAtPart(stored.pointee.createdAt, into: &w)
+        pieces.createdAtPart(stored.pointee.createdAt, into: &w)
     }
 }
 

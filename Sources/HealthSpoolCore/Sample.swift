@@ -13,18 +13,10 @@ public struct SampleSource: Hashable, Sendable {
 }
 
 /// A stable 128-bit sample id, shown as a UUID (version nibble 8, "custom").
-public struct SampleID: Hashable, Sendable, Comparable, CustomStringConvertible {
-    /// Byte order, as SQLite compares blobs.
-    public static func < (lhs: SampleID, rhs: SampleID) -> Bool {
-        lhs.high != rhs.high ? lhs.high < rhs.high : lhs.low < rhs.low
-    }
-
+public struct SampleID: Hashable, Sendable, CustomStringConvertible {
     /// The first and last eight bytes as big-endian numbers (kept inline: no allocation per id).
     public let high: UInt64
     public let low: UInt64
-
-    /// The first eight bytes as a big-endian number: sorts like the bytes.
-    public var prefix64: UInt64 { high }
 
     /// The sixteen bytes.
     public var bytes: [UInt8] { withUnsafeBytes { Array($0) } }

@@ -106,10 +106,7 @@ final class StoreSink: SampleSink {
         do {
             pending.add(try store.insert(samples, now: clock()))
         } catch {
-            store.rollback()
-            open = false
-            uncommitted = 0
-            pending = InsertResult()
+            abandon()
             throw error
         }
         uncommitted += samples.count
@@ -118,14 +115,20 @@ final class StoreSink: SampleSink {
 
     private func commit() throws {
         guard open else { return }
-        open = false
         do { try store.commit() } catch {
-            store.rollback()
-            uncommitted = 0
-            pending = InsertResult()
+            abandon()
             throw error
         }
         summary.result.add(pending)
+        open = false
+        pending = InsertResult()
+        uncommitted = 0
+    }
+
+    /// Rolls the open transaction back: its samples are not stored and not counted.
+    private func abandon() {
+        store.rollback()
+        open = false
         pending = InsertResult()
         uncommitted = 0
     }

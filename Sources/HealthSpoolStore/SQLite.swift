@@ -114,9 +114,6 @@ final class Statement {
     func bind(_ i: Int32, id: SampleID) {
         id.withUnsafeBytes { _ = hs_sqlite3_bind_blob_transient(stmt, i, $0.baseAddress, 16) }
     }
-    func bind(_ i: Int32, blob: [UInt8]) {
-        blob.withUnsafeBytes { _ = hs_sqlite3_bind_blob_transient(stmt, i, $0.baseAddress, Int32($0.count)) }
-    }
 
     /// Steps once: true when a row is available, false when done.
     @discardableResult
@@ -166,10 +163,5 @@ final class Statement {
     func id(_ c: Int32) -> SampleID? {
         guard sqlite3_column_bytes(stmt, c) == 16, let p = sqlite3_column_blob(stmt, c) else { return nil }
         return SampleID(UnsafeRawBufferPointer(start: p, count: 16))
-    }
-    func blob(_ c: Int32) -> [UInt8] {
-        let n = Int(sqlite3_column_bytes(stmt, c))
-        guard n > 0, let p = sqlite3_column_blob(stmt, c) else { return [] }
-        return Array(UnsafeRawBufferPointer(start: p, count: n))
     }
 }

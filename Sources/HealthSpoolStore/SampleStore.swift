@@ -401,13 +401,7 @@ public final class SampleStore {
                 let retrying = Set(retry.map(\.rowID)), parked = Set(rejected.map(\.0.rowID))
                 let deliveredAfter = batch.contains { $0.rowID > firstRetry && !retrying.contains($0.rowID) && !parked.contains($0.rowID) }
                 if deliveredAfter {
-                    var next = try nextRowID()
-                    let move = try conn.prepare("UPDATE samples SET rowid = ? WHERE rowid = ?")
-                    for r in retry.sorted(by: { $0.rowID < $1.rowID }) {
-                        move.bind(1, next); move.bind(2, r.rowID)
-                        try move.run()
-                        next += 1
-                    }
+                    try moveToEndOfQueue(retry.map(\.rowID).sorted())
                 } else {
                     mark = firstRetry - 1
                 }
@@ -416,6 +410,19 @@ public final class SampleStore {
             s.bind(1, mark)
             s.bind(2, type)
             try s.run()
+        }
+    }
+
+    /// Gives rows fresh row ids past every mark, in the order given, and puts them back in
+    /// line (not parked). Call inside a write transaction.
+    private func moveToEndOfQueue(_ rowIDs: [Int64]) throws(StoreError) {
+        guard !rowIDs.isEmpty else { return }
+        var next = try nextRowID()
+        let move = try conn.prepare("UPDATE samples SET rowid = ?, state = 0, dead_reason = NULL, parked_ms = NULL WHERE rowid = ?")
+        for row in rowIDs {
+            move.bind(1, next); move.bind(2, row)
+            try move.run()
+            next += 1
         }
     }
 
@@ -444,17 +451,13 @@ public final class SampleStore {
         return try inTransaction { () throws(StoreError) -> [String: Int] in
             let find = try conn.prepare("SELECT rowid, type FROM samples WHERE state = 2 AND (?1 IS NULL OR type = ?1) ORDER BY rowid")
             find.bind(1, typeID)
-            var rows: [(Int64, Int64)] = []
-            while try find.step() { rows.append((find.int(0), find.int(1))) }
-            var next = try nextRowID()
+            var rows: [Int64] = []
             var counts: [String: Int] = [:]
-            let move = try conn.prepare("UPDATE samples SET rowid = ?, state = 0, dead_reason = NULL, parked_ms = NULL WHERE rowid = ?")
-            for (row, t) in rows {
-                move.bind(1, next); move.bind(2, row)
-                try move.run()
-                next += 1
-                counts[try typeName(t), default: 0] += 1
+            while try find.step() {
+                rows.append(find.int(0))
+                counts[try typeName(find.int(1)), default: 0] += 1
             }
+            try moveToEndOfQueue(rows)
             return counts
         }
     }

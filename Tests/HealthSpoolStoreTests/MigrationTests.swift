@@ -27,7 +27,7 @@ import Glibc
                 """)
             // Rows 1–2 synced, row 3 parked, rows 4–5 queued.
             for (i, s) in samples.enumerated() {
-                ins.bind(1, Int64(i + 1)); ins.bind(2, blob: s.id.bytes); ins.bind(3, s.value)
+                ins.bind(1, Int64(i + 1)); ins.bind(2, id: s.id); ins.bind(3, s.value)
                 ins.bind(4, s.start.millis); ins.bind(5, s.end.millis); ins.bind(6, i == 0 ? #"{"k":"v"}"# : nil)
                 ins.bind(7, i < 2 ? 1 : i == 2 ? 2 : 0); ins.bind(8, i == 2 ? "42207 bad" : nil)
                 try ins.run()

@@ -130,7 +130,7 @@ import Glibc
         #expect(try store.queued(type: "heartRate", limit: 100, dense: true).count == 40)
     }
 
-    @Test func aWideWindowOfStoredSamplesStillFindsDuplicatesOneByOne() throws {
+    @Test func aBatchOverACrowdedWindowOfStoredSamplesStillFindsItsDuplicates() throws {
         let all = (0..<300).map { sample($0 * 10) }
         _ = try store.insert(all, now: now)
         #expect(try store.insert(all, now: now).duplicates == 300)   // the next batch reads windows first
