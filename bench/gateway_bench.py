@@ -5,8 +5,9 @@ Three clients, measured in the same run against the same receiver:
                `healthspool import` filled with N samples of one type (one sender, one connection)
   requests     a plain Python loop doing the same job: read a batch from the same store, encode
                the same JSON batch, POST it with `requests`, move the type's mark past the batch
-  ceiling      the receiver's ceiling: curl replaying pre-encoded bodies (no store, no encoding),
-               one process, over one kept-alive connection
+  ceiling      the receiver's ceiling: bench/replay.c, a do-nothing libcurl client replaying the
+               same bodies pre-encoded and loaded into memory (no store, no encoding), over one
+               kept-alive connection; only its sending is timed
 
 The receiver is nginx (Debian's nginx-light), one worker, TLS 1.2+, answering 200 to every POST
 after reading the body: the Python test gateway tops out far below healthspool and would measure
@@ -207,7 +208,7 @@ def requests_loop(db: Path, url: str, ca: Path, batch: int, keepalive: bool, gz:
     session = requests.Session() if keepalive else None
     sent = 0
     for con, (tid, rowids), body in python_batches(db, batch):
-        data = json.dumps(body).encode()
+        data = json.dumps(body, separators=(",", ":")).encode()
         headers = {"Content-Type": "application/json"}
         if gz:
             data = gzip.compress(data, 1)
@@ -226,7 +227,7 @@ def ceiling_bodies(db: Path, batch: int, gz: bool, out: Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     files = []
     for n, (_, _, body) in enumerate(python_batches(db, batch)):
-        data = json.dumps(body).encode()
+        data = json.dumps(body, separators=(",", ":")).encode()
         if gz:
             data = gzip.compress(data, 1)
         f = out / f"b{n}"
@@ -235,19 +236,18 @@ def ceiling_bodies(db: Path, batch: int, gz: bool, out: Path) -> list[Path]:
     return files
 
 
-def ceiling(files: list[Path], url: str, ca: Path, keepalive: bool, gz: bool, work: Path, rounds: int) -> None:
-    cfg = work / "curl.cfg"
-    with open(cfg, "w") as c:
-        for i, f in enumerate(files * rounds):
-            if i:
-                c.write("next\n")
-            c.write(f'url = "{url}"\ncacert = "{ca}"\ndata-binary = "@{f}"\noutput = "/dev/null"\nsilent\nfail\n')
-            c.write('header = "Content-Type: application/json"\nheader = "Expect:"\n')
-            if gz:
-                c.write('header = "Content-Encoding: gzip"\n')
-            if not keepalive:
-                c.write('header = "Connection: close"\n')
-    subprocess.run(["curl", "-K", str(cfg)], check=True)
+def build_replay(work: Path) -> Path:
+    """Compiles bench/replay.c, the ceiling's do-nothing client, against libcurl."""
+    out = work / "replay"
+    subprocess.run(["cc", "-O2", "-o", str(out), str(ROOT / "bench" / "replay.c"), "-lcurl"], check=True)
+    return out
+
+
+def ceiling(replay: Path, files: list[Path], url: str, ca: Path, keepalive: bool, gz: bool, rounds: int) -> float:
+    """Seconds the do-nothing client spends sending every body `rounds` times (bodies already in memory)."""
+    out = subprocess.run([str(replay), url, str(ca), str(rounds), "1" if gz else "0", "1" if keepalive else "0",
+                          *map(str, files)], check=True, capture_output=True, text=True).stdout
+    return float(out)
 
 
 def main():
@@ -271,6 +271,7 @@ def main():
     if a.receiver == "python":
         certs = {"ca": nginx.ca}
     results = []
+    replay = build_replay(work)
     try:
         hs = Healthspool(a.bin, work, nginx.url, certs["ca"])
         src = work / "samples.ndjson"
@@ -301,9 +302,8 @@ def main():
                             if name == "ceiling":
                                 if files is None:
                                     files = ceiling_bodies(hs.db, batch, gz, work / f"bodies-{batch}-{gz}")
-                                t = time.perf_counter()
-                                ceiling(files, nginx.url, certs["ca"], keepalive, gz, work, a.ceiling_rounds)
-                                elapsed = (time.perf_counter() - t) / a.ceiling_rounds
+                                elapsed = ceiling(replay, files, nginx.url, certs["ca"], keepalive, gz,
+                                                  a.ceiling_rounds) / a.ceiling_rounds
                                 n = a.samples
                             elif name == "requests":
                                 t = time.perf_counter()
@@ -332,7 +332,7 @@ def main():
     print(f"receiver: {a.receiver}, {a.samples} samples of one type, best of {a.repeat}; "
           "'paired' is the median over the repeats of healthspool's rate over the ceiling run next to it")
     print()
-    print("| batch | keep-alive | gzip | healthspool | requests loop | ceiling (curl replay) | × requests | % of ceiling | % paired |")
+    print("| batch | keep-alive | gzip | healthspool | requests loop | ceiling (replay) | × requests | % of ceiling | % paired |")
     print("|---:|:---:|:---:|---:|---:|---:|---:|---:|---:|")
     for c in results:
         print(f"| {c['batch']} | {'on' if c['keepalive'] else 'off'} | {'on' if c['gzip'] else 'off'} | "
