@@ -287,29 +287,14 @@ public struct JSONWriter {
     /// Appends a number; non-finite values become `null`. Integral values are written without a
     /// fraction, like `SampleIdentity.canonicalNumber`.
     public mutating func number(_ v: Double) {
-        guard v.isFinite else { raw("null"); return }
-        if v == v.rounded(), abs(v) < 1e15 { number(Int64(v)); return }
-        bytes.append(contentsOf: SampleIdentity.canonicalNumber(v).utf8)
+        if JSONBytes.isPlainInteger(v) { number(Int64(v)) } else { bytes.append(contentsOf: JSONBytes.nonIntegerText(v).utf8) }
     }
 
     /// Appends an integer.
     public mutating func number(_ v: Int64) {
-        if v < 0 {
-            bytes.append(0x2D)
-            if v == .min { bytes.append(contentsOf: String(v).utf8.dropFirst()); return }
-        }
-        var n = v.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buf in
-            repeat {
-                buf[19 - count] = 0x30 + UInt8(n % 10)
-                n /= 10
-                count += 1
-            } while n > 0
-            bytes.append(contentsOf: buf[(20 - count)...])
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buf in
+            let n = JSONBytes.integer(v, into: buf.baseAddress!)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buf[0..<n]))
         }
     }
 

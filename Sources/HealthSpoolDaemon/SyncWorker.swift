@@ -40,19 +40,20 @@ public struct SyncJobResult: Sendable {
     }
 }
 
-/// Records what became of a delivered batch, on the sender's mark queue.
+/// Records what became of a delivered batch, on the sender's background queue.
 private struct MarkTask: @unchecked Sendable {
     let store: SampleStore
-    let batch: [StoredSample]
-    let rejected: [(StoredSample, String)]
-    let retry: [StoredSample]
+    let batch: EncodedBatch
+    let outcome: DeliveryOutcome
     let at: Timestamp
     let logger: Logger
     let type: String
 
     func run() {
         do {
-            try store.recordDelivery(batch, rejected: rejected, retry: retry, at: at)
+            try store.recordDelivery(type: type, rowIDs: batch.rowIDs,
+                                     rejected: outcome.rejected.map { (batch.rowIDs[$0.index], $0.reason) },
+                                     retry: outcome.retry.map { batch.rowIDs[$0] }, at: at)
         } catch {
             // The gateway has them; recording that failed. They stay queued and are re-sent
             // (at-least-once; receivers deduplicate on the sample id).
@@ -64,17 +65,17 @@ private struct MarkTask: @unchecked Sendable {
 /// The next batch, read on another queue.
 private final class Prefetch: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
-    private var result: Result<[StoredSample], Error> = .success([])
+    private var result: Result<EncodedBatch, Error> = .success(EncodedBatch())
 
     init(store: SampleStore, queue: DispatchQueue, type: String, limit: Int, after: Int64, dense: Bool) {
         queue.async {
-            self.result = Result { try store.queued(type: type, limit: limit, afterRowID: after, decodeMetadata: false, dense: dense) }
+            self.result = Result { try store.queuedBatch(type: type, limit: limit, afterRowID: after, dense: dense) }
             self.done.signal()
         }
     }
 
     /// The batch, once read.
-    func wait() throws -> [StoredSample] {
+    func wait() throws -> EncodedBatch {
         done.wait()
         return try result.get()
     }
@@ -111,12 +112,10 @@ public final class SyncWorker {
     /// Per-sender resources, touched only on that sender's queue.
     private final class SenderState: @unchecked Sendable {
         var store: SampleStore?
-        /// A second connection that reads the next batch while the current one is delivered.
-        var prefetchStore: SampleStore?
-        let prefetchQueue = DispatchQueue(label: "healthspool.sync.prefetch")
-        /// A third connection that records what the gateway accepted while the next batch is sent.
-        var markStore: SampleStore?
-        let markQueue = DispatchQueue(label: "healthspool.sync.mark")
+        /// A second connection, used in order on its own queue: it records what became of the
+        /// batch just sent and reads the next one while the current batch is on the wire.
+        var backgroundStore: SampleStore?
+        let backgroundQueue = DispatchQueue(label: "healthspool.sync.background")
         var client: GatewayClient?
         var endpoint: GatewayEndpoint?
     }
@@ -205,8 +204,7 @@ public final class SyncWorker {
         let st = senderStates[sender]
         do {
             if st.store == nil { st.store = try SampleStore(path: storePath) }
-            if st.prefetchStore == nil { st.prefetchStore = try SampleStore(path: storePath) }
-            if st.markStore == nil { st.markStore = try SampleStore(path: storePath) }
+            if st.backgroundStore == nil { st.backgroundStore = try SampleStore(path: storePath) }
             if st.client == nil || st.endpoint != config.endpoint {
                 st.client = try GatewayClient(endpoint: config.endpoint)
                 st.endpoint = config.endpoint
@@ -222,38 +220,39 @@ public final class SyncWorker {
             return result
         }
         let store = st.store!, client = st.client!
-        defer { st.markQueue.sync {} }
         var cursor: Int64 = 0
         var prefetched: Prefetch?
         while !isStopping || result.requests == 0 {
-            let batch: [StoredSample]
-            do { batch = try prefetched?.wait() ?? store.queued(type: type, limit: config.batchSize, afterRowID: cursor, decodeMetadata: false) } catch {
+            let batch: EncodedBatch
+            do { batch = try prefetched?.wait() ?? store.queuedBatch(type: type, limit: config.batchSize, afterRowID: cursor) } catch {
                 result.error = .badResponse("local store: \(error)")
                 break
             }
             if batch.isEmpty { break }
-            cursor = batch.last!.rowID
-            // Read the following batch on the sender's second connection while this one is
-            // encoded, sent and marked (rows past `cursor`: nothing this batch touches).
+            cursor = batch.rowIDs.last!
+            // Read (and encode) the following batch on the sender's second connection while this
+            // one is sent and marked (rows past `cursor`: nothing this batch touches).
             // A full batch whose rows lay close together: the next one most likely does too.
-            let dense = batch.count == config.batchSize && batch.last!.rowID - batch.first!.rowID < 2 * Int64(batch.count)
-            prefetched = Prefetch(store: st.prefetchStore!, queue: st.prefetchQueue, type: type, limit: config.batchSize,
+            let dense = batch.count == config.batchSize && cursor - batch.rowIDs[0] < 2 * Int64(batch.count)
+            prefetched = Prefetch(store: st.backgroundStore!, queue: st.backgroundQueue, type: type, limit: config.batchSize,
                                   after: cursor, dense: dense)
             let outcome = client.deliver(batch, envelope: config.envelope, now: clock())
             result.requests += outcome.requests
             result.newConnections += outcome.newConnections
             result.httpStatus = outcome.lastStatus ?? result.httpStatus
-            // Recorded on the mark queue while the next batch goes out; the job waits for it
-            // before it reports (so a later job never reads these rows as queued).
-            let marker = MarkTask(store: st.markStore!, batch: batch, rejected: outcome.rejected, retry: outcome.retry,
-                                  at: clock(), logger: logger, type: type)
-            st.markQueue.async { marker.run() }
+            // Recorded on the background queue (after the read of the next batch, before the one
+            // after) while the next batch goes out; the job waits for it before it reports, so a
+            // later job never reads these rows as queued. One queue for both keeps one thread busy
+            // instead of waking two for every batch.
+            let marker = MarkTask(store: st.backgroundStore!, batch: batch, outcome: outcome, at: clock(), logger: logger, type: type)
+            st.backgroundQueue.async { marker.run() }
             result.sent += outcome.accepted
             result.parked += outcome.rejected.count
-            if result.parkedReason == nil, let first = outcome.rejected.first { result.parkedReason = first.1 }
-            for (s, reason) in outcome.rejected {
-                logger.warning("gateway rejected sample \(s.sample.id) of \(type); parked as a dead letter: \(reason)",
-                               metadata: ["event": "sync", "type": "\(type)", "sample": "\(s.sample.id)"])
+            if result.parkedReason == nil, let first = outcome.rejected.first { result.parkedReason = first.reason }
+            for (i, reason) in outcome.rejected {
+                let id = batch.ids[i]
+                logger.warning("gateway rejected sample \(id) of \(type); parked as a dead letter: \(reason)",
+                               metadata: ["event": "sync", "type": "\(type)", "sample": "\(id)"])
             }
             onProgress(type, result.sent)
             if !outcome.retry.isEmpty {
@@ -264,6 +263,7 @@ public final class SyncWorker {
                 break
             }
         }
+        st.backgroundQueue.sync {}   // the last batch recorded: the job is done when its samples are marked
         result.durationMillis = clock().millis - started.millis
         return result
     }

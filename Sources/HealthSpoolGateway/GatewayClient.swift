@@ -4,10 +4,10 @@ import HealthSpoolCore
 public struct DeliveryOutcome: Sendable {
     /// How many samples the gateway accepted (the rest of the batch is in `retry` or `rejected`).
     public var accepted = 0
-    /// Samples to send again later.
-    public var retry: [StoredSample] = []
-    /// Samples the gateway rejected as bad, with the reason: park them.
-    public var rejected: [(StoredSample, String)] = []
+    /// Samples to send again later, by their place in the batch.
+    public var retry: [Int] = []
+    /// Samples the gateway rejected as bad, by their place in the batch, with the reason: park them.
+    public var rejected: [(index: Int, reason: String)] = []
     /// The first error that kept samples from being accepted.
     public var error: GatewayError?
     /// Set when the credentials or configuration were refused: stop until they change.
@@ -39,17 +39,18 @@ public final class GatewayClient {
         self.http = try HTTPSClient(options: endpoint.tls)
     }
 
-    /// Sends `samples` (one request, or more when narrowing a rejected batch).
-    public func deliver(_ samples: [StoredSample], envelope: BatchEnvelope, now: Timestamp) -> DeliveryOutcome {
+    /// Sends `batch` (one request, or more when narrowing a rejected batch).
+    public func deliver(_ batch: EncodedBatch, envelope: BatchEnvelope, now: Timestamp) -> DeliveryOutcome {
         var outcome = DeliveryOutcome()
-        send(samples[...], envelope: envelope, now: now, into: &outcome)
+        send(batch, 0..<batch.count, envelope: envelope, now: now, into: &outcome)
         return outcome
     }
 
-    private func send(_ batch: ArraySlice<StoredSample>, envelope: BatchEnvelope, now: Timestamp, into o: inout DeliveryOutcome) {
-        guard !batch.isEmpty else { return }
-        if o.stopped || o.halted { o.retry.append(contentsOf: batch); return }
-        var body = BatchEncoder.encode(batch, format: endpoint.format, envelope: envelope, now: now)
+    /// Sends samples `part` of `batch`.
+    private func send(_ batch: EncodedBatch, _ part: Range<Int>, envelope: BatchEnvelope, now: Timestamp, into o: inout DeliveryOutcome) {
+        guard !part.isEmpty else { return }
+        if o.stopped || o.halted { o.retry.append(contentsOf: part); return }
+        var body = batch.body(part, format: endpoint.format, envelope: envelope, now: now)
         if endpoint.gzip { body = gzipCompress(body) }
         let verdict: BatchVerdict
         do {
@@ -60,38 +61,37 @@ public final class GatewayClient {
             if let ra = response.headers["retry-after"].flatMap({ ResponseClassifier.parseRetryAfter($0, now: now) }) {
                 o.retryAfterMillis = max(o.retryAfterMillis ?? 0, ra)
             }
-            verdict = ResponseClassifier.classify(response, format: endpoint.format, count: batch.count)
+            verdict = ResponseClassifier.classify(response, format: endpoint.format, count: part.count)
         } catch {
             o.requests += 1
             verdict = error.isRetryable ? .retry(error) : .stop(error)
         }
         switch verdict {
         case let .perRecord(verdicts):
-            for (i, v) in zip(batch.indices, verdicts) {
-                let sample = { batch[i] }   // copied out only when kept
+            for (i, v) in zip(part, verdicts) {
                 switch v {
                 case .accepted: o.accepted += 1
-                case let .retry(msg): o.retry.append(sample()); o.note(.http(status: o.lastStatus ?? 0, message: msg, retryAfterMillis: nil))
-                case let .rejected(msg): o.rejected.append((sample(), msg))
+                case let .retry(msg): o.retry.append(i); o.note(.http(status: o.lastStatus ?? 0, message: msg, retryAfterMillis: nil))
+                case let .rejected(msg): o.rejected.append((i, msg))
                 case let .unauthorized(msg):
-                    o.retry.append(sample()); o.stopped = true
+                    o.retry.append(i); o.stopped = true
                     o.note(.unauthorized(status: o.lastStatus ?? 0, message: msg))
                 case let .misconfigured(msg):
-                    o.retry.append(sample()); o.stopped = true
+                    o.retry.append(i); o.stopped = true
                     o.note(.http(status: o.lastStatus ?? 0, message: "\(msg): check gateway.topic and gateway.cluster ('healthspool gateway test')", retryAfterMillis: nil))
                 }
             }
         case let .retry(e):
-            o.retry.append(contentsOf: batch); o.note(e); o.halted = true
+            o.retry.append(contentsOf: part); o.note(e); o.halted = true
         case let .stop(e):
-            o.retry.append(contentsOf: batch); o.stopped = true; o.note(e)
+            o.retry.append(contentsOf: part); o.stopped = true; o.note(e)
         case let .rejected(e):
-            if batch.count == 1 {
-                o.rejected.append((batch.first!, e.description))
+            if part.count == 1 {
+                o.rejected.append((part.lowerBound, e.description))
             } else {
-                let mid = batch.startIndex + batch.count / 2
-                send(batch[batch.startIndex..<mid], envelope: envelope, now: now, into: &o)
-                send(batch[mid...], envelope: envelope, now: now, into: &o)
+                let mid = part.lowerBound + part.count / 2
+                send(batch, part.lowerBound..<mid, envelope: envelope, now: now, into: &o)
+                send(batch, mid..<part.upperBound, envelope: envelope, now: now, into: &o)
             }
         }
     }

@@ -159,6 +159,12 @@ final class Statement {
         return value
     }
 
+    /// A text or blob column's bytes, valid until the statement steps or resets (empty for NULL).
+    func bytes(_ c: Int32) -> UnsafeRawBufferPointer {
+        guard let p = sqlite3_column_blob(stmt, c) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(stmt, c)))
+    }
+
     /// A sample id column (a 16-byte blob); nil when it is not one.
     func id(_ c: Int32) -> SampleID? {
         guard sqlite3_column_bytes(stmt, c) == 16, let p = sqlite3_column_blob(stmt, c) else { return nil }

@@ -57,10 +57,16 @@ public final class SampleStore {
         WHERE type = ?1 AND state = 0 AND rowid > max(?2, (SELECT synced_to FROM types WHERE id = ?1))
         ORDER BY rowid LIMIT ?3
         """)
+    /// The queue as the sync path reads it: only what goes on the wire (`batchColumns`).
+    private lazy var queuedBatchStmt = try! conn.prepare("""
+        SELECT \(Self.batchColumns) FROM samples
+        WHERE type = ?1 AND state = 0 AND rowid > max(?2, (SELECT synced_to FROM types WHERE id = ?1))
+        ORDER BY rowid LIMIT ?3
+        """)
     /// The same, walking the table in row-id order instead of the queue index: cheaper when the
     /// type's rows lie close together (no index-to-row seek per sample).
-    private lazy var queuedScanStmt = try! conn.prepare("""
-        SELECT \(Self.sampleColumns) FROM samples
+    private lazy var queuedBatchScanStmt = try! conn.prepare("""
+        SELECT \(Self.batchColumns) FROM samples
         WHERE +type = ?1 AND state = 0 AND rowid > max(?2, (SELECT synced_to FROM types WHERE id = ?1))
         ORDER BY rowid LIMIT ?3
         """)
@@ -352,56 +358,85 @@ public final class SampleStore {
         rowid, type, value, unit, start_ms, start_off, end_ms, end_off, source_id, metadata, revisable, created_ms, id
         """
 
-    /// A row of `sampleColumns`. With `decodeMetadata` false the metadata stays as its stored
-    /// JSON text in `metadataJSON` (the sync path writes it into request bodies as it is).
-    func readSample(_ s: Statement, type knownType: String? = nil, decodeMetadata: Bool = true) throws(StoreError) -> StoredSample {
+    /// A row of `sampleColumns`.
+    func readSample(_ s: Statement, type knownType: String? = nil) throws(StoreError) -> StoredSample {
         let type: String
         if let knownType { type = knownType } else { type = try typeName(s.int(1)) }
-        let metadataText = s.string(9, cache: &metadataCache)
         // The id it was stored under: no SHA-256 per sample read back.
         let sample = Sample(storedID: s.id(12) ?? SampleID(bytes: [UInt8](repeating: 0, count: 16)), type: type, value: s.double(2), unit: s.string(3, cache: &unitCache) ?? "",
                             start: Timestamp(millis: s.int(4), utcOffsetSeconds: Int32(s.int(5))),
                             end: Timestamp(millis: s.int(6), utcOffsetSeconds: Int32(s.int(7))),
                             source: try source(id: s.int(8)),
-                            metadata: decodeMetadata ? Self.decodeMetadata(metadataText) : [:], revisable: s.int(10) != 0)
-        return StoredSample(sample: sample, createdAt: Timestamp(millis: s.int(11)), rowID: s.int(0),
-                            metadataJSON: decodeMetadata ? nil : metadataText ?? "{}")
+                            metadata: Self.decodeMetadata(s.string(9, cache: &metadataCache)), revisable: s.int(10) != 0)
+        return StoredSample(sample: sample, createdAt: Timestamp(millis: s.int(11)), rowID: s.int(0))
     }
 
     /// Up to `limit` queued samples of `type` (past its mark, not parked), in send order, with
-    /// row id greater than `afterRowID`. With `decodeMetadata` false, metadata stays JSON text.
-    /// `dense` says the type's rows past `afterRowID` are likely close together (the previous
-    /// batch was): they are then read by walking the table instead of through the queue index.
-    public func queued(type: String, limit: Int, afterRowID: Int64 = 0, decodeMetadata: Bool = true,
-                       dense: Bool = false) throws(StoreError) -> [StoredSample] {
+    /// row id greater than `afterRowID`.
+    public func queued(type: String, limit: Int, afterRowID: Int64 = 0) throws(StoreError) -> [StoredSample] {
         guard let id = try typeID(type, create: false) else { return [] }
-        let s = dense ? queuedScanStmt : queuedStmt
+        let s = queuedStmt
         s.bind(1, id)
         s.bind(2, afterRowID)
         s.bind(3, limit)
         defer { s.reset() }
         var out: [StoredSample] = []
         out.reserveCapacity(min(limit, 4096))
-        while try s.step() { out.append(try readSample(s, type: type, decodeMetadata: decodeMetadata)) }
+        while try s.step() { out.append(try readSample(s, type: type)) }
         return out
+    }
+
+    /// What the sync path reads of a row: rowid, id, value, unit, start, end, source, metadata, created.
+    static let batchColumns = "rowid, id, value, unit, start_ms, start_off, end_ms, end_off, source_id, metadata, created_ms"
+
+    /// The same samples as `queued`, encoded for the gateway straight from the rows: no
+    /// `Sample` is built, and metadata goes out as the JSON text it is stored as. `dense` says
+    /// the type's rows past `afterRowID` likely lie close together (the previous batch did):
+    /// they are then read by walking the table instead of through the queue index.
+    public func queuedBatch(type: String, limit: Int, afterRowID: Int64 = 0, dense: Bool = false) throws(StoreError) -> EncodedBatch {
+        let batch = EncodedBatch(capacity: min(limit, 4096) * 480 + 256)
+        guard let id = try typeID(type, create: false) else { return batch }
+        batch.setType(type)
+        let s = dense ? queuedBatchScanStmt : queuedBatchStmt
+        s.bind(1, id)
+        s.bind(2, afterRowID)
+        s.bind(3, limit)
+        defer { s.reset() }
+        while try s.step() {
+            let source = s.int(8)
+            if batch.sourceKey != source { batch.setSource(try self.source(id: source), key: source) }
+            batch.append(rowID: s.int(0), id: s.id(1) ?? SampleID(bytes: [UInt8](repeating: 0, count: 16)), value: s.double(2), unit: s.bytes(3),
+                         start: Timestamp(millis: s.int(4), utcOffsetSeconds: Int32(truncatingIfNeeded: s.int(5))),
+                         end: Timestamp(millis: s.int(6), utcOffsetSeconds: Int32(truncatingIfNeeded: s.int(7))),
+                         metadata: s.bytes(9), createdAt: s.int(10))
+        }
+        return batch
     }
 
     /// Records what became of `batch`: queued samples of one type in send order, from the
     /// front of its queue, as `queued` returned them. All of it is done (delivered, or parked
-    /// when in `rejected`) except `retry`, which stays queued. The type's mark moves past the
-    /// batch; samples to retry that other delivered samples follow move to fresh row ids, so
-    /// they stay in line without the delivered ones being sent again.
+    /// when in `rejected`) except `retry`, which stays queued.
     public func recordDelivery(_ batch: [StoredSample], rejected: [(StoredSample, String)] = [], retry: [StoredSample] = [],
                                at now: Timestamp) throws(StoreError) {
-        guard let last = batch.last, let type = try typeID(last.sample.type, create: false) else { return }
+        guard let type = batch.last?.sample.type else { return }
+        try recordDelivery(type: type, rowIDs: batch.map(\.rowID), rejected: rejected.map { ($0.0.rowID, $0.1) },
+                           retry: retry.map(\.rowID), at: now)
+    }
+
+    /// Records what became of a batch of `type` by row ids (`rowIDs` in send order). The type's
+    /// mark moves past the batch; samples to retry that other delivered samples follow move to
+    /// fresh row ids, so they stay in line without the delivered ones being sent again.
+    public func recordDelivery(type: String, rowIDs: [Int64], rejected: [(Int64, String)] = [], retry: [Int64] = [],
+                               at now: Timestamp) throws(StoreError) {
+        guard let last = rowIDs.last, let type = try typeID(type, create: false) else { return }
         try inTransaction { () throws(StoreError) in
             if !rejected.isEmpty { try parkInTransaction(rejected, at: now) }
-            var mark = last.rowID
-            if let firstRetry = retry.map(\.rowID).min() {
-                let retrying = Set(retry.map(\.rowID)), parked = Set(rejected.map(\.0.rowID))
-                let deliveredAfter = batch.contains { $0.rowID > firstRetry && !retrying.contains($0.rowID) && !parked.contains($0.rowID) }
+            var mark = last
+            if let firstRetry = retry.min() {
+                let retrying = Set(retry), parked = Set(rejected.map(\.0))
+                let deliveredAfter = rowIDs.contains { $0 > firstRetry && !retrying.contains($0) && !parked.contains($0) }
                 if deliveredAfter {
-                    try moveToEndOfQueue(retry.map(\.rowID).sorted())
+                    try moveToEndOfQueue(retry.sorted())
                 } else {
                     mark = firstRetry - 1
                 }
@@ -428,15 +463,15 @@ public final class SampleStore {
 
     /// Parks samples the gateway rejected as bad (dead letters), with the reason.
     public func park(_ rejected: [(StoredSample, String)], at now: Timestamp) throws(StoreError) {
-        try inTransaction { () throws(StoreError) in try parkInTransaction(rejected, at: now) }
+        try inTransaction { () throws(StoreError) in try parkInTransaction(rejected.map { ($0.0.rowID, $0.1) }, at: now) }
     }
 
-    private func parkInTransaction(_ rejected: [(StoredSample, String)], at now: Timestamp) throws(StoreError) {
+    private func parkInTransaction(_ rejected: [(rowID: Int64, reason: String)], at now: Timestamp) throws(StoreError) {
         let s = try conn.prepare("UPDATE samples SET state = 2, dead_reason = ?, parked_ms = ? WHERE rowid = ?")
-        for (item, reason) in rejected {
+        for (rowID, reason) in rejected {
             s.bind(1, reason)
             s.bind(2, now.millis)
-            s.bind(3, item.rowID)
+            s.bind(3, rowID)
             try s.run()
         }
     }

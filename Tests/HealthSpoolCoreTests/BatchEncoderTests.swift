@@ -44,4 +44,23 @@ import Testing
         #expect(first["key"]?["data"]?.stringValue == "alice")
         #expect(first["value"]?["type"]?.stringValue == "JSON")
     }
+
+    @Test func aBatchGrowsPastItsFirstBufferAndAnyPartOfItStillReadsBack() throws {
+        let samples = (0..<40).map { i in
+            var s = stored(40)[i]
+            s.sample.metadata = ["note": String(repeating: "é\"", count: 100 + i)]
+            return s
+        }
+        let batch = EncodedBatch(capacity: 256)
+        for s in samples { batch.append(s) }
+        #expect(batch.count == 40 && batch.rowIDs == samples.map(\.rowID))
+        for format in GatewayFormat.allCases {
+            let whole = batch.body(0..<40, format: format, envelope: envelope, now: now)
+            #expect(whole == EncodedBatch(samples).body(0..<40, format: format, envelope: envelope, now: now))
+        }
+        let part = try JSONParser.parse(batch.body(17..<23, format: .json, envelope: envelope, now: now))
+        let read = try #require(part["samples"]?.arrayValue)
+        #expect(read.map { $0["id"]?.stringValue } == samples[17..<23].map { $0.sample.id.description })
+        #expect(read.last?["metadata"]?["note"]?.stringValue == String(repeating: "é\"", count: 122))
+    }
 }

@@ -117,17 +117,52 @@ import Glibc
         }
         let first = try store.queued(type: "heartRate", limit: 10)
         try store.recordDelivery(first, rejected: [(first[9], "42207 bad")], at: now)
+        let envelope = BatchEnvelope(deviceId: "d", userId: "u", appVersion: "1")
         for type in ["heartRate", "stepCount"] {
             var cursor: Int64 = 0
             while true {
-                let indexed = try store.queued(type: type, limit: 7, afterRowID: cursor)
-                let walked = try store.queued(type: type, limit: 7, afterRowID: cursor, dense: true)
-                #expect(indexed == walked)
-                guard let last = indexed.last else { break }
+                let samples = try store.queued(type: type, limit: 7, afterRowID: cursor)
+                let indexed = try store.queuedBatch(type: type, limit: 7, afterRowID: cursor)
+                let walked = try store.queuedBatch(type: type, limit: 7, afterRowID: cursor, dense: true)
+                #expect(indexed.rowIDs == samples.map(\.rowID) && walked.rowIDs == indexed.rowIDs)
+                #expect(walked.body(0..<walked.count, format: .json, envelope: envelope, now: now)
+                        == indexed.body(0..<indexed.count, format: .json, envelope: envelope, now: now))
+                guard let last = samples.last else { break }
                 cursor = last.rowID
             }
         }
-        #expect(try store.queued(type: "heartRate", limit: 100, dense: true).count == 40)
+        #expect(try store.queuedBatch(type: "heartRate", limit: 100, dense: true).count == 40)
+    }
+
+    @Test func theSyncPathEncodesRowsExactlyAsSamplesInMemory() throws {
+        var odd = sample(1, value: 0.1 + 0.2)
+        odd.metadata = ["b": "2", "a": "x\"y\\z\n", "HKWasUserEntered": "1"]
+        odd.unit = "kcal"
+        odd.end = Timestamp(millis: odd.start.millis + 90_500, utcOffsetSeconds: -12_600)
+        var elsewhere = sample(2, value: -3)
+        elsewhere.source = SampleSource(name: "Phone \"7\"", version: "17.1", device: "iPhone")
+        elsewhere.start = Timestamp(millis: elsewhere.start.millis, utcOffsetSeconds: 19_800)
+        elsewhere.end = elsewhere.start
+        var huge = sample(3, value: 1e300)
+        huge.unit = "count/min"
+        _ = try store.insert([sample(0), odd, elsewhere, huge, sample(4)], now: now)
+        let samples = try store.queued(type: "heartRate", limit: 10)
+        #expect(samples.count == 5)
+        let batch = try store.queuedBatch(type: "heartRate", limit: 10)
+        #expect(batch.ids == samples.map(\.sample.id))
+        let envelope = BatchEnvelope(deviceId: "dev", userId: "alice", appVersion: "0.1.0")
+        for format in GatewayFormat.allCases {
+            for part in [0..<5, 1..<4, 2..<3, 0..<0] {
+                #expect(batch.body(part, format: format, envelope: envelope, now: now)
+                        == BatchEncoder.encode(samples[part], format: format, envelope: envelope, now: now))
+            }
+        }
+        // And the body is what the samples say, read back.
+        let body = try JSONParser.parse(batch.body(0..<5, format: .json, envelope: envelope, now: now))
+        let second = body["samples"]?.arrayValue?[1]
+        #expect(second?["metadata"]?["a"]?.stringValue == "x\"y\\z\n" && second?["value"]?.doubleValue == 0.1 + 0.2)
+        #expect(second?["endDate"]?.stringValue == odd.end.iso8601Local && second?["unit"]?.stringValue == "kcal")
+        #expect(body["samples"]?.arrayValue?[2]["source"]?["name"]?.stringValue == "Phone \"7\"")
     }
 
     @Test func aBatchOverACrowdedWindowOfStoredSamplesStillFindsItsDuplicates() throws {
@@ -184,20 +219,6 @@ import Glibc
         #expect(try store.syncedCounts() == ["heartRate": 2])
         #expect(try store.requeueDeadLetters(type: "heartRate") == ["heartRate": 1])
         #expect(try store.queued(type: "heartRate", limit: 10).map(\.sample) == [sample(2)])
-    }
-
-    @Test func theSyncPathReadsMetadataAsStoredJSON() throws {
-        var s = sample(1)
-        s.metadata = ["b": "2", "a": "x\"y"]
-        _ = try store.insert([s, sample(2)], now: now)
-        let raw = try store.queued(type: "heartRate", limit: 10, decodeMetadata: false)
-        #expect(raw.map(\.metadataJSON) == [#"{"a":"x\"y","b":"2"}"#, "{}"])
-        #expect(raw[0].sample.metadata.isEmpty)
-        let decoded = try store.queued(type: "heartRate", limit: 10)
-        var a = JSONWriter(capacity: 64), b = JSONWriter(capacity: 64)
-        BatchEncoder.writeSample(raw[0], to: &a)
-        BatchEncoder.writeSample(decoded[0], to: &b)
-        #expect(a.text == b.text)
     }
 
     @Test func afterAMostlyDuplicateBatchNewSamplesAndRevisionsStillCount() throws {

@@ -1,0 +1,264 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Queued samples each encoded once, as the JSON object every wire format carries, side by side
+/// in one buffer, with each sample's row id and id: a batch on its way from the store to the
+/// gateway. The body of a request for any part of it, in any format, is assembled by copying
+/// (`body(_:format:envelope:now:)`), so a batch being narrowed down is never encoded again.
+///
+/// The store appends rows straight from SQLite (`append(rowID:id:value:unit:…)`); samples already
+/// in memory go through `append(_:)`. The pieces that repeat from one sample to the next (type,
+/// unit, source, import time) are encoded once and copied. Written by one thread, then handed on
+/// and only read.
+public final class EncodedBatch: @unchecked Sendable {
+    /// Row ids, in send order.
+    public private(set) var rowIDs: [Int64] = []
+    /// Sample ids, in send order.
+    public private(set) var ids: [SampleID] = []
+    /// Where each sample's object ends in `storage`; one comma separates neighbours.
+    private var ends: [Int] = []
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var used = 0
+    private var capacity: Int
+
+    /// `,"type":…,"hkType":…,"value":` for `typeName`.
+    private var typeName: String?
+    private var typePiece: [UInt8] = []
+    /// `,"unit":…,"startDate":` for the unit `unitText` (UTF-8).
+    private var unitText: [UInt8] = []
+    private var unitPiece: [UInt8] = []
+    /// `,"source":{…},"metadata":` for `source`.
+    private var source: SampleSource?
+    /// The store's id for `source`, when it came from the store.
+    public private(set) var sourceKey: Int64?
+    private var sourcePiece: [UInt8] = []
+    /// `,"createdAt":"…"}` for `createdAtMillis`.
+    private var createdAtMillis: Int64?
+    private var createdAtPiece: [UInt8] = []
+    /// The last day a timestamp fell on (timestamps in a batch share days).
+    private var lastDay: (days: Int64, date: CivilDate)?
+
+    public init(capacity: Int = 64 << 10) {
+        self.capacity = max(capacity, 256)
+        storage = .allocate(capacity: self.capacity)
+    }
+
+    /// Samples already in memory, encoded as the store encodes its rows.
+    public convenience init(_ samples: some Collection<StoredSample>) {
+        self.init(capacity: samples.count * 512 + 256)
+        for s in samples { append(s) }
+    }
+
+    deinit { storage.deallocate() }
+
+    public var count: Int { rowIDs.count }
+    public var isEmpty: Bool { rowIDs.isEmpty }
+
+    /// Sets the type of the samples appended next.
+    public func setType(_ type: String) {
+        guard type != typeName else { return }
+        var w = JSONWriter(capacity: 96)
+        w.raw(",\"type\":"); w.string(type)
+        if let id = DataType.lookup(type)?.hkIdentifier { w.raw(",\"hkType\":"); w.string(id) }
+        w.raw(",\"value\":")
+        typeName = type
+        typePiece = w.bytes
+    }
+
+    /// Sets the source of the samples appended next; `key` is the store's id for it (nil for a
+    /// sample from memory), so the store's rows compare ids instead of sources.
+    public func setSource(_ s: SampleSource, key: Int64?) {
+        sourceKey = key
+        guard s != source || sourcePiece.isEmpty else { return }
+        var w = JSONWriter(capacity: 128)
+        w.raw(",\"source\":{\"name\":"); w.string(s.name)
+        if let v = s.version { w.raw(",\"version\":"); w.string(v) }
+        if let d = s.device { w.raw(",\"device\":"); w.string(d) }
+        w.raw("},\"metadata\":")
+        source = s
+        sourcePiece = w.bytes
+    }
+
+    /// Appends a sample in memory.
+    public func append(_ stored: StoredSample) {
+        let s = stored.sample
+        setType(s.type)
+        if s.source != source || sourcePiece.isEmpty { setSource(s.source, key: nil) }
+        var metadata = JSONWriter(capacity: 64)
+        metadata.raw("{")
+        for (n, k) in s.metadata.keys.sorted().enumerated() {
+            if n > 0 { metadata.raw(",") }
+            metadata.key(k); metadata.string(s.metadata[k]!)
+        }
+        metadata.raw("}")
+        var unit = s.unit
+        unit.withUTF8 { u in
+            metadata.bytes.withUnsafeBytes { m in
+                append(rowID: stored.rowID, id: s.id, value: s.value, unit: UnsafeRawBufferPointer(u), start: s.start, end: s.end,
+                       metadata: m, createdAt: stored.createdAt.millis)
+            }
+        }
+    }
+
+    /// Appends one sample of the type and source set last. `unit` is its UTF-8 text, `metadata`
+    /// its stored JSON object text (empty for none).
+    public func append(rowID: Int64, id: SampleID, value: Double, unit: UnsafeRawBufferPointer, start: Timestamp, end: Timestamp,
+                       metadata: UnsafeRawBufferPointer, createdAt: Int64) {
+        if unitPiece.isEmpty || unit.count != unitText.count
+            || (unit.count > 0 && unitText.withUnsafeBytes { memcmp($0.baseAddress!, unit.baseAddress!, unit.count) } != 0) {
+            var w = JSONWriter(capacity: 48)
+            w.raw(",\"unit\":"); w.string(String(decoding: unit, as: UTF8.self)); w.raw(",\"startDate\":")
+            unitText = Array(unit)
+            unitPiece = w.bytes
+        }
+        if createdAt != createdAtMillis {
+            var w = JSONWriter(capacity: 48)
+            w.raw(",\"createdAt\":"); w.timestamp(Timestamp(millis: createdAt), utc: true); w.raw("}")
+            createdAtMillis = createdAt
+            createdAtPiece = w.bytes
+        }
+        let number = JSONBytes.isPlainInteger(value) ? nil : JSONBytes.nonIntegerText(value)
+        // Everything this sample writes, at most: the fixed parts, two timestamps, the number.
+        reserve(typePiece.count + unitPiece.count + sourcePiece.count + createdAtPiece.count + metadata.count
+                + (number?.utf8.count ?? 20) + 2 * JSONBytes.maxTimestamp + 64)
+        if !ends.isEmpty { put(0x2C) }
+        put("{\"id\":")
+        JSONBytes.uuid(id, into: storage + used)
+        used += JSONBytes.uuidLength
+        put(typePiece)
+        if var number {
+            number.withUTF8 { put(UnsafeRawBufferPointer($0)) }
+        } else {
+            used += JSONBytes.integer(Int64(value), into: storage + used)
+        }
+        put(unitPiece)
+        let startAt = used
+        used += JSONBytes.timestamp(start, utc: false, lastDay: &lastDay, into: storage + used)
+        let startLength = used - startAt
+        put(",\"endDate\":")
+        if end == start {
+            (storage + used).update(from: storage + startAt, count: startLength)   // an instant: the end is the start
+            used += startLength
+        } else {
+            used += JSONBytes.timestamp(end, utc: false, lastDay: &lastDay, into: storage + used)
+        }
+        put(sourcePiece)
+        if metadata.isEmpty { put("{}") } else { put(metadata) }
+        put(createdAtPiece)
+        ends.append(used)
+        rowIDs.append(rowID)
+        ids.append(id)
+    }
+
+    /// The request body for samples `range` of the batch.
+    public func body(_ range: Range<Int>, format: GatewayFormat, envelope: BatchEnvelope, now: Timestamp) -> [UInt8] {
+        switch format {
+        case .json:
+            var head = JSONWriter(capacity: 128)
+            head.raw("{\"deviceId\":"); head.string(envelope.deviceId)
+            head.raw(",\"userId\":"); head.string(envelope.userId)
+            head.raw(",\"samples\":[")
+            var tail = JSONWriter(capacity: 96)
+            tail.raw("],\"timestamp\":"); tail.timestamp(now, utc: true)
+            tail.raw(",\"appVersion\":"); tail.string(envelope.appVersion)
+            tail.raw("}")
+            // The objects lie comma-separated already: one copy.
+            let objects = range.isEmpty ? 0..<0 : start(range.lowerBound)..<ends[range.upperBound - 1]
+            return assemble(prefix: head.bytes, suffix: tail.bytes, extra: objects.count) { out in
+                (out + 0).update(from: storage + objects.lowerBound, count: objects.count)
+                return objects.count
+            }
+        case .confluentV2:
+            var open = JSONWriter(capacity: 256)
+            open.raw("{\"key\":"); open.string(envelope.userId); open.raw(",\"value\":")
+            Self.valueHead(envelope, now: now, into: &open)
+            return records(range, prefix: Array("{\"records\":[".utf8), open: open.bytes, close: Array("}}".utf8),
+                           separator: 0x2C, suffix: Array("]}".utf8))
+        case .confluentV3:
+            var open = JSONWriter(capacity: 256)
+            open.raw("{\"key\":{\"type\":\"JSON\",\"data\":"); open.string(envelope.userId)
+            open.raw("},\"value\":{\"type\":\"JSON\",\"data\":")
+            Self.valueHead(envelope, now: now, into: &open)
+            return records(range, prefix: [], open: open.bytes, close: Array("}}}".utf8), separator: 0x0A, suffix: [])
+        }
+    }
+
+    /// A record value up to its sample: `{"deviceId":…,"userId":…,"timestamp":…,"appVersion":…,"sample":`.
+    static func valueHead(_ envelope: BatchEnvelope, now: Timestamp, into w: inout JSONWriter) {
+        w.raw("{\"deviceId\":"); w.string(envelope.deviceId)
+        w.raw(",\"userId\":"); w.string(envelope.userId)
+        w.raw(",\"timestamp\":"); w.timestamp(now, utc: true)
+        w.raw(",\"appVersion\":"); w.string(envelope.appVersion)
+        w.raw(",\"sample\":")
+    }
+
+    /// One record per sample: `open` + the sample's object + `close`, records separated by `separator`.
+    private func records(_ range: Range<Int>, prefix: [UInt8], open: [UInt8], close: [UInt8], separator: UInt8,
+                         suffix: [UInt8]) -> [UInt8] {
+        let objects = range.isEmpty ? 0 : ends[range.upperBound - 1] - start(range.lowerBound) - (range.count - 1)
+        let size = objects + range.count * (open.count + close.count) + max(0, range.count - 1)
+        return assemble(prefix: prefix, suffix: suffix, extra: size) { out in
+            var at = 0
+            open.withUnsafeBufferPointer { o in
+                close.withUnsafeBufferPointer { c in
+                    for i in range {
+                        if i > range.lowerBound { out[at] = separator; at += 1 }
+                        (out + at).update(from: o.baseAddress!, count: o.count); at += o.count
+                        let s = start(i), n = ends[i] - s
+                        (out + at).update(from: storage + s, count: n); at += n
+                        (out + at).update(from: c.baseAddress!, count: c.count); at += c.count
+                    }
+                }
+            }
+            return at
+        }
+    }
+
+    /// `prefix`, `extra` bytes written by `fill` (which returns how many it wrote), `suffix`.
+    private func assemble(prefix: [UInt8], suffix: [UInt8], extra: Int,
+                          fill: (UnsafeMutablePointer<UInt8>) -> Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: prefix.count + extra + suffix.count) { buf, count in
+            let base = buf.baseAddress!
+            prefix.withUnsafeBufferPointer { base.update(from: $0.baseAddress!, count: $0.count) }
+            let middle = fill(base + prefix.count)
+            suffix.withUnsafeBufferPointer { (base + prefix.count + middle).update(from: $0.baseAddress!, count: $0.count) }
+            count = prefix.count + middle + suffix.count
+        }
+    }
+
+    /// Where sample `i`'s object starts.
+    @inline(__always) private func start(_ i: Int) -> Int { i == 0 ? 0 : ends[i - 1] + 1 }
+
+    /// Makes room for `n` more bytes.
+    private func reserve(_ n: Int) {
+        guard used + n > capacity else { return }
+        let grown = max(capacity * 2, used + n)
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        bigger.update(from: storage, count: used)
+        storage.deallocate()
+        storage = bigger
+        capacity = grown
+    }
+
+    // The writers below assume `reserve` made room.
+    @inline(__always) private func put(_ byte: UInt8) {
+        storage[used] = byte
+        used += 1
+    }
+
+    @inline(__always) private func put(_ s: StaticString) {
+        (storage + used).update(from: s.utf8Start, count: s.utf8CodeUnitCount)
+        used += s.utf8CodeUnitCount
+    }
+
+    @inline(__always) private func put(_ bytes: UnsafeRawBufferPointer) {
+        guard let p = bytes.baseAddress else { return }
+        UnsafeMutableRawPointer(storage + used).copyMemory(from: p, byteCount: bytes.count)
+        used += bytes.count
+    }
+
+    @inline(__always) private func put(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { put($0) }
+    }
+}
