@@ -3,8 +3,9 @@
 # (bench/replay.c: libcurl replaying pre-encoded bodies from memory over one keep-alive connection),
 # all against nginx over TLS.
 #   bench/gateway-bench.sh [--samples N] [--repeat R] [--json FILE]
-# Needs: nginx (apt-get install nginx-light), a C compiler and libcurl's headers (libcurl4-openssl-dev,
-# which scripts/setup-deps.sh installs), python3 with requests and cryptography.
+# Needs: nginx (apt-get install nginx-light), a C compiler (cc, or the Swift toolchain's clang),
+# libcurl's headers (libcurl4-openssl-dev, which scripts/setup-deps.sh installs), and python3
+# with requests and cryptography.
 # Uses the release binary (built here when missing); HEALTHSPOOL_BIN overrides it.
 set -eu
 cd "$(dirname "$0")/.."

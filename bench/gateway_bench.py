@@ -239,7 +239,10 @@ def ceiling_bodies(db: Path, batch: int, gz: bool, out: Path) -> list[Path]:
 def build_replay(work: Path) -> Path:
     """Compiles bench/replay.c, the ceiling's do-nothing client, against libcurl."""
     out = work / "replay"
-    subprocess.run(["cc", "-O2", "-o", str(out), str(ROOT / "bench" / "replay.c"), "-lcurl"], check=True)
+    compiler = shutil.which("cc") or shutil.which("clang")   # the Swift toolchain brings clang
+    if compiler is None:
+        sys.exit("gateway bench: no C compiler (cc or clang) to build bench/replay.c")
+    subprocess.run([compiler, "-O2", "-o", str(out), str(ROOT / "bench" / "replay.c"), "-lcurl"], check=True)
     return out
 
 

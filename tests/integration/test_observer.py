@@ -67,6 +67,7 @@ def test_manual_sync_over_the_control_socket_bypasses_the_throttle(hs, gateway):
     p = hs.run("sync", "--json")
     result = json.loads(p.stdout)
     assert result["outcome"] == "success" and result["sent"] == 6
+    assert [r["type"] for r in result["results"]] == ["heartRate"] and result["results"][0]["durationMs"] >= 0
     assert len(set(gateway.sample_ids())) == 11
     hist = json.loads(hs.run("history", "--json").stdout)
     assert hist[0]["trigger"] == "manual"
@@ -80,6 +81,8 @@ def test_manual_sync_without_a_daemon_syncs_in_process(hs, gateway):
     assert gateway.sample_ids() == []
     result = json.loads(hs.run("sync", "--json").stdout)
     assert result["sent"] == 12
+    # The same answer as the daemon's: per type, with the job's duration.
+    assert set(result["results"][0]) == {"type", "outcome", "sent", "parked", "durationMs", "error"}
     assert len(set(gateway.sample_ids())) == 12
 
 
