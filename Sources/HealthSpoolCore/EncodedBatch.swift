@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 
 /// Queued samples each encoded once, as the JSON object every wire format carries, side by side
 /// in one buffer, with each sample's row id and id: a batch on its way from the store to the
@@ -40,8 +41,7 @@ public final class EncodedBatch: @unchecked Sendable {
     private var lastDay: (days: Int64, date: CivilDate)?
 
     public init(capacity: Int = 64 << 10) {
-        self.capacity = max(capacity, 256)
-        storage = .allocate(capacity: self.capacity)
+        (storage, self.capacity) = BatchBuffers.take(atLeast: max(capacity, 256))
     }
 
     /// Samples already in memory, encoded as the store encodes its rows.
@@ -50,7 +50,7 @@ public final class EncodedBatch: @unchecked Sendable {
         for s in samples { append(s) }
     }
 
-    deinit { storage.deallocate() }
+    deinit { BatchBuffers.give(storage, capacity: capacity) }
 
     public var count: Int { rowIDs.count }
     public var isEmpty: Bool { rowIDs.isEmpty }
@@ -153,6 +153,13 @@ public final class EncodedBatch: @unchecked Sendable {
 
     /// The request body for samples `range` of the batch.
     public func body(_ range: Range<Int>, format: GatewayFormat, envelope: BatchEnvelope, now: Timestamp) -> [UInt8] {
+        withBody(range, format: format, envelope: envelope, now: now) { Array($0) }
+    }
+
+    /// Calls `use` with the request body for samples `range` of the batch, assembled in a kept
+    /// buffer (valid only during the call): no allocation per request.
+    public func withBody<R, E: Error>(_ range: Range<Int>, format: GatewayFormat, envelope: BatchEnvelope, now: Timestamp,
+                                      _ use: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         switch format {
         case .json:
             var head = JSONWriter(capacity: 128)
@@ -165,22 +172,22 @@ public final class EncodedBatch: @unchecked Sendable {
             tail.raw("}")
             // The objects lie comma-separated already: one copy.
             let objects = range.isEmpty ? 0..<0 : start(range.lowerBound)..<ends[range.upperBound - 1]
-            return assemble(prefix: head.bytes, suffix: tail.bytes, extra: objects.count) { out in
-                (out + 0).update(from: storage + objects.lowerBound, count: objects.count)
+            return try assemble(prefix: head.bytes, suffix: tail.bytes, extra: objects.count, use) { out in
+                out.update(from: storage + objects.lowerBound, count: objects.count)
                 return objects.count
             }
         case .confluentV2:
             var open = JSONWriter(capacity: 256)
             open.raw("{\"key\":"); open.string(envelope.userId); open.raw(",\"value\":")
             Self.valueHead(envelope, now: now, into: &open)
-            return records(range, prefix: Array("{\"records\":[".utf8), open: open.bytes, close: Array("}}".utf8),
-                           separator: 0x2C, suffix: Array("]}".utf8))
+            return try records(range, prefix: Array("{\"records\":[".utf8), open: open.bytes, close: Array("}}".utf8),
+                               separator: 0x2C, suffix: Array("]}".utf8), use)
         case .confluentV3:
             var open = JSONWriter(capacity: 256)
             open.raw("{\"key\":{\"type\":\"JSON\",\"data\":"); open.string(envelope.userId)
             open.raw("},\"value\":{\"type\":\"JSON\",\"data\":")
             Self.valueHead(envelope, now: now, into: &open)
-            return records(range, prefix: [], open: open.bytes, close: Array("}}}".utf8), separator: 0x0A, suffix: [])
+            return try records(range, prefix: [], open: open.bytes, close: Array("}}}".utf8), separator: 0x0A, suffix: [], use)
         }
     }
 
@@ -194,11 +201,11 @@ public final class EncodedBatch: @unchecked Sendable {
     }
 
     /// One record per sample: `open` + the sample's object + `close`, records separated by `separator`.
-    private func records(_ range: Range<Int>, prefix: [UInt8], open: [UInt8], close: [UInt8], separator: UInt8,
-                         suffix: [UInt8]) -> [UInt8] {
+    private func records<R, E: Error>(_ range: Range<Int>, prefix: [UInt8], open: [UInt8], close: [UInt8], separator: UInt8,
+                                      suffix: [UInt8], _ use: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         let objects = range.isEmpty ? 0 : ends[range.upperBound - 1] - start(range.lowerBound) - (range.count - 1)
         let size = objects + range.count * (open.count + close.count) + max(0, range.count - 1)
-        return assemble(prefix: prefix, suffix: suffix, extra: size) { out in
+        return try assemble(prefix: prefix, suffix: suffix, extra: size, use) { out in
             var at = 0
             open.withUnsafeBufferPointer { o in
                 close.withUnsafeBufferPointer { c in
@@ -215,16 +222,16 @@ public final class EncodedBatch: @unchecked Sendable {
         }
     }
 
-    /// `prefix`, `extra` bytes written by `fill` (which returns how many it wrote), `suffix`.
-    private func assemble(prefix: [UInt8], suffix: [UInt8], extra: Int,
-                          fill: (UnsafeMutablePointer<UInt8>) -> Int) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: prefix.count + extra + suffix.count) { buf, count in
-            let base = buf.baseAddress!
-            prefix.withUnsafeBufferPointer { base.update(from: $0.baseAddress!, count: $0.count) }
-            let middle = fill(base + prefix.count)
-            suffix.withUnsafeBufferPointer { (base + prefix.count + middle).update(from: $0.baseAddress!, count: $0.count) }
-            count = prefix.count + middle + suffix.count
-        }
+    /// `prefix`, `extra` bytes written by `fill` (which returns how many it wrote), `suffix`, in
+    /// a kept buffer handed to `use`.
+    private func assemble<R, E: Error>(prefix: [UInt8], suffix: [UInt8], extra: Int, _ use: (UnsafeRawBufferPointer) throws(E) -> R,
+                                       fill: (UnsafeMutablePointer<UInt8>) -> Int) throws(E) -> R {
+        let (base, capacity) = BatchBuffers.take(atLeast: prefix.count + extra + suffix.count)
+        defer { BatchBuffers.give(base, capacity: capacity) }
+        prefix.withUnsafeBufferPointer { if let p = $0.baseAddress { base.update(from: p, count: $0.count) } }
+        let middle = fill(base + prefix.count)
+        suffix.withUnsafeBufferPointer { if let p = $0.baseAddress { (base + prefix.count + middle).update(from: p, count: $0.count) } }
+        return try use(UnsafeRawBufferPointer(start: base, count: prefix.count + middle + suffix.count))
     }
 
     /// Where sample `i`'s object starts.
@@ -233,10 +240,9 @@ public final class EncodedBatch: @unchecked Sendable {
     /// Makes room for `n` more bytes.
     private func reserve(_ n: Int) {
         guard used + n > capacity else { return }
-        let grown = max(capacity * 2, used + n)
-        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        let (bigger, grown) = BatchBuffers.take(atLeast: max(capacity * 2, used + n))
         bigger.update(from: storage, count: used)
-        storage.deallocate()
+        BatchBuffers.give(storage, capacity: capacity)
         storage = bigger
         capacity = grown
     }
@@ -260,5 +266,40 @@ public final class EncodedBatch: @unchecked Sendable {
 
     @inline(__always) private func put(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { put($0) }
+    }
+}
+
+/// Buffers of batches gone, kept for the next ones. A sender reads a batch of the same size every
+/// few milliseconds; allocating ~240 KB for each made malloc grow and trim its arena every time
+/// (page faults and `mprotect` calls: ~7 system calls a batch).
+enum BatchBuffers {
+    private struct Buffer: @unchecked Sendable {
+        let base: UnsafeMutablePointer<UInt8>
+        let capacity: Int
+    }
+    /// At most this many are kept (a sender has two or three batches and a body alive at once),
+    /// none larger than `largest`.
+    private static let kept = 8
+    private static let largest = 4 << 20
+    private static let free = Mutex<[Buffer]>([])
+
+    /// A kept buffer of at least `n` bytes, or a new one.
+    static func take(atLeast n: Int) -> (UnsafeMutablePointer<UInt8>, Int) {
+        let found: Buffer? = free.withLock { buffers in
+            guard let i = buffers.firstIndex(where: { $0.capacity >= n }) else { return nil }
+            return buffers.remove(at: i)
+        }
+        if let found { return (found.base, found.capacity) }
+        return (.allocate(capacity: n), n)
+    }
+
+    /// Keeps a buffer for later, or frees it when enough are kept.
+    static func give(_ base: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        let kept = free.withLock { buffers -> Bool in
+            guard buffers.count < Self.kept, capacity <= largest else { return false }
+            buffers.append(Buffer(base: base, capacity: capacity))
+            return true
+        }
+        if !kept { base.deallocate() }
     }
 }

@@ -204,7 +204,11 @@ public final class SyncWorker {
         let st = senderStates[sender]
         do {
             if st.store == nil { st.store = try SampleStore(path: storePath) }
-            if st.backgroundStore == nil { st.backgroundStore = try SampleStore(path: storePath) }
+            if st.backgroundStore == nil {
+                let store = try SampleStore(path: storePath)
+                try store.limitPageCache(kibibytes: 1024)
+                st.backgroundStore = store
+            }
             if st.client == nil || st.endpoint != config.endpoint {
                 st.client = try GatewayClient(endpoint: config.endpoint)
                 st.endpoint = config.endpoint

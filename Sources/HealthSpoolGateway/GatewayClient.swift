@@ -50,11 +50,12 @@ public final class GatewayClient {
     private func send(_ batch: EncodedBatch, _ part: Range<Int>, envelope: BatchEnvelope, now: Timestamp, into o: inout DeliveryOutcome) {
         guard !part.isEmpty else { return }
         if o.stopped || o.halted { o.retry.append(contentsOf: part); return }
-        var body = batch.body(part, format: endpoint.format, envelope: envelope, now: now)
-        if endpoint.gzip { body = gzipCompress(body) }
         let verdict: BatchVerdict
         do {
-            let response = try http.post(url: endpoint.requestURL, body: body, headers: headers)
+            let response = try batch.withBody(part, format: endpoint.format, envelope: envelope, now: now) { body throws(GatewayError) in
+                if endpoint.gzip { return try http.post(url: endpoint.requestURL, body: gzipCompress(body), headers: headers) }
+                return try http.post(url: endpoint.requestURL, body: body, headers: headers)
+            }
             o.requests += 1
             o.newConnections += response.newConnections
             o.lastStatus = response.status

@@ -70,6 +70,12 @@ public final class HTTPSClient {
     /// POSTs `body` to `url` with `headers` ("Name: value"). Throws for transport failures;
     /// any HTTP status is returned.
     public func post(url: String, body: [UInt8], headers: [String]) throws(GatewayError) -> HTTPResponse {
+        // withUnsafeBytes rethrows untyped errors: the typed one goes through a Result.
+        try body.withUnsafeBytes { raw in Result { () throws(GatewayError) in try perform(url: url, body: raw, headers: headers) } }.get()
+    }
+
+    /// POSTs the bytes `body` points at (read only during the call).
+    public func post(url: String, body: UnsafeRawBufferPointer, headers: [String]) throws(GatewayError) -> HTTPResponse {
         try perform(url: url, body: body, headers: headers)
     }
 
@@ -79,7 +85,7 @@ public final class HTTPSClient {
     }
 
     /// One request on the kept-alive handle: a POST when `body` is given, else a GET.
-    private func perform(url: String, body: [UInt8]?, headers: [String]) throws(GatewayError) -> HTTPResponse {
+    private func perform(url: String, body: UnsafeRawBufferPointer?, headers: [String]) throws(GatewayError) -> HTTPResponse {
         try validateGatewayURL(url)
         let exchange = Exchange()
         let ctx = Unmanaged.passUnretained(exchange).toOpaque()
@@ -134,11 +140,9 @@ public final class HTTPSClient {
         }
         let rc: CURLcode
         if let body {
-            rc = body.withUnsafeBytes { buf in
-                _ = hs_curl_set_off(h, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(buf.count))
-                _ = hs_curl_set_ptr(h, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: buf.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
-                return curl_easy_perform(h)
-            }
+            _ = hs_curl_set_off(h, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+            _ = hs_curl_set_ptr(h, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: body.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
+            rc = curl_easy_perform(h)
             _ = hs_curl_set_ptr(h, CURLOPT_POSTFIELDS, nil)
         } else {
             rc = curl_easy_perform(h)
@@ -154,20 +158,24 @@ public final class HTTPSClient {
 /// gzip-compresses a request body with zlib. Level 1 by default: on JSON batches it keeps most of
 /// level 6's size reduction at a fraction of its CPU time.
 public func gzipCompress(_ input: [UInt8], level: Int32 = 1) -> [UInt8] {
+    input.withUnsafeBytes { gzipCompress($0, level: level) }
+}
+
+/// gzip-compresses the bytes `input` points at.
+public func gzipCompress(_ input: UnsafeRawBufferPointer, level: Int32 = 1) -> [UInt8] {
     var stream = z_stream()
-    guard hs_deflate_init_gzip(&stream, level) == Z_OK else { return input }
+    guard hs_deflate_init_gzip(&stream, level) == Z_OK else { return Array(input) }
     defer { deflateEnd(&stream) }
     var out = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 32)
-    var input = input
-    let produced: Int = input.withUnsafeMutableBytes { inBuf in
-        out.withUnsafeMutableBytes { outBuf in
-            stream.next_in = inBuf.baseAddress?.assumingMemoryBound(to: Bytef.self)
-            stream.avail_in = uInt(inBuf.count)
-            stream.next_out = outBuf.baseAddress?.assumingMemoryBound(to: Bytef.self)
-            stream.avail_out = uInt(outBuf.count)
-            _ = deflate(&stream, Z_FINISH)
-            return outBuf.count - Int(stream.avail_out)
-        }
+    let produced: Int = out.withUnsafeMutableBytes { outBuf in
+        // zlib only reads its input; its field is not const.
+        stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
+        stream.avail_in = uInt(input.count)
+        stream.next_out = outBuf.baseAddress?.assumingMemoryBound(to: Bytef.self)
+        stream.avail_out = uInt(outBuf.count)
+        _ = deflate(&stream, Z_FINISH)
+        return outBuf.count - Int(stream.avail_out)
     }
-    return Array(out[0..<produced])
+    out.removeSubrange(produced...)
+    return out
 }

@@ -95,6 +95,13 @@ public final class SampleStore {
         try Schema.migrate(conn)
     }
 
+    /// Caps this connection's page cache. A connection that walks the queue front to back reuses
+    /// no page once past it: a small cache is recycled instead of growing to 16 MiB a page at a
+    /// time (a `malloc`, often an `mprotect`, per page read).
+    public func limitPageCache(kibibytes: Int) throws(StoreError) {
+        try conn.exec("PRAGMA cache_size=-\(max(64, kibibytes))")
+    }
+
     /// The row id of a source, added when new.
     func sourceID(_ source: SampleSource) throws(StoreError) -> Int64 {
         // Consecutive samples nearly always share their source: compare before hashing.

@@ -63,4 +63,19 @@ import Testing
         #expect(read.map { $0["id"]?.stringValue } == samples[17..<23].map { $0.sample.id.description })
         #expect(read.last?["metadata"]?["note"]?.stringValue == String(repeating: "é\"", count: 122))
     }
+
+    @Test func bodiesInUseAtOnceNeverShareABuffer() throws {
+        let a = EncodedBatch(stored(3)), b = EncodedBatch(stored(5))
+        let expectA = a.body(0..<3, format: .json, envelope: envelope, now: now)
+        let expectB = b.body(0..<5, format: .confluentV2, envelope: envelope, now: now)
+        for _ in 0..<3 {
+            a.withBody(0..<3, format: .json, envelope: envelope, now: now) { outer in
+                b.withBody(0..<5, format: .confluentV2, envelope: envelope, now: now) { inner in
+                    #expect(Array(inner) == expectB)
+                }
+                // Kept buffers come back to the pool between rounds; this one is still ours.
+                #expect(Array(outer) == expectA)
+            }
+        }
+    }
 }
