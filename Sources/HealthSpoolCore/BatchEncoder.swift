@@ -134,28 +134,35 @@ enum JSONBytes {
             b[n] = 0x22
             return n + 1
         }
-        // "YYYY-MM-DDTHH:MM:SS.mmm" plus "Z" or "±HH:MM", quoted: at most 31 bytes.
-        @inline(__always) func put(_ v: Int, _ width: Int, at i: Int) {
-            var v = v
-            for k in stride(from: i + width - 1, through: i, by: -1) {
-                b[k] = 0x30 + UInt8(truncatingIfNeeded: v % 10)
-                v /= 10
-            }
+        // "YYYY-MM-DDTHH:MM:SS.mmm" plus "Z" or "±HH:MM", quoted: at most 31 bytes, two digits
+        // at a time from a table.
+        let pairs = digitPairs.utf8Start
+        @inline(__always) func two(_ v: Int, at i: Int) {
+            b[i] = pairs[2 * v]
+            b[i + 1] = pairs[2 * v + 1]
         }
+        let msInt = Int(ms), second = msInt / 1000
         b[0] = 0x22
-        put(d.year, 4, at: 1); b[5] = 0x2D; put(d.month, 2, at: 6); b[8] = 0x2D; put(d.day, 2, at: 9)
+        two(d.year / 100, at: 1); two(d.year % 100, at: 3); b[5] = 0x2D; two(d.month, at: 6); b[8] = 0x2D; two(d.day, at: 9)
         b[11] = 0x54
-        put(Int(ms / 3_600_000), 2, at: 12); b[14] = 0x3A; put(Int(ms / 60_000 % 60), 2, at: 15); b[17] = 0x3A
-        put(Int(ms / 1000 % 60), 2, at: 18); b[20] = 0x2E; put(Int(ms % 1000), 3, at: 21)
+        two(second / 3600, at: 12); b[14] = 0x3A; two(second / 60 % 60, at: 15); b[17] = 0x3A; two(second % 60, at: 18)
+        b[20] = 0x2E; b[21] = 0x30 + UInt8(truncatingIfNeeded: msInt % 1000 / 100); two(msInt % 100, at: 22)
         if off == 0 {
             b[24] = 0x5A; b[25] = 0x22
             return 26
         }
         let a = Int(abs(off))
         b[24] = off < 0 ? 0x2D : 0x2B
-        put(a / 3600, 2, at: 25); b[27] = 0x3A; put(a % 3600 / 60, 2, at: 28); b[30] = 0x22
+        two(a / 3600 % 100, at: 25); b[27] = 0x3A; two(a % 3600 / 60, at: 28); b[30] = 0x22
         return 31
     }
+
+    /// "00" to "99".
+    private static let digitPairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
 
     /// Writes an integer (at most 20 bytes); returns its length.
     @inline(__always) static func integer(_ v: Int64, into b: UnsafeMutablePointer<UInt8>) -> Int {

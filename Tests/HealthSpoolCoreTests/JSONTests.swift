@@ -25,4 +25,26 @@ import Testing
         #expect(try JSONParser.parse(w.bytes) == v)
         #expect(w.text.contains(#""i":3"#))
     }
+
+    @Test func timestampsAndNumbersWrittenAsBytesMatchTheirStringForms() {
+        // A spread of instants (before 1970, around leap days, years 1 and 9999) and offsets
+        // (negative, half and quarter hours), written one after another as the encoder does.
+        var w = JSONWriter()
+        var expected = ""
+        var millis: Int64 = -62_135_596_800_000   // 0001-01-01
+        let offsets: [Int32] = [0, 3600, -12_600, 19_800, 20_700, -36_000, 50_400]
+        var n = 0
+        while millis < 253_402_300_799_000 {   // 9999-12-31
+            let t = Timestamp(millis: millis, utcOffsetSeconds: offsets[n % offsets.count])
+            w.timestamp(t, utc: n % 3 == 0); w.raw(",")
+            expected += "\"\(n % 3 == 0 ? t.iso8601UTC : t.iso8601Local)\","
+            millis += 86_399_999 * Int64(1 + n % 400) + Int64(n % 1000)
+            n += 1
+        }
+        for v: Int64 in [0, 7, -7, 10, 99, 100, 1_000_000_007, .max, .min] {
+            w.number(v); w.raw(",")
+            expected += "\(v),"
+        }
+        #expect(w.text == expected)
+    }
 }
