@@ -57,15 +57,6 @@ public enum BatchEncoder {
                               now: Timestamp) -> [UInt8] {
         EncodedBatch(samples).body(0..<samples.count, format: format, envelope: envelope, now: now)
     }
-
-    /// One sample as a JSON object, keys in a fixed order.
-    public static func writeSample(_ stored: StoredSample, to w: inout JSONWriter) {
-        // The sample alone, in the json format, lies between `"samples":[` and `]`.
-        let body = EncodedBatch([stored]).body(0..<1, format: .json, envelope: BatchEnvelope(deviceId: "", userId: "", appVersion: ""),
-                                                now: Timestamp(millis: 0))
-        let from = body.firstIndex(of: 0x5B)! + 1, to = body.lastIndex(of: 0x5D)!
-        w.bytes.append(contentsOf: body[from..<to])
-    }
 }
 
 extension JSONWriter {

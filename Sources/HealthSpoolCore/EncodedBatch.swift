@@ -84,14 +84,9 @@ public final class EncodedBatch: @unchecked Sendable {
     public func append(_ stored: StoredSample) {
         let s = stored.sample
         setType(s.type)
-        if s.source != source || sourcePiece.isEmpty { setSource(s.source, key: nil) }
+        setSource(s.source, key: nil)
         var metadata = JSONWriter(capacity: 64)
-        metadata.raw("{")
-        for (n, k) in s.metadata.keys.sorted().enumerated() {
-            if n > 0 { metadata.raw(",") }
-            metadata.key(k); metadata.string(s.metadata[k]!)
-        }
-        metadata.raw("}")
+        metadata.sortedObject(s.metadata)
         var unit = s.unit
         unit.withUTF8 { u in
             metadata.bytes.withUnsafeBytes { m in

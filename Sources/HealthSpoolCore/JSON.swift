@@ -301,6 +301,21 @@ public struct JSONWriter {
     /// Appends `"key":`.
     public mutating func key(_ k: String) { string(k); bytes.append(0x3A) }
 
+    /// Appends an object of string members, keys sorted: sample metadata as the store keeps it
+    /// and the encoder sends it.
+    public mutating func sortedObject(_ m: [String: String]) {
+        raw("{")
+        if m.count == 1, let (k, v) = m.first {
+            key(k); string(v)
+        } else {
+            for (n, k) in m.keys.sorted().enumerated() {
+                if n > 0 { raw(",") }
+                key(k); string(m[k]!)
+            }
+        }
+        raw("}")
+    }
+
     /// Appends a whole JSONValue.
     public mutating func value(_ v: JSONValue) {
         switch v {

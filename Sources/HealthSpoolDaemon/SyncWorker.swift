@@ -65,7 +65,7 @@ private struct MarkTask: @unchecked Sendable {
 /// The next batch, read on another queue.
 private final class Prefetch: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
-    private var result: Result<EncodedBatch, Error> = .success(EncodedBatch())
+    private var result: Result<EncodedBatch, Error>?
 
     init(store: SampleStore, queue: DispatchQueue, type: String, limit: Int, after: Int64, dense: Bool) {
         queue.async {
@@ -77,7 +77,7 @@ private final class Prefetch: @unchecked Sendable {
     /// The batch, once read.
     func wait() throws -> EncodedBatch {
         done.wait()
-        return try result.get()
+        return try result!.get()
     }
 }
 

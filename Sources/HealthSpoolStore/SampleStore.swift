@@ -52,24 +52,23 @@ public final class SampleStore {
     private lazy var findSourceStmt = try! conn.prepare("SELECT id FROM sources WHERE name = ? AND version = ? AND device = ?")
     private lazy var addSourceStmt = try! conn.prepare("INSERT INTO sources(name, version, device) VALUES (?,?,?)")
     private lazy var sourceByIDStmt = try! conn.prepare("SELECT name, version, device FROM sources WHERE id = ?")
-    private lazy var queuedStmt = try! conn.prepare("""
-        SELECT \(Self.sampleColumns) FROM samples
-        WHERE type = ?1 AND state = 0 AND rowid > max(?2, (SELECT synced_to FROM types WHERE id = ?1))
-        ORDER BY rowid LIMIT ?3
-        """)
+    private lazy var queuedStmt = try! conn.prepare(Self.queueQuery(Self.sampleColumns, walk: false))
     /// The queue as the sync path reads it: only what goes on the wire (`batchColumns`).
-    private lazy var queuedBatchStmt = try! conn.prepare("""
-        SELECT \(Self.batchColumns) FROM samples
-        WHERE type = ?1 AND state = 0 AND rowid > max(?2, (SELECT synced_to FROM types WHERE id = ?1))
-        ORDER BY rowid LIMIT ?3
-        """)
+    private lazy var queuedBatchStmt = try! conn.prepare(Self.queueQuery(Self.batchColumns, walk: false))
     /// The same, walking the table in row-id order instead of the queue index: cheaper when the
     /// type's rows lie close together (no index-to-row seek per sample).
-    private lazy var queuedBatchScanStmt = try! conn.prepare("""
-        SELECT \(Self.batchColumns) FROM samples
-        WHERE +type = ?1 AND state = 0 AND rowid > max(?2, (SELECT synced_to FROM types WHERE id = ?1))
+    private lazy var queuedBatchScanStmt = try! conn.prepare(Self.queueQuery(Self.batchColumns, walk: true))
+
+    /// `columns` of a type's queued rows (`?1`) past row id `?2`, at most `?3`, in send order;
+    /// `walk` keeps SQLite off the queue index (`+type`) so it walks the table.
+    private static func queueQuery(_ columns: String, walk: Bool) -> String {
+        """
+        SELECT \(columns) FROM samples
+        WHERE \(walk ? "+type" : "type") = ?1 AND state = 0 AND rowid > max(?2, (SELECT synced_to FROM types WHERE id = ?1))
         ORDER BY rowid LIMIT ?3
-        """)
+        """
+    }
+
     private lazy var nextRowStmt = try! conn.prepare("""
         SELECT max(coalesce((SELECT max(rowid) FROM samples), 0), coalesce((SELECT max(synced_to) FROM types), 0)) + 1
         """)
@@ -338,19 +337,7 @@ public final class SampleStore {
     static func encodeMetadata(_ m: [String: String]) -> String? {
         guard !m.isEmpty else { return nil }
         var w = JSONWriter(capacity: 64)
-        w.raw("{")
-        if m.count == 1, let (k, v) = m.first {
-            w.key(k)
-            w.string(v)
-            w.raw("}")
-            return w.text
-        }
-        for (n, k) in m.keys.sorted().enumerated() {
-            if n > 0 { w.raw(",") }
-            w.key(k)
-            w.string(m[k]!)
-        }
-        w.raw("}")
+        w.sortedObject(m)
         return w.text
     }
 
