@@ -10,8 +10,8 @@ import Synchronization
 ///
 /// The store appends rows straight from SQLite (`append(rowID:id:value:unit:…)`); samples already
 /// in memory go through `append(_:)`. The pieces that repeat from one sample to the next (type,
-/// unit, source, import time) are encoded once and copied. Written by one thread, then handed on
-/// and only read.
+/// unit, source, import time) are encoded once and copied. Written by one thread, then handed on;
+/// after that only `withBody` writes, and only outside the objects (see `headroom`).
 public final class EncodedBatch: @unchecked Sendable {
     /// Row ids, in send order.
     public private(set) var rowIDs: [Int64] = []
@@ -20,7 +20,10 @@ public final class EncodedBatch: @unchecked Sendable {
     /// Where each sample's object ends in `storage`; one comma separates neighbours.
     private var ends: [Int] = []
     private var storage: UnsafeMutablePointer<UInt8>
-    private var used = 0
+    /// Bytes kept free in front of the first object: a `json` body for the whole batch writes its
+    /// head there and its tail after the last object, and goes out from `storage` uncopied.
+    static let headroom = 256
+    private var used = headroom
     private var capacity: Int
 
     /// `,"type":…,"hkType":…,"value":` for `typeName`.
@@ -41,7 +44,7 @@ public final class EncodedBatch: @unchecked Sendable {
     private var lastDay: (days: Int64, date: CivilDate)?
 
     public init(capacity: Int = 64 << 10) {
-        (storage, self.capacity) = BatchBuffers.take(atLeast: max(capacity, 256))
+        (storage, self.capacity) = BatchBuffers.take(atLeast: max(capacity, 256) + Self.headroom)
     }
 
     /// Samples already in memory, encoded as the store encodes its rows.
@@ -165,8 +168,14 @@ public final class EncodedBatch: @unchecked Sendable {
             tail.raw("],\"timestamp\":"); tail.timestamp(now, utc: true)
             tail.raw(",\"appVersion\":"); tail.string(envelope.appVersion)
             tail.raw("}")
-            // The objects lie comma-separated already: one copy.
+            // The objects lie comma-separated already: one copy, or none for the whole batch.
             let objects = range.isEmpty ? 0..<0 : start(range.lowerBound)..<ends[range.upperBound - 1]
+            if range == 0..<count, !range.isEmpty, head.bytes.count <= Self.headroom, used + tail.bytes.count <= capacity {
+                let base = storage + Self.headroom - head.bytes.count
+                head.bytes.withUnsafeBufferPointer { base.update(from: $0.baseAddress!, count: $0.count) }
+                tail.bytes.withUnsafeBufferPointer { (storage + used).update(from: $0.baseAddress!, count: $0.count) }
+                return try use(UnsafeRawBufferPointer(start: base, count: head.bytes.count + (used - Self.headroom) + tail.bytes.count))
+            }
             return try assemble(prefix: head.bytes, suffix: tail.bytes, extra: objects.count, use) { out in
                 out.update(from: storage + objects.lowerBound, count: objects.count)
                 return objects.count
@@ -230,7 +239,7 @@ public final class EncodedBatch: @unchecked Sendable {
     }
 
     /// Where sample `i`'s object starts.
-    @inline(__always) private func start(_ i: Int) -> Int { i == 0 ? 0 : ends[i - 1] + 1 }
+    @inline(__always) private func start(_ i: Int) -> Int { i == 0 ? Self.headroom : ends[i - 1] + 1 }
 
     /// Makes room for `n` more bytes.
     private func reserve(_ n: Int) {

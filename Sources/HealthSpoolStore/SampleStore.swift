@@ -69,6 +69,8 @@ public final class SampleStore {
         """
     }
 
+    /// Moves a type's sync mark forward (never back); prepared once, run after every batch.
+    private lazy var markStmt = try! conn.prepare("UPDATE types SET synced_to = max(synced_to, ?) WHERE id = ?")
     private lazy var nextRowStmt = try! conn.prepare("""
         SELECT max(coalesce((SELECT max(rowid) FROM samples), 0), coalesce((SELECT max(synced_to) FROM types), 0)) + 1
         """)
@@ -435,10 +437,9 @@ public final class SampleStore {
                     mark = firstRetry - 1
                 }
             }
-            let s = try conn.prepare("UPDATE types SET synced_to = max(synced_to, ?) WHERE id = ?")
-            s.bind(1, mark)
-            s.bind(2, type)
-            try s.run()
+            markStmt.bind(1, mark)
+            markStmt.bind(2, type)
+            try markStmt.run()
         }
     }
 

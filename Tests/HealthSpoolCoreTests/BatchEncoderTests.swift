@@ -64,6 +64,21 @@ import Testing
         #expect(read.last?["metadata"]?["note"]?.stringValue == String(repeating: "é\"", count: 122))
     }
 
+    @Test func aWholeJSONBatchSentInPlaceHasTheCopiedBytesAndLeavesItsPartsIntact() throws {
+        let batch = EncodedBatch(stored(6))
+        let parts = [0..<2, 1..<3, 5..<6, 0..<5].map { batch.body($0, format: .json, envelope: envelope, now: now) }
+        // A user id longer than the room kept in front of the objects: that body is copied.
+        let long = String(repeating: "u", count: EncodedBatch.headroom + 1)
+        let copied = batch.body(0..<6, format: .json, envelope: BatchEnvelope(deviceId: "dev", userId: long, appVersion: "0.1.0"), now: now)
+        let inPlace = batch.body(0..<6, format: .json, envelope: envelope, now: now)
+        #expect(String(decoding: inPlace, as: UTF8.self) == String(decoding: copied, as: UTF8.self).replacing(long, with: "alice"))
+        let read = try #require(JSONParser.parse(inPlace)["samples"]?.arrayValue)
+        #expect(read.map { $0["id"]?.stringValue } == stored(6).map { $0.sample.id.description })
+        // Writing the envelope around the objects touched none of them.
+        #expect([0..<2, 1..<3, 5..<6, 0..<5].map { batch.body($0, format: .json, envelope: envelope, now: now) } == parts)
+        #expect(batch.body(0..<6, format: .json, envelope: envelope, now: now) == inPlace)
+    }
+
     @Test func bodiesInUseAtOnceNeverShareABuffer() throws {
         let a = EncodedBatch(stored(3)), b = EncodedBatch(stored(5))
         let expectA = a.body(0..<3, format: .json, envelope: envelope, now: now)
