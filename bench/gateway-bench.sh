@@ -3,8 +3,10 @@
 # (bench/replay.c: libcurl replaying pre-encoded bodies from memory over one keep-alive connection),
 # all against nginx over TLS.
 #   bench/gateway-bench.sh [--samples N] [--repeat R] [--json FILE]
+#   bench/gateway-bench.sh --instructions   # instructions a sample under callgrind (needs valgrind),
+#                                            # SQLite's own read (bench/sqlite_floor.c) among them
 # Needs: nginx (apt-get install nginx-light), a C compiler (cc, or the Swift toolchain's clang),
-# libcurl's headers (libcurl4-openssl-dev, which scripts/setup-deps.sh installs), and python3
+# libcurl's and SQLite's headers (libcurl4-openssl-dev, libsqlite3-dev: scripts/setup-deps.sh installs them), and python3
 # with requests and cryptography.
 # Uses the release binary (built here when missing); HEALTHSPOOL_BIN overrides it.
 set -eu

@@ -15,6 +15,9 @@ itself. The wire format is `json` (the origin design's batch); the Confluent for
 the encoder.
 
 Run through bench/gateway-bench.sh. Prints a Markdown table; --json FILE also writes raw figures.
+--instructions prints instead the instructions a sample (callgrind) of healthspool's sync, of
+SQLite alone reading the queue (bench/sqlite_floor.c) and of the ceiling's client, with nginx's
+share from CPU times, and the budget 70 % of the ceiling leaves healthspool.
 """
 from __future__ import annotations
 
@@ -146,6 +149,8 @@ class Healthspool:
         self.env = {"HOME": str(self.home), "XDG_RUNTIME_DIR": str(self.home / "run"), "PATH": os.environ["PATH"],
                     "HEALTHSPOOL_SYSTEM_CONFIG": str(work / "none.conf"), "HEALTHSPOOL_USER_ID": "bench",
                     "HEALTHSPOOL_DEVICE_ID": "00000000-0000-8000-8000-000000000000"}
+        # bench/free-source.diff's switches, when an experiment sets them.
+        self.env.update({k: v for k, v in os.environ.items() if k.startswith("HS_EXP_")})
         self.run("gateway", "set", url, "--ca-file", str(ca))
         self.db = self.home / ".local" / "state" / "healthspool" / "healthspool.db"
 
@@ -236,14 +241,19 @@ def ceiling_bodies(db: Path, batch: int, gz: bool, out: Path) -> list[Path]:
     return files
 
 
-def build_replay(work: Path) -> Path:
-    """Compiles bench/replay.c, the ceiling's do-nothing client, against libcurl."""
-    out = work / "replay"
+def build_c(work: Path, name: str, library: str) -> Path:
+    """Compiles bench/NAME.c against `library` (replay.c, the ceiling's do-nothing client, against
+    libcurl; sqlite_floor.c against libsqlite3)."""
+    out = work / name
     compiler = shutil.which("cc") or shutil.which("clang")   # the Swift toolchain brings clang
     if compiler is None:
-        sys.exit("gateway bench: no C compiler (cc or clang) to build bench/replay.c")
-    subprocess.run([compiler, "-O2", "-o", str(out), str(ROOT / "bench" / "replay.c"), "-lcurl"], check=True)
+        sys.exit(f"gateway bench: no C compiler (cc or clang) to build bench/{name}.c")
+    subprocess.run([compiler, "-O2", "-o", str(out), str(ROOT / "bench" / f"{name}.c"), f"-l{library}"], check=True)
     return out
+
+
+def build_replay(work: Path) -> Path:
+    return build_c(work, "replay", "curl")
 
 
 def ceiling(replay: Path, files: list[Path], url: str, ca: Path, keepalive: bool, gz: bool, rounds: int) -> float:
@@ -251,6 +261,67 @@ def ceiling(replay: Path, files: list[Path], url: str, ca: Path, keepalive: bool
     out = subprocess.run([str(replay), url, str(ca), str(rounds), "1" if gz else "0", "1" if keepalive else "0",
                           *map(str, files)], check=True, capture_output=True, text=True).stdout
     return float(out)
+
+
+def callgrind(cmd: list[str], work: Path, toggle: str | None = None, env: dict | None = None) -> int:
+    """Instructions `cmd` runs (only inside function `toggle` when given), counted by callgrind:
+    the same count whatever else the machine is doing."""
+    out = work / "callgrind.out"
+    args = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
+    if toggle:
+        args.append(f"--toggle-collect={toggle}")
+    p = subprocess.run(args + cmd, env=env, capture_output=True, text=True, check=True)
+    for line in p.stderr.splitlines():
+        if "Collected :" in line:
+            return int(line.split(":")[-1].strip().replace(",", ""))
+    raise RuntimeError(f"no count from callgrind:\n{p.stderr[-2000:]}")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of process `pid` so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def instructions(a, hs: "Healthspool", nginx: "Nginx", certs: dict, work: Path, fresh) -> None:
+    """The CPU budget at batch 500, keep-alive on, gzip off, in instructions a sample."""
+    if not shutil.which("valgrind"):
+        sys.exit("gateway bench --instructions: valgrind is needed (apt-get install -y valgrind)")
+    n, batch = a.samples, 500
+    fresh()
+    files = ceiling_bodies(hs.db, batch, False, work / "bodies-instr")
+    replay, floor = build_replay(work), build_c(work, "sqlite_floor", "sqlite3")
+    sync = [a.bin, "sync", "--json", "--set", f"gateway.batch_size={batch}", "--set", "gateway.keepalive=true",
+            "--set", "gateway.gzip=false"]
+    fresh()
+    hs_instr = callgrind(sync, work, env=hs.env) / n
+    fresh()
+    floor_instr = callgrind([str(floor), str(hs.db), "1", str(batch)], work, toggle="read_queue") / n
+    client_instr = callgrind([str(replay), nginx.url, str(certs["ca"]), "1", "0", "1", *map(str, files)], work,
+                             toggle="send_all") / n
+    # The receiver's CPU against the client's, over the same replay (not under valgrind): nginx's
+    # work a sample in the client's instructions.
+    worker = int(Path(f"/proc/{nginx.proc.pid}/task/{nginx.proc.pid}/children").read_text().split()[0])
+    before_nginx, before_client = cpu_seconds(worker), os.times().children_user + os.times().children_system
+    ceiling(replay, files, nginx.url, certs["ca"], True, False, a.ceiling_rounds)
+    nginx_cpu = cpu_seconds(worker) - before_nginx
+    client_cpu = os.times().children_user + os.times().children_system - before_client
+    receiver = client_instr * nginx_cpu / client_cpu
+    print(f"instructions a sample, {n:,} samples, batch {batch}, keep-alive on, gzip off (callgrind):")
+    print()
+    print("| what | instructions a sample |")
+    print("|---|---:|")
+    print(f"| healthspool sync, whole process | {hs_instr:,.0f} |")
+    print(f"| SQLite alone reading the queue (bench/sqlite_floor.c) | {floor_instr:,.0f} |")
+    print(f"| the ceiling's client sending (bench/replay.c) | {client_instr:,.0f} |")
+    print(f"| nginx, in the client's instructions (CPU {nginx_cpu:.2f} s against the client's {client_cpu:.2f} s) | {receiver:,.0f} |")
+    print()
+    # Both cores kept busy: the rate is inverse to all the work a sample needs, sender and receiver.
+    predicted = (client_instr + receiver) / (hs_instr + receiver)
+    budget = (client_instr + receiver) / 0.7 - receiver
+    print(f"with all work spread over both cores, healthspool's share of the ceiling is "
+          f"(client + nginx) / (healthspool + nginx) = {100 * predicted:.0f} %; 70 % allows healthspool "
+          f"{budget:,.0f} instructions a sample, of which SQLite's read alone takes {floor_instr:,.0f}")
 
 
 def main():
@@ -264,6 +335,9 @@ def main():
                     help="nginx (default), or the integration tests' Python gateway, to show it is the bottleneck")
     ap.add_argument("--keepalive", default="on,off")
     ap.add_argument("--gzip", default="off,on")
+    ap.add_argument("--instructions", action="store_true",
+                    help="instead of the table: instructions a sample (callgrind) for healthspool, SQLite's read "
+                         "alone and the ceiling's client, and the CPU budget 70 %% of the ceiling leaves")
     ap.add_argument("--ceiling-rounds", type=int, default=5,
                     help="the ceiling replays the bodies this many times in one run (a run of 50k samples is too short to time)")
     a = ap.parse_args()
@@ -291,6 +365,9 @@ def main():
                 Path(str(hs.db) + suffix).unlink(missing_ok=True)
             shutil.copy(template, hs.db)
 
+        if a.instructions:
+            instructions(a, hs, nginx, certs, work, fresh)
+            return
         for batch in [int(b) for b in a.batches.split(",")]:
             for keepalive in [k == "on" for k in a.keepalive.split(",")]:
                 for gz in [g == "on" for g in a.gzip.split(",")]:
