@@ -6,8 +6,8 @@
 #   bench/gateway-bench.sh --instructions   # instructions a sample under callgrind (needs valgrind),
 #                                            # SQLite's own read (bench/sqlite_floor.c) among them
 # Needs: nginx (apt-get install nginx-light), a C compiler (cc, or the Swift toolchain's clang),
-# libcurl's and SQLite's headers (libcurl4-openssl-dev, libsqlite3-dev: scripts/setup-deps.sh installs them), and python3
-# with requests and cryptography.
+# libcurl's and SQLite's headers (libcurl4-openssl-dev, libsqlite3-dev: scripts/setup-deps.sh
+# installs them), python3 with requests and cryptography, and valgrind for --instructions.
 # Uses the release binary (built here when missing); HEALTHSPOOL_BIN overrides it.
 set -eu
 cd "$(dirname "$0")/.."
