@@ -26,6 +26,8 @@ public struct Settings: Sendable, Equatable {
     public var spoolDir = "~/HealthSpool"
     public var afterImport = AfterImport.archive
     public var stateDir = "$XDG_STATE_HOME/healthspool"
+    public var spoolRetryBaseSeconds = 10
+    public var spoolRetryMaxSeconds = 600
     public var gatewayURL: String? = nil
     public var gatewayFormat = GatewayFormat.json
     public var gatewayTopic = "health-samples"
@@ -156,6 +158,8 @@ extension SettingKey {
         .string("spool.dir", "~/HealthSpool", "The spool directory watched for new exports.") { $0.spoolDir = $1 },
         .choice("spool.after_import", AfterImport.archive, "What happens to an imported file: moved to the spool's archive/ folder, or deleted.") { $0.afterImport = $1 },
         .string("state.dir", "$XDG_STATE_HOME/healthspool", "Where the SQLite store lives (~/.local/state/healthspool when XDG_STATE_HOME is unset).") { $0.stateDir = $1 },
+        .int("spool.retry_base_seconds", 10, 1...3600, "A spool file that failed for a temporary local reason (disk full, permission denied) stays in the spool and is retried after this delay, doubling each time.") { $0.spoolRetryBaseSeconds = $1 },
+        .int("spool.retry_max_seconds", 600, 1...86_400, "Longest delay between retries of such a file.") { $0.spoolRetryMaxSeconds = $1 },
         .optional("gateway.url", "The gateway's https:// URL. For confluent-v2/v3 the REST proxy's base URL; for json the URL batches are POSTed to.") { $0.gatewayURL = $1 },
         .choice("gateway.format", GatewayFormat.json, "Wire format.") { $0.gatewayFormat = $1 },
         .string("gateway.topic", "health-samples", "Kafka topic (confluent-v2/v3).") { $0.gatewayTopic = $1 },

@@ -27,6 +27,7 @@ extension Daemon {
             return "watching \(spool) · \(Self.grouped(queued)) queued · no gateway set (healthspool gateway set https://…)"
         }
         if let file = importing { return "importing \(file) · \(Self.grouped(queued)) queued" }
+        if let waiting = importWaitingText() { return waiting + " · \(Self.grouped(queued)) queued" }
         if let retry = scheduler.retryAt.values.min(), lastError != nil {
             let secs = max(0, (retry - Self.now().millis + 999) / 1000)
             return "gateway unreachable, retrying in \(secs) s · \(Self.grouped(queued)) queued"
@@ -66,6 +67,7 @@ extension Daemon {
         w.raw(",\"locked\":"); if scheduler.locked { w.raw("true") } else { w.raw("false") }
         w.raw(",\"importing\":"); if let i = importing { w.string(i) } else { w.raw("null") }
         w.raw(",\"pendingFiles\":"); w.number(Int64(pendingImports.count))
+        writeSpoolStatus(&w)
         w.raw(",\"syncing\":{")
         for (n, (k, v)) in progress.sorted(by: { $0.key < $1.key }).enumerated() {
             if n > 0 { w.raw(",") }

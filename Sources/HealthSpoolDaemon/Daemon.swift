@@ -36,6 +36,7 @@ public final class Daemon {
     // Live state, on `q`.
     var pendingImports: [String] = []
     var importing: String?
+    var intake = SpoolIntake()
     var attempts: [String: Int] = [:]
     var stoppedReason: String?
     var configError: String?
@@ -109,8 +110,9 @@ public final class Daemon {
     func handle(_ event: WatchEvent) {
         switch event {
         case let .fileReady(dir, name) where dir == context.spool.path:
-            guard SpoolDirectory.isEligible(name) else { return }
-            enqueueImport(name)
+            admit(named: name)
+        case let .undecodableName(dir) where dir == context.spool.path:
+            rescan()
         case let .fileReady(dir, name) where dir == context.stateDir && name == "locked":
             setLocked(true)
         case let .fileGone(dir, name) where dir == context.stateDir && name == "locked":
@@ -134,69 +136,6 @@ public final class Daemon {
         if !locked { rescan() }
         perform(actions)
         publish()
-    }
-
-    func rescan() {
-        do {
-            for name in try context.spool.pendingFiles() { enqueueImport(name) }
-        } catch {
-            logger.error("cannot list the spool: \(error)", metadata: ["event": "error"])
-        }
-    }
-
-    func enqueueImport(_ name: String) {
-        if importing != name && !pendingImports.contains(name) { pendingImports.append(name) }
-        importNext()
-    }
-
-    func importNext() {
-        guard importing == nil, !scheduler.locked, !shuttingDown, !pendingImports.isEmpty else { publish(); return }
-        let name = pendingImports.removeFirst()
-        let path = context.spool.path + "/" + name
-        guard FileSystem.regularFile(path) != nil else { importNext(); return }
-        importing = name
-        publish()
-        let settings = context.settings, spool = context.spool
-        importQueue.async {
-            let summary = self.importer.importFile(path: path, name: name, settings: settings)
-            let (moved, moveError) = Self.moveOut(name, summary: summary, spool: spool, policy: settings.afterImport)
-            self.q.async { self.imported(summary, movedTo: moved, moveError: moveError) }
-        }
-    }
-
-    /// Moves a file out of the spool once its samples are committed: archive/ (or deleted) when
-    /// imported, failed/ with a reason otherwise.
-    static func moveOut(_ name: String, summary: ImportSummary, spool: SpoolDirectory, policy: AfterImport) -> (String?, String?) {
-        do {
-            switch summary.outcome {
-            case "imported", "unchanged": return (try spool.retire(name, policy: policy, now: now()), nil)
-            default: return (try spool.quarantine(name, reason: summary.reason ?? "unknown error", now: now()), nil)
-            }
-        } catch {
-            return (nil, "\(error)")
-        }
-    }
-
-    func imported(_ s: ImportSummary, movedTo: String?, moveError: String?) {
-        importing = nil
-        var meta: Logger.Metadata = ["event": "import", "file": "\(s.file)", "count": "\(s.result.new + s.result.revised)",
-                                     "outcome": "\(s.outcome)", "duplicates": "\(s.result.duplicates)"]
-        if let f = s.format { meta["format"] = "\(f)" }
-        if let movedTo { meta["moved_to"] = "\(movedTo)" }
-        switch s.outcome {
-        case "imported", "unchanged":
-            logger.info("imported \(s.file): \(s.result.new) new, \(s.result.duplicates) duplicate, \(s.result.revised) revised\(s.outcome == "unchanged" ? " (unchanged since an earlier import)" : "")", metadata: meta)
-        default:
-            meta["reason"] = "\(s.reason ?? "")"
-            logger.error("could not import \(s.file) (kept \(s.result.new) new samples); moved to failed/: \(s.reason ?? "")", metadata: meta)
-        }
-        if let moveError {
-            logger.error("could not move \(s.file) out of the spool: \(moveError)", metadata: ["event": "error", "file": "\(s.file)"])
-        }
-        // The observer: every type that gained samples is observed once.
-        let gained = s.result.gained.keys.sorted()
-        if !gained.isEmpty, canSync { perform(scheduler.observe(gained, trigger: .observer, now: Self.now().millis)) }
-        importNext()
     }
 
     /// Syncs every type that has queued samples (start-up catch-up, unlock, reload, network back).
@@ -293,7 +232,7 @@ public final class Daemon {
 
     func reload(reason: String) {
         do {
-            let fresh = try DaemonContext(environment: context.environment)
+            let fresh = keepingDirectories(try DaemonContext(environment: context.environment))
             context = fresh
             let settings = fresh.settings
             scheduler.frequency = settings.syncFrequency

@@ -16,6 +16,9 @@ public struct ImportSummary: Sendable {
     public var reason: String?
     public var problems: [String] = []
     public var durationMillis: Int64 = 0
+    /// Set when the import failed for a local reason that goes away (a full disk, a
+    /// permission): the daemon keeps the file in the spool and retries it.
+    public var temporary: TemporaryCause?
 }
 
 /// Receives parsed samples and writes them to the store in large transactions.
@@ -181,6 +184,7 @@ public final class ExportImporter {
         do { file = try ReadOnlyFile(path: path) } catch {
             summary.outcome = "failed"
             summary.reason = "\(error)"
+            summary.temporary = TemporaryCause(error)
             return summary
         }
         var fingerprint: String?
@@ -197,6 +201,7 @@ public final class ExportImporter {
         }
         let sink = StoreSink(store: store, settings: settings, clock: clock, summary: summary, progress: progress)
         var failure: String?
+        var temporary: TemporaryCause?
         do {
             let (format, report) = try ExportReader.parse(FileByteSource(file), name: name, into: sink)
             sink.summary.format = format.rawValue
@@ -208,11 +213,14 @@ public final class ExportImporter {
             }
         } catch {
             failure = "\(error)"
+            temporary = TemporaryCause(error)
         }
         do { try sink.flush() } catch {
             failure = (failure.map { $0 + "; " } ?? "") + "storing samples failed: \(error)"
+            temporary = temporary ?? TemporaryCause(error)
         }
         summary = sink.summary
+        summary.temporary = temporary
         if let failure {
             summary.outcome = summary.result.new + summary.result.duplicates + summary.result.revised > 0 ? "partial" : "failed"
             summary.reason = failure

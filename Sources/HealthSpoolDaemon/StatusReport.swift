@@ -22,11 +22,7 @@ public struct StatusReport {
         members.append(("daemon", .object(daemon)))
         members.append(("locked", .bool(FileSystem.exists(context.lockFlagPath))))
 
-        let spool = context.spool
-        let pending = (try? spool.pendingFiles()) ?? []
-        let failed = ((try? FileSystem.list(spool.failed)) ?? []).filter { !$0.hasSuffix(".reason") }
-        members.append(("spool", .object([("path", .string(spool.path)), ("pendingFiles", .number(Double(pending.count))),
-                                          ("failedFiles", .number(Double(failed.count)))])))
+        members.append(("spool", Self.spoolMember(context.spool, live: live, now: DaemonContext.now().millis)))
 
         var storeMembers: [(String, JSONValue)] = [("path", .string(context.storePath))]
         var lastImport: JSONValue = .null, lastSync: JSONValue = .null, lastSuccess: JSONValue = .null
@@ -100,7 +96,7 @@ public struct StatusReport {
         }
         if j["locked"]?.boolValue == true { lines.append("lock:        LOCKED — nothing is read or sent until 'healthspool unlock'") }
         let spool = j["spool"]!
-        lines.append("spool:       \(spool["path"]?.stringValue ?? "") (\(spool["pendingFiles"]?.intValue ?? 0) waiting, \(spool["failedFiles"]?.intValue ?? 0) in failed/)")
+        lines += Self.spoolLines(spool)
         let store = j["store"]!
         lines.append("store:       \(store["path"]?.stringValue ?? "")")
         lines.append("samples:     \(store["samples"]?.intValue ?? 0) stored, \(store["synced"]?.intValue ?? 0) synced, \(store["queued"]?.intValue ?? 0) queued, \(store["parked"]?.intValue ?? 0) parked")

@@ -151,12 +151,15 @@ public final class ReadOnlyFile {
     public let path: String
     public let size: Int64
 
+    /// Opens a regular file. A symbolic link (as the last component) is not followed and a
+    /// FIFO or device is refused without blocking: the caller resolves links it means to follow.
     public init(path: String) throws {
-        fd = open(path, O_RDONLY | O_CLOEXEC)
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { throw FileError("open", path) }
         self.path = path
         var st = stat()
         fstat(fd, &st)
+        guard (st.st_mode & S_IFMT) == S_IFREG else { close(fd); throw FileError("open", path, EINVAL) }
         size = Int64(st.st_size)
         posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL)
     }

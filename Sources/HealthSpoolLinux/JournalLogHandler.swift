@@ -2,6 +2,7 @@ import CSystemd
 #if canImport(Glibc)
 import Glibc
 #endif
+import HealthSpoolCore
 import Logging
 
 /// A swift-log handler that writes structured journal entries through `sd_journal_sendv`
@@ -58,14 +59,25 @@ public struct JournalLogHandler: LogHandler {
         var all = metadata
         if let extra { all.merge(extra) { $1 } }
         if useJournal {
-            var fields = ["MESSAGE=\(message)", "PRIORITY=\(Self.priority(level))", "SYSLOG_IDENTIFIER=healthspool"]
-            for (k, v) in all.sorted(by: { $0.key < $1.key }) { fields.append("\(Self.fieldName(k))=\(v)") }
-            Self.send(fields)
+            Self.send(Self.journalFields(level: level, message: message, metadata: all))
         } else {
-            var line = "healthspool[\(getpid())] \(level): \(message)"
-            for (k, v) in all.sorted(by: { $0.key < $1.key }) { line += " \(k)=\(v)" }
-            hs_write_stderr(line + "\n")
+            hs_write_stderr(Self.stderrLine(pid: getpid(), level: level, message: message, metadata: all))
         }
+    }
+
+    /// The journal fields of one entry. The message and every value are escaped
+    /// (`EscapedText`): a control character in a file name cannot split an entry.
+    public static func journalFields(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata) -> [String] {
+        var fields = ["MESSAGE=\(EscapedText.escape("\(message)"))", "PRIORITY=\(priority(level))", "SYSLOG_IDENTIFIER=healthspool"]
+        for (k, v) in metadata.sorted(by: { $0.key < $1.key }) { fields.append("\(fieldName(k))=\(EscapedText.escape("\(v)"))") }
+        return fields
+    }
+
+    /// One stderr line, ending in exactly one newline: the message and every value escaped.
+    public static func stderrLine(pid: Int32, level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata) -> String {
+        var line = "healthspool[\(pid)] \(level): \(EscapedText.escape("\(message)"))"
+        for (k, v) in metadata.sorted(by: { $0.key < $1.key }) { line += " \(EscapedText.escape(k))=\(EscapedText.escape("\(v)"))" }
+        return line + "\n"
     }
 
     static func send(_ fields: [String]) {

@@ -12,10 +12,14 @@ public enum WatchEvent: Sendable, Equatable {
     case fileGone(directory: String, name: String)
     /// The kernel queue overflowed: events were lost, rescan.
     case overflow
+    /// An entry whose name is not valid UTF-8 appeared: list the directory (names as bytes).
+    case undecodableName(directory: String)
 }
 
 /// inotify on one or more directories (our HKObserverQuery): `IN_CLOSE_WRITE` and `IN_MOVED_TO`
-/// report files ready; `IN_DELETE`/`IN_MOVED_FROM` report files gone. Events are delivered on
+/// report files ready; `IN_DELETE`/`IN_MOVED_FROM` report files gone. Entries that are not
+/// regular files (directories, symbolic links, FIFOs, sockets) are reported ready when they
+/// appear, so the daemon can refuse them out loud instead of never seeing them. Events are delivered on
 /// `queue`. Non-blocking fd read through a Dispatch read source, so `stop()` ends it cleanly.
 public final class SpoolWatcher {
     private let fd: Int32
@@ -44,6 +48,14 @@ public final class SpoolWatcher {
     /// Stops watching and closes the inotify descriptor.
     public func stop() { source.cancel() }
 
+    /// lstat on a name given as bytes.
+    static func isRegularFile(_ dir: String, _ name: [UInt8]) -> Bool {
+        var st = stat()
+        let path = Array(dir.utf8) + [UInt8(ascii: "/")] + name + [0]
+        let ok = path.withUnsafeBufferPointer { b in b.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &st) == 0 } }
+        return ok && (st.st_mode & S_IFMT) == S_IFREG
+    }
+
     private func drain() {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -57,18 +69,27 @@ public final class SpoolWatcher {
                      raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self),
                      Int(raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)))
                 }
-                let nameBytes = buffer[(offset + 16)..<min(n, offset + 16 + len)]
-                let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+                let nameBytes = Array(buffer[(offset + 16)..<min(n, offset + 16 + len)].prefix { $0 != 0 })
                 offset += 16 + len
                 if mask & UInt32(IN_Q_OVERFLOW) != 0 { handler(.overflow); continue }
-                guard let dir = watches[wd], !name.isEmpty else { continue }
-                if mask & UInt32(IN_ISDIR) != 0 { continue }
+                guard let dir = watches[wd], !nameBytes.isEmpty else { continue }
+                guard EscapedText.isValidUTF8(nameBytes) else {
+                    let created = mask & UInt32(IN_CREATE) != 0
+                    if mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO) != 0 || (created && !Self.isRegularFile(dir, nameBytes)) {
+                        handler(.undecodableName(directory: dir))
+                    }
+                    continue
+                }
+                let name = String(decoding: nameBytes, as: UTF8.self)
                 if mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO) != 0 {
                     handler(.fileReady(directory: dir, name: name))
                 } else if mask & UInt32(IN_CREATE) != 0 {
-                    // An empty flag file made with O_CREAT and closed without writing still gets
-                    // IN_CLOSE_WRITE; IN_CREATE matters for hard links and mknod only.
-                    if FileSystem.regularFile(dir + "/" + name)?.size == 0 { continue }
+                    // A regular file is ready once closed after writing (IN_CLOSE_WRITE, above).
+                    // Anything else that appears (mkdir, ln -s, mkfifo, a socket) gets no
+                    // further event: report it now.
+                    if mask & UInt32(IN_ISDIR) != 0 || FileSystem.regularFile(dir + "/" + name) == nil {
+                        handler(.fileReady(directory: dir, name: name))
+                    }
                 } else if mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 {
                     handler(.fileGone(directory: dir, name: name))
                 }
@@ -98,18 +119,6 @@ public struct SpoolDirectory: Sendable {
         let lower = name.lowercased()
         for suffix in [".tmp", ".part", ".partial", ".crdownload", ".reason"] where lower.hasSuffix(suffix) { return false }
         return true
-    }
-
-    /// Eligible regular files waiting in the spool, oldest first (by modification time, then
-    /// name), so overlapping exports are applied in the order they were written.
-    public func pendingFiles() throws -> [String] {
-        var files: [(String, Int64)] = []
-        for name in try FileSystem.list(path) where Self.isEligible(name) {
-            var st = stat()
-            guard lstat(path + "/" + name, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
-            files.append((name, Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)))
-        }
-        return files.sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }.map(\.0)
     }
 
     /// A destination name in `dir` that does not exist yet.

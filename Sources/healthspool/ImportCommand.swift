@@ -11,10 +11,16 @@ struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import files directly (through the same code as the spool), with progress and a summary.",
-        discussion: "The files are read where they are and not moved. A running daemon is told which types gained samples, so it syncs them."
+        discussion: """
+            The files are read where they are and not moved. A running daemon is told which types gained samples, so it syncs them.
+
+            Every argument is tried, in order: one that is missing or not a regular file is reported and the others are still imported. A file identical to one imported before is reported as unchanged (not an error). A symbolic link given as an argument is followed.
+
+            Exit status: 0 when every argument was imported (or was unchanged); 1 when any argument could not be imported: missing, a directory or another non-regular file, unreadable, or a file that failed or was imported only in part.
+            """
     )
     @OptionGroup var common: CommonOptions
-    @Argument(help: "Files to import.") var files: [String]
+    @Argument(help: "Files to import (each is tried; see the exit status below).") var files: [String]
     @Flag(help: "Print the summary as JSON.") var json = false
     @Flag(name: .customLong("no-progress"), help: "No progress bar, even on a terminal.") var noProgress = false
 
@@ -27,10 +33,24 @@ struct ImportCommand: ParsableCommand {
         var failures = 0
         var gained: Set<String> = []
         var summaries: [JSONValue] = []
-        for path in files {
-            guard let info = FileSystem.regularFile(path) else { throw CLIError("\(path): not a regular file") }
-            let bar = ProgressBar(total: info.size, label: FileSystem.baseName(path), enabled: showProgress)
-            let s = importer.importFile(path: path, name: FileSystem.baseName(path), settings: context.settings) { bytes, records in
+        for argument in files {
+            let path: String
+            switch Self.resolve(argument) {
+            case let .failure(problem):
+                failures += 1
+                let shown = EscapedText.escape(argument)
+                if json {
+                    summaries.append(.object([("file", .string(argument)), ("outcome", .string(problem.outcome)), ("reason", .string(problem.description))]))
+                } else {
+                    fputs("\(shown): \(problem)\n", stderr)
+                }
+                continue
+            case let .success(resolved):
+                path = resolved
+            }
+            let size = FileSystem.regularFile(path)?.size ?? 0
+            let bar = ProgressBar(total: size, label: FileSystem.baseName(argument), enabled: showProgress)
+            let s = importer.importFile(path: path, name: FileSystem.baseName(argument), settings: context.settings) { bytes, records in
                 bar.update(bytes: bytes, records: records)
             }
             bar.finish()
@@ -51,7 +71,10 @@ struct ImportCommand: ParsableCommand {
     }
 
     static func text(_ s: ImportSummary) -> String {
-        var lines = ["\(s.file): \(s.outcome)\(s.format.map { " (\($0))" } ?? ""), \(s.result.new) new, \(s.result.duplicates) duplicate, \(s.result.revised) revised, \(s.skipped.values.reduce(0, +)) skipped in \(s.durationMillis) ms"]
+        if s.outcome == "unchanged" {
+            return "\(EscapedText.escape(s.file)): unchanged, identical to a file imported before; nothing new to store"
+        }
+        var lines = ["\(EscapedText.escape(s.file)): \(s.outcome)\(s.format.map { " (\($0))" } ?? ""), \(s.result.new) new, \(s.result.duplicates) duplicate, \(s.result.revised) revised, \(s.skipped.values.reduce(0, +)) skipped in \(s.durationMillis) ms"]
         let types = Set(s.result.gained.keys).union(s.result.duplicatesByType.keys).union(s.skipped.keys).sorted()
         if !types.isEmpty {
             lines.append("  TYPE                          NEW  DUPLICATE  SKIPPED")
@@ -60,8 +83,26 @@ struct ImportCommand: ParsableCommand {
                 lines.append("  \(t.padding(28)) \(String(new).leftPad(5)) \(String(dup).leftPad(10)) \(String(skip).leftPad(8))")
             }
         }
-        if let r = s.reason { lines.append("  error: \(r)") }
+        if let r = s.reason, s.outcome != "unchanged" { lines.append("  error: \(r)") }
         return lines.joined(separator: "\n")
+    }
+
+    /// The path to read for an argument (symbolic links followed: the user named the file), or
+    /// why it cannot be imported.
+    static func resolve(_ argument: String) -> Result<String, CLIProblem> {
+        var st = stat()
+        guard stat(argument, &st) == 0 else {
+            let e = errno
+            return .failure(e == ENOENT ? CLIProblem("missing", "no such file") : CLIProblem("refused", String(cString: strerror(e))))
+        }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: return .failure(CLIProblem("refused", "is a directory; name the files in it"))
+        default: return .failure(CLIProblem("refused", "not a regular file (a FIFO, socket or device)"))
+        }
+        guard let real = realpath(argument, nil) else { return .success(argument) }
+        defer { free(real) }
+        return .success(String(cString: real))
     }
 
     static func json(_ s: ImportSummary) -> JSONValue {
@@ -74,6 +115,17 @@ struct ImportCommand: ParsableCommand {
             ("durationMs", .number(Double(s.durationMillis))), ("reason", s.reason.map(JSONValue.string) ?? .null),
             ("problems", .array(s.problems.map(JSONValue.string))),
         ])
+    }
+}
+
+/// Why one argument of `healthspool import` was not imported.
+struct CLIProblem: Error, CustomStringConvertible {
+    /// "missing" (no such file) or "refused" (not a regular file, unreadable).
+    let outcome: String
+    let description: String
+    init(_ outcome: String, _ description: String) {
+        self.outcome = outcome
+        self.description = description
     }
 }
 

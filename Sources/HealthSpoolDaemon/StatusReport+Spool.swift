@@ -1,0 +1,65 @@
+import HealthSpoolCore
+import HealthSpoolLinux
+
+extension Daemon {
+    /// The spool's part of the status file: the file waiting for a retry after a temporary
+    /// failure, and changed settings that need a restart.
+    func writeSpoolStatus(_ w: inout JSONWriter) {
+        w.raw(",\"importWaiting\":")
+        if let s = intake.backoff.soonest {
+            w.raw("{\"file\":"); w.string(s.file)
+            w.raw(",\"cause\":"); w.string(s.cause)
+            w.raw(",\"failures\":"); w.number(Int64(s.failures))
+            w.raw(",\"files\":"); w.number(Int64(intake.backoff.waiting.count))
+            w.raw(",\"retryAt\":"); w.string(Timestamp(millis: s.retryAt).iso8601UTC)
+            w.raw(",\"retryAtMillis\":"); w.number(s.retryAt)
+            w.raw("}")
+        } else {
+            w.raw("null")
+        }
+        w.raw(",\"restartNeeded\":[")
+        for (n, note) in intake.restartNeeded.enumerated() {
+            if n > 0 { w.raw(",") }
+            w.string(note)
+        }
+        w.raw("]")
+    }
+}
+
+extension StatusReport {
+    /// The `spool` member: files waiting, refused (not regular files: left in the spool or
+    /// moved to failed/), in failed/, the retry a temporary failure waits for, and settings
+    /// that need a restart.
+    static func spoolMember(_ spool: SpoolDirectory, live: JSONValue, now: Int64) -> JSONValue {
+        let pending = (try? spool.pendingFiles()) ?? []
+        let failed = ((try? FileSystem.list(spool.failed)) ?? []).filter {
+            !$0.hasSuffix(".reason") && FileSystem.regularFile(spool.failed + "/" + $0) != nil
+        }
+        let refused = spool.refusedEntries()
+        var waiting: JSONValue = .null
+        if let w = live["importWaiting"], let cause = w["cause"]?.stringValue, let at = w["retryAtMillis"]?.doubleValue {
+            let secs = max(0, (Int64(at) - now + 999) / 1000)
+            let more = (w["files"]?.intValue ?? 1) - 1
+            waiting = .object([("file", w["file"] ?? .null), ("cause", .string(cause)), ("retryAt", w["retryAt"] ?? .null),
+                               ("text", .string("waiting: \(cause), retrying in \(secs) s (\(w["file"]?.stringValue ?? "")\(more > 0 ? " and \(more) more" : ""))"))])
+        }
+        return .object([
+            ("path", .string(spool.path)), ("pendingFiles", .number(Double(pending.count))),
+            ("failedFiles", .number(Double(failed.count))), ("refused", .number(Double(refused.count))),
+            ("refusedEntries", .array(refused.map { .string($0.refusal ?? $0.display) })),
+            ("waiting", waiting),
+            ("restartNeeded", live["restartNeeded"] ?? .array([])),
+        ])
+    }
+
+    /// The spool's lines of the text report.
+    static func spoolLines(_ spool: JSONValue) -> [String] {
+        var line = "spool:       \(spool["path"]?.stringValue ?? "") (\(spool["pendingFiles"]?.intValue ?? 0) waiting, \(spool["failedFiles"]?.intValue ?? 0) in failed/"
+        if let r = spool["refused"]?.intValue, r > 0 { line += ", refused: \(r)" }
+        var lines = [line + ")"]
+        if let w = spool["waiting"]?["text"]?.stringValue { lines.append("             \(w)") }
+        for r in spool["refusedEntries"]?.arrayValue ?? [] { if let t = r.stringValue { lines.append("             \(t)") } }
+        for n in spool["restartNeeded"]?.arrayValue ?? [] { if let t = n.stringValue { lines.append("restart:     \(t)") } }
+        return lines
+    }
+}
