@@ -55,6 +55,8 @@ public struct Settings: Sendable, Equatable {
     public var retentionDays = 30
     public var storeMaxMB = 1024
     public var logLevel = "info"
+    /// Seconds between retries after the gateway refused the credentials; the last repeats.
+    public var retryAuthSeconds = [60, 300, 900]
 
     public init() {}
 
@@ -185,6 +187,15 @@ extension SettingKey {
         .int("store.retention_days", 30, 1...36_500, "Synced samples older than this are pruned.") { $0.retentionDays = $1 },
         .int("store.max_mb", 1024, 16...1_048_576, "Store size limit; the oldest synced samples go first.") { $0.storeMaxMB = $1 },
         .string("log.level", "info", "Least severe level logged: debug, info, notice, warning, error.") { $0.logLevel = $1 },
+        SettingKey(name: "retry.auth_seconds", defaultText: "60,300,900",
+                   summary: "Seconds between retries after the gateway refused the credentials (401/403), comma-separated; the last one repeats. A change to the credentials file is tried at once.") { s, v throws(SettingsError) in
+            let parts = v.split(separator: ",").map { String($0).trimmingSpaces }
+            let numbers = parts.compactMap { Int($0) }.filter { (1...86_400).contains($0) }
+            guard !parts.isEmpty, numbers.count == parts.count else {
+                throw SettingsError("retry.auth_seconds", "'\(v)' is not a comma-separated list of whole numbers from 1 to 86400")
+            }
+            s.retryAuthSeconds = numbers
+        },
     ]
 
     static let byName: [String: SettingKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

@@ -12,7 +12,8 @@ public enum GatewayError: Error, CustomStringConvertible, Sendable, Equatable {
     case credentials(String)
     /// libcurl failed before an HTTP answer: connect, TLS, timeout, reset.
     case transport(code: Int32, message: String, url: String)
-    /// The gateway refused the credentials (401/403). Not retried until the configuration changes.
+    /// The gateway refused the credentials (401/403). Retried on the slow auth schedule
+    /// (`retry.auth_seconds`), and at once when the credentials or the configuration change.
     case unauthorized(status: Int, message: String)
     /// The gateway answered with an error status.
     case http(status: Int, message: String, retryAfterMillis: Int64?)
@@ -43,7 +44,7 @@ public enum GatewayError: Error, CustomStringConvertible, Sendable, Equatable {
         case let .transport(code, message, url):
             Self.explainTransport(code: code, message: message, url: url)
         case let .unauthorized(status, message):
-            "gateway refused the credentials (HTTP \(status)\(message.isEmpty ? "" : ": " + message)); fix them with 'healthspool gateway set' — not retrying until the configuration changes"
+            "gateway refused the credentials (HTTP \(status)\(message.isEmpty ? "" : ": " + message)); check gateway.auth and the secret in the credentials file — retried after 1, 5 and 15 minutes, then every 15, and at once when the credentials file or the configuration changes"
         case let .http(status, message, _):
             "gateway answered HTTP \(status)\(message.isEmpty ? "" : ": " + message)"
         case let .badResponse(why):

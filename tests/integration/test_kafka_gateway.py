@@ -170,7 +170,7 @@ def test_v3_per_record_reports_park_bad_records_and_retry_retriable_ones(hs, mak
     assert [d["id"] for d in dead] == [bad] and "400" in dead[0]["reason"]
 
 
-def test_401_stops_retrying_says_so_and_recovers_after_gateway_set(hs, make_gateway, kafka, topic):
+def test_401_waits_on_the_slow_schedule_says_so_and_recovers_after_gateway_set(hs, make_gateway, kafka, topic):
     right, wrong = "right-secret-4f9c2a", "wrong-secret-77ab01"
     g = make_gateway("confluent-v2", auth=("X-API-Key", right))
     creds = hs.home / "gateway.key"
@@ -179,20 +179,21 @@ def test_401_stops_retrying_says_so_and_recovers_after_gateway_set(hs, make_gate
     set_gateway(hs, g, topic, "--auth", "api-key", "--credentials-file", str(creds))
     hs.start()
     hs.drop("a.json", json.dumps(samples(30)))
-    st = wait_until(lambda: (s := hs.status())["gateway"]["stoppedReason"] and s)
+    st = wait_until(lambda: (s := hs.status())["gateway"]["incident"] and s)
     assert st, hs.read_log()
-    assert "credentials" in st["gateway"]["stoppedReason"] and "401" in st["gateway"]["stoppedReason"]
-    assert "stopped" in hs.run("status").stdout
+    assert "credentials" in st["gateway"]["error"] and "401" in st["gateway"]["error"]
+    assert st["gateway"]["incident"]["kind"] == "unauthorized" and 50 <= st["gateway"]["retryInSeconds"] <= 60
+    assert "retrying in" in hs.run("status").stdout
     n = len(g.requests)
-    time.sleep(3)  # retry windows are 1–2 s in tests: a retry would have happened
-    assert len(g.requests) == n, "no retries after 401"
+    time.sleep(3)  # backoff windows are 1–2 s in tests; refused credentials wait a minute
+    assert len(g.requests) == n, "no quick retries after 401"
     assert st["store"]["queued"] == 30
     creds.write_text(right + "\n")
     set_gateway(hs, g, topic, "--auth", "api-key", "--credentials-file", str(creds))
     assert len({s["id"] for s in g.wait_for_samples(30)}) == 30
     _, ids = kafka_ids(kafka, topic, 30)
     assert len(set(ids)) == 30
-    assert wait_until(lambda: hs.status()["gateway"]["stoppedReason"] is None)
+    assert wait_until(lambda: hs.status()["gateway"]["error"] is None)
     # Secrets never show up in the log, status, history or the config file.
     texts = [hs.read_log(), hs.run("status").stdout, hs.run("status", "--json").stdout, hs.run("history", "--json").stdout,
              hs.run("gateway", "show").stdout, (hs.home / ".config" / "healthspool" / "healthspool.conf").read_text()]
