@@ -121,7 +121,8 @@ public final class SyncWorker {
     }
     private let senderStates: [SenderState]
 
-    /// Creates the worker. `onResult` and `onProgress` are called from sender queues.
+    /// Creates the worker. `onProgress` is called from sender queues, `onResult` from the
+    /// worker's state queue (it must not call back into the worker synchronously).
     public init(senders: Int, storePath: String, logger: Logger, clock: @escaping @Sendable () -> Timestamp,
                 onProgress: @escaping @Sendable (String, Int) -> Void = { _, _ in },
                 onResult: @escaping @Sendable (SyncJobResult) -> Void) {
