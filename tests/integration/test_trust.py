@@ -39,9 +39,9 @@ def test_a_transient_401_is_retried_on_the_slow_schedule_and_an_edited_secret_at
     # Three 401s, each retried on the (shortened) auth schedule, then delivered.
     assert len({s["id"] for s in gateway.wait_for_samples(10, timeout=20)}) == 10, hs.read_log()
     assert gateway.statuses()[:3] == [401, 401, 401]
+    assert wait_until(lambda: "gateway answers again" in hs.read_log()), hs.read_log()
     log = hs.read_log()
     assert sum("refused the credentials" in line for line in log.splitlines()) == 1, log
-    assert "gateway answers again" in log
     assert "gateway set" not in log
     # Wrong secret now; the default schedule waits a minute; editing the file is picked up at once.
     hs.stop()
