@@ -51,10 +51,12 @@ def run(total: int, every: int | None) -> tuple[float, int, int]:
             for i in range(total):
                 t, unit = TYPES[i % len(TYPES)]
                 n = i // len(TYPES)
-                rows.append(json.dumps({"type": t, "value": 40 + n % 80, "unit": unit, "source": "bench",
-                                        "startDate": f"2025-{1 + n // 86400 % 12:02d}-{1 + n // 3600 % 24:02d}T{n // 60 % 60:02d}:{n % 60:02d}:00Z"}))
+                at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(1_735_689_600 + n * 60))
+                rows.append(json.dumps({"type": t, "value": 40 + n % 80, "unit": unit, "source": "bench", "startDate": at}))
             (home / "bench.ndjson").write_text("\n".join(rows))
-            subprocess.run([BIN, "import", str(home / "bench.ndjson")], env=env, check=True, capture_output=True)
+            imported = subprocess.run([BIN, "import", "--no-progress", str(home / "bench.ndjson")], env=env, capture_output=True, text=True)
+            if imported.returncode != 0:
+                raise SystemExit(f"import failed:\n{imported.stdout[-2000:]}\n{imported.stderr[-2000:]}")
             subprocess.run([BIN, "gateway", "set", g.url, "--ca-file", str(certs["ca"]), "--no-test"], env=env, check=True,
                            capture_output=True)
             if every:
