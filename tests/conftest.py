@@ -59,7 +59,11 @@ class Healthspool:
         return p
 
     def status(self) -> dict:
-        return json.loads(self.run("status", "--json").stdout)
+        # Exit status 3: no daemon runs (as systemctl status); the report is printed all the same.
+        p = self.run("status", "--json", check=False)
+        assert p.returncode in (0, 3), f"healthspool status exited {p.returncode}:\n{p.stdout}\n{p.stderr}"
+        assert (p.returncode == 0) == (self.daemon is not None and self.daemon.poll() is None), p.returncode
+        return json.loads(p.stdout)
 
     def start(self, env: dict | None = None):
         self.daemon = subprocess.Popen([BIN, "daemon"], env={**self.env, **(env or {})},

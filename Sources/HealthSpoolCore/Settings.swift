@@ -57,6 +57,8 @@ public struct Settings: Sendable, Equatable {
     public var retentionDays = 30
     public var storeMaxMB = 1024
     public var logLevel = "info"
+    /// Seconds between retries after the gateway refused the credentials; the last repeats.
+    public var retryAuthSeconds = [60, 300, 900]
 
     public init() {}
 
@@ -153,6 +155,18 @@ extension SettingKey {
         }
     }
 
+    static func intList(_ name: String, _ def: [Int], _ range: ClosedRange<Int>, _ summary: String,
+                        _ set: @escaping @Sendable (inout Settings, [Int]) -> Void) -> SettingKey {
+        SettingKey(name: name, defaultText: def.map(String.init).joined(separator: ","), summary: summary) { s, v throws(SettingsError) in
+            let parts = v.split(separator: ",").map { String($0).trimmingSpaces }
+            let numbers = parts.compactMap { Int($0) }.filter { range.contains($0) }
+            guard !parts.isEmpty, numbers.count == parts.count else {
+                throw SettingsError(name, "'\(v)' is not a comma-separated list of whole numbers from \(range.lowerBound) to \(range.upperBound)")
+            }
+            set(&s, numbers)
+        }
+    }
+
     /// Every setting, documented.
     public static let all: [SettingKey] = [
         .string("spool.dir", "~/HealthSpool", "The spool directory watched for new exports.") { $0.spoolDir = $1 },
@@ -189,6 +203,7 @@ extension SettingKey {
         .int("store.retention_days", 30, 1...36_500, "Synced samples older than this are pruned.") { $0.retentionDays = $1 },
         .int("store.max_mb", 1024, 16...1_048_576, "Store size limit; the oldest synced samples go first.") { $0.storeMaxMB = $1 },
         .string("log.level", "info", "Least severe level logged: debug, info, notice, warning, error.") { $0.logLevel = $1 },
+        .intList("retry.auth_seconds", [60, 300, 900], 1...86_400, "Seconds between retries after the gateway refused the credentials (401/403), comma-separated; the last one repeats. A change to the credentials file is tried at once.") { $0.retryAuthSeconds = $1 },
     ]
 
     static let byName: [String: SettingKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

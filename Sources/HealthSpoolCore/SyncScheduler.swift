@@ -81,10 +81,14 @@ public struct SyncScheduler: Sendable {
     }
 
     /// `healthspool sync`: syncs at once, bypassing throttle and schedule (not the lock).
-    public mutating func manual(_ types: [String]) -> [SchedulerAction] {
-        guard !types.isEmpty else { return [] }
+    public mutating func manual(_ types: [String]) -> [SchedulerAction] { syncNow(types, trigger: .manual) }
+
+    /// Syncs `types` at once, bypassing throttle, schedule and pending retries (not the lock):
+    /// `healthspool sync`, a configuration change, the gateway answering again.
+    public mutating func syncNow(_ types: [String], trigger: SyncTrigger) -> [SchedulerAction] {
+        guard !types.isEmpty, !locked else { return [] }
         for t in types { waitingForSchedule.remove(t); retryAt[t] = nil }
-        return [.sync(types.sorted(), .manual)]
+        return [.sync(types.sorted(), trigger)]
     }
 
     /// The lock flag was set or released. On release, everything that waited drains, each type
@@ -102,6 +106,9 @@ public struct SyncScheduler: Sendable {
     public mutating func scheduleRetry(_ type: String, at: Int64) {
         retryAt[type] = min(retryAt[type] ?? .max, at)
     }
+
+    /// Forgets every pending retry (the configuration changed: they are tried at once).
+    public mutating func clearRetries() { retryAt.removeAll() }
 
     /// A sync of `type` succeeded: any retry waiting for it is moot.
     public mutating func succeeded(_ type: String) { retryAt[type] = nil }

@@ -10,8 +10,8 @@ extension Daemon {
         if scheduler.locked { return "locked" }
         if !progress.isEmpty || worker.pendingJobs > 0 { return "syncing" }
         if importing != nil { return "importing" }
-        if stoppedReason != nil || configError != nil || lastError != nil { return "error" }
-        return "idle"
+        if stoppedReason != nil || configError != nil || lastError != nil || policy.incident != nil { return "error" }
+        return lastOutcome == "success" ? "success" : "idle"
     }
 
     /// The one-line status for sd_notify STATUS= (shown by `systemctl --user status`).
@@ -28,9 +28,11 @@ extension Daemon {
         }
         if let file = importing { return "importing \(file) · \(Self.grouped(queued)) queued" }
         if let waiting = importWaitingText() { return waiting + " · \(Self.grouped(queued)) queued" }
-        if let retry = scheduler.retryAt.values.min(), lastError != nil {
+        if let retry = scheduler.retryAt.values.min(), lastError != nil || policy.incident != nil {
             let secs = max(0, (retry - Self.now().millis + 999) / 1000)
-            return "gateway unreachable, retrying in \(secs) s · \(Self.grouped(queued)) queued"
+            let why = policy.incident?.kind == .unauthorized ? "gateway refused the credentials"
+                : (lastAnswer?.hasPrefix("HTTP") == true ? "gateway answered \(lastAnswer!)" : "gateway unreachable")
+            return "\(why), retrying in \(secs) s · \(Self.grouped(queued)) queued"
         }
         if !progress.isEmpty {
             return "syncing \(progress.keys.sorted().joined(separator: ", ")) · \(Self.grouped(queued)) queued"
@@ -82,7 +84,18 @@ extension Daemon {
             if n > 0 { w.raw(",") }
             w.key(k); w.string(Timestamp(millis: v).iso8601UTC)
         }
-        w.raw("},\"updatedAt\":"); w.string(Self.now().iso8601UTC)
+        w.raw("},\"retryAt\":"); if let r = scheduler.retryAt.values.min() { w.string(Timestamp(millis: r).iso8601UTC) } else { w.raw("null") }
+        w.raw(",\"retryAtMillis\":"); if let r = scheduler.retryAt.values.min() { w.number(r) } else { w.raw("null") }
+        w.raw(",\"incident\":")
+        if let i = policy.incident {
+            w.raw("{\"kind\":"); w.string(i.kind.rawValue)
+            w.raw(",\"since\":"); w.string(Timestamp(millis: i.since).iso8601UTC)
+            w.raw(",\"attempts\":"); w.number(Int64(i.attempts))
+            w.raw(",\"message\":"); w.string(i.message); w.raw("}")
+        } else { w.raw("null") }
+        w.raw(",\"lastOutcome\":"); if let o = lastOutcome { w.string(o) } else { w.raw("null") }
+        w.raw(",\"configFileError\":"); if let e = reloadError { w.string(e) } else { w.raw("null") }
+        w.raw(",\"updatedAt\":"); w.string(Self.now().iso8601UTC)
         w.raw("}")
         try? FileSystem.writeAtomically(context.statusFile, w.bytes, mode: 0o600)
     }

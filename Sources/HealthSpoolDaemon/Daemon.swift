@@ -48,6 +48,13 @@ public final class Daemon {
     var rng = SystemRandomNumberGenerator()
     var lastPublished: Int64 = 0
     var publishPending = false
+    // Delivery state, on `q` (Daemon+Sync.swift).
+    var policy: DeliveryPolicy
+    var attempt = AttemptRecord()
+    var lastOutcome: String?
+    var reloadError: String?
+    var secretWatcher: SpoolWatcher?
+    var watchedSecrets: Set<String> = []
 
     public init(context: DaemonContext, logger: Logger) {
         self.context = context
@@ -55,6 +62,7 @@ public final class Daemon {
         let settings = context.settings
         scheduler = SyncScheduler(frequency: settings.syncFrequency, throttleMillis: Int64(settings.throttleSeconds) * 1000,
                                   deliveryFrequency: { settings.frequency(of: $0) })
+        policy = Self.policy(for: settings)
     }
 
     static func now() -> Timestamp { DaemonContext.now() }
@@ -119,6 +127,8 @@ public final class Daemon {
             setLocked(false)
         case let .fileReady(dir, name) where dir == context.paths.configDir && name == "healthspool.conf":
             reload(reason: "configuration file changed")
+        case let .fileReady(dir, name) where watchedSecrets.contains(dir + "/" + name):
+            reload(reason: "\(dir)/\(name) changed")
         case .overflow:
             logger.warning("inotify queue overflowed; rescanning the spool", metadata: ["event": "import"])
             rescan()
@@ -153,7 +163,12 @@ public final class Daemon {
     func perform(_ actions: [SchedulerAction]) {
         for case let .sync(types, trigger) in actions {
             guard canSync else { continue }
-            let enabled = types.filter { context.settings.isEnabled($0) }
+            var enabled = types.filter { context.settings.isEnabled($0) }
+            // During an outage new samples wait for the outage's next retry (one attempt for all).
+            if let incident = policy.incident, incident.retryAt > Self.now().millis, ![.manual, .reload, .retry].contains(trigger) {
+                for t in enabled { scheduler.scheduleRetry(t, at: incident.retryAt) }
+                enabled = []
+            }
             for t in enabled {
                 logger.debug("sync \(t) (\(trigger.rawValue))", metadata: ["event": "throttle", "type": "\(t)", "trigger": "\(trigger.rawValue)"])
             }
@@ -173,42 +188,11 @@ public final class Daemon {
 
     func handle(_ r: SyncJobResult) {
         progress[r.type] = nil
-        let attempt = SyncAttempt(started: r.started, durationMillis: r.durationMillis, trigger: r.trigger.rawValue, types: [r.type],
-                                  outcome: r.outcome, count: r.sent, httpStatus: r.httpStatus, error: r.historyNote)
-        if r.requests > 0 || r.error != nil { try? store.recordSync(attempt) }
-        var meta: Logger.Metadata = ["event": "sync", "type": "\(r.type)", "count": "\(r.sent)", "outcome": "\(r.outcome)",
-                                     "trigger": "\(r.trigger.rawValue)"]
-        if let s = r.httpStatus { meta["http.status"] = "\(s)" }
-        if let status = r.httpStatus { lastAnswer = "HTTP \(status)" }
-        let wasFailing = !attempts.isEmpty
-        if let e = r.error {
-            lastError = e.description
-            if r.stopped {
-                stoppedReason = e.description
-                logger.error("sync of \(r.type) stopped: \(e)", metadata: meta)
-            } else {
-                let n = (attempts[r.type] ?? 0) + 1
-                attempts[r.type] = n
-                let schedule = RetrySchedule(baseMillis: Int64(context.settings.retryBaseSeconds) * 1000,
-                                             capMillis: Int64(context.settings.retryMaxSeconds) * 1000)
-                let delay = schedule.delayMillis(attempt: n, unitRandom: Double.random(in: 0..<1, using: &rng),
-                                                 retryAfterMillis: r.retryAfterMillis)
-                scheduler.scheduleRetry(r.type, at: Self.now().millis + delay)
-                meta["retry.in_ms"] = "\(delay)"
-                lastAnswer = r.httpStatus.map { "HTTP \($0)" } ?? "unreachable"
-                logger.warning("sync of \(r.type) failed (attempt \(n)), retrying in \(Self.seconds(delay)): \(e)", metadata: meta)
-            }
-        } else {
-            attempts[r.type] = nil
-            scheduler.succeeded(r.type)
-            lastError = nil
-            if r.sent > 0 || r.parked > 0 {
-                lastSyncText = "last sync \(Self.clockTime(Self.now())) ok"
-                logger.info("synced \(r.sent) \(r.type) sample(s)\(r.parked > 0 ? ", parked \(r.parked)" : "")", metadata: meta)
-            }
-            if wasFailing && attempts.isEmpty { catchUp(.network) }
-        }
+        attempt.add(r)
+        recordDelivery(r)
         finishWaiters(result: r)
+        // The attempt's row is written once every job that ran with it has reported.
+        if worker.pendingJobs == 0 { q.async { self.flushAttempt() } }
         armTimer()
         publish()
     }
@@ -234,17 +218,24 @@ public final class Daemon {
         do {
             let fresh = keepingDirectories(try DaemonContext(environment: context.environment))
             context = fresh
+            reloadError = nil
             let settings = fresh.settings
             scheduler.frequency = settings.syncFrequency
             scheduler.throttle.windowMillis = Int64(settings.throttleSeconds) * 1000
             scheduler.deliveryFrequency = { settings.frequency(of: $0) }
+            policy = Self.policy(for: settings)
+            scheduler.clearRetries()
             stoppedReason = nil
-            attempts.removeAll()
+            // The old configuration's answers say nothing about the new one; it is tried at once.
+            lastError = nil
+            lastAnswer = nil
             configureWorker()
             logger.notice("configuration reloaded (\(reason))", metadata: ["event": "reload"])
-            if !scheduler.locked { catchUp(.reload) }
+            // A configuration change takes effect at once: every queued type, throttle or not.
+            if !scheduler.locked, canSync { perform(scheduler.syncNow((try? store.typesWithQueuedSamples()) ?? [], trigger: .reload)) }
         } catch {
-            logger.error("configuration not reloaded: \(error)", metadata: ["event": "error"])
+            reloadError = "\(error)"
+            logger.error("configuration not reloaded, still running on the previous one: \(error)", metadata: ["event": "error"])
         }
         publish()
     }
@@ -262,6 +253,7 @@ public final class Daemon {
             worker.configure(nil)
             logger.error("gateway not usable: \(error)", metadata: ["event": "error"])
         }
+        watchSecrets()
     }
 
     func installSignals() {

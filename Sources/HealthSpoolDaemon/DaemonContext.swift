@@ -19,6 +19,20 @@ public struct DaemonContext: Sendable {
         settings = try SettingsLoader.load(paths: paths, environment: environment, overrides: overrides)
     }
 
+    /// The context with built-in defaults and the environment only, for `healthspool status`
+    /// when a config file has an error (it still finds the daemon and the store). Returns the
+    /// context and the error.
+    public static func ignoringConfigFiles(environment: [String: String] = ProcessEnvironment.current) -> DaemonContext {
+        DaemonContext(paths: Paths(environment: environment), environment: environment,
+                      settings: (try? SettingsReader.resolve(files: [], environment: environment)) ?? Settings())
+    }
+
+    private init(paths: Paths, environment: [String: String], settings: Settings) {
+        self.paths = paths
+        self.environment = environment
+        self.settings = settings
+    }
+
     public var spool: SpoolDirectory { SpoolDirectory(path: paths.expand(settings.spoolDir)) }
     public var stateDir: String { paths.expand(settings.stateDir) }
     public var storePath: String { stateDir + "/healthspool.db" }

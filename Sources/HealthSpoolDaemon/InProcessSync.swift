@@ -35,20 +35,38 @@ public enum InProcessSync {
         let results = Results()
         let done = DispatchGroup()
         for _ in types { done.enter() }
+        let box = WorkerBox()
         let worker = SyncWorker(senders: context.settings.senders, storePath: context.storePath, logger: logger,
                                 clock: DaemonContext.now, onProgress: progress) { r in
             results.append(r)
             done.leave()
+            // The gateway is down or refuses us: the types still waiting would fail the same way.
+            // (Results are reported on the worker's state queue: the queue is emptied from another.)
+            if r.error != nil, r.sent == 0, let worker = box.worker {
+                DispatchQueue.global().async {
+                    for t in worker.dropQueued() {
+                        var skipped = SyncJobResult(type: t, trigger: .manual, started: r.started, durationMillis: 0)
+                        skipped.error = r.error
+                        skipped.httpStatus = r.httpStatus
+                        results.append(skipped)
+                        done.leave()
+                    }
+                }
+            }
         }
+        box.worker = worker
         worker.configure(SyncConfig(endpoint: endpoint, envelope: context.envelope, batchSize: context.settings.batchSize))
         worker.enqueue(types, trigger: .manual)
         done.wait()
-        for r in results.items {
-            try store.recordSync(SyncAttempt(started: r.started, durationMillis: r.durationMillis, trigger: r.trigger.rawValue,
-                                             types: [r.type], outcome: r.outcome, count: r.sent, httpStatus: r.httpStatus,
-                                             error: r.historyNote))
-        }
+        // One attempt, one history row.
+        var attempt = AttemptRecord()
+        for r in results.items { attempt.add(r) }
+        if let row = attempt.row { try store.recordSync(row) }
         return results.items.sorted { $0.type < $1.type }
+    }
+
+    final class WorkerBox: @unchecked Sendable {
+        var worker: SyncWorker?
     }
 
     final class Results: @unchecked Sendable {

@@ -10,8 +10,10 @@ import Glibc
 public struct StatusReport {
     public let json: JSONValue
 
-    /// Gathers the report. Works whether or not the daemon runs.
-    public init(context: DaemonContext) throws {
+    /// Gathers the report. Works whether or not the daemon runs. `configError` is the error of
+    /// a config file that could not be read (the report then uses the built-in defaults, and the
+    /// daemon keeps running on the configuration it read before).
+    public init(context: DaemonContext, configError: String? = nil, now: Timestamp = DaemonContext.now()) throws {
         var members: [(String, JSONValue)] = []
         let pid = ProcessLock.holder(of: context.pidFile)
         var live: JSONValue = .null
@@ -20,6 +22,12 @@ public struct StatusReport {
         daemon.append(("state", live["state"] ?? .string(pid == nil ? "stopped" : "unknown")))
         daemon.append(("statusLine", live["statusLine"] ?? .null))
         members.append(("daemon", .object(daemon)))
+        // The config file as this command read it, and as the daemon last tried to reload it.
+        let fileError = configError ?? live["configFileError"]?.stringValue
+        members.append(("config", .object([
+            ("error", fileError.map(JSONValue.string) ?? .null),
+            ("daemonKeepsPreviousConfig", .bool(pid != nil && fileError != nil)),
+        ])))
         members.append(("locked", .bool(FileSystem.exists(context.lockFlagPath))))
 
         members.append(("spool", Self.spoolMember(context.spool, live: live, now: DaemonContext.now().millis)))
@@ -42,12 +50,24 @@ public struct StatusReport {
         }
         members.append(("store", .object(storeMembers)))
 
+        // A sync in progress: per type, sent so far in this job and still queued.
+        let queuedNow = Dictionary(uniqueKeysWithValues: (storeMembers.first { $0.0 == "queuedByType" }?.1.objectValue ?? [])
+            .map { ($0.0, $0.1.intValue ?? 0) })
+        let syncing = (live["syncing"]?.objectValue ?? []).map { type, sent -> JSONValue in
+            .object([("type", .string(type)), ("sent", .number(Double(sent.intValue ?? 0))),
+                     ("queued", .number(Double(queuedNow[type] ?? 0)))])
+        }
+        members.append(("syncing", .array(syncing)))
+
         var gateway: [(String, JSONValue)] = [
             ("url", context.settings.gatewayURL.map(JSONValue.string) ?? .null),
             ("format", .string(context.settings.gatewayFormat.rawValue)),
             ("lastAnswer", live["lastAnswer"] ?? .null),
             ("error", live["lastError"] ?? .null),
             ("stoppedReason", live["stoppedReason"] ?? .null),
+            ("incident", live["incident"] ?? .null),
+            ("retryAt", live["retryAt"] ?? .null),
+            ("retryInSeconds", live["retryAtMillis"]?.intValue.map { .number(Double(max(0, ($0 - Int(now.millis) + 999) / 1000))) } ?? .null),
         ]
         if context.settings.gatewayURL == nil {
             gateway.append(("hint", .string("no gateway set; run: healthspool gateway set https://HOST:PORT/PATH [--ca-file CA.pem]")))
@@ -94,6 +114,16 @@ public struct StatusReport {
         } else {
             lines.append("daemon:      not running (start it: systemctl --user start healthspool)")
         }
+        if let e = j["config"]?["error"]?.stringValue {
+            let keeps = j["config"]?["daemonKeepsPreviousConfig"]?.boolValue == true
+                ? "the daemon keeps running on its previous configuration; " : ""
+            lines.append("config:      error: \(e) — \(keeps)fix the file (healthspool.conf(5))")
+        }
+        for s in j["syncing"]?.arrayValue ?? [] {
+            let sent = s["sent"]?.intValue ?? 0, queued = s["queued"]?.intValue ?? 0
+            let percent = sent + queued > 0 ? " (\(sent * 100 / (sent + queued)) %)" : ""
+            lines.append("syncing:     \(s["type"]?.stringValue ?? "") \(sent) sent, \(queued) to go\(percent)")
+        }
         if j["locked"]?.boolValue == true { lines.append("lock:        LOCKED — nothing is read or sent until 'healthspool unlock'") }
         let spool = j["spool"]!
         lines += Self.spoolLines(spool)
@@ -105,8 +135,11 @@ public struct StatusReport {
             var g = "gateway:     \(url) (\(gw["format"]?.stringValue ?? ""))"
             if let a = gw["lastAnswer"]?.stringValue { g += ", last answer \(a)" }
             lines.append(g)
+            let wait = gw["retryInSeconds"]?.intValue.map { "retrying in \($0) s" }
             if let r = gw["stoppedReason"]?.stringValue { lines.append("             stopped: \(r)") }
-            else if let e = gw["error"]?.stringValue { lines.append("             error: \(e)") }
+            else if let e = gw["error"]?.stringValue ?? gw["incident"]?["message"]?.stringValue {
+                lines.append("             error: \(e)\(wait.map { " (\($0))" } ?? "")")
+            } else if let wait { lines.append("             \(wait)") }
         } else {
             lines.append("gateway:     not set — run: healthspool gateway set https://HOST:PORT/PATH [--ca-file CA.pem]")
         }

@@ -121,7 +121,8 @@ public final class SyncWorker {
     }
     private let senderStates: [SenderState]
 
-    /// Creates the worker. `onResult` and `onProgress` are called from sender queues.
+    /// Creates the worker. `onProgress` is called from sender queues, `onResult` from the
+    /// worker's state queue (it must not call back into the worker synchronously).
     public init(senders: Int, storePath: String, logger: Logger, clock: @escaping @Sendable () -> Timestamp,
                 onProgress: @escaping @Sendable (String, Int) -> Void = { _, _ in },
                 onResult: @escaping @Sendable (SyncJobResult) -> Void) {
@@ -170,7 +171,6 @@ public final class SyncWorker {
             group.enter()
             senders[sender].async {
                 let result = self.run(type: type, trigger: trigger, config: config, sender: sender)
-                self.onResult(result)
                 self.state.async {
                     self.inFlight.remove(type)
                     self.idle.append(sender)
@@ -178,10 +178,24 @@ public final class SyncWorker {
                         self.queued.insert(type)
                         self.queue.append((type, t))
                     }
+                    // Reported once the job no longer counts as pending: a caller that sees no
+                    // pending jobs has been handed every result.
+                    self.onResult(result)
                     self.dispatchJobs()
                     self.group.leave()
                 }
             }
+        }
+    }
+
+    /// Removes the jobs that wait for a sender (not those in flight) and returns their types:
+    /// the gateway is down, they would only fail the same way.
+    public func dropQueued() -> [String] {
+        state.sync {
+            let types = queue.map(\.0)
+            queue.removeAll()
+            queued.removeAll()
+            return types
         }
     }
 

@@ -72,6 +72,11 @@ public struct GatewayEndpoint: Sendable, Equatable {
             guard let secret, !secret.isEmpty else {
                 throw .credentials("gateway.auth is \(auth.rawValue) but no secret was found; put it in a 0600 file named by gateway.credentials_file, or pass it as the systemd credential 'healthspool-gateway'")
             }
+            // A control character would end the header and start another one.
+            guard !secret.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }),
+                  !apiKeyHeader.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F || $0 == ":" }) else {
+                throw .credentials("the secret or gateway.api_key_header holds a control character; a secret is one line of printable text")
+            }
             switch auth {
             case .apiKey: h.append("\(apiKeyHeader): \(secret)")
             case .bearer: h.append("Authorization: Bearer \(secret)")

@@ -6,13 +6,16 @@ public enum GatewayError: Error, CustomStringConvertible, Sendable, Equatable {
     case insecureURL(String)
     /// The URL cannot be used.
     case invalidURL(String, reason: String)
+    /// The public-key pin is not `sha256//BASE64` (of 32 bytes).
+    case invalidPin(String)
     /// A file the TLS setup needs is missing or unreadable.
     case unreadableFile(String, reason: String)
     /// The credentials cannot be used (missing, or a file readable by others).
     case credentials(String)
     /// libcurl failed before an HTTP answer: connect, TLS, timeout, reset.
     case transport(code: Int32, message: String, url: String)
-    /// The gateway refused the credentials (401/403). Not retried until the configuration changes.
+    /// The gateway refused the credentials (401/403). Retried on the slow auth schedule
+    /// (`retry.auth_seconds`), and at once when the credentials or the configuration change.
     case unauthorized(status: Int, message: String)
     /// The gateway answered with an error status.
     case http(status: Int, message: String, retryAfterMillis: Int64?)
@@ -22,7 +25,7 @@ public enum GatewayError: Error, CustomStringConvertible, Sendable, Equatable {
     /// Whether a retry with backoff may succeed.
     public var isRetryable: Bool {
         switch self {
-        case .insecureURL, .invalidURL, .unreadableFile, .credentials, .unauthorized, .badResponse: false
+        case .insecureURL, .invalidURL, .invalidPin, .unreadableFile, .credentials, .unauthorized, .badResponse: false
         case let .transport(code, _, _):
             // 60 peer cert, 90 pin mismatch, 58/59 client cert/cipher: configuration, not weather.
             ![1, 3, 58, 59, 60, 77, 83, 90].contains(code)
@@ -36,6 +39,8 @@ public enum GatewayError: Error, CustomStringConvertible, Sendable, Equatable {
             "refusing plain http:// gateway \(url): health data is only sent over TLS; use an https:// URL (add --ca-file for a private CA)"
         case let .invalidURL(url, reason):
             "gateway URL '\(url)' cannot be used: \(reason)"
+        case let .invalidPin(pin):
+            "gateway.pin '\(pin)' is not a public-key pin: it takes sha256// and the base64 of the SHA-256 of the server's public key (32 bytes), several joined with ';' (openssl x509 -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64)"
         case let .unreadableFile(path, reason):
             "cannot read \(path): \(reason)"
         case let .credentials(reason):
@@ -43,7 +48,7 @@ public enum GatewayError: Error, CustomStringConvertible, Sendable, Equatable {
         case let .transport(code, message, url):
             Self.explainTransport(code: code, message: message, url: url)
         case let .unauthorized(status, message):
-            "gateway refused the credentials (HTTP \(status)\(message.isEmpty ? "" : ": " + message)); fix them with 'healthspool gateway set' — not retrying until the configuration changes"
+            "gateway refused the credentials (HTTP \(status)\(message.isEmpty ? "" : ": " + message)); check gateway.auth and the secret in the credentials file — retried after 1, 5 and 15 minutes, then every 15, and at once when the credentials file or the configuration changes"
         case let .http(status, message, _):
             "gateway answered HTTP \(status)\(message.isEmpty ? "" : ": " + message)"
         case let .badResponse(why):
@@ -79,10 +84,39 @@ public func validateGatewayURL(_ url: String) throws(GatewayError) {
         throw .invalidURL(url, reason: "it must start with https://")
     }
     let rest = url.dropFirst(8)
-    let host = rest.prefix { $0 != "/" && $0 != "?" }
-    guard !host.isEmpty, !host.contains(" ") else { throw .invalidURL(url, reason: "it has no host") }
-    if host.contains("@") {
+    let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+    guard !authority.isEmpty else { throw .invalidURL(url, reason: "it has no host") }
+    if authority.contains("@") {
         throw .invalidURL(url.replacingUserInfo(), reason: "credentials do not go in the URL (it is stored in the config file and shown in status); put the secret in a 0600 file and pass --auth and --credentials-file")
+    }
+    var host = Substring(authority), port: Substring?
+    if authority.hasPrefix("[") {
+        guard let close = authority.firstIndex(of: "]") else { throw .invalidURL(url, reason: "invalid host '\(authority)': an IPv6 address needs its closing ']'") }
+        host = authority[...close]
+        let after = authority[authority.index(after: close)...]
+        if !after.isEmpty {
+            guard after.hasPrefix(":") else { throw .invalidURL(url, reason: "invalid host '\(authority)'") }
+            port = after.dropFirst()
+        }
+        let inner = host.dropFirst().dropLast()
+        guard !inner.isEmpty, inner.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
+            throw .invalidURL(url, reason: "invalid host '\(host)': not an IPv6 address")
+        }
+    } else {
+        if let colon = authority.lastIndex(of: ":") {
+            host = authority[..<colon]
+            port = authority[authority.index(after: colon)...]
+        }
+        guard !host.isEmpty else { throw .invalidURL(url, reason: "it has no host") }
+        let allowed = host.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "." || $0 == "_") }
+        guard allowed, !host.hasPrefix("."), !host.hasPrefix("-"), !host.contains("..") else {
+            throw .invalidURL(url, reason: "invalid host '\(host)': a host name has only letters, digits, '-' and '.' (no spaces)")
+        }
+    }
+    if let port {
+        guard let n = Int(port), (1...65_535).contains(n), port.allSatisfy(\.isNumber) else {
+            throw .invalidURL(url, reason: "invalid port '\(port)': a port is a number from 1 to 65535")
+        }
     }
 }
 

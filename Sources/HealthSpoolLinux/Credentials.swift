@@ -34,8 +34,22 @@ public enum Credentials {
         if checkMode, info.uid != getuid() {
             throw Refused(description: "credentials file \(path) belongs to another user")
         }
-        let text = String(decoding: try FileSystem.read(path, limit: 64 * 1024), as: UTF8.self)
-        let secret = text.trimmingSpaces
+        return try secret(from: try FileSystem.read(path, limit: 64 * 1024), path: path)
+    }
+
+    /// The secret in a file's bytes: one trailing newline (LF or CRLF) is stripped; any other
+    /// control character is refused, since it would end the header the secret goes into and
+    /// start another one.
+    static func secret(from bytes: [UInt8], path: String) throws -> String {
+        var end = bytes.count
+        if end > 0, bytes[end - 1] == 0x0A { end -= 1 }
+        if end > 0, bytes[end - 1] == 0x0D { end -= 1 }
+        let body = bytes[..<end]
+        if let bad = body.firstIndex(where: { $0 < 0x20 || $0 == 0x7F }) {
+            let line = body[..<bad].filter { $0 == 0x0A }.count + 1
+            throw Refused(description: "credentials file \(path) holds a control character (byte \(bad), line \(line), 0x\(String(body[bad], radix: 16))): a secret is one line of printable text; remove the extra lines or characters")
+        }
+        let secret = String(decoding: body, as: UTF8.self).trimmingSpaces
         guard !secret.isEmpty else { throw Refused(description: "credentials file \(path) is empty") }
         return secret
     }

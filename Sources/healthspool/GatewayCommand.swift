@@ -16,8 +16,14 @@ struct GatewayCommand: ParsableCommand {
 struct GatewaySet: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
-        abstract: "Save the gateway URL (https:// only) and its options in your config file.",
-        discussion: "Secrets are never taken on the command line: put the API key, token or user:password in a file only you can read (chmod 600) and pass --credentials-file."
+        abstract: "Save the gateway URL (https:// only) and its options in your config file, then test it.",
+        discussion: """
+            Checks what it saves (the URL's host and port, that the CA file holds PEM certificates, the pin's form, \
+            that the chosen --auth has a secret), then runs the probe of 'healthspool gateway test' and prints its \
+            verdict. An unreachable gateway is saved all the same, with a warning. Secrets are never taken on the \
+            command line: put the API key, token or user:password in a file only you can read (chmod 600) and pass \
+            --credentials-file; one line of printable text (a trailing newline is fine).
+            """
     )
     @OptionGroup var common: CommonOptions
     @Argument(help: "The gateway's https:// URL (the REST proxy base URL for confluent-v2/v3).") var url: String
@@ -30,6 +36,7 @@ struct GatewaySet: ParsableCommand {
     @Option(name: .customLong("credentials-file"), help: "File (mode 0600) holding the API key, token or user:password.") var credentialsFile: String?
     @Option(name: .customLong("client-cert"), help: "PEM client certificate (mutual TLS).") var clientCert: String?
     @Option(name: .customLong("client-key"), help: "PEM key of the client certificate.") var clientKey: String?
+    @Flag(name: .customLong("no-test"), help: "Save without probing the gateway.") var noTest = false
 
     func run() throws {
         do { try validateGatewayURL(url) } catch { throw CLIError("\(error)") }
@@ -42,8 +49,13 @@ struct GatewaySet: ParsableCommand {
         var changes: [(String, String?)] = [("gateway.url", url)]
         if let caFile = absolute(caFile) {
             guard FileSystem.regularFile(context.paths.expand(caFile)) != nil else { throw CLIError("--ca-file \(caFile): no such file") }
+            let pem = (try? FileSystem.read(context.paths.expand(caFile), limit: 16 << 20)) ?? []
+            guard GatewaySettingsCheck.certificateCount(inPEM: pem) > 0 else {
+                throw CLIError("--ca-file \(caFile): no PEM certificate in it (expected -----BEGIN CERTIFICATE----- blocks); pass the CA's certificate, not its key or a DER file (openssl x509 -inform der -in CA.der -out CA.pem)")
+            }
             changes.append(("gateway.ca_file", caFile))
         }
+        if let pin { do { try GatewaySettingsCheck.checkPin(pin) } catch { throw CLIError("--pin: \(error)") } }
         if let format { changes.append(("gateway.format", format)) }
         if let topic { changes.append(("gateway.topic", topic)) }
         if let cluster { changes.append(("gateway.cluster", cluster)) }
@@ -55,9 +67,30 @@ struct GatewaySet: ParsableCommand {
         }
         if let c = absolute(clientCert) { changes.append(("gateway.client_cert", c)) }
         if let k = absolute(clientKey) { changes.append(("gateway.client_key", k)) }
+        // The chosen authentication needs a secret: a credentials file (given now or before) or
+        // the systemd credential.
+        let chosenAuth = auth.flatMap { GatewayAuth(rawValue: $0.lowercased()) } ?? context.settings.gatewayAuth
+        if auth != nil, GatewayAuth(rawValue: auth!.lowercased()) == nil {
+            throw CLIError("--auth \(auth!): not one of \(GatewayAuth.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if chosenAuth != .none, credentialsFile == nil, context.settings.gatewayCredentialsFile == nil,
+           context.environment["CREDENTIALS_DIRECTORY"].map({ FileSystem.exists($0 + "/" + Credentials.credentialName) }) != true {
+            throw CLIError("--auth \(chosenAuth.rawValue) needs a secret: pass --credentials-file FILE (mode 0600), or provide the systemd credential '\(Credentials.credentialName)'")
+        }
         do { try SettingsLoader.update(paths: context.paths, changes) } catch { throw CLIError("\(error)") }
         print("gateway set to \(url) in \(context.paths.userConfigFile)")
         if ProcessLock.holder(of: context.pidFile) != nil { print("the running daemon picks it up now") }
+        guard !noTest else { return }
+        // The probe of `gateway test`, on what was just saved.
+        do {
+            let saved = try common.context()
+            if let endpoint = try saved.endpoint() {
+                let verdict = GatewayProbe.run(endpoint: endpoint, envelope: saved.envelope, now: DaemonContext.now())
+                if verdict.ok { print("gateway test: \(verdict.message)") } else { printError("warning: saved, but the gateway test failed: \(verdict.message)") }
+            }
+        } catch {
+            printError("warning: saved, but the gateway cannot be used yet: \(error)")
+        }
     }
 }
 
@@ -116,6 +149,13 @@ struct GatewayTest: ParsableCommand {
 
 #if canImport(Glibc)
 import Glibc
+
+/// One line on standard error.
+func printError(_ line: String) {
+    var bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+}
+
 func currentDirectory() -> String {
     var buf = [CChar](repeating: 0, count: 4096)
     return getcwd(&buf, buf.count).map { String(cString: $0) } ?? "."

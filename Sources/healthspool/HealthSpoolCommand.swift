@@ -71,12 +71,25 @@ struct DaemonCommand: ParsableCommand {
 }
 
 struct StatusCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the daemon, spool, store, gateway and sync state.")
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Show the daemon, spool, store, gateway and sync state.",
+        discussion: """
+            The daemon's state is idle, importing, syncing (with its progress), success, error (with the error and \
+            when it is retried), locked or stopping. A config file with an error is named with its line; the \
+            daemon keeps running on the configuration it read before. Exit status: 0 when the daemon runs, 3 when \
+            it does not (as systemctl status).
+            """)
     @OptionGroup var common: CommonOptions
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        let report = try StatusReport(context: try common.context())
+        let report: StatusReport
+        do {
+            report = try StatusReport(context: try common.context())
+        } catch let e as CLIError {
+            report = try StatusReport(context: .ignoringConfigFiles(), configError: e.description)
+        }
         print(json ? report.jsonText : report.text)
+        if report.json["daemon"]?["running"]?.boolValue != true { throw ExitCode(3) }
     }
 }

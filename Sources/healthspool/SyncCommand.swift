@@ -60,9 +60,18 @@ struct SyncCommand: ParsableCommand {
             print(w.text)
         } else {
             print("sync \(done["outcome"]?.stringValue ?? ""): \(done["sent"]?.intValue ?? 0) sample(s) sent")
+            // Each error once, with the types it stopped (an outage is one error, not one per type).
+            var errors: [(String, [String])] = []
             for r in done["results"]?.arrayValue ?? [] {
-                if let e = r["error"]?.stringValue { print("  \(r["type"]?.stringValue ?? ""): \(e)") }
-                if let p = r["parked"]?.intValue, p > 0 { print("  \(r["type"]?.stringValue ?? ""): \(p) parked as dead letters (healthspool dead-letters)") }
+                let type = r["type"]?.stringValue ?? ""
+                if let e = r["error"]?.stringValue {
+                    if let i = errors.firstIndex(where: { $0.0 == e }) { errors[i].1.append(type) } else { errors.append((e, [type])) }
+                }
+                if let p = r["parked"]?.intValue, p > 0 { print("  \(type): \(p) parked as dead letters (healthspool dead-letters)") }
+            }
+            for (e, types) in errors {
+                let who = types.count <= 3 ? types.joined(separator: ", ") : "\(types.prefix(2).joined(separator: ", ")) and \(types.count - 2) more types"
+                print("  \(who): \(e)")
             }
         }
         if done["outcome"]?.stringValue == "failed" { Foundation_exit(1) }

@@ -24,3 +24,12 @@ import Testing
         #expect(s.delayMillis(attempt: 5, unitRandom: 0.5, retryAfterMillis: 1000) == 16000)
     }
 }
+
+@Suite struct RetryScheduleCapTests {
+    /// Issue 14: a delay of 314 s was seen with a documented cap of 300 s (jitter on top).
+    @Test(arguments: [0.0, 0.5, 0.75, 0.999])
+    func jitterNeverTakesADelayPastTheCap(random: Double) {
+        let s = RetrySchedule(baseMillis: 1000, capMillis: 300_000, jitter: 0.2)
+        for attempt in 1...40 { #expect(s.delayMillis(attempt: attempt, unitRandom: random) <= 300_000) }
+    }
+}

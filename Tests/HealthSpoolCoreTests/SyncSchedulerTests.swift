@@ -117,3 +117,15 @@ import Testing
         #expect(s.nextDeadline == nil)
     }
 }
+
+@Suite struct SyncSchedulerNowTests {
+    /// Issue 14: after `gateway set` queued types waited for their throttle window.
+    @Test func aConfigurationChangeSyncsAtOnceInsideTheThrottleWindow() {
+        var s = SyncScheduler(frequency: .realtime, throttleMillis: 60_000, deliveryFrequency: { _ in .immediate })
+        #expect(s.observe(["heartRate"], now: 0) == [.sync(["heartRate"], .observer)])
+        #expect(s.observe(["heartRate"], now: 1_000) == [])
+        s.scheduleRetry("heartRate", at: 30_000)
+        #expect(s.syncNow(["heartRate"], trigger: .reload) == [.sync(["heartRate"], .reload)])
+        #expect(s.retryAt.isEmpty)
+    }
+}
