@@ -130,6 +130,10 @@ public enum ImportError: Error, CustomStringConvertible, Equatable {
     case truncated(format: String, offset: Int64, reason: String)
     /// The file is larger than this format allows in memory.
     case tooLarge(size: Int64, limit: Int64)
+    /// The file is well formed but healthspool will not read it: an encrypted zip member, a
+    /// compression method other than stored/deflate, a member past the decompression limits.
+    /// Samples before the refusal were kept.
+    case refused(format: String, offset: Int64?, reason: String)
 
     public var description: String {
         switch self {
@@ -144,6 +148,8 @@ public enum ImportError: Error, CustomStringConvertible, Equatable {
             return "truncated \(format) at byte \(offset): \(reason); samples before that point were kept"
         case let .tooLarge(size, limit):
             return "file of \(size) bytes exceeds the \(limit)-byte limit for this format"
+        case let .refused(format, offset, reason):
+            return "refused \(format)\(offset.map { " at byte \($0)" } ?? ""): \(reason)"
         }
     }
 }

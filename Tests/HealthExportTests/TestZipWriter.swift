@@ -1,7 +1,8 @@
 import CZlib
 
 /// Writes small zip archives in memory for tests: stored or deflated members, with or without
-/// the UTF-8 name flag, data descriptors, zip64 records.
+/// the UTF-8 name flag, data descriptors, zip64 records; hostile ones too (an encryption flag,
+/// another method's number over raw bytes, a size header that lies).
 struct TestZipWriter {
     struct Member {
         var name: [UInt8]
@@ -9,6 +10,12 @@ struct TestZipWriter {
         var deflate = true
         var utf8Flag = true
         var dataDescriptor = false
+        /// Sets the "encrypted" flag (bit 0); the data is written as it is.
+        var encrypted = false
+        /// Another compression method's number (bzip2 12, LZMA 14, …); `data` is written raw.
+        var method: UInt16? = nil
+        /// The uncompressed size the headers declare, when it should lie.
+        var declaredSize: UInt32? = nil
     }
 
     var zip64 = false
@@ -18,10 +25,12 @@ struct TestZipWriter {
 
     mutating func add(_ m: Member) {
         let crc = UInt32(m.data.withUnsafeBufferPointer { crc32(0, $0.baseAddress, uInt($0.count)) })
-        let payload = m.deflate ? Self.deflate(m.data) : m.data
+        let payload = m.deflate && m.method == nil ? Self.deflate(m.data) : m.data
         var flags: UInt16 = m.utf8Flag ? 0x0800 : 0
         if m.dataDescriptor { flags |= 0x0008 }
-        let method: UInt16 = m.deflate ? 8 : 0
+        if m.encrypted { flags |= 0x0001 }
+        let method: UInt16 = m.method ?? (m.deflate ? 8 : 0)
+        let declared = m.declaredSize ?? UInt32(truncatingIfNeeded: m.data.count)
         let offset = bytes.count
         var localExtra: [UInt8] = []
         if zip64 { Self.put16(&localExtra, 1); Self.put16(&localExtra, 16); Self.put64(&localExtra, UInt64(m.data.count)); Self.put64(&localExtra, UInt64(payload.count)) }
@@ -32,14 +41,14 @@ struct TestZipWriter {
             Self.put32(&bytes, 0); Self.put32(&bytes, zip64 ? 0xFFFF_FFFF : 0); Self.put32(&bytes, zip64 ? 0xFFFF_FFFF : 0)
         } else {
             Self.put32(&bytes, crc)
-            Self.put32(&bytes, zip64 ? 0xFFFF_FFFF : UInt32(payload.count)); Self.put32(&bytes, zip64 ? 0xFFFF_FFFF : UInt32(m.data.count))
+            Self.put32(&bytes, zip64 ? 0xFFFF_FFFF : UInt32(payload.count)); Self.put32(&bytes, zip64 ? 0xFFFF_FFFF : declared)
         }
         Self.put16(&bytes, UInt16(m.name.count)); Self.put16(&bytes, UInt16(localExtra.count))
         bytes += m.name + localExtra + payload
         if m.dataDescriptor {
             Self.put32(&bytes, 0x0807_4B50); Self.put32(&bytes, crc)
             if zip64 { Self.put64(&bytes, UInt64(payload.count)); Self.put64(&bytes, UInt64(m.data.count)) }
-            else { Self.put32(&bytes, UInt32(payload.count)); Self.put32(&bytes, UInt32(m.data.count)) }
+            else { Self.put32(&bytes, UInt32(payload.count)); Self.put32(&bytes, declared) }
         }
         var extra: [UInt8] = []
         if zip64 {
@@ -49,7 +58,7 @@ struct TestZipWriter {
         Self.put32(&central, 0x0201_4B50)
         Self.put16(&central, 0x031E); Self.put16(&central, zip64 ? 45 : 20); Self.put16(&central, flags); Self.put16(&central, method)
         Self.put16(&central, 0); Self.put16(&central, 0x21); Self.put32(&central, crc)
-        Self.put32(&central, zip64 ? 0xFFFF_FFFF : UInt32(payload.count)); Self.put32(&central, zip64 ? 0xFFFF_FFFF : UInt32(m.data.count))
+        Self.put32(&central, zip64 ? 0xFFFF_FFFF : UInt32(payload.count)); Self.put32(&central, zip64 ? 0xFFFF_FFFF : declared)
         Self.put16(&central, UInt16(m.name.count)); Self.put16(&central, UInt16(extra.count)); Self.put16(&central, 0)
         Self.put16(&central, 0); Self.put16(&central, 0); Self.put32(&central, 0)
         Self.put32(&central, zip64 ? 0xFFFF_FFFF : UInt32(offset))
