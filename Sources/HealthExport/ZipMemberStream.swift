@@ -111,9 +111,10 @@ final class ZipMemberStream: ByteStream {
 
     private func inflate(_ inflater: RawInflater, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let z = inflater.stream
-        // Never more than one byte past the declared size: that byte is enough to prove it lies.
+        // Never past the declared size; once there, one byte more is asked for, which only the
+        // end of the stream may refuse: a byte more proves the header lies (`checkInflation`).
         var room = min(buffer.count, Int(UInt32.max))
-        if let declared = member.uncompressedSize { room = Int(min(Int64(room), max(0, declared - produced) + 1)) }
+        if let declared = member.uncompressedSize { room = Int(min(Int64(room), max(1, declared - produced))) }
         z.pointee.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self)
         z.pointee.avail_out = uInt(room)
         while z.pointee.avail_out > 0 {

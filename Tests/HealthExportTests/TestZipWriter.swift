@@ -16,6 +16,10 @@ struct TestZipWriter {
         var method: UInt16? = nil
         /// The uncompressed size the headers declare, when it should lie.
         var declaredSize: UInt32? = nil
+        /// Raw deflate data written as the member's payload (method 8) instead of `data`'s; the
+        /// CRC then is `crc`, the size `declaredSize` (large members made with `deflate(chunks:)`).
+        var deflated: [UInt8]? = nil
+        var crc: UInt32 = 0
     }
 
     var zip64 = false
@@ -24,8 +28,8 @@ struct TestZipWriter {
     private var count = 0
 
     mutating func add(_ m: Member) {
-        let crc = UInt32(m.data.withUnsafeBufferPointer { crc32(0, $0.baseAddress, uInt($0.count)) })
-        let payload = m.deflate && m.method == nil ? Self.deflate(m.data) : m.data
+        let crc = m.deflated != nil ? m.crc : UInt32(m.data.withUnsafeBufferPointer { crc32(0, $0.baseAddress, uInt($0.count)) })
+        let payload = m.deflated ?? (m.deflate && m.method == nil ? Self.deflate(m.data) : m.data)
         var flags: UInt16 = m.utf8Flag ? 0x0800 : 0
         if m.dataDescriptor { flags |= 0x0008 }
         if m.encrypted { flags |= 0x0001 }
@@ -104,6 +108,38 @@ struct TestZipWriter {
             }
         }
         return Array(out[0..<produced])
+    }
+
+    /// Raw deflate of the concatenated `chunks` (made one at a time, so a bomb of gigabytes needs
+    /// no gigabytes of memory), with their total size and CRC-32.
+    static func deflate(chunks count: Int, _ chunk: (Int) -> [UInt8]) -> (payload: [UInt8], size: Int, crc: UInt32) {
+        var s = z_stream()
+        precondition(deflateInit2_(&s, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK)
+        defer { deflateEnd(&s) }
+        var out: [UInt8] = []
+        var scratch = [UInt8](repeating: 0, count: 1 << 20)
+        var size = 0
+        var crc: uLong = 0
+        for k in 0...count {
+            var input = k < count ? chunk(k) : []
+            size += input.count
+            crc = input.withUnsafeBufferPointer { crc32(crc, $0.baseAddress, uInt($0.count)) }
+            let flush = k < count ? Z_NO_FLUSH : Z_FINISH
+            input.withUnsafeMutableBufferPointer { inBuf in
+                s.next_in = inBuf.baseAddress
+                s.avail_in = uInt(inBuf.count)
+                repeat {
+                    let produced: Int = scratch.withUnsafeMutableBufferPointer { outBuf in
+                        s.next_out = outBuf.baseAddress
+                        s.avail_out = uInt(outBuf.count)
+                        _ = CZlib.deflate(&s, flush)
+                        return outBuf.count - Int(s.avail_out)
+                    }
+                    out += scratch[0..<produced]
+                } while s.avail_out == 0 || (flush == Z_FINISH && s.avail_in > 0)
+            }
+        }
+        return (out, size, UInt32(crc))
     }
 
     static func put16(_ b: inout [UInt8], _ v: UInt16) { b.append(UInt8(v & 0xFF)); b.append(UInt8(v >> 8)) }
