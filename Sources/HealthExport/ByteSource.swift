@@ -42,11 +42,19 @@ extension ByteSource {
         return out
     }
 
-    /// The first `count` bytes (or fewer).
+    /// The first `count` bytes (or fewer, when the source is shorter), however few bytes each
+    /// read gives.
     public func head(_ count: Int) throws -> [UInt8] {
         var out = [UInt8](repeating: 0, count: count)
-        let n = try out.withUnsafeMutableBytes { try read(at: 0, into: $0) }
-        return Array(out[0..<n])
+        var done = 0
+        try out.withUnsafeMutableBytes { buf in
+            while done < count {
+                let n = try read(at: Int64(done), into: UnsafeMutableRawBufferPointer(rebasing: buf[done...]))
+                if n == 0 { break }
+                done += n
+            }
+        }
+        return Array(out[0..<done])
     }
 }
 
