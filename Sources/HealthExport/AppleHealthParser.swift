@@ -72,6 +72,7 @@ extension ImportError {
         case let .malformed(format, line, offset, reason): .malformed(format: format, line: line, offset: offset, reason: reason + context)
         case let .truncated(format, offset, reason): .truncated(format: format, offset: offset, reason: reason + context)
         case let .unrecognized(reason): .unrecognized(reason: reason + context)
+        case let .refused(format, offset, reason): .refused(format: format, offset: offset, reason: reason + context)
         case .tooLarge: self
         }
     }

@@ -42,11 +42,19 @@ extension ByteSource {
         return out
     }
 
-    /// The first `count` bytes (or fewer).
+    /// The first `count` bytes (or fewer, when the source is shorter), however few bytes each
+    /// read gives.
     public func head(_ count: Int) throws -> [UInt8] {
         var out = [UInt8](repeating: 0, count: count)
-        let n = try out.withUnsafeMutableBytes { try read(at: 0, into: $0) }
-        return Array(out[0..<n])
+        var done = 0
+        try out.withUnsafeMutableBytes { buf in
+            while done < count {
+                let n = try read(at: Int64(done), into: UnsafeMutableRawBufferPointer(rebasing: buf[done...]))
+                if n == 0 { break }
+                done += n
+            }
+        }
+        return Array(out[0..<done])
     }
 }
 
@@ -130,6 +138,10 @@ public enum ImportError: Error, CustomStringConvertible, Equatable {
     case truncated(format: String, offset: Int64, reason: String)
     /// The file is larger than this format allows in memory.
     case tooLarge(size: Int64, limit: Int64)
+    /// The file is well formed but healthspool will not read it: an encrypted zip member, a
+    /// compression method other than stored/deflate, a member past the decompression limits.
+    /// Samples before the refusal were kept.
+    case refused(format: String, offset: Int64?, reason: String)
 
     public var description: String {
         switch self {
@@ -144,6 +156,8 @@ public enum ImportError: Error, CustomStringConvertible, Equatable {
             return "truncated \(format) at byte \(offset): \(reason); samples before that point were kept"
         case let .tooLarge(size, limit):
             return "file of \(size) bytes exceeds the \(limit)-byte limit for this format"
+        case let .refused(format, offset, reason):
+            return "refused \(format)\(offset.map { " at byte \($0)" } ?? ""): \(reason)"
         }
     }
 }

@@ -18,7 +18,7 @@ public enum ExportReader {
         case .appleHealthXML: report = try AppleHealthParser.parseXML(source, into: sink)
         case .autoExportJSON: report = try AutoExportParser.parseJSON(try source.readAll(), into: sink)
         case .autoExportCSV: report = try AutoExportParser.parseCSV(try source.readAll(), into: sink)
-        case .nativeJSON: report = try NativeParser.parse(try source.readAll(), into: sink)
+        case .nativeJSON: report = try NativeParser.parse(source, into: sink)
         case .csv: report = try PlainCSVParser.parse(try source.readAll(), into: sink)
         }
         return (format, report)

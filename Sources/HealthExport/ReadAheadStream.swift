@@ -21,8 +21,10 @@ final class ReadAheadStream: ByteStream {
     /// What the reading thread and the reader share (the thread holds only this, so dropping
     /// the stream stops it).
     final class Shared: @unchecked Sendable {
-        var mutex = pthread_mutex_t()
-        var changed = pthread_cond_t()
+        /// On the heap: a pthread mutex or condition must never move, and Swift promises no
+        /// fixed address for a stored property passed with `&`.
+        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
         var free: [UnsafeMutableRawBufferPointer] = []
         var filled: [Chunk] = []
         var failure: Error?
@@ -37,24 +39,26 @@ final class ReadAheadStream: ByteStream {
             self.chunkSize = chunkSize
             all = (0..<depth).map { _ in UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16) }
             free = all
-            pthread_mutex_init(&mutex, nil)
-            pthread_cond_init(&changed, nil)
+            pthread_mutex_init(mutex, nil)
+            pthread_cond_init(changed, nil)
         }
 
         deinit {
             for b in all { b.deallocate() }
-            pthread_cond_destroy(&changed)
-            pthread_mutex_destroy(&mutex)
+            pthread_cond_destroy(changed)
+            pthread_mutex_destroy(mutex)
+            changed.deallocate()
+            mutex.deallocate()
         }
 
         /// The reading thread: fills free buffers in order until the end, an error or a cancel.
         func produce() {
             while true {
-                pthread_mutex_lock(&mutex)
-                while free.isEmpty && !cancelled { pthread_cond_wait(&changed, &mutex) }
-                if cancelled { pthread_mutex_unlock(&mutex); return }
+                pthread_mutex_lock(mutex)
+                while free.isEmpty && !cancelled { pthread_cond_wait(changed, mutex) }
+                if cancelled { pthread_mutex_unlock(mutex); return }
                 let buffer = free.removeLast()
-                pthread_mutex_unlock(&mutex)
+                pthread_mutex_unlock(mutex)
 
                 var count = 0
                 var error: Error?
@@ -70,13 +74,13 @@ final class ReadAheadStream: ByteStream {
                 }
                 let read = inner.sourceBytesRead
 
-                pthread_mutex_lock(&mutex)
+                pthread_mutex_lock(mutex)
                 if count > 0 { filled.append(Chunk(buffer: buffer, count: count, sourceBytesRead: read)) } else { free.append(buffer) }
                 if let error { failure = error }
                 let done = atEnd || error != nil
                 if done { ended = true }
-                pthread_cond_broadcast(&changed)
-                pthread_mutex_unlock(&mutex)
+                pthread_cond_broadcast(changed)
+                pthread_mutex_unlock(mutex)
                 if done { return }
             }
         }
@@ -98,10 +102,10 @@ final class ReadAheadStream: ByteStream {
     }
 
     deinit {
-        pthread_mutex_lock(&shared.mutex)
+        pthread_mutex_lock(shared.mutex)
         shared.cancelled = true
-        pthread_cond_broadcast(&shared.changed)
-        pthread_mutex_unlock(&shared.mutex)
+        pthread_cond_broadcast(shared.changed)
+        pthread_mutex_unlock(shared.mutex)
         if let thread { pthread_join(thread, nil) }
     }
 
@@ -111,24 +115,24 @@ final class ReadAheadStream: ByteStream {
         guard thread != nil else { return try shared.inner.read(into: buffer) }
         guard buffer.count > 0, !finished else { return 0 }
         if let chunk = current, offset == chunk.count {
-            pthread_mutex_lock(&shared.mutex)
+            pthread_mutex_lock(shared.mutex)
             shared.free.append(chunk.buffer)
-            pthread_cond_broadcast(&shared.changed)
-            pthread_mutex_unlock(&shared.mutex)
+            pthread_cond_broadcast(shared.changed)
+            pthread_mutex_unlock(shared.mutex)
             current = nil
         }
         if current == nil {
-            pthread_mutex_lock(&shared.mutex)
-            while shared.filled.isEmpty && !shared.ended { pthread_cond_wait(&shared.changed, &shared.mutex) }
+            pthread_mutex_lock(shared.mutex)
+            while shared.filled.isEmpty && !shared.ended { pthread_cond_wait(shared.changed, shared.mutex) }
             if shared.filled.isEmpty {
                 let failure = shared.failure
-                pthread_mutex_unlock(&shared.mutex)
+                pthread_mutex_unlock(shared.mutex)
                 finished = true
                 if let failure { throw failure }
                 return 0
             }
             current = shared.filled.removeFirst()
-            pthread_mutex_unlock(&shared.mutex)
+            pthread_mutex_unlock(shared.mutex)
             offset = 0
             consumedSourceBytes = current!.sourceBytesRead
         }

@@ -28,7 +28,8 @@ enum ZipArchive {
     /// The member holding the export XML: the first whose first bytes hold `<HealthData` (or
     /// its DOCTYPE). Members under `workout-routes/` and `electrocardiograms/` are skipped, and
     /// `.xml` names are tried first. When the central directory is missing (a truncated zip),
-    /// the local headers are walked from the start instead.
+    /// the local headers are walked from the start instead. When no readable member holds the
+    /// export but one could not be read (encrypted, bzip2, …), that member is refused by name.
     static func findHealthExport(in source: ByteSource) throws -> ZipMember {
         let members: [ZipMember]
         do {
@@ -37,9 +38,15 @@ enum ZipArchive {
             return try walkLocalHeaders(source)
         }
         let candidates = members.filter(isCandidate).sorted { rank($0) < rank($1) }
+        var unreadable: [String] = []
         for var m in candidates {
+            if let reason = ZipMemberStream.refusal(for: m) { unreadable.append(reason); continue }
             m.dataOffset = try dataOffset(source, m)
             if try looksLikeHealthExport(source, m) { return m }
+        }
+        // The export may be the member that cannot be read: say why, rather than "no export".
+        if let first = unreadable.first {
+            throw ImportError.refused(format: format, offset: nil, reason: first)
         }
         throw ImportError.unrecognized(reason: "the zip holds no Apple Health export XML (no member starts with <HealthData); members: "
                                        + members.prefix(8).map(\.name).joined(separator: ", "))
@@ -113,16 +120,16 @@ enum ZipArchive {
         var cdOffset = Int64(le32(tail, eocd + 16))
         if count == 0xFFFF || cdSize == 0xFFFF_FFFF || cdOffset == 0xFFFF_FFFF, eocd >= 20,
            le32(tail, eocd - 20) == 0x0706_4B50 {
-            let z64Offset = Int64(le64(tail, eocd - 20 + 8))
+            let z64Offset = Int64(bitPattern: le64(tail, eocd - 20 + 8))
             let z64 = try readExactly(source, at: z64Offset, count: 56)
             guard le32(z64, 0) == 0x0606_4B50 else {
                 throw ImportError.malformed(format: format, line: nil, offset: z64Offset, reason: "bad zip64 end of central directory record")
             }
-            count = Int64(le64(z64, 32))
-            cdSize = Int64(le64(z64, 40))
-            cdOffset = Int64(le64(z64, 48))
+            count = Int64(bitPattern: le64(z64, 32))
+            cdSize = Int64(bitPattern: le64(z64, 40))
+            cdOffset = Int64(bitPattern: le64(z64, 48))
         }
-        guard cdOffset >= 0, cdSize >= 0, cdOffset + cdSize <= size else { throw CentralDirectoryError.missing }
+        guard cdOffset >= 0, cdSize >= 0, cdSize <= size, cdOffset <= size - cdSize else { throw CentralDirectoryError.missing }
         var members: [ZipMember] = []
         var at = cdOffset
         let cdEnd = cdOffset + cdSize
@@ -156,7 +163,9 @@ enum ZipArchive {
                 func next() -> Int64? {
                     guard p + 8 <= body + length else { return nil }
                     defer { p += 8 }
-                    return Int64(le64(extra, p))
+                    // A value past Int64.max is a lie: leave it unknown (nil) rather than trap.
+                    let v = Int64(bitPattern: le64(extra, p))
+                    return v >= 0 ? v : nil
                 }
                 if m.uncompressedSize == 0xFFFF_FFFF { m.uncompressedSize = next() }
                 if m.compressedSize == 0xFFFF_FFFF { m.compressedSize = next() }
@@ -183,6 +192,7 @@ enum ZipArchive {
     static func walkLocalHeaders(_ source: ByteSource) throws -> ZipMember {
         var at: Int64 = 0
         var seen: [String] = []
+        var unreadable: [String] = []
         while at + 30 <= source.size {
             let h = try readExactly(source, at: at, count: 30)
             guard le32(h, 0) == 0x0403_4B50 else { break }
@@ -197,10 +207,17 @@ enum ZipArchive {
             if m.hasDataDescriptor { m.compressedSize = nil; m.uncompressedSize = nil }
             m.dataOffset = at + 30 + Int64(nameLength + extraLength)
             seen.append(m.name)
-            if isCandidate(m), try looksLikeHealthExport(source, m) { return m }
+            let refusal = ZipMemberStream.refusal(for: m)
+            if isCandidate(m) {
+                if let refusal { unreadable.append(refusal) } else if try looksLikeHealthExport(source, m) { return m }
+            }
             // Skip to the next local header.
             if let c = m.compressedSize {
+                guard c <= source.size - m.dataOffset else { break }   // the zip ends inside this member
                 at = m.dataOffset + c
+            } else if let refusal {
+                // Without its size, an unreadable member cannot be skipped.
+                throw ImportError.refused(format: format, offset: at, reason: refusal)
             } else if m.method == 8 {
                 let stream = try ZipMemberStream(source: source, member: m, checkCRC: false)
                 try stream.drain()
@@ -214,6 +231,9 @@ enum ZipArchive {
                 at += (signed ? 4 : 0) + 12
             }
         }
+        if let first = unreadable.first {
+            throw ImportError.refused(format: format, offset: nil, reason: first)
+        }
         throw ImportError.truncated(format: format, offset: at,
                                     reason: "the zip has no central directory (incomplete download?) and no readable Apple Health export member"
                                         + (seen.isEmpty ? "" : " among: " + seen.prefix(8).joined(separator: ", ")))
@@ -222,6 +242,11 @@ enum ZipArchive {
     // MARK: - Bytes
 
     static func readExactly(_ source: ByteSource, at offset: Int64, count: Int) throws -> [UInt8] {
+        // Offsets come from the file itself: one outside it is a truncated or lying zip.
+        guard offset >= 0, offset <= source.size else {
+            throw ImportError.truncated(format: format, offset: max(0, min(offset, source.size)),
+                                        reason: "a header points to byte \(offset), outside the \(source.size)-byte zip")
+        }
         var out = [UInt8](repeating: 0, count: count)
         var done = 0
         try out.withUnsafeMutableBytes { buf in
