@@ -57,6 +57,9 @@ final class AppleHealthRecordKind {
         let unit: String
         /// The type the sample carries (the HealthKit identifier when the unit is unconvertible).
         let type: String
+        /// Whether only the unit's spelling changed (`hr` kept as `h`): the value is as written,
+        /// the unit as written goes to metadata.
+        var renamed: Bool { mode != .convert && !written.isEmpty && written != unit && mode != .percent }
     }
 
     /// Apple's spellings of units that the registry knows under another name.
