@@ -134,7 +134,8 @@ extension AppleHealthSampleBuilder {
         if let categoryValue { metadata["categoryValue"] = categoryValue }
         if let bad = invalidField { return refuse(kind.hkIdentifier + " record", bad) }
         record = PendingRecord(type: sampleType, value: sampleValue, unit: sampleUnit, start: start, end: end,
-                               source: source, metadata: metadata, line: scanner.tagLine)
+                               source: source, metadata: metadata, line: scanner.tagLine,
+                               correlationMember: kind.isCorrelationMember && sampleType == kind.name)
     }
 
     /// Remembers the UTC offset of `start`'s local day (the first one seen for that day). Two
@@ -228,7 +229,7 @@ extension AppleHealthSampleBuilder {
         if correlation != nil {
             correlationCopies.supersede(sample.id)
             try emit(sample)
-        } else if CorrelationCopies.memberTypes.contains(sample.type), correlationCopies.hold(sample) {
+        } else if r.correlationMember, correlationCopies.hold(sample) {
             return
         } else {
             try emit(sample)

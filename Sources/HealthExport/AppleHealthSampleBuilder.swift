@@ -62,6 +62,8 @@ final class AppleHealthSampleBuilder {
         var beatCount = 0
         /// The start tag's line, for problems noted at its end.
         var line: Int
+        /// Whether a `Correlation` may repeat this record (its top-level copy is held back).
+        var correlationMember = false
         /// Set when the record or one of its children held bytes that are not UTF-8.
         var refused: InvalidField?
     }
