@@ -38,6 +38,7 @@ public enum AppleHealthParser {
             do {
                 event = try scanner.next()
             } catch let error as ImportError {
+                try builder.finish()
                 throw error.appending("; the XML was read up to line \(scanner.line), byte \(scanner.offset)")
             }
             switch event {
@@ -45,6 +46,7 @@ public enum AppleHealthParser {
             case .empty: try builder.start(empty: true)
             case .end: try builder.end()
             case let .eof(insideMarkup):
+                try builder.finish()
                 sink.progress(bytesRead: stream.sourceBytesRead)
                 if !builder.sawHealthData {
                     throw ImportError.unrecognized(reason: "no <HealthData> element: not an Apple Health export.xml")

@@ -22,6 +22,8 @@ final class AppleHealthRecordKind {
     /// The registry's canonical unit, nil outside the registry.
     let canonicalUnit: String?
     let flavor: Flavor
+    /// Whether a `Correlation` may repeat this type's records (see `CorrelationCopies`).
+    let isCorrelationMember: Bool
     /// Unit plans by the unit as written (a type is nearly always written in one unit).
     var units = ValueInterner<UnitPlan>(slots: 4)
 
@@ -30,6 +32,7 @@ final class AppleHealthRecordKind {
         let type = DataType.lookup(hkIdentifier)
         name = type?.name ?? hkIdentifier
         canonicalUnit = type?.unit
+        isCorrelationMember = CorrelationCopies.memberTypes.contains(name)
         switch hkIdentifier {
         case "HKCategoryTypeIdentifierSleepAnalysis": flavor = .sleep
         case "HKCategoryTypeIdentifierMindfulSession": flavor = .mindful
@@ -57,6 +60,17 @@ final class AppleHealthRecordKind {
         let unit: String
         /// The type the sample carries (the HealthKit identifier when the unit is unconvertible).
         let type: String
+        /// Whether only the unit's spelling changed (`hr` kept as `h`): the value is as written,
+        /// the unit as written goes to metadata. Worked out once per plan, not per record.
+        let renamed: Bool
+
+        init(mode: Mode, written: String, unit: String, type: String) {
+            self.mode = mode
+            self.written = written
+            self.unit = unit
+            self.type = type
+            renamed = (mode == .identity || mode == .unconvertible) && !written.isEmpty && written != unit
+        }
     }
 
     /// Apple's spellings of units that the registry knows under another name.

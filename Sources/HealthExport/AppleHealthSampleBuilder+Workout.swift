@@ -17,6 +17,8 @@ extension AppleHealthSampleBuilder {
         var activities = JSONList()
         var route: [(String, String)] = []
         var routeLocations = 0
+        /// Set when the workout or one of its children held bytes that are not UTF-8.
+        var refused: InvalidField?
     }
 
     /// A JSON array (or object) built one element at a time, capped.
@@ -82,11 +84,12 @@ extension AppleHealthSampleBuilder {
             source: SampleSource(name: sourceName >= 0 ? interned(sourceName, &sourceNames) : "",
                                  version: sourceVersion >= 0 ? interned(sourceVersion, &sourceVersions) : nil,
                                  device: device >= 0 ? interned(device, &devices) : nil),
-            metadata: metadata)
+            metadata: metadata, refused: invalidField)
     }
 
     func closeWorkout() throws {
         guard var w = workout.take() else { return }
+        if let bad = w.refused { return refuse("Workout", bad) }
         if let t = w.events.text() {
             w.metadata["workoutEvents"] = t
             w.metadata["workoutEventCount"] = String(w.events.count)
@@ -201,14 +204,22 @@ extension AppleHealthSampleBuilder {
             }
         }
         guard let day else { problem("ActivitySummary without dateComponents"); return }
+        if let bad = invalidField { return refuse("ActivitySummary", bad) }
         let toKcal = { (v: Double) in
             Self.tidy(UnitConversion.convert(v, from: AppleHealthRecordKind.appleUnitSpellings[energyUnit] ?? energyUnit, to: "kcal") ?? v)
         }
         if let goal { metadata["activeEnergyBurnedGoal"] = SampleIdentity.canonicalNumber(toKcal(goal)) }
-        let start = Timestamp(seconds: day.daysSinceEpoch * 86_400)
+        // The summary is the user's local day: its date has no zone, so the day runs from local
+        // midnight to local midnight in the offset the export's records of that day carry (the
+        // importing machine's zone when no record falls on it).
+        let days = day.daysSinceEpoch
+        let offset = offsetsByDay[days] ?? fallbackOffset(days)
+        let nextOffset = offsetsByDay[days + 1] ?? offset
+        let start = Timestamp(seconds: days * 86_400 - Int64(offset), utcOffsetSeconds: offset)
+        let end = Timestamp(seconds: (days + 1) * 86_400 - Int64(nextOffset), utcOffsetSeconds: nextOffset)
         // The day's rings still grow until it ends: revisable, so a later export replaces them.
         try emit(Sample(type: "activitySummary", value: energy.map(toKcal) ?? 0, unit: "kcal",
-                        start: start, end: start.adding(millis: 86_400_000),
+                        start: start, end: end,
                         source: SampleSource(name: Self.activitySummarySource), metadata: metadata, revisable: true))
     }
 }

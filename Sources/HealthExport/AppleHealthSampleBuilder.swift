@@ -22,6 +22,18 @@ final class AppleHealthSampleBuilder {
 
     var record: PendingRecord?
     var workout: PendingWorkout?
+    /// The open `Correlation`, whose metadata its member records carry.
+    var correlation: PendingCorrelation?
+    var correlationCopies = CorrelationCopies()
+    /// The first attribute of the current element (or its children) whose value is not UTF-8.
+    var invalidField: InvalidField?
+    /// The UTC offset records carry on each local day (days since the epoch), for the
+    /// `ActivitySummary` of that day, whose date has no zone.
+    var offsetsByDay: [Int64: Int32] = [:]
+    /// The UTC range of the local day last noted, and its offset: consecutive records share it.
+    var notedDay: (from: Int64, to: Int64, offset: Int32) = (0, 0, 0)
+    /// The offset of a local day on which no record carries one (days since the epoch → seconds).
+    var fallbackOffset: (Int64) -> Int32 = MachineTimeZone.offset(onLocalDay:)
 
     // Caches of strings that repeat on every record.
     var kinds = ValueInterner<AppleHealthRecordKind>(slots: 8)
@@ -48,6 +60,25 @@ final class AppleHealthSampleBuilder {
         var metadata: [String: String]
         var beats: JSONWriter?
         var beatCount = 0
+        /// The start tag's line, for problems noted at its end.
+        var line: Int
+        /// Whether a `Correlation` may repeat this record (its top-level copy is held back).
+        var correlationMember = false
+        /// Set when the record or one of its children held bytes that are not UTF-8.
+        var refused: InvalidField?
+    }
+
+    /// A `Correlation` whose end tag is still to come.
+    struct PendingCorrelation {
+        var metadata: [String: String] = [:]
+        var refused: InvalidField?
+    }
+
+    /// Where a value that is not UTF-8 was found.
+    struct InvalidField {
+        var attribute: String
+        var offset: Int64
+        var line: Int
     }
 
     // MARK: - Tags
@@ -55,6 +86,7 @@ final class AppleHealthSampleBuilder {
     /// Handles a start (or empty-element) tag.
     func start(empty: Bool) throws {
         let name = scanner.name
+        invalidField = nil
         let parent = stack.last
         var pushed: Element = .other
         switch name.count {
@@ -70,7 +102,9 @@ final class AppleHealthSampleBuilder {
         case 32 where equal(name, "HeartRateVariabilityMetadataList"):
             pushed = .beatList
         case 11 where equal(name, "Correlation"):
+            correlation = PendingCorrelation()
             pushed = .correlation
+            if empty { correlation = nil; return }
         case 7 where equal(name, "Workout"):
             startWorkout()
             pushed = .workout
@@ -107,6 +141,11 @@ final class AppleHealthSampleBuilder {
                 report.ignored[key, default: 0] += 1
             }
         }
+        if let bad = invalidField {
+            // A child's damaged bytes refuse the element it belongs to.
+            if record != nil, record!.refused == nil { record!.refused = bad }
+            else if workout != nil, workout!.refused == nil { workout!.refused = bad }
+        }
         if !empty { stack.append(pushed) }
     }
 
@@ -139,6 +178,7 @@ final class AppleHealthSampleBuilder {
         case .record: try closeRecord()
         case .workout: try closeWorkout()
         case .workoutRoute: closeWorkoutRoute()
+        case .correlation: correlation = nil
         case .healthData: healthDataClosed = true
         default: break
         }
@@ -162,12 +202,31 @@ final class AppleHealthSampleBuilder {
 
     // MARK: - Attribute values
 
-    /// Attribute `i` decoded. Unexpanded entity references are noted as problems.
+    /// Attribute `i` decoded. Unexpanded entity references are noted as problems; bytes that
+    /// are not UTF-8 set `invalidField` (the caller refuses the element).
     func string(_ i: Int) -> String {
         let a = scanner.attributes[i]
         let raw = scanner.rawValue(i)
+        _ = isUTF8(raw, attribute: i)
         guard a.needsDecoding else { return String(decoding: raw, as: UTF8.self) }
         return decoded(raw)
+    }
+
+    /// Whether attribute `i`'s bytes are UTF-8; when not, the first such attribute of the
+    /// element is remembered with the byte offset of the bad byte.
+    @inline(__always) func isUTF8(_ raw: UnsafeRawBufferPointer, attribute i: Int) -> Bool {
+        guard let bad = UTF8Validation.firstInvalidByte(raw) else { return true }
+        if invalidField == nil {
+            invalidField = InvalidField(attribute: String(decoding: scanner.attributeName(i), as: UTF8.self),
+                                        offset: scanner.valueOffset(i) + Int64(bad), line: scanner.tagLine)
+        }
+        return false
+    }
+
+    /// Notes that `what` was not imported because of bytes that are not UTF-8.
+    func refuse(_ what: String, _ bad: InvalidField, at line: Int? = nil) {
+        report.note(ParseProblem(offset: bad.offset, line: bad.line,
+                                 message: "\(what) refused: attribute '\(bad.attribute)' is not valid UTF-8 (byte \(bad.offset)); the file is damaged there — export it again"))
     }
 
     func decoded(_ raw: UnsafeRawBufferPointer) -> String {
@@ -179,10 +238,17 @@ final class AppleHealthSampleBuilder {
     }
 
     /// Attribute `i` decoded, through an interner.
+    /// A value that is not UTF-8 is not remembered, so that every element holding it is refused.
     @inline(__always) func interned(_ i: Int, _ interner: inout ValueInterner<String>) -> String {
         let raw = scanner.rawValue(i)
         let needs = scanner.attributes[i].needsDecoding
-        return interner.value(for: raw) { needs ? decoded($0) : String(decoding: $0, as: UTF8.self) }
+        var valid = true
+        let value = interner.value(for: raw) {
+            valid = isUTF8($0, attribute: i)
+            return needs ? decoded($0) : String(decoding: $0, as: UTF8.self)
+        }
+        if !valid { interner.forgetLast() }
+        return value
     }
 
     /// Attribute `i` as a date, or nil (with a problem noted).

@@ -48,6 +48,7 @@ extension AutoExportParser {
         guard let header = reader.next()?.map({ $0.trimmingCharacters() }) else {
             throw ImportError.malformed(format: csvFormat, line: 1, offset: nil, reason: "the file is empty")
         }
+        let headerInvalid = reader.invalidField
         let lower = header.map { $0.lowercased() }
         func column(_ names: String...) -> Int? { lower.firstIndex { names.contains($0) } }
         guard let dateCol = column("date/time", "date", "start", "startdate", "start date") else {
@@ -56,13 +57,26 @@ extension AutoExportParser {
         }
         let endCol = column("end", "enddate", "end date")
         let sourceCol = column("source")
+        // A workouts CSV names each row's workout in `Workout Type` (older) or `Type` (with
+        // `Start`, `End` and `Duration` columns); any other CSV is one of metrics.
         let workoutCol = column("workout type", "workout")
+            ?? (column("duration") != nil && endCol != nil ? column("type") : nil)
         var builder = AutoExportSampleBuilder(sink: sink)
+        if let bad = headerInvalid {
+            builder.report.note(ParseProblem(offset: Int64(bad.offset), line: 1,
+                                             message: "column \(bad.column + 1) refused: its header is not valid UTF-8 (byte \(bad.offset)); the file is damaged there"))
+        }
 
         // Rows are read first: the aggregation period is inferred from all of their dates.
         var rows: [(line: Int, start: Timestamp, fields: [String])] = []
         var firstBadDate: (line: Int, text: String)?
         while let row = reader.next() {
+            if let bad = reader.invalidField {
+                let name = bad.column < header.count ? header[bad.column] : "\(bad.column + 1)"
+                builder.report.note(ParseProblem(offset: Int64(bad.offset), line: reader.line,
+                                                 message: "row refused: column \(name) is not valid UTF-8 (byte \(bad.offset)); the file is damaged there"))
+                continue
+            }
             let text = dateCol < row.count ? row[dateCol].trimmingCharacters() : ""
             guard let t = TimestampParser.parse(text) else {
                 if firstBadDate == nil { firstBadDate = (reader.line, text) }
@@ -85,7 +99,7 @@ extension AutoExportParser {
             return builder.report
         }
 
-        let skip: Set<Int> = Set([dateCol, endCol, sourceCol].compactMap { $0 })
+        let skip: Set<Int> = Set([dateCol, endCol, sourceCol, headerInvalid?.column].compactMap { $0 })
         var groups: [(metric: String, columns: [CSVColumn])] = []
         for (i, h) in header.enumerated() where !skip.contains(i) && !h.isEmpty {
             let c = CSVColumn(index: i, header: h)

@@ -36,10 +36,16 @@ extension AutoExportParser {
         }
     }
 
-    /// An aggregated night: one `sleepAnalysis` sample (minutes asleep = `totalSleep` — or
-    /// `qty`, as a CSV `Sleep Analysis (hr)` column gives it — else the sum of the asleep stages) with the stage totals in metadata, and one `timeInBed`
-    /// sample. Both span the night's `date` (a whole day in the phone's offset) and are
-    /// revisable, so a night exported again after the watch synced replaces its totals.
+    /// An aggregated night: one `sleepAnalysis` sample (minutes asleep) with the stage totals in
+    /// metadata, and one `timeInBed` sample (`inBed`). Both are revisable, so a night exported
+    /// again after the watch synced replaces its totals.
+    ///
+    /// The asleep total is `totalSleep` (or `qty`, as a CSV `Sleep Analysis (hr)` column gives
+    /// it), else `asleep` — a total some apps write, of which `core`, `deep` and `rem` are the
+    /// breakdown — and only when neither is given the sum of the stages. The night spans
+    /// `sleepStart`…`sleepEnd` (`inBedStart`…`inBedEnd` for time in bed), or the day of `date`
+    /// when those are missing; a total longer than its span is cut to the span (invariant: a
+    /// night never holds more sleep than its time), the figure as written kept in metadata.
     static func readSleepNight(_ p: JSONValue, unit: String, into builder: inout AutoExportSampleBuilder) throws {
         func time(_ key: String) throws -> Timestamp? {
             try p[key]?.stringValue.map { try date($0, field: key) }
@@ -49,9 +55,11 @@ extension AutoExportParser {
         let offset = (sleepEnd ?? inBedEnd ?? sleepStart ?? inBedStart)?.utcOffsetSeconds ?? 0
         guard let dateText = p["date"]?.stringValue else { throw AutoExportSampleBuilder.Rejection(reason: "no \"date\" for the night") }
         let day = try date(dateText, field: "date", defaultOffsetSeconds: offset)
-        let end = day.adding(millis: AggregationPeriod.day.millis)
+        let dayEnd = day.adding(millis: AggregationPeriod.day.millis)
 
-        func minutes(_ hours: Double) -> Double { UnitConversion.convert(hours, from: unit, to: "min") ?? hours * 60 }
+        func minutes(_ v: Double) -> Double {
+            UnitConversion.rounded(UnitConversion.convert(v, from: unit, to: "min") ?? v * 60, significantDigits: 12)
+        }
         var metadata: [String: String] = ["aggregation": "day"]
         for (field, key) in sleepStageFields {
             if let v = p[field]?.doubleValue, v.isFinite { metadata[key] = SampleIdentity.canonicalNumber(minutes(v)) }
@@ -59,26 +67,55 @@ extension AutoExportParser {
         for (key, t) in [("sleepStart", sleepStart), ("sleepEnd", sleepEnd), ("inBedStart", inBedStart), ("inBedEnd", inBedEnd)] {
             if let t { metadata[key] = t.iso8601Local }
         }
-        let stages = ["asleep", "core", "deep", "rem"].compactMap { p[$0]?.doubleValue }
-        let asleep = (p["totalSleep"] ?? p["qty"])?.doubleValue ?? (stages.isEmpty ? nil : stages.reduce(0, +))
+        let stages = ["core", "deep", "rem"].compactMap { p[$0]?.doubleValue }.filter(\.isFinite)
+        let asleepTotal = p["asleep"]?.doubleValue.flatMap { $0 > 0 ? $0 : nil }
+        let asleep = (p["totalSleep"] ?? p["qty"])?.doubleValue ?? asleepTotal ?? (stages.isEmpty ? nil : stages.reduce(0, +))
         let source = p["source"]?.stringValue
         var emitted = false
         if let asleep, asleep > 0 {
             var m = metadata
             m["sleepStage"] = "asleep"
-            try builder.emit(type: "sleepAnalysis", value: asleep, unit: unit, start: day, end: end,
-                             source: source ?? p["sleepSource"]?.stringValue ?? AutoExportSampleBuilder.defaultSource,
-                             metadata: m, revisable: true)
+            try emitNight(type: "sleepAnalysis", total: asleep, unit: unit, span: span(sleepStart, sleepEnd) ?? (day, dayEnd),
+                          source: source ?? p["sleepSource"]?.stringValue ?? AutoExportSampleBuilder.defaultSource,
+                          metadata: m, into: &builder)
             emitted = true
         }
         if let inBed = p["inBed"]?.doubleValue, inBed > 0 {
             var m = metadata
             m["sleepStage"] = "inBed"
-            try builder.emit(type: "timeInBed", value: inBed, unit: unit, start: day, end: end,
-                             source: source ?? p["inBedSource"]?.stringValue ?? p["sleepSource"]?.stringValue ?? AutoExportSampleBuilder.defaultSource,
-                             metadata: m, revisable: true)
+            try emitNight(type: "timeInBed", total: inBed, unit: unit, span: span(inBedStart, inBedEnd) ?? (day, dayEnd),
+                          source: source ?? p["inBedSource"]?.stringValue ?? p["sleepSource"]?.stringValue ?? AutoExportSampleBuilder.defaultSource,
+                          metadata: m, into: &builder)
             emitted = true
         }
         if !emitted { builder.ignore("sleep_analysis night with no sleep or in-bed time") }
+    }
+
+    /// `start`…`end` when both are given and in order.
+    static func span(_ start: Timestamp?, _ end: Timestamp?) -> (Timestamp, Timestamp)? {
+        guard let start, let end, end > start else { return nil }
+        return (start, end)
+    }
+
+    /// One night total in minutes over `span`, never longer than the span.
+    static func emitNight(type: String, total: Double, unit: String, span: (Timestamp, Timestamp), source: String,
+                          metadata: [String: String], into builder: inout AutoExportSampleBuilder) throws {
+        guard total.isFinite else { throw AutoExportSampleBuilder.Rejection(reason: "\(type): value is not a number") }
+        guard let written = UnitConversion.convert(total, from: unit, to: "min") else {
+            throw AutoExportSampleBuilder.Rejection(reason: "\(type): unit '\(unit)' cannot be converted to min")
+        }
+        var m = metadata
+        if UnitConversion.normalize(unit) != "min" {
+            m["originalUnit"] = unit
+            m["originalValue"] = SampleIdentity.canonicalNumber(total)
+        }
+        let spanMinutes = Double(span.1.millis - span.0.millis) / 60_000
+        var value = written
+        if value > spanMinutes {
+            m["reportedMinutes"] = SampleIdentity.canonicalNumber(written)
+            value = UnitConversion.rounded(spanMinutes, significantDigits: 12)
+        }
+        try builder.emit(type: type, value: value, unit: "min", start: span.0, end: span.1, source: source,
+                         metadata: m, revisable: true)
     }
 }

@@ -5,8 +5,8 @@ import HealthSpoolCore
 public enum AutoExportParser {
     static let jsonFormat = "Health Auto Export JSON"
 
-    /// Sections of `data` that hold no health samples healthspool stores; counted as ignored.
-    static let otherSections = ["stateOfMind", "medications", "symptoms", "cycleTracking", "ecg", "heartRateNotifications"]
+    /// Sections of `data` that are read; every other member is named in the report as not read.
+    static let readSections: Set<String> = ["metrics", "workouts", "symptoms", "stateOfMind"]
 
     /// Point members read into the value or the interval; the other scalars become metadata.
     static let pointFields: Set<String> = [
@@ -18,17 +18,18 @@ public enum AutoExportParser {
     public static func parseJSON(_ input: [UInt8], into sink: SampleSink) throws -> ParseReport {
         let bytes = input.withoutByteOrderMark
         let doc: JSONValue
+        let invalid: [JSONInvalidString]
         do {
-            doc = try JSONParser.parse(bytes)
+            (doc, invalid) = try JSONParser.parseCheckingUTF8(bytes)
         } catch let e as JSONSyntaxError {
             throw ImportError.malformedJSON(e, format: jsonFormat, in: bytes,
                                             hint: "the file is not complete JSON (cut short while syncing?) — export it again")
         }
         let data = doc["data"] ?? doc
         let metrics = data["metrics"], workouts = data["workouts"]
-        guard data.objectValue != nil, metrics != nil || workouts != nil else {
+        guard let members = data.objectValue, members.contains(where: { ExportFormat.autoExportSections.contains($0.0) }) else {
             throw ImportError.malformed(format: jsonFormat, line: nil, offset: nil,
-                                        reason: "expected {\"data\": {\"metrics\": [...], \"workouts\": [...]}} but found neither \"metrics\" nor \"workouts\"")
+                                        reason: "expected {\"data\": {\"metrics\": [...], \"workouts\": [...]}} but found none of Health Auto Export's sections (\(ExportFormat.autoExportSections.sorted().joined(separator: ", ")))")
         }
         for (key, section) in [("metrics", metrics), ("workouts", workouts)] {
             if let section, section.arrayValue == nil, !section.isNull {
@@ -36,19 +37,61 @@ public enum AutoExportParser {
             }
         }
         var builder = AutoExportSampleBuilder(sink: sink)
+        builder.refused = refusals(invalid, underData: doc["data"] != nil, in: bytes, data: data, into: &builder)
         let metricList = metrics?.arrayValue ?? []
         let period = filePeriod(metricList)
-        for (n, metric) in metricList.enumerated() {
+        for (n, metric) in metricList.enumerated() where !builder.isRefused("metrics", n) {
             try readMetric(metric, index: n, filePeriod: period, into: &builder)
         }
-        for (n, workout) in (workouts?.arrayValue ?? []).enumerated() {
+        for (n, workout) in (workouts?.arrayValue ?? []).enumerated() where !builder.isRefused("workouts", n) {
             do { try readWorkout(workout, into: &builder) }
             catch let r as AutoExportSampleBuilder.Rejection { builder.note("workout \(n + 1): \(r.reason)") }
         }
-        for key in otherSections {
-            if let items = data[key]?.arrayValue, !items.isEmpty { builder.ignore("\(key) (not imported)", count: items.count) }
+        for (n, symptom) in (data["symptoms"]?.arrayValue ?? []).enumerated() where !builder.isRefused("symptoms", n) {
+            do { try readSymptom(symptom, into: &builder) }
+            catch let r as AutoExportSampleBuilder.Rejection { builder.note("symptom \(n + 1): \(r.reason)") }
+        }
+        for (n, entry) in (data["stateOfMind"]?.arrayValue ?? []).enumerated() where !builder.isRefused("stateOfMind", n) {
+            do { try readStateOfMind(entry, into: &builder) }
+            catch let r as AutoExportSampleBuilder.Rejection { builder.note("stateOfMind \(n + 1): \(r.reason)") }
+        }
+        // Every other section is named, never dropped without a word.
+        for (key, section) in data.objectValue ?? [] where !readSections.contains(key) {
+            let count = section.arrayValue?.count ?? (section.isNull ? 0 : 1)
+            if count > 0 { builder.ignore("\(key) (section not read)", count: count) }
         }
         return builder.report
+    }
+
+    /// The items that hold strings whose bytes are not UTF-8, each noted as a problem naming
+    /// the byte, line and field: a metric's point (`metrics/3/7`), a whole metric when its name
+    /// or unit is damaged (`metrics/3`), or an entry of another section (`workouts/2`).
+    static func refusals(_ invalid: [JSONInvalidString], underData: Bool, in bytes: [UInt8], data: JSONValue,
+                         into builder: inout AutoExportSampleBuilder) -> Set<String> {
+        var refused: Set<String> = []
+        for bad in invalid {
+            var path = bad.path[...]
+            if underData, case .key("data")? = path.first { path = path.dropFirst() }
+            var parts: [String] = []
+            var field = "a member name"
+            var what = "the document"
+            if case let .key(section)? = path.first, case let .index(i)? = path.dropFirst().first {
+                parts = [section, String(i)]
+                what = "\(section) \(i + 1)"
+                let rest = path.dropFirst(2)
+                if section == "metrics", case .key("data")? = rest.first, case let .index(j)? = rest.dropFirst().first {
+                    parts.append(String(j))
+                    let name = data["metrics"]?.arrayValue?[i]["name"]?.stringValue ?? String(i + 1)
+                    what = "metric \(name), point \(j + 1)"
+                }
+            }
+            if case let .key(k)? = path.last { field = "\"\(k)\"" }
+            let line = bytes.prefix(bad.offset).reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+            builder.report.note(ParseProblem(offset: Int64(bad.offset), line: line,
+                                             message: "\(what) refused: \(field) is not valid UTF-8 (byte \(bad.offset)); the file is damaged there — export it again"))
+            if !parts.isEmpty { refused.insert(parts.joined(separator: "/")) }
+        }
+        return refused
     }
 
     // MARK: - Metrics
@@ -90,7 +133,7 @@ public enum AutoExportParser {
         let units = metric["units"]?.stringValue ?? ""
         let type = AutoExportNames.type(for: name)
         let period = metricPeriod(metric) == nil ? nil : filePeriod
-        for (n, point) in points.enumerated() {
+        for (n, point) in points.enumerated() where !builder.isRefused("metrics", index, n) {
             do {
                 if type == "sleepAnalysis" {
                     try readSleep(point, units: units, into: &builder)

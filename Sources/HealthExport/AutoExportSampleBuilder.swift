@@ -9,7 +9,16 @@ struct AutoExportSampleBuilder {
     let sink: SampleSink
     var report = ParseReport()
 
+    /// Items refused for bytes that are not UTF-8 (`metrics/3`, `metrics/3/7`, `workouts/2`).
+    var refused: Set<String> = []
+
     init(sink: SampleSink) { self.sink = sink }
+
+    /// Whether the item at `section`/`indices` was refused (no cost when nothing was).
+    func isRefused(_ section: String, _ indices: Int...) -> Bool {
+        guard !refused.isEmpty else { return false }
+        return refused.contains(([section] + indices.map(String.init)).joined(separator: "/"))
+    }
 
     /// A value that could not become a sample, with the reason (for `report.note`).
     struct Rejection: Error { let reason: String }
@@ -34,6 +43,8 @@ struct AutoExportSampleBuilder {
         if let original {
             metadata["originalUnit"] = original
             metadata["originalValue"] = SampleIdentity.canonicalNumber(raw)
+        } else if !rawUnit.isEmpty, unit != rawUnit {
+            metadata["originalUnit"] = rawUnit     // only the spelling changed (`hr` kept as `h`)
         }
         let sample = Sample(type: type, value: value, unit: unit, start: start, end: max(start, end),
                             source: SampleSource(name: source), metadata: metadata, revisable: revisable)

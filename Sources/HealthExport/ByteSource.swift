@@ -101,6 +101,29 @@ public struct ParseProblem: Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The kind of problem: the message with the values in it masked (`'…'` for quoted values,
+    /// `N` for numbers), so that 86 dates that could not be read are one kind with a count.
+    public var kind: String {
+        var out = ""
+        var quoted = false
+        var lastWasDigit = false
+        for c in message {
+            if quoted {
+                if c == "'" { quoted = false; out.append("'") }
+                continue
+            }
+            if c == "'" { quoted = true; out.append("'…"); lastWasDigit = false; continue }
+            if c.isASCII, c.isNumber {
+                if !lastWasDigit { out.append("N") }
+                lastWasDigit = true
+                continue
+            }
+            lastWasDigit = false
+            out.append(c)
+        }
+        return out
+    }
+
     public var description: String {
         var at = ""
         if let line { at += "line \(line)" }
@@ -118,13 +141,44 @@ public struct ParseReport: Sendable, Equatable {
     /// Problems recovered from. Capped; `problemCount` has the true number.
     public var problems: [ParseProblem] = []
     public var problemCount = 0
+    /// Every problem counted by kind, in the order the kinds were first met, with the first
+    /// few of each: a file with 86 problems names all of them, not only the first ten.
+    public var problemKinds: [ProblemKind] = []
+
+    /// Problems of one kind: how many, and the first `ParseReport.examplesPerKind`.
+    public struct ProblemKind: Sendable, Equatable {
+        public var kind: String
+        public var count: Int
+        public var examples: [ParseProblem]
+    }
+
+    /// Examples kept per kind.
+    public static let examplesPerKind = 3
+    /// Kinds told apart; problems of further kinds are counted under `otherKinds`.
+    public static let maxKinds = 64
+    static let otherKinds = "problems of other kinds"
 
     public init() {}
 
-    /// Records a recovered problem (keeps the first 50).
+    /// Records a recovered problem (keeps the first 50, and counts it by kind).
     public mutating func note(_ p: ParseProblem) {
         problemCount += 1
         if problems.count < 50 { problems.append(p) }
+        var kind = p.kind
+        if let i = problemKinds.firstIndex(where: { $0.kind == kind }) {
+            problemKinds[i].count += 1
+            if problemKinds[i].examples.count < Self.examplesPerKind { problemKinds[i].examples.append(p) }
+            return
+        }
+        if problemKinds.count >= Self.maxKinds - 1 {
+            kind = Self.otherKinds
+            if let i = problemKinds.firstIndex(where: { $0.kind == kind }) {
+                problemKinds[i].count += 1
+                if problemKinds[i].examples.count < Self.examplesPerKind { problemKinds[i].examples.append(p) }
+                return
+            }
+        }
+        problemKinds.append(ProblemKind(kind: kind, count: 1, examples: [p]))
     }
 }
 

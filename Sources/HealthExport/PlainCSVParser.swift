@@ -14,6 +14,12 @@ public enum PlainCSVParser {
         }
         let unitCol = col("unit"), endCol = col("end", "enddate", "end_date"), sourceCol = col("source")
         while let row = reader.next() {
+            if let bad = reader.invalidField {
+                let name = bad.column < header.count ? header[bad.column] : "\(bad.column + 1)"
+                report.note(ParseProblem(offset: Int64(bad.offset), line: reader.line,
+                                         message: "row refused: column \(name) is not valid UTF-8 (byte \(bad.offset)); the file is damaged there"))
+                continue
+            }
             func field(_ c: Int?) -> String? {
                 guard let c, c < row.count else { return nil }
                 let f = row[c].trimmingCharacters()

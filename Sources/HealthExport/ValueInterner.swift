@@ -64,6 +64,13 @@ struct ValueInterner<Value> {
         s.next = (slot + 1) % s.slots
         return v
     }
+
+    /// Forgets the value last made (one that must be made again each time it is asked for).
+    mutating func forgetLast() {
+        let s = storage
+        s.counts[s.last] = -1
+        s.values[s.last] = nil
+    }
 }
 
 #if canImport(Glibc)

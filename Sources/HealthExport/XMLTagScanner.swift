@@ -86,6 +86,9 @@ final class XMLTagScanner {
         return UnsafeRawBufferPointer(start: bytes + a.nameStart, count: a.nameEnd - a.nameStart)
     }
 
+    /// The byte offset in the input of attribute `i`'s value.
+    func valueOffset(_ i: Int) -> Int64 { base + Int64(attributes[i].valueStart) }
+
     /// The raw (undecoded) bytes of attribute `i`'s value.
     @inline(__always) func rawValue(_ i: Int) -> UnsafeRawBufferPointer {
         let a = attributes[i]

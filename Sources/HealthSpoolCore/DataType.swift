@@ -6,6 +6,8 @@ public enum DataCategory: String, CaseIterable, Sendable, Codable {
     case sleep
     case nutrition
     case respiratory
+    case symptoms
+    case mentalWellbeing
     case other
 
     /// The name shown to people.
@@ -17,6 +19,8 @@ public enum DataCategory: String, CaseIterable, Sendable, Codable {
         case .sleep: "Sleep"
         case .nutrition: "Nutrition"
         case .respiratory: "Respiratory"
+        case .symptoms: "Symptoms"
+        case .mentalWellbeing: "Mental Wellbeing"
         case .other: "Other"
         }
     }
@@ -109,6 +113,49 @@ extension DataType {
         // Respiratory
         DataType("respiratoryRate", "HKQuantityTypeIdentifierRespiratoryRate", .respiratory, "count/min", .immediate, "Respiratory rate"),
         DataType("vo2Max", "HKQuantityTypeIdentifierVO2Max", .respiratory, "mL/(kg*min)", .immediate, "VO2 max"),
+        // Symptoms (HealthKit symptom category types): value = severity as HealthKit numbers it
+        // (0 unspecified, 1 not present, 2 mild, 3 moderate, 4 severe), or 1 for presence types.
+        DataType("abdominalCramps", "HKCategoryTypeIdentifierAbdominalCramps", .symptoms, "count", .immediate, "Abdominal cramps"),
+        DataType("acne", "HKCategoryTypeIdentifierAcne", .symptoms, "count", .immediate, "Acne"),
+        DataType("appetiteChanges", "HKCategoryTypeIdentifierAppetiteChanges", .symptoms, "count", .immediate, "Appetite changes"),
+        DataType("bladderIncontinence", "HKCategoryTypeIdentifierBladderIncontinence", .symptoms, "count", .immediate, "Bladder incontinence"),
+        DataType("bloating", "HKCategoryTypeIdentifierBloating", .symptoms, "count", .immediate, "Bloating"),
+        DataType("breastPain", "HKCategoryTypeIdentifierBreastPain", .symptoms, "count", .immediate, "Breast pain"),
+        DataType("chestTightnessOrPain", "HKCategoryTypeIdentifierChestTightnessOrPain", .symptoms, "count", .immediate, "Chest tightness or pain"),
+        DataType("chills", "HKCategoryTypeIdentifierChills", .symptoms, "count", .immediate, "Chills"),
+        DataType("constipation", "HKCategoryTypeIdentifierConstipation", .symptoms, "count", .immediate, "Constipation"),
+        DataType("coughing", "HKCategoryTypeIdentifierCoughing", .symptoms, "count", .immediate, "Coughing"),
+        DataType("diarrhea", "HKCategoryTypeIdentifierDiarrhea", .symptoms, "count", .immediate, "Diarrhea"),
+        DataType("dizziness", "HKCategoryTypeIdentifierDizziness", .symptoms, "count", .immediate, "Dizziness"),
+        DataType("drySkin", "HKCategoryTypeIdentifierDrySkin", .symptoms, "count", .immediate, "Dry skin"),
+        DataType("fainting", "HKCategoryTypeIdentifierFainting", .symptoms, "count", .immediate, "Fainting"),
+        DataType("fatigue", "HKCategoryTypeIdentifierFatigue", .symptoms, "count", .immediate, "Fatigue"),
+        DataType("fever", "HKCategoryTypeIdentifierFever", .symptoms, "count", .immediate, "Fever"),
+        DataType("generalizedBodyAche", "HKCategoryTypeIdentifierGeneralizedBodyAche", .symptoms, "count", .immediate, "Body and muscle ache"),
+        DataType("hairLoss", "HKCategoryTypeIdentifierHairLoss", .symptoms, "count", .immediate, "Hair loss"),
+        DataType("headache", "HKCategoryTypeIdentifierHeadache", .symptoms, "count", .immediate, "Headache"),
+        DataType("heartburn", "HKCategoryTypeIdentifierHeartburn", .symptoms, "count", .immediate, "Heartburn"),
+        DataType("hotFlashes", "HKCategoryTypeIdentifierHotFlashes", .symptoms, "count", .immediate, "Hot flashes"),
+        DataType("lossOfSmell", "HKCategoryTypeIdentifierLossOfSmell", .symptoms, "count", .immediate, "Loss of smell"),
+        DataType("lossOfTaste", "HKCategoryTypeIdentifierLossOfTaste", .symptoms, "count", .immediate, "Loss of taste"),
+        DataType("lowerBackPain", "HKCategoryTypeIdentifierLowerBackPain", .symptoms, "count", .immediate, "Lower back pain"),
+        DataType("memoryLapse", "HKCategoryTypeIdentifierMemoryLapse", .symptoms, "count", .immediate, "Memory lapse"),
+        DataType("moodChanges", "HKCategoryTypeIdentifierMoodChanges", .symptoms, "count", .immediate, "Mood changes"),
+        DataType("nausea", "HKCategoryTypeIdentifierNausea", .symptoms, "count", .immediate, "Nausea"),
+        DataType("nightSweats", "HKCategoryTypeIdentifierNightSweats", .symptoms, "count", .immediate, "Night sweats"),
+        DataType("pelvicPain", "HKCategoryTypeIdentifierPelvicPain", .symptoms, "count", .immediate, "Pelvic pain"),
+        DataType("rapidPoundingOrFlutteringHeartbeat", "HKCategoryTypeIdentifierRapidPoundingOrFlutteringHeartbeat", .symptoms, "count", .immediate, "Rapid, pounding or fluttering heartbeat"),
+        DataType("runnyNose", "HKCategoryTypeIdentifierRunnyNose", .symptoms, "count", .immediate, "Runny nose"),
+        DataType("shortnessOfBreath", "HKCategoryTypeIdentifierShortnessOfBreath", .symptoms, "count", .immediate, "Shortness of breath"),
+        DataType("sinusCongestion", "HKCategoryTypeIdentifierSinusCongestion", .symptoms, "count", .immediate, "Sinus congestion"),
+        DataType("skippedHeartbeat", "HKCategoryTypeIdentifierSkippedHeartbeat", .symptoms, "count", .immediate, "Skipped heartbeat"),
+        DataType("sleepChanges", "HKCategoryTypeIdentifierSleepChanges", .symptoms, "count", .immediate, "Sleep changes"),
+        DataType("soreThroat", "HKCategoryTypeIdentifierSoreThroat", .symptoms, "count", .immediate, "Sore throat"),
+        DataType("vaginalDryness", "HKCategoryTypeIdentifierVaginalDryness", .symptoms, "count", .immediate, "Vaginal dryness"),
+        DataType("vomiting", "HKCategoryTypeIdentifierVomiting", .symptoms, "count", .immediate, "Vomiting"),
+        DataType("wheezing", "HKCategoryTypeIdentifierWheezing", .symptoms, "count", .immediate, "Wheezing"),
+        // Mental wellbeing
+        DataType("stateOfMind", "HKStateOfMindTypeIdentifier", .mentalWellbeing, "count", .immediate, "State of mind (value: valence, -1 to 1)"),
         // Other
         DataType("bloodGlucose", "HKQuantityTypeIdentifierBloodGlucose", .other, "mg/dL", .immediate, "Blood glucose"),
         DataType("bodyTemperature", "HKQuantityTypeIdentifierBodyTemperature", .other, "degC", .immediate, "Body temperature"),

@@ -57,12 +57,54 @@ public struct JSONSyntaxError: Error, CustomStringConvertible, Sendable {
     public var description: String { "invalid JSON at byte \(offset): \(reason)" }
 }
 
+/// A string in a JSON document whose bytes are not UTF-8: where the bad byte is, and the path
+/// of members and array indices that leads to the string.
+public struct JSONInvalidString: Sendable, Equatable {
+    /// One step of a path: an object member or an array element.
+    public enum Step: Sendable, Equatable {
+        case key(String)
+        case index(Int)
+    }
+    /// Byte offset of the first byte that is not UTF-8.
+    public var offset: Int
+    /// From the document's root to the string (a member name's own path ends at its object).
+    public var path: [Step]
+}
+
 /// A strict RFC 8259 parser over UTF-8 bytes, with a nesting limit.
 public struct JSONParser {
     private let bytes: UnsafeRawBufferPointer
     private var i = 0
     private var depth = 0
     private let maxDepth = 256
+    /// Whether strings are checked for bytes that are not UTF-8 (then listed in `invalid`).
+    private var checksUTF8 = false
+    private var invalid: [JSONInvalidString] = []
+
+    /// Parses one JSON document and lists the strings whose bytes are not UTF-8 (they are in
+    /// the document with U+FFFD in place of the bad bytes): the caller refuses what holds them.
+    public static func parseCheckingUTF8(_ data: [UInt8]) throws -> (JSONValue, [JSONInvalidString]) {
+        try data.withUnsafeBytes { buf in
+            var p = JSONParser(bytes: buf)
+            p.checksUTF8 = true
+            p.skipWhitespace()
+            let v = try p.value()
+            p.skipWhitespace()
+            guard p.i == buf.count else { throw p.error("unexpected data after the document") }
+            return (v, p.invalid)
+        }
+    }
+
+    /// Notes a string's bytes (from `start`) that are not UTF-8.
+    private mutating func check(_ raw: UnsafeRawBufferPointer, from start: Int) {
+        if let bad = UTF8Validation.firstInvalidByte(raw) { invalid.append(JSONInvalidString(offset: start + bad, path: [])) }
+    }
+
+    /// Puts `step` in front of the paths of the invalid strings found since `count`.
+    private mutating func prefix(_ step: JSONInvalidString.Step, since count: Int) {
+        guard invalid.count > count else { return }
+        for j in count..<invalid.count { invalid[j].path.insert(step, at: 0) }
+    }
 
     /// Parses one JSON document from `data`.
     public static func parse(_ data: [UInt8]) throws -> JSONValue {
@@ -118,12 +160,15 @@ public struct JSONParser {
         while true {
             skipWhitespace()
             guard i < bytes.count, bytes[i] == 0x22 else { throw error("expected a member name") }
+            let before = invalid.count
             let key = try string()
             skipWhitespace()
             guard i < bytes.count, bytes[i] == 0x3A else { throw error("expected ':'") }
             i += 1
             skipWhitespace()
+            let valueBefore = invalid.count
             members.append((key, try value()))
+            if invalid.count > before { prefix(.key(key), since: valueBefore) }
             skipWhitespace()
             guard i < bytes.count else { throw error("unexpected end of input in an object") }
             if bytes[i] == 0x2C { i += 1; continue }
@@ -142,7 +187,9 @@ public struct JSONParser {
         if i < bytes.count, bytes[i] == 0x5D { i += 1; return .array(items) }
         while true {
             skipWhitespace()
+            let before = invalid.count
             items.append(try value())
+            if invalid.count > before { prefix(.index(items.count - 1), since: before) }
             skipWhitespace()
             guard i < bytes.count else { throw error("unexpected end of input in an array") }
             if bytes[i] == 0x2C { i += 1; continue }
@@ -174,7 +221,9 @@ public struct JSONParser {
         while i < bytes.count {
             let c = bytes[i]
             if c == 0x22 {
-                let s = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
+                let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<i])
+                if checksUTF8 { check(raw, from: start) }
+                let s = String(decoding: raw, as: UTF8.self)
                 i += 1
                 return s
             }
@@ -185,7 +234,11 @@ public struct JSONParser {
         var out = Array(UnsafeRawBufferPointer(rebasing: bytes[start..<i]))
         while i < bytes.count {
             let c = bytes[i]
-            if c == 0x22 { i += 1; return String(decoding: out, as: UTF8.self) }
+            if c == 0x22 {
+                i += 1
+                if checksUTF8 { out.withUnsafeBytes { check($0, from: start) } }
+                return String(decoding: out, as: UTF8.self)
+            }
             if c < 0x20 { throw error("control character in a string") }
             if c != 0x5C { out.append(c); i += 1; continue }
             i += 1

@@ -63,7 +63,8 @@ public struct Timestamp: Hashable, Comparable, Sendable {
         return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
     }
 
-    static func floorDivide(_ a: Int64, _ b: Int64) -> (Int64, Int64) {
+    /// Floor division and its non-negative remainder.
+    public static func floorDivide(_ a: Int64, _ b: Int64) -> (Int64, Int64) {
         var q = a / b, r = a % b
         if r < 0 { q -= 1; r += b }
         return (q, r)

@@ -12,7 +12,6 @@ public enum UnitConversion {
         "km": "km", "m": "m", "mi": "mi", "cm": "cm", "in": "in", "ft": "ft", "yd": "yd",
         "degC": "degC", "°C": "degC", "C": "degC", "degF": "degF", "°F": "degF", "F": "degF",
         "mg/dL": "mg/dL", "mg/dl": "mg/dL", "mmol/L": "mmol/L", "mmol/l": "mmol/L",
-        "mmol<180.1558800000541>/L": "mmol/L",
         "mL": "mL", "ml": "mL", "L": "L", "l": "L", "fl_oz_us": "fl_oz_us", "fl oz": "fl_oz_us", "fl_oz_imp": "fl_oz_imp", "cup_us": "cup_us",
         "min": "min", "s": "s", "sec": "s", "hr": "h", "h": "h", "ms": "ms",
         "%": "%", "percent": "%", "mmHg": "mmHg", "ml/(kg·min)": "mL/(kg*min)", "ml/(kg*min)": "mL/(kg*min)",
@@ -53,8 +52,22 @@ public enum UnitConversion {
     public static func convert(_ value: Double, from: String, to: String) -> Double? {
         let f = normalize(from), t = normalize(to)
         if f == t { return value }
+        // Apple writes the molar mass it used into the unit (`mmol<180.15588…>/L` for glucose):
+        // that mass converts, not a generic factor. mg/dL = mmol/L × g/mol ÷ 10.
+        if let mass = molarMass(f) {
+            let perLitre = t == "mmol/L" ? value : t == "mg/dL" ? value * mass / 10 : nil
+            return perLitre.map { rounded($0, significantDigits: 12) }
+        }
         guard let c = table[f + "→" + t] else { return nil }
         return rounded(value * c.factor + c.offset, significantDigits: 12)
+    }
+
+    /// The molar mass (g/mol) in a unit written `mmol<mass>/L`, else nil.
+    static func molarMass(_ unit: String) -> Double? {
+        guard unit.hasPrefix("mmol<"), unit.hasSuffix(">/L") else { return nil }
+        let text = unit.dropFirst(5).dropLast(3)
+        guard let mass = Double(text), mass.isFinite, mass > 0 else { return nil }
+        return mass
     }
 
     /// `v` rounded to `digits` significant digits: a conversion's binary noise

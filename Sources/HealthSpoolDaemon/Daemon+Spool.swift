@@ -134,7 +134,7 @@ extension Daemon {
         do {
             switch summary.outcome {
             case "imported", "unchanged": return (try spool.retire(name, policy: policy, now: now()), nil)
-            default: return (try spool.quarantine(name, reason: summary.reason ?? "unknown error", now: now()), nil)
+            default: return (try spool.quarantine(name, reason: summary.reasonDetail, now: now()), nil)
             }
         } catch {
             return (nil, "\(error)")
@@ -147,6 +147,8 @@ extension Daemon {
                                      "outcome": "\(s.outcome)", "duplicates": "\(s.result.duplicates)"]
         if let f = s.format { meta["format"] = "\(f)" }
         if let movedTo { meta["moved_to"] = "\(movedTo)" }
+        let notRead = s.notRead.isEmpty ? "" : "; not read: " + ImportSummary.list(s.notRead)
+        if !s.notRead.isEmpty { meta["not_read"] = "\(ImportSummary.list(s.notRead))" }
         if let cause = s.temporary {
             intake.backoff.schedule = RetrySchedule(baseMillis: Int64(context.settings.spoolRetryBaseSeconds) * 1000,
                                                     capMillis: Int64(context.settings.spoolRetryMaxSeconds) * 1000, jitter: 0)
@@ -161,10 +163,10 @@ extension Daemon {
             intake.backoff.forget(s.file)
             switch s.outcome {
             case "imported", "unchanged":
-                logger.info("imported \(s.file): \(s.result.new) new, \(s.result.duplicates) duplicate, \(s.result.revised) revised\(s.outcome == "unchanged" ? " (unchanged since an earlier import)" : "")", metadata: meta)
+                logger.info("imported \(s.file): \(s.result.new) new, \(s.result.duplicates) duplicate, \(s.result.revised) revised\(s.outcome == "unchanged" ? " (unchanged since an earlier import)" : "")\(notRead)", metadata: meta)
             default:
                 meta["reason"] = "\(s.reason ?? "")"
-                logger.error("could not import \(s.file) (kept \(s.result.new) new samples); moved to failed/: \(s.reason ?? "")", metadata: meta)
+                logger.error("could not import \(s.file) (kept \(s.result.new) new samples); moved to failed/: \(s.reason ?? "")\(notRead)", metadata: meta)
             }
         }
         if let moveError {

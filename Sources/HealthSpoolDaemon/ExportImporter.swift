@@ -14,7 +14,36 @@ public struct ImportSummary: Sendable {
     /// Samples of disabled types, by type.
     public var skipped: [String: Int] = [:]
     public var reason: String?
+    /// The first problems, as text (capped; `problemCount` and `problemKinds` have them all).
     public var problems: [String] = []
+    /// Every problem noted, by kind.
+    public var problemCount = 0
+    public var problemKinds: [ParseReport.ProblemKind] = []
+    /// What the file held that is not read (sections, elements), with counts: never dropped
+    /// without a word.
+    public var notRead: [String: Int] = [:]
+
+    /// The text of the `.reason` file beside a failed file: the one-line reason, then every
+    /// kind of problem with its count and first examples.
+    public var reasonDetail: String {
+        var lines = [reason ?? "unknown error"]
+        if !problemKinds.isEmpty {
+            lines.append("problems: \(problemCount), by kind:")
+            for k in problemKinds {
+                lines.append("  \(k.count) × \(k.kind)")
+                for e in k.examples { lines.append("      e.g. \(e.description)") }
+            }
+        }
+        if !notRead.isEmpty {
+            lines.append("not read: " + Self.list(notRead))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `a (3), b (1)`, sorted by name.
+    public static func list(_ counts: [String: Int]) -> String {
+        counts.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+    }
     public var durationMillis: Int64 = 0
     /// Set when the import failed for a local reason that goes away (a full disk, a
     /// permission): the daemon keeps the file in the spool and retries it.
@@ -205,11 +234,16 @@ public final class ExportImporter {
         do {
             let (format, report) = try ExportReader.parse(FileByteSource(file), name: name, into: sink)
             sink.summary.format = format.rawValue
+            sink.summary.notRead = report.ignored
             if report.problemCount > 0 {
-                var text = report.problems.prefix(10).map(\.description).joined(separator: "; ")
-                if report.problemCount > 10 { text += "; … \(report.problemCount - 10) more" }
-                failure = "\(report.problemCount) part(s) could not be read: \(text)"
+                // One line naming every kind of problem with its count and a first example.
+                let kinds = report.problemKinds.map { k in
+                    "\(k.count) × \(k.kind)" + (k.examples.first.map { " (first: \($0.description))" } ?? "")
+                }
+                failure = "\(report.problemCount) part(s) could not be read, \(kinds.count) kind(s): " + kinds.joined(separator: "; ")
                 sink.summary.problems = report.problems.map(\.description)
+                sink.summary.problemCount = report.problemCount
+                sink.summary.problemKinds = report.problemKinds
             }
         } catch {
             failure = "\(error)"

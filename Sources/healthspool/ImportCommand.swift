@@ -83,7 +83,14 @@ struct ImportCommand: ParsableCommand {
                 lines.append("  \(t.padding(28)) \(String(new).leftPad(5)) \(String(dup).leftPad(10)) \(String(skip).leftPad(8))")
             }
         }
+        if !s.notRead.isEmpty { lines.append("  not read: \(ImportSummary.list(s.notRead))") }
         if let r = s.reason, s.outcome != "unchanged" { lines.append("  error: \(r)") }
+        if !s.problemKinds.isEmpty {
+            for k in s.problemKinds {
+                lines.append("    \(k.count) × \(k.kind)")
+                for e in k.examples { lines.append("        e.g. \(e.description)") }
+            }
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -114,6 +121,12 @@ struct ImportCommand: ParsableCommand {
             ("newByType", dict(s.result.gained)), ("duplicatesByType", dict(s.result.duplicatesByType)), ("skippedByType", dict(s.skipped)),
             ("durationMs", .number(Double(s.durationMillis))), ("reason", s.reason.map(JSONValue.string) ?? .null),
             ("problems", .array(s.problems.map(JSONValue.string))),
+            ("problemCount", .number(Double(s.problemCount))),
+            ("problemKinds", .array(s.problemKinds.map { k in
+                .object([("kind", .string(k.kind)), ("count", .number(Double(k.count))),
+                         ("examples", .array(k.examples.map { JSONValue.string($0.description) }))])
+            })),
+            ("notRead", dict(s.notRead)),
         ])
     }
 }

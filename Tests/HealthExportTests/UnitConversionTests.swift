@@ -10,7 +10,7 @@ struct UnitConversionTests {
         (32.0, "°F", "degC", 0.0),
         (37.0, "degC", "degF", 98.6),
         (5.4, "mmol/L", "mg/dL", 97.29828),
-        (5.4, "mmol<180.1558800000541>/L", "mg/dL", 97.29828),
+        (5.4, "mmol<180.1558800000541>/L", "mg/dL", 97.2841752),   // the molar mass in the unit, not 18.0182
         (16.0, "fl_oz_us", "mL", 473.176473),
         (1.5, "L", "mL", 1500.0),
         (7.1, "hr", "min", 426.0),
