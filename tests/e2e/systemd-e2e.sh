@@ -594,20 +594,25 @@ check "manager saw STOPPING=1 from the daemon's main PID" \
 # HEALTHSPOOL_* fields. Anything else in the unit's cgroup fails the test: a line on stderr from
 # the Swift runtime or libdispatch (under a syscall filter that refuses setpriority, each worker
 # thread wrote "Failed to set thread priority for worker thread: pqc=… errno=1"), from a library,
-# or a crash report. systemd's own lines about the unit come from the manager, outside that cgroup.
+# or a crash report. systemd's own lines about the unit are left out: the manager's come from
+# outside that cgroup, and its executor's (forked into the cgroup to set up the sandbox before
+# the exec, "(lthspool)" in the listing) have _EXE=…/systemd.
 foreign_lines() {
     journalctl --no-pager -q --since "$SINCE" _SYSTEMD_USER_UNIT=healthspool.service -o json 2>/dev/null | "$PY" -c '
 import json, sys
 bad = []
 for line in sys.stdin:
     e = json.loads(line)
+    if str(e.get("_EXE", "")).endswith("/systemd"):
+        continue
     own = (e.get("_TRANSPORT") == "journal" and e.get("SYSLOG_IDENTIFIER") == "healthspool"
            and any(k.startswith("HEALTHSPOOL_") for k in e))
     if not own:
         m = e.get("MESSAGE")
         if isinstance(m, list):
             m = bytes(m).decode("utf-8", "replace")
-        bad.append("%s[%s] (%s): %s" % (e.get("SYSLOG_IDENTIFIER") or e.get("_COMM"), e.get("_PID"), e.get("_TRANSPORT"), m))
+        bad.append("%s[%s] (%s, %s): %s" % (e.get("SYSLOG_IDENTIFIER") or e.get("_COMM"), e.get("_PID"), e.get("_TRANSPORT"),
+                                           e.get("_EXE"), m))
 for b in bad[:20]:
     print("    " + b)
 if len(bad) > 20:
