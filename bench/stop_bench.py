@@ -13,6 +13,7 @@ NOTIFY_SOCKET listener with WATCHDOG_USEC set standing in for systemd:
 """
 import json
 import os
+import shutil
 import signal
 import sys
 import tempfile
@@ -84,6 +85,7 @@ def main():
         accepted = len(set(gw.sample_ids()))
         report["accepted_by_gateway"] = accepted
         report["marked_synced"] = status["synced"]
+        report["samples_at_slow_sync_stop"] = status["samples"]
 
         # 3. A hung gateway: the stop gives up on the batch in flight after the grace.
         release = threading.Event()
@@ -95,8 +97,10 @@ def main():
         code, report["stop_during_hung_sync_s"] = stop_timed(hs)
         report["hung_sync_stop_exit"] = code
         release.set()
-        report["queued_after"] = hs.status()["store"]["queued"]
-        report["synced_after"] = hs.status()["store"]["synced"]
+        after = hs.status()["store"]
+        report["queued_after"], report["synced_after"] = after["queued"], after["synced"]
+        # Retention may have pruned synced samples (store.max_mb): they count as synced here.
+        report["pruned_by_retention"] = report["samples"] - after["samples"]
     finally:
         if hs.daemon:
             hs.stop()
@@ -117,6 +121,7 @@ def main():
         report[k] = round(report[k], 3)
     print(json.dumps(report, indent=1))
     print(hs.read_log()[-3000:], file=sys.stderr)
+    shutil.rmtree(home, ignore_errors=True)
 
 
 if __name__ == "__main__":
