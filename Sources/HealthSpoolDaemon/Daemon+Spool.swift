@@ -134,6 +134,7 @@ extension Daemon {
         do {
             switch summary.outcome {
             case "imported", "unchanged": return (try spool.retire(name, policy: policy, now: now()), nil)
+            case "interrupted": return (nil, nil)   // stays in the spool: imported again at the next start
             default: return (try spool.quarantine(name, reason: summary.reasonDetail, now: now()), nil)
             }
         } catch {
@@ -162,6 +163,9 @@ extension Daemon {
         } else {
             intake.backoff.forget(s.file)
             switch s.outcome {
+            case "interrupted":
+                logger.notice("import of \(s.file) interrupted by the stop after \(s.result.new) new samples (kept); it stays in the spool and is imported again at the next start",
+                              metadata: meta)
             case "imported", "unchanged":
                 logger.info("imported \(s.file): \(s.result.new) new, \(s.result.duplicates) duplicate, \(s.result.revised) revised\(s.outcome == "unchanged" ? " (unchanged since an earlier import)" : "")\(notRead)", metadata: meta)
             default:

@@ -10,8 +10,8 @@ import Glibc
 
 /// The daemon: watcher → importer → scheduler (throttle, frequencies, lock) → sync worker,
 /// reporting through sd_notify, the journal and a status file. All coordination happens on one
-/// serial queue; imports and sends run on their own queues (blocking C calls never run on the
-/// coordination queue).
+/// serial queue; imports and sends run on their own queues. systemd's watchdog is fed from a
+/// thread of its own (`SystemdWatchdog`) that the coordination queue proves its liveness to.
 public final class Daemon {
     let q = DispatchQueue(label: "healthspool.daemon")
     let importQueue = DispatchQueue(label: "healthspool.import")
@@ -25,6 +25,7 @@ public final class Daemon {
     var scheduler: SyncScheduler
     var timer: DispatchSourceTimer?
     var watchdogTimer: DispatchSourceTimer?
+    var watchdog: SystemdWatchdog?
     var retentionTimer: DispatchSourceTimer?
     var signalSources: [DispatchSourceSignal] = []
     var pidLock: ProcessLock?
@@ -268,33 +269,63 @@ public final class Daemon {
         }
     }
 
+    /// Starts the keep-alive thread (when systemd asked for a watchdog) and the heartbeat this
+    /// queue posts to it. SQLite and curl calls on `q` delay the heartbeat, never the pings; a
+    /// coordinator silent for a whole `WatchdogSec` stops them and systemd restarts the daemon.
     func startWatchdog() {
-        guard let usec = notifier.watchdogMicroseconds else { return }
+        guard let watchdog = SystemdWatchdog(notifier: notifier, logger: logger) else { return }
+        let every = DispatchTimeInterval.microseconds(Int(watchdog.policy.pingIntervalMicros))
         let t = DispatchSource.makeTimerSource(queue: q)
-        let half = DispatchTimeInterval.microseconds(Int(usec / 2))
-        t.schedule(deadline: .now() + half, repeating: half)
-        // Fed from the coordination queue: a stuck coordinator stops the pings and systemd restarts us.
-        t.setEventHandler { [weak self] in self?.notifier.watchdog() }
+        t.schedule(deadline: .now() + every, repeating: every, leeway: .milliseconds(10))
+        t.setEventHandler { watchdog.beat() }
         t.resume()
         watchdogTimer = t
+        watchdog.start()
+        self.watchdog = watchdog
     }
 
+    /// How long a stop waits for the import to reach a batch boundary and for the batches in
+    /// flight to be answered and marked, well inside the unit's `TimeoutStopSec=30`. A batch the
+    /// gateway has not answered by then stays queued and is sent again at the next start.
+    static let stopGraceSeconds = 10
+
+    /// Stops in bounded time: intake stops, the import in progress ends at its next batch
+    /// boundary (what it committed is kept, the file stays in the spool and is imported again,
+    /// idempotently, at the next start), the sync worker takes no new jobs and its senders finish
+    /// the batch in flight; whatever is not done within `stopGraceSeconds` is left for next time.
     func shutdown(signal sig: Int32) {
         guard !shuttingDown else { return }
         shuttingDown = true
-        logger.notice("stopping (signal \(sig)): finishing the batch in flight", metadata: ["event": "stop"])
-        notifier.stopping(status: "stopping: finishing the batch in flight")
+        logger.notice("stopping (signal \(sig)): interrupting the import, finishing the batch in flight",
+                      metadata: ["event": "stop"])
+        notifier.stopping(status: "stopping: interrupting the import, finishing the batch in flight")
         watcher?.stop()
         control?.stop()
         timer?.cancel()
         retentionTimer?.cancel()
-        let worker = self.worker!
+        importer.interrupt()
+        let worker = self.worker!, importQueue = self.importQueue
+        let started = DispatchTime.now()
+        let settled = DispatchGroup()
+        settled.enter()
         DispatchQueue.global().async {
-            self.importQueue.sync {}
-            worker.shutdown(timeoutSeconds: 25)
+            worker.shutdown(timeoutSeconds: Self.stopGraceSeconds)
+            settled.leave()
+        }
+        settled.enter()
+        importQueue.async { settled.leave() }
+        DispatchQueue.global().async {
+            let inTime = settled.wait(timeout: started + .seconds(Self.stopGraceSeconds)) == .success
+            let millis = Int64((DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000)
             self.q.async {
                 self.publish(stopped: true)
-                self.logger.notice("stopped", metadata: ["event": "stop"])
+                self.watchdog?.stop()
+                if inTime {
+                    self.logger.notice("stopped in \(Self.seconds(millis))", metadata: ["event": "stop", "duration_ms": "\(millis)"])
+                } else {
+                    self.logger.warning("stopped after \(Self.stopGraceSeconds) s with work unfinished: an unanswered batch stays queued and is sent again, an unfinished import is resumed, at the next start",
+                                        metadata: ["event": "stop", "duration_ms": "\(millis)"])
+                }
                 self.done.signal()
             }
         }

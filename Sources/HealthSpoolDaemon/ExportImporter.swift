@@ -3,12 +3,15 @@ import HealthSpoolCore
 import HealthSpoolLinux
 import HealthSpoolStore
 import Logging
+import Synchronization
 
 /// The result of importing one file.
 public struct ImportSummary: Sendable {
     public var file: String
     public var format: String?
-    /// imported, partial (some samples kept, file quarantined), failed, or unchanged (seen before).
+    /// imported, partial (some samples kept, file quarantined), failed, unchanged (seen before), or
+    /// interrupted (stopped at a batch boundary by `ExportImporter.interrupt()`: what was committed
+    /// is kept, the file stays in the spool and is imported again, idempotently, next time).
     public var outcome: String
     public var result = InsertResult()
     /// Samples of disabled types, by type.
@@ -50,9 +53,18 @@ public struct ImportSummary: Sendable {
     public var temporary: TemporaryCause?
 }
 
-/// Receives parsed samples and writes them to the store in large transactions.
+/// Thrown by a sink asked to stop: the parse ends at a batch boundary.
+struct ImportInterrupted: Error, CustomStringConvertible {
+    var description: String { "the import was interrupted (the daemon is stopping)" }
+}
+
+/// Receives parsed samples and writes them to the store in large transactions. Between batches
+/// it checks `interrupted`: once set, it commits what it inserted and stops the parse.
 final class StoreSink: SampleSink {
     let store: SampleStore
+    let interrupted: @Sendable () -> Bool
+    /// Whether the sink stopped the parse because `interrupted` said so.
+    private(set) var stoppedEarly = false
     let settings: Settings
     let clock: () -> Timestamp
     let progressHandler: ((Int64, Int) -> Void)?
@@ -70,8 +82,9 @@ final class StoreSink: SampleSink {
     private var pending = InsertResult()
 
     init(store: SampleStore, settings: Settings, clock: @escaping () -> Timestamp, summary: ImportSummary,
-         progress: ((Int64, Int) -> Void)?) {
+         progress: ((Int64, Int) -> Void)?, interrupted: @escaping @Sendable () -> Bool = { false }) {
         self.store = store
+        self.interrupted = interrupted
         self.settings = settings
         self.clock = clock
         self.summary = summary
@@ -131,6 +144,12 @@ final class StoreSink: SampleSink {
     /// Inserts `samples` into the open transaction (opening one), and commits when it holds
     /// enough. Counts reach the summary only once committed.
     private func insert(_ samples: [Sample]) throws {
+        // The batch boundary: a stop request ends the import here, keeping what was inserted.
+        if stoppedEarly || interrupted() {
+            stoppedEarly = true
+            try commit()
+            throw ImportInterrupted()
+        }
         if !open {
             try store.begin()
             open = true
@@ -165,11 +184,19 @@ final class StoreSink: SampleSink {
         uncommitted = 0
     }
 
-    /// Stores and commits everything gathered so far.
+    /// Stores and commits everything gathered so far (after an interruption: commits what was
+    /// inserted, and leaves the rest to the next import of the file).
     func flush() throws {
-        try insertBatch()
+        if !stoppedEarly { try insertBatch() }
         try commit()
     }
+}
+
+/// A flag set once, read from any thread.
+final class StopFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .relaxed) }
+    var isSet: Bool { value.load(ordering: .relaxed) }
 }
 
 /// Imports spool files: parse in a stream, commit samples in large transactions, and only then
@@ -179,12 +206,20 @@ public final class ExportImporter {
     let store: SampleStore
     let logger: Logger
     let clock: () -> Timestamp
+    private let stopRequested = StopFlag()
 
     public init(store: SampleStore, logger: Logger, clock: @escaping () -> Timestamp) {
         self.store = store
         self.logger = logger
         self.clock = clock
     }
+
+    /// Asks the import in progress (and any later one) to stop at its next batch boundary, from
+    /// any thread. Its committed samples are kept; `importFile` returns outcome `interrupted`.
+    public func interrupt() { stopRequested.set() }
+
+    /// Whether `interrupt()` was called.
+    public var isInterrupted: Bool { stopRequested.isSet }
 
     /// A cheap identity for a file's content: size plus a hash of sampled blocks. A re-dropped
     /// identical export is recognized without parsing it again.
@@ -228,7 +263,8 @@ public final class ExportImporter {
         } catch {
             logger.warning("could not fingerprint \(name): \(error)", metadata: ["event": "import", "file": "\(name)"])
         }
-        let sink = StoreSink(store: store, settings: settings, clock: clock, summary: summary, progress: progress)
+        let sink = StoreSink(store: store, settings: settings, clock: clock, summary: summary, progress: progress,
+                             interrupted: { [stopRequested] in stopRequested.isSet })
         var failure: String?
         var temporary: TemporaryCause?
         do {
@@ -255,6 +291,15 @@ public final class ExportImporter {
         }
         summary = sink.summary
         summary.temporary = temporary
+        if sink.stoppedEarly {
+            // Not a failure of the file: the rest of it is read when it is imported again.
+            summary.outcome = "interrupted"
+            summary.temporary = nil
+            summary.reason = "interrupted at a batch boundary after \(summary.result.new + summary.result.duplicates + summary.result.revised) samples; the file stays in the spool"
+            summary.durationMillis = clock().millis - started.millis
+            record(summary, fingerprint: nil, started: started)
+            return summary
+        }
         if let failure {
             summary.outcome = summary.result.new + summary.result.duplicates + summary.result.revised > 0 ? "partial" : "failed"
             summary.reason = failure

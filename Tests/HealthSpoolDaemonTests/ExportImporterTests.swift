@@ -63,3 +63,48 @@ import Glibc
         for name in ["export.zip", "data.json", "a.csv"] { #expect(SpoolDirectory.isEligible(name)) }
     }
 }
+
+/// Stopping an import at a batch boundary: what was committed stays, and importing the same
+/// file again finishes it without storing anything twice.
+@Suite struct ExportImporterInterruptTests {
+    /// An Apple Health export.xml of `count` heart-rate records, one a second: ~10 MB for 60,000,
+    /// past the parser's 4 MiB progress interval.
+    static func appleExport(count: Int) -> String {
+        var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n<HealthData locale=\"en_US\">\n"
+        xml += #" <ExportDate value="2026-01-02 10:00:00 +0100"/>"# + "\n"
+        xml.reserveCapacity(count * 200)
+        for i in 0..<count {
+            let stamp = "2026-01-01 \(pad(i / 3600 % 24)):\(pad(i / 60 % 60)):\(pad(i % 60)) +0100"
+            xml += #" <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Watch" unit="count/min" creationDate="\#(stamp)" startDate="\#(stamp)" endDate="\#(stamp)" value="\#(60 + i % 40)"/>"# + "\n"
+        }
+        return xml + "</HealthData>\n"
+    }
+
+    static func pad(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+
+    @Test func anInterruptedImportKeepsWhatItCommittedAndTheNextImportFinishesItOnce() throws {
+        var template = Array("/tmp/healthspool-interrupt-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+        let store = try SampleStore(path: dir + "/s.db")
+        let importer = ExportImporter(store: store, logger: Logger(label: "test"), clock: { Timestamp(millis: 1_767_261_600_000) })
+        let total = 60_000
+        let path = dir + "/export.xml"
+        try FileSystem.writeAtomically(path, Array(Self.appleExport(count: total).utf8))
+
+        // The stop request arrives while the parse is under way (at its first progress report).
+        let first = importer.importFile(path: path, name: "export.xml", settings: Settings(),
+                                        progress: { _, _ in importer.interrupt() })
+        #expect(first.outcome == "interrupted")
+        let kept = try store.sampleCount()
+        #expect(kept > 0 && kept < total, "stopped part-way: \(kept) of \(total)")
+        #expect(first.result.new == kept, "the summary counts exactly what was committed")
+        #expect(first.reason?.contains("stays in the spool") == true)
+
+        // The next start imports the file again: the committed part is recognized, the rest added.
+        let resumed = ExportImporter(store: store, logger: Logger(label: "test"), clock: { Timestamp(millis: 1_767_261_700_000) })
+        let second = resumed.importFile(path: path, name: "export.xml", settings: Settings())
+        #expect(second.outcome == "imported")
+        #expect(second.result.duplicates == kept && second.result.new == total - kept)
+        #expect(try store.sampleCount() == total)
+    }
+}

@@ -588,6 +588,45 @@ check "systemctl --user stop is clean in ${STOP_SECS}s (Result ExecMainCode Exec
 check "manager saw STOPPING=1 from the daemon's main PID" \
     wait_for 10 manager_saw_after "$STOP_CURSOR" "healthspool.service: Got notification message from PID $STOP_PID .*STOPPING=1"
 
+# A clean journal: every entry the daemon's processes wrote during the whole run (starts,
+# imports, syncs, reload, kill -9, the watchdog restart, the stop) is one of healthspool's own
+# lines: sent with sd_journal_sendv (_TRANSPORT=journal) as SYSLOG_IDENTIFIER=healthspool with
+# HEALTHSPOOL_* fields. Anything else in the unit's cgroup fails the test: a line on stderr from
+# the Swift runtime or libdispatch (under a syscall filter that refuses setpriority, each worker
+# thread wrote "Failed to set thread priority for worker thread: pqc=… errno=1"), from a library,
+# or a crash report. systemd's own lines about the unit are left out: the manager's come from
+# outside that cgroup, and its executor's (forked into the cgroup to set up the sandbox before
+# the exec, "(lthspool)" in the listing) have _EXE=…/systemd.
+foreign_lines() {
+    journalctl --no-pager -q --since "$SINCE" _SYSTEMD_USER_UNIT=healthspool.service -o json 2>/dev/null | "$PY" -c '
+import json, sys
+bad = []
+for line in sys.stdin:
+    e = json.loads(line)
+    if str(e.get("_EXE", "")).endswith("/systemd"):
+        continue
+    own = (e.get("_TRANSPORT") == "journal" and e.get("SYSLOG_IDENTIFIER") == "healthspool"
+           and any(k.startswith("HEALTHSPOOL_") for k in e))
+    if not own:
+        m = e.get("MESSAGE")
+        if isinstance(m, list):
+            m = bytes(m).decode("utf-8", "replace")
+        bad.append("%s[%s] (%s, %s): %s" % (e.get("SYSLOG_IDENTIFIER") or e.get("_COMM"), e.get("_PID"), e.get("_TRANSPORT"),
+                                           e.get("_EXE"), m))
+for b in bad[:20]:
+    print("    " + b)
+if len(bad) > 20:
+    print("    … %d more" % (len(bad) - 20))
+sys.exit(1 if bad else 0)'
+}
+own_lines=$(journalctl --no-pager -q --since "$SINCE" _SYSTEMD_USER_UNIT=healthspool.service SYSLOG_IDENTIFIER=healthspool -o cat 2>/dev/null | wc -l)
+if foreign=$(foreign_lines); then
+    pass "journal: all $own_lines lines of the unit's processes are healthspool's own structured lines"
+else
+    echo "$foreign"
+    fail "journal: all lines of the unit's processes are healthspool's own structured lines" "the lines above are not"
+fi
+
 if [ "$KEEP" = 0 ]; then
     sysctl_user disable healthspool.service >/dev/null 2>&1
     if apt-get -o DPkg::Lock::Timeout=600 purge -y healthspool >"$WORK/purge.log" 2>&1; then

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""The daemon under load, on a large Apple Health export: how long a SIGTERM takes to stop it
+(SIGTERM → exit) during the import and during a sync to a slow gateway, and the largest gap
+between watchdog keep-alives over the whole run. Called by bench/stop-bench.sh.
+
+Phases, one temporary HOME, the real daemon binary, tests/gateway.py as the gateway, a
+NOTIFY_SOCKET listener with WATCHDOG_USEC set standing in for systemd:
+  1. drop export.zip; SIGTERM after IMPORT_SECONDS of import;
+  2. start again: the import resumes (duplicates recognized) and completes, and the sync of its
+     samples starts; after SYNC_SECONDS of sync the gateway turns slow (every answer DELAY s
+     late) and the daemon gets a SIGTERM with a batch at the gateway;
+  3. start again with the gateway hung (answers after 120 s): SIGTERM with a batch in flight.
+"""
+import json
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "integration"))
+from conftest import Healthspool, wait_until  # noqa: E402
+from gateway import Gateway, make_ca  # noqa: E402
+from test_daemon_under_load import NotifyListener  # noqa: E402
+
+EXPORT = Path(sys.argv[1])
+WATCHDOG_USEC = int(os.environ.get("WATCHDOG_USEC", "30000000"))
+IMPORT_SECONDS = float(os.environ.get("IMPORT_SECONDS", "5"))
+SYNC_SECONDS = float(os.environ.get("SYNC_SECONDS", "20"))
+DELAY = float(os.environ.get("DELAY", "3"))
+
+
+def stop_timed(hs):
+    t0 = time.monotonic()
+    hs.daemon.send_signal(signal.SIGTERM)
+    code = hs.daemon.wait(120)
+    hs.daemon = None
+    return code, time.monotonic() - t0
+
+
+def main():
+    home = Path(tempfile.mkdtemp(prefix="hs-stop-bench-"))
+    certs = make_ca(home / "ca")
+    gw = Gateway(certs)
+    notify = NotifyListener(home / "notify.sock")
+    hs = Healthspool(home)
+    env = {"NOTIFY_SOCKET": str(notify.path), "WATCHDOG_USEC": str(WATCHDOG_USEC)}
+    hs.run("gateway", "set", gw.url, "--ca-file", str(certs["ca"]))
+    report = {"export": str(EXPORT), "export_bytes": EXPORT.stat().st_size, "watchdog_sec": WATCHDOG_USEC / 1e6}
+    marks = {}
+    try:
+        # 1. SIGTERM during the import.
+        marks["import_start"] = time.monotonic()
+        hs.start(env=env)
+        data = EXPORT.read_bytes()
+        hs.drop("export.zip", data, by_rename=True)
+        wait_until(lambda: hs.status()["store"]["samples"] > 0, 120)
+        time.sleep(IMPORT_SECONDS)
+        marks["import_sigterm"] = time.monotonic()
+        code, report["stop_during_import_s"] = stop_timed(hs)
+        report["import_stop_exit"] = code
+        report["kept_at_import_stop"] = hs.status()["store"]["samples"]
+        report["file_still_in_spool"] = (hs.spool / "export.zip").exists()
+
+        # 2. Resume, finish, sync; SIGTERM while a slow gateway holds a batch.
+        t0 = marks["resume_start"] = time.monotonic()
+        hs.start(env=env)
+        wait_until(lambda: not (hs.spool / "export.zip").exists(), 1800, interval=0.5)
+        report["resumed_import_s"] = time.monotonic() - t0
+        report["samples"] = hs.status()["store"]["samples"]
+        marks["sync_start"] = time.monotonic()
+        time.sleep(SYNC_SECONDS)
+        gw.delay_next(10**6, DELAY)
+        time.sleep(DELAY * 1.5)
+        marks["sync_end"] = time.monotonic()
+        code, report["stop_during_slow_sync_s"] = stop_timed(hs)
+        report["slow_sync_stop_exit"] = code
+        gw.faults.clear()
+        status = hs.status()["store"]
+        accepted = len(set(gw.sample_ids()))
+        report["accepted_by_gateway"] = accepted
+        report["marked_synced"] = status["synced"]
+        report["samples_at_slow_sync_stop"] = status["samples"]
+
+        # 3. A hung gateway: the stop gives up on the batch in flight after the grace.
+        release = threading.Event()
+        hung = []
+        gw.faults.append(lambda _r: (hung.append(1), release.wait(120), None)[2])
+        hs.start(env=env)
+        wait_until(lambda: hung, 60)
+        time.sleep(1)
+        code, report["stop_during_hung_sync_s"] = stop_timed(hs)
+        report["hung_sync_stop_exit"] = code
+        release.set()
+        after = hs.status()["store"]
+        report["queued_after"], report["synced_after"] = after["queued"], after["synced"]
+        # Retention may have pruned synced samples (store.max_mb): they count as synced here.
+        report["pruned_by_retention"] = report["samples"] - after["samples"]
+    finally:
+        if hs.daemon:
+            hs.stop()
+        notify.close()
+        gw.stop()
+
+    def largest_gap(since, until):
+        pings = notify.keepalives(since, until)
+        gaps = [b - a for a, b in zip(pings, pings[1:])]
+        return (round(max(gaps), 3) if gaps else None), len(pings)
+    # Within one daemon's life (a restart is not a missed keep-alive): the interrupted import,
+    # the resumed import, then the sync.
+    g1, n1 = largest_gap(marks["import_start"], marks["import_sigterm"])
+    g2, n2 = largest_gap(marks["resume_start"], marks["sync_start"])
+    report["largest_keepalive_gap_import_s"], report["keepalives_import"] = max(g or 0 for g in (g1, g2)), n1 + n2
+    report["largest_keepalive_gap_sync_s"], report["keepalives_sync"] = largest_gap(marks["sync_start"], marks["sync_end"])
+    for k in ("stop_during_import_s", "stop_during_slow_sync_s", "stop_during_hung_sync_s", "resumed_import_s"):
+        report[k] = round(report[k], 3)
+    print(json.dumps(report, indent=1))
+    print(hs.read_log()[-3000:], file=sys.stderr)
+    shutil.rmtree(home, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
