@@ -51,10 +51,14 @@ extension DataType {
         ], category: .activity),
     ]
 
-    /// The name a family rule reads: without `HK…TypeIdentifier`, lower-cased, without `_`.
+    /// The name a family rule reads: without `HK…TypeIdentifier` (or the kind alone, for
+    /// `HKWorkoutTypeIdentifier`), lower-cased, without `_`.
     static func familyStem(_ key: String) -> String {
         var name = Substring(key)
-        if isHealthKitIdentifier(key), let r = typeIdentifierRange(key) { name = key[r.upperBound...] }
+        if isHealthKitIdentifier(key), let r = typeIdentifierRange(key) {
+            // `HKWorkoutTypeIdentifier`: the kind is the name.
+            name = r.upperBound == key.endIndex ? key[key.index(key.startIndex, offsetBy: 2)..<r.lowerBound] : key[r.upperBound...]
+        }
         else if key.hasPrefix("HKCategoryValue") { name = name.dropFirst("HKCategoryValue".count) }
         return name.lowercased().filter { $0 != "_" && $0 != "-" && $0 != " " }
     }
