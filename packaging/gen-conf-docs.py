@@ -63,6 +63,10 @@ def settings():
             n = re.match(r'"[^"]*",\s*\[([\d_, ]+)\],\s*([\d_]+)\.\.\.([\d_]+),', args)
             default = ",".join(x.strip().replace("_", "") for x in n.group(1).split(","))
             summary = strings[1] + " Each from %s to %s." % (n.group(2).replace("_", ""), n.group(3).replace("_", ""))
+        elif kind == "typeList":
+            default, summary = "", strings[1] + ' Comma-separated, or a list: ["nutrition", "sleep"].'
+        elif kind == "word":
+            default, summary = strings[1], strings[-1] + " One of: " + ", ".join(strings[2:-1]) + "."
         elif kind == "bool":
             default = re.match(r'"[^"]*",\s*(true|false),', args).group(1)
             summary = strings[1]

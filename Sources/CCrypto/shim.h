@@ -18,3 +18,24 @@ static inline int hs_sha256(const void *data, size_t n, unsigned char *out) {
     unsigned int len = 0;
     return EVP_Digest(data, n, out, &len, m, NULL);
 }
+
+/// A streaming SHA-256: a context from `hs_sha256_begin` (NULL when libcrypto cannot give
+/// one), fed with `hs_sha256_update`, finished and freed by `hs_sha256_end` (32 bytes into out;
+/// out may be NULL to only free it). Returns 1 on success.
+static inline EVP_MD_CTX *hs_sha256_begin(void) {
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    if (ctx == NULL) return NULL;
+    if (EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1) { EVP_MD_CTX_free(ctx); return NULL; }
+    return ctx;
+}
+
+static inline int hs_sha256_update(EVP_MD_CTX *ctx, const void *data, size_t n) {
+    return EVP_DigestUpdate(ctx, data, n);
+}
+
+static inline int hs_sha256_end(EVP_MD_CTX *ctx, unsigned char *out) {
+    unsigned int len = 0;
+    int ok = out == NULL ? 1 : EVP_DigestFinal_ex(ctx, out, &len);
+    EVP_MD_CTX_free(ctx);
+    return ok;
+}

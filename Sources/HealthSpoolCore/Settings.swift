@@ -52,31 +52,66 @@ public struct Settings: Sendable, Equatable {
     public var retryBaseSeconds = 1
     public var retryMaxSeconds = 300
     public var disabledTypes: [String] = []
+    /// Types enabled although their category is disabled (`types enable heartRate` after
+    /// `types disable cardiovascular`).
+    public var enabledTypes: [String] = []
     public var hourlyTypes: [String] = []
     public var immediateTypes: [String] = []
-    public var retentionDays = 30
+    /// Synced samples older than this are pruned; 0 keeps them whatever their age.
+    public var retentionDays = 0
     public var storeMaxMB = 1024
+    /// Archived spool files older than this are removed; 0 keeps them whatever their age.
+    public var archiveDays = 30
+    /// The archive's size limit, oldest files removed first; 0 for none.
+    public var archiveMaxMB = 1024
+    /// Files in failed/ (with their `.reason`) older than this are removed; 0 keeps them.
+    public var failedDays = 90
     public var logLevel = "info"
     /// Seconds between retries after the gateway refused the credentials; the last repeats.
     public var retryAuthSeconds = [60, 300, 900]
 
     public init() {}
 
-    /// Whether a type (registry name or HealthKit identifier) is enabled.
+    /// Whether a type (registry name, HealthKit identifier or any other name) is enabled: not
+    /// disabled by name, and neither its category (`DataType.category(of:)`, which covers
+    /// identifiers outside the registry by family) is disabled unless the type is enabled by name.
     public func isEnabled(_ type: String) -> Bool {
         let name = DataType.canonicalName(type)
-        let disabled = Set(disabledTypes.map(DataType.canonicalName))
-        if disabled.contains(name) { return false }
-        if let category = DataType.lookup(name)?.category, disabled.contains(category.rawValue) { return false }
-        return true
+        if disabledTypes.contains(where: { DataType.canonicalName($0) == name }) { return false }
+        if enabledTypes.contains(where: { DataType.canonicalName($0) == name }) { return true }
+        let category = DataType.category(of: name).rawValue
+        return !disabledTypes.contains { $0.lowercased() == category.lowercased() }
     }
 
-    /// The delivery frequency of a type: configured, else the registry default, else immediate.
+    /// A digest of what `isEnabled` decides from (the disabled and enabled names, normalized):
+    /// part of an import's identity, so a file re-dropped after `types enable` is imported again.
+    public var typeFilterDigest: String {
+        func normalized(_ names: [String]) -> String {
+            Set(names.map { DataCategory.named($0)?.rawValue ?? DataType.canonicalName($0) }).sorted().joined(separator: ",")
+        }
+        let text = "disabled=" + normalized(disabledTypes) + ";enabled=" + normalized(enabledTypes)
+        return SHA256.hash(Array(text.utf8)).prefix(8).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
+
+    /// The delivery frequency of a type: configured (by type or category), else the registry
+    /// default, else immediate.
     public func frequency(of type: String) -> DeliveryFrequency {
         let name = DataType.canonicalName(type)
-        if immediateTypes.map(DataType.canonicalName).contains(name) { return .immediate }
-        if hourlyTypes.map(DataType.canonicalName).contains(name) { return .hourly }
+        let category = DataType.category(of: name).rawValue
+        func names(_ list: [String]) -> Set<String> { Set(list.map { DataCategory.named($0)?.rawValue ?? DataType.canonicalName($0) }) }
+        let immediate = names(immediateTypes), hourly = names(hourlyTypes)
+        if immediate.contains(name) { return .immediate }
+        if hourly.contains(name) { return .hourly }
+        if immediate.contains(category) { return .immediate }
+        if hourly.contains(category) { return .hourly }
         return DataType.lookup(name)?.defaultFrequency ?? .immediate
+    }
+}
+
+extension DataCategory {
+    /// The category called `name`, case ignored.
+    public static func named(_ name: String) -> DataCategory? {
+        DataCategory(rawValue: name) ?? allCases.first { $0.rawValue.lowercased() == name.lowercased() }
     }
 }
 
@@ -99,6 +134,11 @@ public struct SettingsError: Error, CustomStringConvertible, Sendable, Equatable
     public var key: String
     public var reason: String
     public var description: String { "\(origin): \(key): \(reason)" }
+    /// An error about `key`, from `origin` (a file and line, a variable, "command line").
+    public init(key: String, reason: String, origin: String) {
+        self.init(key, reason, origin: origin)
+    }
+
     init(_ key: String, _ reason: String, origin: String = "") {
         self.origin = origin
         self.key = key
@@ -148,10 +188,24 @@ extension SettingKey {
         }
     }
 
-    static func list(_ name: String, _ summary: String,
-                     _ set: @escaping @Sendable (inout Settings, [String]) -> Void) -> SettingKey {
-        SettingKey(name: name, defaultText: "(empty)", summary: summary) { s, v throws(SettingsError) in
-            set(&s, v.split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty })
+    /// A list of type names, category names or HealthKit identifiers: `a, b` or `["a", "b"]`.
+    /// Anything else is refused, with the closest valid name.
+    static func typeList(_ name: String, _ summary: String,
+                         _ set: @escaping @Sendable (inout Settings, [String]) -> Void) -> SettingKey {
+        SettingKey(name: name, defaultText: "(empty)", summary: summary + " Comma-separated, or a list: [\"nutrition\", \"sleep\"].") { s, v throws(SettingsError) in
+            let items = try SettingsReader.listItems(v, key: name)
+            for item in items { try TypeName.validate(item, key: name) }
+            set(&s, items)
+        }
+    }
+
+    /// A string that must be one of `allowed` (case ignored); stored lower-cased.
+    static func word(_ name: String, _ def: String, _ allowed: [String], _ summary: String,
+                     _ set: @escaping @Sendable (inout Settings, String) -> Void) -> SettingKey {
+        let list = allowed.joined(separator: ", ")
+        return SettingKey(name: name, defaultText: def, summary: summary + " One of: \(list).") { s, v throws(SettingsError) in
+            guard allowed.contains(v.lowercased()) else { throw SettingsError(name, "'\(v)' is not one of: \(list)") }
+            set(&s, v.lowercased())
         }
     }
 
@@ -197,12 +251,16 @@ extension SettingKey {
         .int("sync.throttle_seconds", 60, 0...86_400, "Per-type throttle window: at most one sync trigger per type in this time.") { $0.throttleSeconds = $1 },
         .int("retry.base_seconds", 1, 1...3600, "First retry delay; doubles each failure.") { $0.retryBaseSeconds = $1 },
         .int("retry.max_seconds", 300, 1...86_400, "Longest retry delay.") { $0.retryMaxSeconds = $1 },
-        .list("types.disabled", "Types or categories neither stored nor sent (comma-separated).") { $0.disabledTypes = $1 },
-        .list("types.hourly", "Types delivered hourly instead of their default.") { $0.hourlyTypes = $1 },
-        .list("types.immediate", "Types delivered immediately instead of their default.") { $0.immediateTypes = $1 },
-        .int("store.retention_days", 30, 1...36_500, "Synced samples older than this are pruned.") { $0.retentionDays = $1 },
-        .int("store.max_mb", 1024, 16...1_048_576, "Store size limit; the oldest synced samples go first.") { $0.storeMaxMB = $1 },
-        .string("log.level", "info", "Least severe level logged: debug, info, notice, warning, error.") { $0.logLevel = $1 },
+        .typeList("types.disabled", "Types or categories neither stored nor sent: registry names (healthspool types list), categories, or any HealthKit identifier. A category covers every identifier of its family, not only the listed types (README, \"Types and categories\"). An unknown name is an error.") { $0.disabledTypes = $1 },
+        .typeList("types.enabled", "Types enabled although their category is in types.disabled (healthspool types enable sets it).") { $0.enabledTypes = $1 },
+        .typeList("types.hourly", "Types or categories delivered hourly instead of their default.") { $0.hourlyTypes = $1 },
+        .typeList("types.immediate", "Types or categories delivered immediately instead of their default.") { $0.immediateTypes = $1 },
+        .int("store.retention_days", 0, 0...36_500, "Synced samples older than this many days are pruned; 0 (the default) keeps them whatever their age: the store is your history. The size limit store.max_mb still applies. A pruned sample's id is kept, so it is never stored or sent again.") { $0.retentionDays = $1 },
+        .int("store.max_mb", 1024, 16...1_048_576, "Store size limit, MiB; over it, the oldest synced samples go first (by sample date). Unsynced samples are never dropped.") { $0.storeMaxMB = $1 },
+        .int("spool.archive_days", 30, 0...36_500, "Files in the spool's archive/ folder older than this many days (since they were archived) are removed; 0 keeps them.") { $0.archiveDays = $1 },
+        .int("spool.archive_max_mb", 1024, 0...1_048_576, "Size limit of archive/, MiB; over it, the oldest archived files are removed first; 0 for no limit.") { $0.archiveMaxMB = $1 },
+        .int("spool.failed_days", 90, 0...36_500, "Files in failed/ older than this many days are removed with their .reason; 0 keeps them.") { $0.failedDays = $1 },
+        .word("log.level", "info", ["trace", "debug", "info", "notice", "warning", "error", "critical"], "Least severe level logged.") { $0.logLevel = $1 },
         .intList("retry.auth_seconds", [60, 300, 900], 1...86_400, "Seconds between retries after the gateway refused the credentials (401/403), comma-separated; the last one repeats. A change to the credentials file is tried at once.") { $0.retryAuthSeconds = $1 },
     ]
 
@@ -233,10 +291,37 @@ public enum SettingsReader {
             var key = String(line[..<eq]).trimmingSpaces
             if !section.isEmpty { key = section + "." + key }
             var value = String(line[line.index(after: eq)...]).trimmingSpaces
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            // One quoted string; a list of quoted items ("a", "b") is left for the list reader.
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\""), !value.dropFirst().dropLast().contains("\"") {
+                value = String(value.dropFirst().dropLast())
+            }
             out.append((key, value, n + 1))
         }
         return out
+    }
+
+    /// The items of a list value: `a, b`, `"a", "b"` or `["a", "b"]` (quotes optional). Throws
+    /// for an unclosed bracket or quote.
+    public static func listItems(_ value: String, key: String) throws(SettingsError) -> [String] {
+        var v = value.trimmingSpaces
+        if v.hasPrefix("[") || v.hasSuffix("]") {
+            guard v.hasPrefix("["), v.hasSuffix("]"), v.count >= 2 else {
+                throw SettingsError(key, "'\(value)' is an unclosed list; write [\"a\", \"b\"] or a, b")
+            }
+            v = String(v.dropFirst().dropLast())
+        }
+        var items: [String] = []
+        for raw in v.split(separator: ",", omittingEmptySubsequences: false) {
+            var item = String(raw).trimmingSpaces
+            for q in ["\"", "'"] where item.hasPrefix(q) || item.hasSuffix(q) {
+                guard item.count >= 2, item.hasPrefix(q), item.hasSuffix(q) else {
+                    throw SettingsError(key, "\(item) has an unmatched quote; write [\"a\", \"b\"] or a, b")
+                }
+                item = String(item.dropFirst().dropLast()).trimmingSpaces
+            }
+            if !item.isEmpty { items.append(item) }
+        }
+        return items
     }
 
     /// Builds settings from layers, lowest precedence first. Each layer is (origin, text).

@@ -4,6 +4,9 @@ import HealthSpoolLinux
 import HealthSpoolStore
 import Logging
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The result of importing one file.
 public struct ImportSummary: Sendable {
@@ -208,10 +211,15 @@ public final class ExportImporter {
     let clock: () -> Timestamp
     private let stopRequested = StopFlag()
 
+    /// Makes `store`'s commits durable (`synchronous=FULL`): the caller moves a file out of the
+    /// spool once `importFile` returns, so its samples must survive a power loss by then.
     public init(store: SampleStore, logger: Logger, clock: @escaping () -> Timestamp) {
         self.store = store
         self.logger = logger
         self.clock = clock
+        do { try store.requireDurableCommits() } catch {
+            logger.error("could not make the store's commits durable: \(error)", metadata: ["event": "error"])
+        }
     }
 
     /// Asks the import in progress (and any later one) to stop at its next batch boundary, from
@@ -221,21 +229,29 @@ public final class ExportImporter {
     /// Whether `interrupt()` was called.
     public var isInterrupted: Bool { stopRequested.isSet }
 
-    /// A cheap identity for a file's content: size plus a hash of sampled blocks. A re-dropped
-    /// identical export is recognized without parsing it again.
-    static func fingerprint(_ file: ReadOnlyFile) throws -> String {
-        var hasher = [UInt8]()
-        let block = 4096
-        let blocks: Int64 = 64
-        var buf = [UInt8](repeating: 0, count: block)
-        for k in 0..<blocks {
-            let offset = file.size <= Int64(block) ? 0 : (file.size - Int64(block)) * k / (blocks - 1)
-            let n = try buf.withUnsafeMutableBytes { try file.read(at: offset, into: $0) }
-            hasher.append(contentsOf: buf[0..<n])
-            if file.size <= Int64(block) { break }
+    /// The identity of an import: a SHA-256 of every byte of the file, read in one pass before
+    /// parsing (an identical re-drop is then archived without being parsed), plus a digest of
+    /// the settings that shaped the import (the enabled and disabled types), so a file re-dropped
+    /// after `types enable` is imported again. The pass leaves the file's pages cached for the
+    /// parse that follows.
+    static func fingerprint(_ file: ReadOnlyFile, settings: Settings) throws -> String {
+        let digest = SHA256.Stream()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var offset: Int64 = 0
+        try buffer.withUnsafeMutableBytes { buf in
+            while true {
+                let n = pread(file.fd, buf.baseAddress, buf.count, off_t(offset))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw FileError("read", file.path)
+                }
+                if n == 0 { break }
+                digest.update(UnsafeRawBufferPointer(rebasing: buf[0..<n]))
+                offset += Int64(n)
+            }
         }
-        let digest = SHA256.hash(hasher)
-        return "v1:\(file.size):" + digest.prefix(16).map { String($0, radix: 16) }.joined()
+        let hex = digest.finish().map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        return "v2:\(offset):sha256=\(hex):types=\(settings.typeFilterDigest)"
     }
 
     /// Imports `path` (whose spool name is `name`) and returns what happened; the caller moves
@@ -253,7 +269,7 @@ public final class ExportImporter {
         }
         var fingerprint: String?
         do {
-            fingerprint = try Self.fingerprint(file)
+            fingerprint = try Self.fingerprint(file, settings: settings)
             if let fp = fingerprint, try store.hasImported(fingerprint: fp) {
                 summary.outcome = "unchanged"
                 summary.reason = "identical to a file imported before"

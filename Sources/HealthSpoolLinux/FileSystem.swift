@@ -112,11 +112,33 @@ public enum FileSystem {
         return String(path[path.index(after: slash)...])
     }
 
-    /// Renames `from` to `to`; durable once it returns.
+    /// Renames `from` to `to`; durable once it returns: the directories of both names are
+    /// fsynced after the rename. The file's modification time becomes now, the time it arrived
+    /// in its new folder (the spool's archive/ and failed/ are pruned by it).
     public static func move(_ from: String, to: String) throws {
+        // UTIME_OMIT and UTIME_NOW (<sys/stat.h> macros Swift does not import): keep atime, set mtime.
+        var times = [timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2), timespec(tv_sec: 0, tv_nsec: (1 << 30) - 1)]
+        _ = utimensat(AT_FDCWD, from, &times, AT_SYMLINK_NOFOLLOW)
         guard rename(from, to) == 0 else { throw FileError("rename", from) }
-        syncDirectory(of: to)
-        if parent(from) != parent(to) { syncDirectory(of: from) }
+        try syncDirectoryOrThrow(of: to)
+        if parent(from) != parent(to) { try syncDirectoryOrThrow(of: from) }
+    }
+
+    /// fsyncs the directory holding `path`, or throws naming it.
+    static func syncDirectoryOrThrow(of path: String) throws {
+        let dir = parent(path)
+        let fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileError("open", dir) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw FileError("fsync", dir) }
+    }
+
+    /// Modification time of `path` in milliseconds since 1970, and its size; nil when it is not
+    /// a regular file.
+    public static func modified(_ path: String) -> (millis: Int64, size: Int64)? {
+        var st = stat()
+        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return (Int64(st.st_mtim.tv_sec) * 1000 + Int64(st.st_mtim.tv_nsec) / 1_000_000, Int64(st.st_size))
     }
 
     /// Removes a file; a missing file is fine.

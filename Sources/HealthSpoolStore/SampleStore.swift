@@ -49,6 +49,9 @@ public final class SampleStore {
         WHERE type = ?1 AND start_ms = ?2 AND id = ?3 AND value != ?4
         """)
     private lazy var existsStmt = try! conn.prepare("SELECT 1 FROM samples WHERE type = ? AND start_ms = ? AND id = ?")
+    /// A pruned sample's delivered record: a row when it was delivered, with its value when revisable.
+    private lazy var deliveredStmt = try! conn.prepare("SELECT value FROM delivered WHERE id = ?")
+    private lazy var anyDeliveredStmt = try! conn.prepare("SELECT EXISTS (SELECT 1 FROM delivered)")
     private lazy var findSourceStmt = try! conn.prepare("SELECT id FROM sources WHERE name = ? AND version = ? AND device = ?")
     private lazy var addSourceStmt = try! conn.prepare("INSERT INTO sources(name, version, device) VALUES (?,?,?)")
     private lazy var sourceByIDStmt = try! conn.prepare("SELECT name, version, device FROM sources WHERE id = ?")
@@ -94,6 +97,20 @@ public final class SampleStore {
         conn = try Connection(path: path)
         try conn.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-16384; PRAGMA wal_autocheckpoint=16384;")
         try Schema.migrate(conn)
+    }
+
+    /// Makes every commit on this connection durable before it returns (`synchronous=FULL`: the
+    /// WAL is fsynced at each commit), for a caller that acts on the commit outside the store
+    /// (the importer moves the file out of the spool). Other connections keep `NORMAL`.
+    public func requireDurableCommits() throws(StoreError) {
+        try conn.exec("PRAGMA synchronous=FULL")
+    }
+
+    /// This connection's `PRAGMA synchronous`: 0 off, 1 normal, 2 full, 3 extra.
+    public func synchronousMode() throws(StoreError) -> Int {
+        let s = try conn.prepare("PRAGMA synchronous")
+        _ = try s.step()
+        return Int(s.int(0))
     }
 
     /// Caps this connection's page cache. A connection that walks the queue front to back reuses
@@ -234,6 +251,9 @@ public final class SampleStore {
         // After a mostly-duplicate batch (a cumulative export again), the ids already stored in
         // each type's time window are read in one index range instead of one lookup a sample.
         let stored = probeFirst ? try storedIDs(samples, slots: slots, typeIDs: ids) : []
+        // Samples delivered and pruned since are recorded by id alone; look there only when
+        // something was ever pruned.
+        let checkDelivered = try anyDelivered()
         // Consecutive samples often carry the same metadata (a heart rate's motion context).
         var lastMetadata: [String: String] = [:], lastMetadataJSON: String?
         for index in order {
@@ -256,6 +276,16 @@ public final class SampleStore {
                     continue
                 }
             }
+            // Delivered once and pruned since: not stored or sent again, unless a revisable
+            // sample comes back with another value (a revision, queued like one).
+            var revision = false
+            if checkDelivered, let delivered = try deliveredValue(id) {
+                guard revisable, let value = delivered, value != samples[index].value else {
+                    duplicates[slot] += 1
+                    continue
+                }
+                revision = true
+            }
             if samples[index].metadata != lastMetadata {
                 lastMetadata = samples[index].metadata
                 lastMetadataJSON = Self.encodeMetadata(lastMetadata)
@@ -277,7 +307,7 @@ public final class SampleStore {
             try s.runKeepingBindings()
             if conn.changes == 1 {
                 next += 1
-                new[slot] += 1
+                if revision { revised[slot] += 1 } else { new[slot] += 1 }
                 continue
             }
             if revisable {
@@ -304,6 +334,23 @@ public final class SampleStore {
         }
         probeFirst = result.duplicates * 2 > samples.count
         return result
+    }
+
+    /// Whether any pruned sample was recorded as delivered.
+    private func anyDelivered() throws(StoreError) -> Bool {
+        let s = anyDeliveredStmt
+        defer { s.reset() }
+        return try s.step() && s.int(0) != 0
+    }
+
+    /// The delivered record of a pruned sample: nil when `id` was never pruned; `.some(nil)` for
+    /// a sample that is not revisable, `.some(value)` for a revisable one.
+    private func deliveredValue(_ id: SampleID) throws(StoreError) -> Double?? {
+        let s = deliveredStmt
+        s.bind(1, id: id)
+        defer { s.reset() }
+        guard try s.step() else { return nil }
+        return .some(s.isNull(0) ? nil : s.double(0))
     }
 
     /// For each type slot of a batch, the ids stored in the window between its earliest and
@@ -539,23 +586,45 @@ public final class SampleStore {
     /// The condition on `samples` that selects synced rows.
     private static let synced = "state = 0 AND rowid <= (SELECT synced_to FROM types WHERE types.id = samples.type)"
 
-    /// Removes synced samples older than `olderThanMillis` (by end date); returns how many.
+    /// Removes synced samples whose end is before `olderThanMillis`; returns how many. Their ids
+    /// stay in `delivered`, so they are never stored or sent again.
     public func pruneSynced(olderThanMillis: Int64) throws(StoreError) -> Int {
-        let s = try conn.prepare("DELETE FROM samples WHERE end_ms < ? AND \(Self.synced)")
-        s.bind(1, olderThanMillis)
-        try s.run()
-        return conn.changes
+        try prune("SELECT rowid FROM samples WHERE end_ms < ?1 AND \(Self.synced)", olderThanMillis)
     }
 
-    /// Removes the oldest synced samples until at most `keep` synced remain; returns how many.
+    /// Removes the oldest synced samples (by end date) until at most `keep` synced remain;
+    /// returns how many. Their ids stay in `delivered`.
     public func pruneOldestSynced(keeping keep: Int) throws(StoreError) -> Int {
-        let s = try conn.prepare("""
-            DELETE FROM samples WHERE rowid IN (SELECT rowid FROM samples WHERE \(Self.synced) ORDER BY end_ms
-            LIMIT max(0, (SELECT count(*) FROM samples WHERE \(Self.synced)) - ?))
-            """)
-        s.bind(1, keep)
-        try s.run()
-        return conn.changes
+        try prune("""
+            SELECT rowid FROM samples WHERE \(Self.synced) ORDER BY end_ms, rowid
+            LIMIT max(0, (SELECT count(*) FROM samples WHERE \(Self.synced)) - ?1)
+            """, Int64(keep))
+    }
+
+    /// Records the rows `selection` picks (bound to `parameter`) as delivered, then deletes them,
+    /// in one transaction: forgetting a sample's payload never forgets that it was delivered.
+    private func prune(_ selection: String, _ parameter: Int64) throws(StoreError) -> Int {
+        try inTransaction { () throws(StoreError) -> Int in
+            try conn.exec("CREATE TEMP TABLE IF NOT EXISTS pruning (row INTEGER PRIMARY KEY); DELETE FROM temp.pruning")
+            let pick = try conn.prepare("INSERT INTO temp.pruning \(selection)")
+            pick.bind(1, parameter)
+            try pick.run()
+            try conn.exec("""
+                INSERT OR REPLACE INTO delivered(id, value)
+                    SELECT id, CASE WHEN revisable THEN value END FROM samples WHERE rowid IN (SELECT row FROM temp.pruning);
+                DELETE FROM samples WHERE rowid IN (SELECT row FROM temp.pruning);
+                """)
+            let removed = conn.changes
+            try conn.exec("DELETE FROM temp.pruning")
+            return removed
+        }
+    }
+
+    /// How many pruned samples are remembered as delivered.
+    public func deliveredCount() throws(StoreError) -> Int {
+        let s = try conn.prepare("SELECT count(*) FROM delivered")
+        _ = try s.step()
+        return Int(s.int(0))
     }
 
     /// Returns free pages to the file system (after large prunes).

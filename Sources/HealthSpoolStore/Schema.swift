@@ -7,6 +7,11 @@ import HealthSpoolCore
 /// row instead of one per sample. Duplicates are found through `UNIQUE (type, start_ms, id)`
 /// (the id derives from type and start, so this is the id's uniqueness), which an export's
 /// type-grouped, time-ordered records fill front to back instead of at random.
+///
+/// Step 3 added `delivered`: the ids of delivered samples whose rows were pruned, so a
+/// cumulative export that carries them again neither stores nor sends them again. A row is the
+/// 16-byte id (and, for a revisable sample, its delivered value): about 24 bytes a pruned sample
+/// (BENCHMARKS.md, "Delivered ids").
 enum Schema {
     static let migrations: [String] = [
         """
@@ -101,6 +106,12 @@ enum Schema {
         DROP TABLE samples;
         ALTER TABLE samples_v2 RENAME TO samples;
         CREATE INDEX samples_queue ON samples(type, state, rowid);
+        """,
+        """
+        CREATE TABLE delivered (
+            id BLOB PRIMARY KEY,                   -- a pruned sample's id
+            value REAL                             -- its delivered value, for a revisable sample; else NULL
+        ) WITHOUT ROWID;
         """,
     ]
 

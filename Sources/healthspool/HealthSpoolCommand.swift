@@ -3,6 +3,9 @@ import HealthSpoolCore
 import HealthSpoolDaemon
 import HealthSpoolLinux
 import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @main
 struct HealthSpoolCommand: ParsableCommand {
@@ -34,10 +37,19 @@ struct CommonOptions: ParsableArguments {
             guard let eq = o.firstIndex(of: "=") else { throw ValidationError("--set takes KEY=VALUE, got '\(o)'") }
             pairs.append((String(o[..<eq]), String(o[o.index(after: eq)...])))
         }
-        do { return try DaemonContext(overrides: pairs) } catch {
+        do { return try DaemonContext(overrides: pairs) } catch let error as SettingsError {
+            throw configurationError(error)
+        } catch {
             throw CLIError("\(error)")
         }
     }
+}
+
+/// Reports a configuration error (it names the file and line, or the variable, and what is
+/// allowed) on stderr, and gives exit status 78 (EX_CONFIG) to throw.
+func configurationError(_ error: SettingsError) -> ExitCode {
+    fputs("Error: \(error)\n", stderr)
+    return ExitCode(78)
 }
 
 /// A failure reported to the user as one line, exit status 1.

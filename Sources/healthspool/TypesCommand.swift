@@ -46,52 +46,84 @@ struct TypesList: ParsableCommand {
     }
 }
 
-/// Resolves names to registry types or categories, or fails with the list of valid names.
+/// Resolves names to categories, registry types or HealthKit identifiers (any syntactically
+/// valid one: a category covers identifiers outside the registry by family). An unknown name
+/// fails with the closest valid one, exit status 78, like an unknown name in the config file.
 func resolveTypesOrCategories(_ names: [String]) throws -> [String] {
     try names.map { n in
-        if let c = DataCategory(rawValue: n) ?? DataCategory.allCases.first(where: { $0.rawValue.lowercased() == n.lowercased() }) { return c.rawValue }
+        if let c = DataCategory.named(n) { return c.rawValue }
         if let t = DataType.lookup(n) { return t.name }
-        throw CLIError("'\(n)' is neither a type nor a category; see 'healthspool types list' (categories: \(DataCategory.allCases.map(\.rawValue).joined(separator: ", ")))")
+        if DataType.isHealthKitIdentifier(n) { return n }
+        throw configurationError(SettingsError(key: "types", reason: TypeName.problem(n), origin: "command line"))
     }
 }
 
+/// The disabled and enabled lists after enabling `targets`. Enabling a category removes it and
+/// every name of it from both lists; enabling a type removes it from the disabled list and,
+/// when its category stays disabled, names it in `types.enabled`.
+func enabling(_ targets: [String], disabled: [String], enabled: [String]) -> (disabled: [String], enabled: [String]) {
+    var disabled = disabled.map(DataType.canonicalName), enabled = enabled.map(DataType.canonicalName)
+    for target in targets {
+        if let c = DataCategory(rawValue: target) {
+            disabled.removeAll { $0 == c.rawValue || (DataCategory.named($0) == nil && DataType.category(of: $0) == c) }
+            enabled.removeAll { DataType.category(of: $0) == c }
+            continue
+        }
+        disabled.removeAll { $0 == target }
+        if disabled.contains(DataType.category(of: target).rawValue), !enabled.contains(target) { enabled.append(target) }
+    }
+    return (disabled, enabled)
+}
+
+/// The disabled and enabled lists after disabling `targets`: each is added to the disabled
+/// list; a category also drops the exceptions `types.enabled` made inside it.
+func disabling(_ targets: [String], disabled: [String], enabled: [String]) -> (disabled: [String], enabled: [String]) {
+    var disabled = disabled.map(DataType.canonicalName), enabled = enabled.map(DataType.canonicalName)
+    for target in targets {
+        if !disabled.contains(target) { disabled.append(target) }
+        if let c = DataCategory(rawValue: target) {
+            enabled.removeAll { DataType.category(of: $0) == c }
+        } else {
+            enabled.removeAll { $0 == target }
+        }
+    }
+    return (disabled, enabled)
+}
+
 struct TypesEnable: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "enable", abstract: "Enable types or whole categories.")
+    static let configuration = CommandConfiguration(
+        commandName: "enable",
+        abstract: "Enable types or whole categories.",
+        discussion: "Enabling one type of a disabled category keeps the category disabled and names the type in types.enabled."
+    )
     @OptionGroup var common: CommonOptions
-    @Argument(help: "Type names, HealthKit identifiers or category names.") var names: [String]
+    @Argument(help: "Type names, category names, or any HealthKit identifier (HKQuantityTypeIdentifierDietaryBiotin).") var names: [String]
 
     func run() throws {
         let context = try common.context()
         let targets = try resolveTypesOrCategories(names)
-        var disabled = context.settings.disabledTypes.map(DataType.canonicalName)
-        for target in targets {
-            disabled.removeAll { $0 == target }
-            if let c = DataCategory(rawValue: target) { disabled.removeAll { d in c.dataTypes.contains { $0.name == d } } }
-            // Enabling one type of a disabled category: disable the category's other types one by one.
-            if let t = DataType.lookup(target), disabled.contains(t.category.rawValue) {
-                disabled.removeAll { $0 == t.category.rawValue }
-                disabled += t.category.dataTypes.map(\.name).filter { $0 != t.name && !disabled.contains($0) }
-            }
-        }
-        try SettingsLoader.update(paths: context.paths, [("types.disabled", disabled.isEmpty ? nil : disabled.joined(separator: ","))])
-        print("enabled: \(targets.joined(separator: ", "))")
+        let (disabled, enabled) = enabling(targets, disabled: context.settings.disabledTypes, enabled: context.settings.enabledTypes)
+        try SettingsLoader.update(paths: context.paths, [("types.disabled", disabled.isEmpty ? nil : disabled.joined(separator: ",")),
+                                                        ("types.enabled", enabled.isEmpty ? nil : enabled.joined(separator: ","))])
+        print("enabled: \(targets.joined(separator: ", ")) (files dropped again are imported again for them)")
     }
 }
 
 struct TypesDisable: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "disable",
-        abstract: "Disable types or whole categories: they are neither stored nor sent."
+        abstract: "Disable types or whole categories: they are neither stored nor sent.",
+        discussion: "A category covers every HealthKit identifier of its family, not only the types 'types list' shows (healthspool.conf(5), types.disabled)."
     )
     @OptionGroup var common: CommonOptions
-    @Argument(help: "Type names, HealthKit identifiers or category names.") var names: [String]
+    @Argument(help: "Type names, category names, or any HealthKit identifier (HKQuantityTypeIdentifierDietaryBiotin).") var names: [String]
 
     func run() throws {
         let context = try common.context()
         let targets = try resolveTypesOrCategories(names)
-        var disabled = context.settings.disabledTypes.map(DataType.canonicalName)
-        for t in targets where !disabled.contains(t) { disabled.append(t) }
-        try SettingsLoader.update(paths: context.paths, [("types.disabled", disabled.joined(separator: ","))])
+        let (disabled, enabled) = disabling(targets, disabled: context.settings.disabledTypes, enabled: context.settings.enabledTypes)
+        try SettingsLoader.update(paths: context.paths, [("types.disabled", disabled.joined(separator: ",")),
+                                                        ("types.enabled", enabled.isEmpty ? nil : enabled.joined(separator: ","))])
         print("disabled: \(targets.joined(separator: ", ")) (samples of disabled types are neither stored nor sent)")
     }
 }

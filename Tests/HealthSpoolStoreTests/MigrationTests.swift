@@ -44,3 +44,35 @@ import Glibc
         #expect(try store.samples(type: "heartRate", fromMillis: 0, toMillis: .max).first?.sample == samples[0])
     }
 }
+
+/// A schema 2 store (before delivered ids) opens under schema 3 in place.
+@Suite struct MigrationToDeliveredIDsTests {
+    @Test func aSchemaTwoStoreGainsTheDeliveredTableInPlace() throws {
+        var template = Array("/tmp/healthspool-store-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+        let path = dir + "/v2.db"
+        let samples = (0..<3).map { i in
+            Sample(type: "heartRate", value: Double(60 + i), unit: "count/min", start: Timestamp(seconds: 1_500_000_000 + Int64(i)),
+                   source: SampleSource(name: "Watch"))
+        }
+        do {
+            let c = try Connection(path: path)
+            try c.exec(Schema.migrations[0])
+            try c.exec(Schema.migrations[1])
+            try c.exec("PRAGMA user_version = 2")
+        }
+        do {
+            // Version 2 has no delivered table yet.
+            let c = try Connection(path: path)
+            #expect(throws: StoreError.self) { try c.exec("SELECT 1 FROM delivered") }
+        }
+        let store = try SampleStore(path: path)
+        _ = try store.insert(samples, now: Timestamp(millis: 1))
+        try store.recordDelivery(try store.queued(type: "heartRate", limit: 10), at: Timestamp(millis: 2))
+        #expect(try store.pruneSynced(olderThanMillis: .max) == 3)
+        #expect(try store.insert(samples, now: Timestamp(millis: 3)).duplicates == 3)
+        let v = try Connection(path: path).prepare("PRAGMA user_version")
+        _ = try v.step()
+        #expect(v.int(0) == Int64(Schema.migrations.count))
+    }
+}
