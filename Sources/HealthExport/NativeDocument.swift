@@ -65,8 +65,9 @@ final class NativeDocument {
             case let .oversize(length):
                 report.note(ParseProblem(offset: at.0, line: at.1, message: "sample \(n): " + NativeParser.oversize("it", length: length)))
             case let .bytes(b):
-                let value = try parse(b, at: at)
+                let (value, invalid) = try parseChecking(b, at: at)
                 do {
+                    try NativeParser.refuseInvalidUTF8(invalid, at: at.0)
                     try sink.accept(try NativeParser.sample(from: value))
                     report.samples += 1
                 } catch let e as NativeParser.SampleFieldError {
@@ -149,8 +150,14 @@ final class NativeDocument {
 
     /// Parses one captured value; a syntax error names its place in the file.
     private func parse(_ bytes: [UInt8], at: (offset: Int64, line: Int)) throws -> JSONValue {
+        try parseChecking(bytes, at: at).0
+    }
+
+    /// Parses one captured value and lists its strings that are not UTF-8; a syntax error
+    /// names its place in the file.
+    private func parseChecking(_ bytes: [UInt8], at: (offset: Int64, line: Int)) throws -> (JSONValue, [JSONInvalidString]) {
         do {
-            return try JSONParser.parse(bytes)
+            return try JSONParser.parseCheckingUTF8(bytes)
         } catch let e as JSONSyntaxError {
             let newlines = bytes[0..<min(e.offset, bytes.count)].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
             throw JSONStreamReader.SyntaxError(offset: at.offset + Int64(e.offset), line: at.line + newlines, reason: e.reason)

@@ -35,8 +35,9 @@ final class NativeLines {
             }
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
             do {
-                let v = try JSONParser.parse(line)
+                let (v, invalid) = try JSONParser.parseCheckingUTF8(line)
                 sawObject = true
+                try NativeParser.refuseInvalidUTF8(invalid, at: at)
                 try sink.accept(try NativeParser.sample(from: v))
                 report.samples += 1
             } catch let e as NativeParser.SampleFieldError {

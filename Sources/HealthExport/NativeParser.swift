@@ -96,6 +96,19 @@ public enum NativeParser {
     /// A sample field that is missing or wrong.
     struct SampleFieldError: Error { let reason: String }
 
+    /// Refuses a sample (it starts at byte `offset` of the file) holding a string that is not
+    /// UTF-8: read as U+FFFD, a damaged type name would otherwise become a type of its own.
+    static func refuseInvalidUTF8(_ invalid: [JSONInvalidString], at offset: Int64) throws {
+        guard let bad = invalid.first else { return }
+        let field = bad.path.map { step -> String in
+            switch step {
+            case let .key(k): return k
+            case let .index(i): return "[\(i)]"
+            }
+        }.joined(separator: ".")
+        throw SampleFieldError(reason: "invalid UTF-8 at byte \(offset + Int64(bad.offset))\(field.isEmpty ? "" : " in \"\(field)\"")")
+    }
+
     /// One sample from its JSON object.
     static func sample(from v: JSONValue) throws -> Sample {
         guard v.objectValue != nil else { throw SampleFieldError(reason: "expected an object") }

@@ -227,6 +227,21 @@ func parseAppleXML(bytes: [UInt8], offsetFallback: Int32? = nil) throws -> ([Sam
         #expect(report.problems[1].message.contains("metrics 2 refused: \"name\""))
     }
 
+    /// A native sample (array or NDJSON) with bytes that are not UTF-8 is refused, naming the
+    /// byte and the field; the samples around it are imported.
+    @Test(arguments: [false, true]) func invalidUTF8InNativeJSONRefusesTheSample(ndjson: Bool) throws {
+        let good = Array(#"{"type": "heartRate", "value": 61, "startDate": "2026-01-01T10:00:00Z"}"#.utf8)
+        let bad = Array(#"{"type": "he"#.utf8) + [0xFF] + Array(#"(rt", "value": 62, "startDate": "2026-01-01T10:01:00Z"}"#.utf8)
+        let bytes = ndjson ? good + [0x0A] + bad + [0x0A] + good + [0x0A] : Array("[".utf8) + good + Array(",".utf8) + bad + Array(",".utf8) + good + Array("]".utf8)
+        let sink = CollectingSink()
+        let report = try NativeParser.parse(bytes, into: sink)
+        #expect(sink.samples.map(\.type) == ["heartRate", "heartRate"])
+        let badOffset = (ndjson ? good.count + 1 : good.count + 2) + 12
+        #expect(report.problems.count == 1)
+        #expect(report.problems.first?.message.contains("invalid UTF-8 at byte \(badOffset) in \"type\"") == true,
+                "\(report.problems.first?.message ?? "no problem")")
+    }
+
     /// A CSV row with bytes that are not UTF-8 is refused, naming its line and column.
     @Test func invalidUTF8InCSVRefusesTheRow() throws {
         let bytes = Array("type,value,start\nheartRate,61,2026-01-01 10:00:00 +0100\nhe".utf8) + [0xFF] + Array("(rt,62,2026-01-01 10:01:00 +0100\n".utf8)
