@@ -31,14 +31,23 @@ struct CommonOptions: ParsableArguments {
     @Option(name: .customLong("set"), help: ArgumentHelp("Override a setting for this run (KEY=VALUE, repeatable).", valueName: "KEY=VALUE"))
     var overrides: [String] = []
 
+    /// The context; a configuration error is reported and exits 78 (EX_CONFIG).
     func context() throws -> DaemonContext {
+        do { return try loadContext() } catch let error as SettingsError {
+            throw configurationError(error)
+        }
+    }
+
+    /// The context, or the `SettingsError` as it is (for `status`, which reports it and goes on
+    /// to show the daemon).
+    func loadContext() throws -> DaemonContext {
         var pairs: [(String, String)] = []
         for o in overrides {
             guard let eq = o.firstIndex(of: "=") else { throw ValidationError("--set takes KEY=VALUE, got '\(o)'") }
             pairs.append((String(o[..<eq]), String(o[o.index(after: eq)...])))
         }
         do { return try DaemonContext(overrides: pairs) } catch let error as SettingsError {
-            throw configurationError(error)
+            throw error
         } catch {
             throw CLIError("\(error)")
         }
@@ -97,7 +106,9 @@ struct StatusCommand: ParsableCommand {
     func run() throws {
         let report: StatusReport
         do {
-            report = try StatusReport(context: try common.context())
+            report = try StatusReport(context: try common.loadContext())
+        } catch let e as SettingsError {
+            report = try StatusReport(context: .ignoringConfigFiles(), configError: e.description)
         } catch let e as CLIError {
             report = try StatusReport(context: .ignoringConfigFiles(), configError: e.description)
         }
