@@ -9,22 +9,13 @@ import Glibc
 #endif
 
 /// The importer on real files and a real SQLite store in a temporary directory.
-@Suite struct ExportImporterTests {
+@Suite struct ExportImporterTests: ImporterSuite {
     let dir: String
     let store: SampleStore
     let importer: ExportImporter
 
     init() throws {
-        var template = Array("/tmp/healthspool-import-XXXXXX".utf8CString)
-        dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-        store = try SampleStore(path: dir + "/s.db")
-        importer = ExportImporter(store: store, logger: Logger(label: "test"), clock: { Timestamp(millis: 1_767_261_600_000) })
-    }
-
-    func write(_ name: String, _ text: String) throws -> String {
-        let path = dir + "/" + name
-        try FileSystem.writeAtomically(path, Array(text.utf8))
-        return path
+        (dir, store, importer) = try Self.makeImporter()
     }
 
     @Test func aGoodFileIsImportedAndTheIdenticalFileAgainIsRecognizedAsUnchanged() throws {

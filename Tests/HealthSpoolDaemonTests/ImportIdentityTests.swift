@@ -10,22 +10,13 @@ import Glibc
 
 /// What makes two imports the same (issue 13, item 2) and when the import's commit is durable
 /// (issue 14, item 5).
-@Suite struct ImportIdentityTests {
+@Suite struct ImportIdentityTests: ImporterSuite {
     let dir: String
     let store: SampleStore
     let importer: ExportImporter
 
     init() throws {
-        var template = Array("/tmp/healthspool-import-XXXXXX".utf8CString)
-        dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-        store = try SampleStore(path: dir + "/s.db")
-        importer = ExportImporter(store: store, logger: Logger(label: "test"), clock: { Timestamp(millis: 1_767_261_600_000) })
-    }
-
-    func write(_ name: String, _ text: String) throws -> String {
-        let path = dir + "/" + name
-        try FileSystem.writeAtomically(path, Array(text.utf8))
-        return path
+        (dir, store, importer) = try Self.makeImporter()
     }
 
     /// A file big enough that sampled blocks would miss a change in the middle.

@@ -47,9 +47,10 @@ def patch_headers(data: bytes, flags_or=0, method=None) -> bytes:
 
 def reason_of(hs, name: str, timeout: float = 30) -> str:
     path = hs.spool / "failed" / (name + ".reason")
-    text = wait_until(lambda: path.exists() and path.read_text(), timeout)
+    # The reason is written before the file is moved beside it: wait for both.
+    text = wait_until(lambda: (hs.spool / "failed" / name).exists() and path.exists() and path.read_text(), timeout)
     assert text, f"{name} did not reach failed/ with a reason:\n{hs.read_log()[-3000:]}"
-    assert (hs.spool / "failed" / name).exists() and not (hs.spool / name).exists()
+    assert not (hs.spool / name).exists()
     return text
 
 

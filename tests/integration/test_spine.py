@@ -56,7 +56,8 @@ def test_bad_file_is_quarantined_with_a_reason_and_a_later_good_file_still_goes_
     hs.drop("broken.json", '[{"type": "heartRate", "value": ')
     hs.drop("good.json", json.dumps(samples(5)))
     gateway.wait_for_samples(5)
-    reason = wait_until(lambda: (hs.spool / "failed" / "broken.json.reason").exists()
+    # The reason is written first, then the file moved beside it: wait for both.
+    reason = wait_until(lambda: (hs.spool / "failed" / "broken.json").exists()
                         and (hs.spool / "failed" / "broken.json.reason").read_text())
     assert "broken.json" in reason and "reason:" in reason
     assert (hs.spool / "failed" / "broken.json").exists()

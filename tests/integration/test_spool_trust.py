@@ -55,7 +55,7 @@ def test_a_file_whose_import_killed_the_daemon_twice_is_set_aside_and_the_files_
         assert big.exists(), "the file must stay in the spool after a crash"
     hs.start()
     reason_file = hs.spool / "failed" / "big.ndjson.reason"
-    assert wait_until(reason_file.exists, 20), hs.read_log()
+    assert wait_until(lambda: reason_file.exists() and (hs.spool / "failed" / "big.ndjson").exists(), 20), hs.read_log()
     assert "the importer stopped while reading this file" in reason_file.read_text()
     assert (hs.spool / "failed" / "big.ndjson").exists() and not big.exists()
     assert wait_until(lambda: (hs.spool / "archive" / "after-2.json").exists() and (hs.spool / "archive" / "after-1.json").exists(), 20)
@@ -75,7 +75,7 @@ def test_a_symlink_a_fifo_a_directory_and_a_non_utf8_name_are_each_imported_or_r
         f.write(json.dumps(samples(4)).encode())
     # The non-UTF-8 file is imported (renamed, its invalid byte as %E9).
     assert wait_until(lambda: (hs.spool / "archive" / "caf%E9.json").exists(), 20), hs.read_log()
-    assert wait_until(lambda: (hs.spool / "failed" / "link.json.reason").exists() and (hs.spool / "failed" / "pipe.json.reason").exists(), 20), hs.read_log()
+    assert wait_until(lambda: all(os.path.lexists(hs.spool / "failed" / n) for n in ("link.json", "link.json.reason", "pipe.json", "pipe.json.reason")), 20), hs.read_log()
     link_reason = (hs.spool / "failed" / "link.json.reason").read_text()
     assert "refused" in link_reason and "symbolic link" in link_reason
     assert "FIFO" in (hs.spool / "failed" / "pipe.json.reason").read_text()
