@@ -4,12 +4,12 @@
 SWIFT ?= swift
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-.PHONY: run test setup setup-test build build-release unit docs-check integration e2e deb bench clean
+.PHONY: run test setup setup-test build build-release unit docs-check fuzz-smoke fuzz integration e2e deb bench clean
 
 run: setup build-release
 	./.build/release/healthspool daemon
 
-test: setup-test build unit docs-check integration e2e
+test: setup-test build unit docs-check fuzz-smoke integration e2e
 
 setup:
 	./scripts/setup-deps.sh
@@ -30,6 +30,15 @@ unit:
 docs-check:
 	python3 packaging/gen-conf-docs.py --check
 
+# Fuzz targets (docs/fuzzing.md): one sanitized libFuzzer binary built in .build-fuzz; each
+# target runs FUZZ_SECONDS (smoke: 30 s). Fails on a finding; a build error fails at once.
+fuzz-smoke:
+	FUZZ_SECONDS=30 ./scripts/fuzz.sh
+
+FUZZ_SECONDS ?= 1800
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) ./scripts/fuzz.sh
+
 integration:
 	HEALTHSPOOL_BIN=$(CURDIR)/.build/debug/healthspool python3 -m pytest -q tests/integration
 
@@ -45,4 +54,4 @@ bench:
 	bench/gateway-bench.sh
 
 clean:
-	rm -rf .build .build-release dist
+	rm -rf .build .build-release .build-fuzz .build-asan dist

@@ -61,3 +61,18 @@ let package = Package(
     ],
     swiftLanguageModes: [.v5]
 )
+
+// The fuzz targets (docs/fuzzing.md): one libFuzzer binary, only when HEALTHSPOOL_FUZZ=1 (`make fuzz`
+// builds it with -sanitize=fuzzer,address in .build-fuzz); a plain `swift build` never sees it.
+if Context.environment["HEALTHSPOOL_FUZZ"] == "1" {
+    package.targets.append(.target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"))
+    package.targets.append(.executableTarget(
+        name: "healthspool-fuzz",
+        dependencies: ["CFuzzDriver", "HealthSpoolCore", "HealthExport", "HealthSpoolGateway", "HealthSpoolDaemon"],
+        path: "Fuzz/healthspool-fuzz",
+        swiftSettings: [.unsafeFlags(["-parse-as-library"])],
+        // gold stops with an internal error on this link; lld (shipped with Swift) does it.
+        linkerSettings: [.unsafeFlags(["-use-ld=lld"])]
+    ))
+    package.products.append(.executable(name: "healthspool-fuzz", targets: ["healthspool-fuzz"]))
+}

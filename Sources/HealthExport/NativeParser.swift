@@ -123,10 +123,15 @@ public enum NativeParser {
             guard e >= start else { throw SampleFieldError(reason: "\"endDate\" is before \"startDate\"") }
             end = e
         }
-        let type = DataType.canonicalName(rawType)
-        let (value, unit, original) = UnitConversion.toCanonical(rawValue, unit: v["unit"]?.stringValue ?? "", type: type)
+        var type = DataType.canonicalName(rawType)
+        var (value, unit, original) = UnitConversion.toCanonical(rawValue, unit: v["unit"]?.stringValue ?? "", type: type)
         if let canonical = DataType.lookup(type)?.unit, unit != canonical {
-            throw SampleFieldError(reason: "unit '\(unit)' cannot be converted to \(type)'s unit \(canonical)")
+            // A HealthKit identifier with a unit its registry type cannot take stays under that
+            // identifier, unconverted, as the Apple Health parser keeps it (and healthspool sends it).
+            guard rawType != type, rawType.hasPrefix("HK") else {
+                throw SampleFieldError(reason: "unit '\(unit)' cannot be converted to \(type)'s unit \(canonical)")
+            }
+            (type, value, unit, original) = (rawType, rawValue, v["unit"]?.stringValue ?? "", nil)
         }
         var source = SampleSource(name: "healthspool")
         if let s = v["source"] {

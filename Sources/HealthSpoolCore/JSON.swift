@@ -259,7 +259,11 @@ public struct JSONParser {
                 if (0xD800...0xDBFF).contains(scalar), i + 1 < bytes.count, bytes[i] == 0x5C, bytes[i + 1] == 0x75 {
                     i += 2
                     let low = try hex4()
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low &- 0xDC00)
+                    if (0xDC00...0xDFFF).contains(low) {
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    } else {
+                        i -= 6   // a lone high surrogate (U+FFFD); the next escape is read on its own
+                    }
                 }
                 let u = Unicode.Scalar(scalar) ?? "\u{FFFD}"
                 out.append(contentsOf: Array(String(Character(u)).utf8))

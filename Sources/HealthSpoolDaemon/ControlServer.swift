@@ -74,7 +74,7 @@ final class ControlServer {
             var tv = timeval(tv_sec: 5, tv_usec: 0)
             setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
             setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-            guard let line = readLine(client), let request = try? JSONParser.parse(line) else {
+            guard let line = Self.readLine(client), let request = try? JSONParser.parse(line) else {
                 Glibc.close(client)
                 continue
             }
@@ -82,7 +82,9 @@ final class ControlServer {
         }
     }
 
-    private func readLine(_ fd: Int32) -> [UInt8]? {
+    /// One request line from a client (without its newline), at most 64 KiB; nil when the client
+    /// sent nothing or too much. Internal for the control fuzz target.
+    static func readLine(_ fd: Int32) -> [UInt8]? {
         var out: [UInt8] = []
         var byte: UInt8 = 0
         while out.count < 65536 {

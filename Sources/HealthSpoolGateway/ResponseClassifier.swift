@@ -152,7 +152,8 @@ public enum ResponseClassifier {
     public static func parseRetryAfter(_ text: String, now: Timestamp? = nil) -> Int64? {
         let t = text.trimmingSpaces
         if t.isEmpty { return nil }
-        if let s = Int64(t) { return s >= 0 ? s * 1000 : nil }
+        // Seconds past a year are taken as a year: a hostile proxy's 19-digit value overflowed here.
+        if let s = Int64(t) { return s >= 0 ? min(s, 365 * 86_400) * 1000 : nil }
         if let now, let at = HTTPDate.parse(t) { return max(0, at - now.millis) }
         return 60_000
     }

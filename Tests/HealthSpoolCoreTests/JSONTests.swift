@@ -47,4 +47,16 @@ import Testing
         }
         #expect(w.text == expected)
     }
+
+    /// Fuzz finding (native, hae-json, control, gateway targets): a high surrogate escape followed by
+    /// an escape that is not a low surrogate overflowed the scalar arithmetic and crashed the
+    /// process (a hostile gateway body or control request could do that). Minimised input below.
+    @Test func aHighSurrogateWithoutItsLowHalfIsAReplacementCharacter() throws {
+        #expect(try JSONParser.parse(#""\ud84d\u1e30""#) == .string("\u{FFFD}\u{1E30}"))
+        #expect(try JSONParser.parse(#""\ud83d\ud83d\ude00x""#) == .string("\u{FFFD}\u{1F600}x"))
+        #expect(try JSONParser.parse(#""\udc00\ud83d""#) == .string("\u{FFFD}\u{FFFD}"))
+        let fuzzed: [UInt8] = Array(#"{"typ\ud84d\u1e308de"#.utf8) + [0, 0, 0] + Array("bnRat".utf8) + [0xFF, 0xFF, 0x03, 0x94]
+            + Array(#"e1:00", "so"#.utf8) + [0x09, 0x8B] + Array("cOpt308}".utf8)
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(fuzzed) }
+    }
 }

@@ -117,6 +117,21 @@ import Testing
         #expect(ResponseClassifier.parseRetryAfter("soon", now: now) == 60_000)
     }
 
+    /// Fuzz finding (gateway target): a Retry-After of 19 digits overflowed the conversion to
+    /// milliseconds and crashed the daemon. Minimised input: `Retry-After: 8888888888888888888`.
+    @Test func aHugeRetryAfterIsCappedAtAYear() {
+        let year: Int64 = 365 * 86_400_000
+        #expect(ResponseClassifier.parseRetryAfter("8888888888888888888") == year)
+        #expect(ResponseClassifier.parseRetryAfter("9223372036854775807") == year)
+        #expect(ResponseClassifier.parseRetryAfter("31536000") == year)
+        var r = response(429, "")
+        r.headers["retry-after"] = "8888888888888888888"
+        guard case let .retry(.http(_, _, retryAfter)) = ResponseClassifier.classify(r, format: .json, count: 1) else {
+            Issue.record("expected retry"); return
+        }
+        #expect(retryAfter == year)
+    }
+
     @Test func htmlBodiesDoNotBecomeMessages() {
         guard case let .retry(e) = ResponseClassifier.classify(response(429, "<html><h1>429</h1></html>"), format: .json, count: 1) else {
             Issue.record("expected retry"); return

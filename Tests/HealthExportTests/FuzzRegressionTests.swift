@@ -1,0 +1,55 @@
+import Foundation
+import HealthSpoolCore
+import Testing
+@testable import HealthExport
+
+/// Inputs the fuzz targets (Fuzz/, docs/fuzzing.md) found, minimised, each with the property it broke.
+@Suite("Fuzz findings")
+struct FuzzRegressionTests {
+    /// Samples encoded as the gateway's json body and read back by the native parser. The wire does
+    /// not carry `revisable` (it only decides whether the value is part of the id): it is copied over.
+    func roundTrip(_ samples: [Sample]) throws -> [Sample] {
+        let stored = samples.enumerated().map { StoredSample(sample: $1, createdAt: Timestamp(millis: 0), rowID: Int64($0)) }
+        let body = BatchEncoder.encode(stored, format: .json, envelope: BatchEnvelope(deviceId: "d", userId: "u", appVersion: "0"),
+                                       now: Timestamp(millis: 0))
+        let sink = CollectingSink()
+        let report = try NativeParser.parse(body, into: sink)
+        #expect(report.problems.isEmpty && sink.samples.count == samples.count)
+        return zip(samples, sink.samples).map { original, parsed in
+            var s = parsed
+            s.revisable = original.revisable
+            s.refreshID()
+            return s
+        }
+    }
+
+    /// apple-xml round trip: a record whose unit its registry type cannot take is kept under its
+    /// HealthKit identifier; the native parser rejected that sample when it came back.
+    @Test func aHealthKitTypeKeptWithAnUnconvertibleUnitParsesBack() throws {
+        let xml = #"<HealthData><Record type="HKQuantityTypeIdentifierHeight" sourceName="Health" unit="furlong" startDate="2026-01-01 08:00:00 +0100" endDate="2026-01-01 08:00:00 +0100" value="0.01"/></HealthData>"#
+        let sink = CollectingSink()
+        _ = try AppleHealthParser.parseXML(MemoryByteSource(xml), into: sink)
+        try #require(sink.samples.count == 1)
+        #expect(sink.samples[0].type == "HKQuantityTypeIdentifierHeight" && sink.samples[0].unit == "furlong")
+        #expect(try roundTrip(sink.samples) == sink.samples)
+    }
+
+    /// The rule is for HealthKit identifiers only: a registry name or alias with a unit it cannot
+    /// take is still a problem.
+    @Test func aRegistryNameWithAnUnconvertibleUnitIsStillRejected() throws {
+        let sink = CollectingSink()
+        let report = try NativeParser.parse(Array(#"[{"type":"height","value":1,"unit":"furlong","startDate":"2026-01-01T10:00:00Z"}]"#.utf8), into: sink)
+        #expect(sink.samples.isEmpty && report.problemCount == 1)
+    }
+
+    /// Every golden Apple Health export survives the encoder and the native parser.
+    @Test(arguments: ["modern-export", "ios8-export", "ios16-broken-dtd", "no-dtd-minimal", "unescaped-device"])
+    func goldenExportsRoundTrip(_ name: String) throws {
+        let url = try #require(Bundle.module.url(forResource: name, withExtension: "xml", subdirectory: "Golden/apple-health"))
+        let bytes = try [UInt8](Data(contentsOf: url))
+        let sink = CollectingSink()
+        _ = try AppleHealthParser.parseXML(MemoryByteSource(bytes), into: sink)
+        #expect(!sink.samples.isEmpty)
+        #expect(try roundTrip(sink.samples) == sink.samples)
+    }
+}

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Builds the fuzz binary once (Fuzz/, -sanitize=fuzzer,address, in .build-fuzz) and runs each
+# target for FUZZ_SECONDS (default 300) under nice, one after the other. See docs/fuzzing.md.
+#   scripts/fuzz.sh [target…]           every target, or those named
+#   FUZZ_SECONDS=30 scripts/fuzz.sh      the smoke run of `make fuzz-smoke`
+# Working corpora grow in .build-fuzz/corpus/<target> (seeded from Fuzz/corpus/<target>);
+# findings land in .build-fuzz/findings/<target>/, logs in .build-fuzz/logs/. Exits 1 when a
+# target found something (a crash, a failed property, a leak, a timeout, memory past the bound)
+# or the zip reader disagrees with Python's zipfile; a build error stops it at once.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH=/opt/swift/usr/bin:$PATH
+seconds=${FUZZ_SECONDS:-300}
+scratch=.build-fuzz
+
+echo "== building the fuzz binary (release, -sanitize=fuzzer,address) in $scratch"
+HEALTHSPOOL_FUZZ=1 nice -n 10 swift build -c release --scratch-path "$scratch" --product healthspool-fuzz \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing
+bin=$scratch/release/healthspool-fuzz
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then mapfile -t targets < <("$bin" list | cut -f1); fi
+
+# Bounds: inputs up to 64 KiB; one input may take 5 s (under ASan and coverage instrumentation,
+# i.e. at most 80 s a MB), the process 1 GiB of RSS, one allocation 512 MiB.
+bounds=(-max_len=65536 -timeout=5 -rss_limit_mb=1024 -malloc_limit_mb=512)
+dict_for() {
+    case "$1" in
+        zip) echo Fuzz/dict/zip.dict ;;
+        apple-xml) echo Fuzz/dict/xml.dict ;;
+        export|hae-json|native|control|gateway) echo Fuzz/dict/json.dict ;;
+    esac
+}
+
+failed=0
+summary=()
+for t in "${targets[@]}"; do
+    corpus=$scratch/corpus/$t findings=$scratch/findings/$t log=$scratch/logs/$t.log
+    mkdir -p "$corpus" "$findings" "$(dirname "$log")"
+    cp -n Fuzz/corpus/"$t"/* "$corpus"/ 2>/dev/null || true
+    dict=$(dict_for "$t")
+    echo "== $t: ${seconds}s"
+    rc=0
+    touch "$log.start"
+    SWIFT_BACKTRACE=enable=no nice -n 19 "$bin" "$t" "${bounds[@]}" -max_total_time="$seconds" -print_final_stats=1 \
+        -artifact_prefix="$findings/" ${dict:+-dict="$dict"} "$corpus" >"$log" 2>&1 || rc=$?
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1 || true)
+    cov=$( (grep -o 'cov: [0-9]*' "$log" || true) | tail -1 | cut -d' ' -f2)
+    ft=$( (grep -o 'ft: [0-9]*' "$log" || true) | tail -1 | cut -d' ' -f2)
+    result=ok
+    artifacts=$(find "$findings" -type f -newer "$log.start")
+    if [ "$rc" -ne 0 ] || [ -n "$artifacts" ]; then
+        result="FINDING (exit $rc)"
+        failed=1
+        grep -E 'ERROR: |Fatal error|property failed|SUMMARY|^    #[0-9]+ .* in ' "$log" | head -25 || true
+        for a in $artifacts; do echo "input $a (base64, first 2000 characters): $(base64 -w0 "$a" | cut -c1-2000)"; done
+    fi
+    if [ "$t" = zip ] && ! python3 Fuzz/zip-crosscheck.py "$bin" "$corpus"; then
+        result="$result; differs from zipfile"
+        failed=1
+    fi
+    summary+=("$(printf '%-10s %5ss  execs %-10s cov %-6s ft %-7s corpus %-5s %s' "$t" "$seconds" "${execs:-?}" "${cov:-?}" "${ft:-?}" \
+        "$(find "$corpus" -type f | wc -l)" "$result")")
+done
+echo "== summary"
+printf '%s\n' "${summary[@]}"
+exit $failed
