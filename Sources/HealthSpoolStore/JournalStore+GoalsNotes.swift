@@ -71,6 +71,11 @@ extension JournalStore {
         }
     }
 
+    /// Records a note's audio file name.
+    public func setNoteAudio(id: Int64, file: String) throws(StoreError) {
+        try write { () throws(StoreError) in try run("UPDATE notes SET audio = ? WHERE id = ?") { $0.bind(1, file); $0.bind(2, id) } }
+    }
+
     /// Notes, newest first, of one category or all.
     public func notes(category: String? = nil) throws(StoreError) -> [Note] {
         try rows("SELECT id, category, text, created_ms, created_off, audio FROM notes WHERE ?1 IS NULL OR category = ?1 ORDER BY created_ms DESC, id DESC") { s in
