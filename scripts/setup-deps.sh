@@ -5,7 +5,7 @@
 set -euo pipefail
 
 build_pkgs=(libsqlite3-dev libcurl4-openssl-dev libssl-dev libsystemd-dev zlib1g-dev pkg-config)
-test_pkgs=(libxml2-utils sqlite3 openssl strace)
+test_pkgs=(libxml2-utils sqlite3 openssl strace tzdata)
 want=("${build_pkgs[@]}")
 [[ "${1:-}" == "--test" ]] && want+=("${test_pkgs[@]}")
 

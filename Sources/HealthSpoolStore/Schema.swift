@@ -12,6 +12,9 @@ import HealthSpoolCore
 /// cumulative export that carries them again neither stores nor sends them again. A row is the
 /// 16-byte id (and, for a revisable sample, its delivered value): about 24 bytes a pruned sample
 /// (BENCHMARKS.md, "Delivered ids").
+///
+/// Step 4 is the journal's symptoms, lifestyle factors and scores; step 5 the journal's
+/// medications, doses, reminders, goals and notes (`JournalSchema.medicationsAndReminders`).
 enum Schema {
     static let migrations: [String] = [
         """
@@ -113,6 +116,9 @@ enum Schema {
             value REAL                             -- its delivered value, for a revisable sample; else NULL
         ) WITHOUT ROWID;
         """,
+        // Step 4: symptoms, lifestyle factors and scores (the "journal" branch fills this in).
+        "SELECT 1;",
+        JournalSchema.medicationsAndReminders,
     ]
 
     static func migrate(_ c: Connection) throws(StoreError) {

@@ -22,6 +22,7 @@ struct HealthSpoolCommand: ParsableCommand {
             DaemonCommand.self, StatusCommand.self, HistoryCommand.self, SyncCommand.self, ImportCommand.self,
             GatewayCommand.self, TypesCommand.self, FrequencyCommand.self, LockCommand.self, UnlockCommand.self,
             DeadLettersCommand.self, PurgeCommand.self,
+            MedCommand.self, RemindCommand.self, GoalCommand.self, NoteCommand.self, MeasureCommand.self,
         ]
     )
 }

@@ -1,0 +1,56 @@
+import HealthSpoolCore
+
+extension HealthJournal {
+    /// Adds a reminder (R15), starting on `start` (today when nil). A monthly rule without a
+    /// day takes the start date's. A medication reminder names the medication it logs.
+    public func addReminder(name: String, kind: ReminderKind?, times: [TimeOfDay], rule: RecurrenceRule,
+                            start: CivilDate?, medication: String?, now: Timestamp) throws -> Reminder {
+        let title = name.trimmingSpaces
+        guard !title.isEmpty else { throw JournalError.invalid(field: "name", value: name, expected: "a name (\"Take ibuprofen\")") }
+        guard !times.isEmpty else { throw JournalError.invalid(field: "times", value: "", expected: "at least one time of day") }
+        let med = try medication.map { try self.medication($0) }
+        var rule = rule
+        let first = start ?? WallClock.localDay(of: now, zone: zone)
+        if rule.frequency == .monthly, rule.monthDay == nil { rule.monthDay = first.day }
+        return try journal.addReminder(Reminder(id: 0, name: title, kind: kind ?? (med == nil ? .other : .medication), times: times,
+                                                rule: rule, start: first, medicationID: med?.id, created: local(now)))
+    }
+
+    /// Every reminder, by id.
+    public func reminders() throws -> [Reminder] { try journal.reminders().map(\.reminder) }
+
+    /// The reminder with this id.
+    public func reminder(_ id: Int64) throws -> Reminder {
+        guard let r = try reminders().first(where: { $0.id == id }) else { throw JournalError.notFound(kind: "reminder", key: String(id)) }
+        return r
+    }
+
+    /// Removes a reminder.
+    public func removeReminder(_ id: Int64) throws -> Reminder {
+        let r = try reminder(id)
+        _ = try journal.removeReminder(id: r.id)
+        return r
+    }
+
+    /// The next `count` occurrences of a reminder after `after`, in the journal's zone.
+    public func nextOccurrences(of id: Int64, after: Timestamp, count: Int) throws -> [Timestamp] {
+        ReminderSchedule.occurrences(of: try reminder(id), after: after, count: count, zone: zone)
+    }
+
+    /// The reminders as an iCalendar file.
+    public func calendar(now: Timestamp) throws -> String {
+        CalendarExport(zone: zone, stamp: now).calendar(try reminders())
+    }
+
+    /// What the reminder scheduler fires now: the due-reminder policy over the stored
+    /// reminders and their last firings, in the journal's zone. With `record`, the fired
+    /// reminders are marked fired at `now` (the scheduler's call; a preview passes false).
+    public func dueReminders(now: Timestamp, record: Bool = true) throws -> ReminderCheck {
+        let stored = try journal.reminders()
+        var last: [Int64: Timestamp] = [:]
+        for (r, fired) in stored { if let fired { last[r.id] = fired } }
+        let check = ReminderSchedule.dueReminders(stored.map(\.reminder), lastFired: last, now: now, zone: zone)
+        if record, !check.due.isEmpty { try journal.recordFired(check.due.map(\.reminder.id), at: now) }
+        return check
+    }
+}

@@ -1,0 +1,49 @@
+import HealthSpoolCore
+import HealthSpoolLinux
+import HealthSpoolStore
+
+/// The health journal's use cases (medications, reminders, goals, notes, manual measurements),
+/// called by the CLI and, later, the web interface and the daemon's reminder scheduler. Each
+/// works on the store directly, whether or not the daemon runs.
+///
+/// Not thread-safe (it owns a store connection): make one per request or per thread.
+public final class HealthJournal {
+    public let context: DaemonContext
+    /// The zone local times are read and shown in.
+    public let zone: ZoneRules
+    let store: SampleStore
+    let journal: JournalStore
+
+    /// Opens the store; `zone` defaults to the machine's (`TZ`, else `/etc/localtime`).
+    public init(context: DaemonContext, zone: ZoneRules? = nil) throws {
+        self.context = context
+        self.zone = try zone ?? ZoneInfo.current(environment: context.environment)
+        store = try context.openStore()
+        journal = JournalStore(store)
+    }
+
+    /// Where note audio files are kept: `<state dir>/notes/` (0700; files 0600).
+    public var notesDirectory: String { context.stateDir + "/notes" }
+
+    /// A time the user typed (`--at`), read in the journal's zone.
+    public func time(_ text: String, now: Timestamp) throws -> Timestamp {
+        guard let t = WallClock.parse(text, now: now, zone: zone) else {
+            throw JournalError.invalid(field: "time", value: text,
+                                       expected: "HH:MM (today), YYYY-MM-DD HH:MM (local) or 2026-03-29T08:00:00+02:00")
+        }
+        return t
+    }
+
+    /// A date the user typed (`--date`), or today.
+    public func day(_ text: String?, now: Timestamp) throws -> CivilDate {
+        guard let text else { return WallClock.localDay(of: now, zone: zone) }
+        guard let d = CivilDate(parsing: text.trimmingSpaces) else {
+            throw JournalError.invalid(field: "date", value: text, expected: "YYYY-MM-DD")
+        }
+        return d
+    }
+
+    /// A timestamp shown in the journal's zone.
+    public func local(_ t: Timestamp) -> Timestamp { zone.timestamp(atUTC: Timestamp.floorDivide(t.millis, 1000).0).with(millis: t.millis) }
+}
+

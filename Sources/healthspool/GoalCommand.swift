@@ -1,0 +1,88 @@
+import ArgumentParser
+import HealthSpoolCore
+import HealthSpoolDaemon
+
+struct GoalCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "goal", abstract: "Tasks and goals: one-off or repeating, checked off by hand or from your data.",
+        discussion: "A goal on a measured type (--type stepCount --target 10000) checks itself off once the day's samples of that type add up to the target.",
+        subcommands: [GoalAdd.self, GoalList.self, GoalDone.self, GoalRemove.self])
+}
+
+struct GoalAdd: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a task or goal (one-off unless a repeat is given).")
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "What to do (\"Physio exercises\").") var name: String
+    @OptionGroup var repeatRule: RepeatOptions
+    @Option(help: "The first day (YYYY-MM-DD; default today).") var start: String?
+    @Option(help: "A measured goal's sample type (stepCount, appleStandHour; see healthspool types).") var type: String?
+    @Option(help: "The day total that meets it (10000).") var target: Double?
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        let rule = try repeatRule.rule()
+        let g = try withJournal(common) { j, now in
+            try j.addGoal(name: name, rule: rule, start: try start.map { try j.day($0, now: now) }, type: type, target: target, now: now)
+        }
+        if json { printJSON(GoalList.json(g)) } else { print("added goal \(g.id): \(g.name)\(g.rule.map { ", \($0)" } ?? ", once")") }
+    }
+}
+
+struct GoalList: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List goals and whether they are done on a day.")
+    @OptionGroup var common: CommonOptions
+    @Option(help: "The day (YYYY-MM-DD; default today).") var date: String?
+    @Flag(help: "Print JSON.") var json = false
+
+    static func json(_ g: Goal) -> JSONValue {
+        .object([("id", .number(Double(g.id))), ("name", .string(g.name)), ("rrule", g.rule.map { .string($0.description) } ?? .null),
+                 ("start", .string(g.start.description)), ("type", g.type.map(JSONValue.string) ?? .null),
+                 ("target", g.target.map(JSONValue.number) ?? .null)])
+    }
+
+    func run() throws {
+        let list = try withJournal(common) { j, now in try j.goals(on: try j.day(date, now: now), now: now) }
+        if json {
+            printJSON(.array(list.map { s in
+                var o = Self.json(s.goal).objectValue ?? []
+                o += [("date", .string(s.day.description)), ("applies", .bool(s.applies)), ("done", .bool(s.done != nil)),
+                      ("doneBy", s.done.map { .string($0.rawValue) } ?? .null), ("total", s.total.map(JSONValue.number) ?? .null)]
+                return .object(o)
+            }))
+            return
+        }
+        if list.isEmpty { print("no goals; add one with: healthspool goal add \"Walk\" --every day"); return }
+        for s in list {
+            let mark = s.done != nil ? "[x]" : s.applies ? "[ ]" : "[-]"
+            var line = "\(mark) \(s.goal.id)  \(s.goal.name)"
+            if let total = s.total, let target = s.goal.target {
+                line += "  \(SampleIdentity.canonicalNumber(total))/\(SampleIdentity.canonicalNumber(target))"
+            }
+            if s.done == .data { line += "  (from your data)" }
+            print(line)
+        }
+    }
+}
+
+struct GoalDone: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "done", abstract: "Check a goal off (today, or --date).")
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "The goal's id.") var id: Int64
+    @Option(help: "The day (YYYY-MM-DD; default today).") var date: String?
+
+    func run() throws {
+        let g = try withJournal(common) { j, now in try j.completeGoal(id, day: try j.day(date, now: now), now: now) }
+        print("done: \(g.name)")
+    }
+}
+
+struct GoalRemove: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a goal.")
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "The goal's id.") var id: Int64
+
+    func run() throws {
+        try withJournal(common) { j, _ in try j.removeGoal(id) }
+        print("removed goal \(id)")
+    }
+}

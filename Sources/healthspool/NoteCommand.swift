@@ -1,0 +1,74 @@
+import ArgumentParser
+import HealthSpoolCore
+import HealthSpoolDaemon
+
+struct NoteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "note", abstract: "Notes in your own categories, with an optional audio recording.",
+        discussion: "Audio files are copied beside the store (<state dir>/notes/, mode 0600) and removed with their note and by purge.",
+        subcommands: [NoteAdd.self, NoteList.self, NoteCategories.self, NoteRemove.self])
+
+    static func json(_ n: Note, _ j: HealthJournal) -> JSONValue {
+        .object([("id", .number(Double(n.id))), ("category", .string(n.category)), ("text", .string(n.text)),
+                 ("created", .string(n.created.iso8601Local)), ("audio", j.audioPath(n).map(JSONValue.string) ?? .null)])
+    }
+}
+
+struct NoteAdd: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Add a note (appointment: symptoms, medication effects, questions and answers, plan).")
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "The note's text.") var text = ""
+    @Option(help: "The category (cardiology; default general).") var category: String?
+    @Option(help: "An audio recording to keep with it (m4a, mp3, ogg, opus, wav, webm, aac, flac).") var audio: String?
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        let out = try withJournal(common) { j, now in
+            let n = try j.addNote(text: text, category: category, audio: audio, now: now)
+            return json ? NoteCommand.json(n, j) : .string("added note \(n.id) in \(n.category)\(n.audioFile == nil ? "" : " with audio")")
+        }
+        if case .string(let s) = out { print(s) } else { printJSON(out) }
+    }
+}
+
+struct NoteList: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List notes, newest first.")
+    @OptionGroup var common: CommonOptions
+    @Option(help: "Only this category.") var category: String?
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        try withJournal(common) { j, _ in
+            let notes = try j.notes(category: category)
+            if json { printJSON(.array(notes.map { NoteCommand.json($0, j) })); return }
+            if notes.isEmpty { print("no notes"); return }
+            for n in notes {
+                print("\(n.id)  \(n.created.shortLocal)  [\(n.category)]  \(n.text)\(j.audioPath(n).map { "  (audio: \($0))" } ?? "")")
+            }
+        }
+    }
+}
+
+struct NoteCategories: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "categories", abstract: "List note categories and their counts.")
+    @OptionGroup var common: CommonOptions
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        let cats = try withJournal(common) { j, _ in try j.noteCategories() }
+        if json { printJSON(.array(cats.map { .object([("category", .string($0.0)), ("notes", .number(Double($0.1)))]) })); return }
+        for (c, n) in cats { print("\(c)  \(n)") }
+    }
+}
+
+struct NoteRemove: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a note and its audio file.")
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "The note's id.") var id: Int64
+
+    func run() throws {
+        let n = try withJournal(common) { j, _ in try j.removeNote(id) }
+        print("removed note \(n.id)\(n.audioFile == nil ? "" : " and its audio")")
+    }
+}
