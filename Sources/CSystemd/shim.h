@@ -1,5 +1,8 @@
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-journal.h>
+#include <systemd/sd-bus.h>
+#include <sys/eventfd.h>
+#include <poll.h>
 #include <stdio.h>
 
 /// C's stderr global is rejected by Swift's concurrency checking: write through this.

@@ -1,0 +1,41 @@
+import HealthSpoolLinux
+
+/// A due reminder as it is shown: what the scheduler (over `HealthJournal.dueReminders`) hands
+/// to `ReminderDelivery`.
+public struct ReminderNotice: Sendable, Equatable {
+    /// The medication a reminder is for, and the dose to take.
+    public struct Medication: Sendable, Equatable {
+        public var name: String
+        public var dose: String?
+        public init(name: String, dose: String? = nil) {
+            self.name = name
+            self.dose = dose
+        }
+    }
+
+    /// The reminder's name as the user wrote it ("Morning pills").
+    public var name: String
+    /// The time of day it is set for, as shown to the user ("08:00").
+    public var time: String
+    public var medication: Medication?
+
+    public init(name: String, time: String, medication: Medication? = nil) {
+        self.name = name
+        self.time = time
+        self.medication = medication
+    }
+
+    /// The key of the button that logs a dose ("take").
+    public static let takeAction = "take"
+
+    /// The notification for this reminder: its name as the summary; for a medication, what to
+    /// take and a "Taken" button.
+    public var notification: NotificationRequest {
+        guard let medication else {
+            return NotificationRequest(summary: name, body: "Due at \(time)")
+        }
+        let dose = medication.dose.map { " (\($0))" } ?? ""
+        return NotificationRequest(summary: name, body: "Take \(medication.name)\(dose), due at \(time)",
+                                   actions: [.init(key: Self.takeAction, label: "Taken")])
+    }
+}
