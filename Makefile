@@ -29,6 +29,8 @@ unit:
 # The defaults file and healthspool.conf(5) must list every setting of Settings.swift.
 docs-check:
 	python3 packaging/gen-conf-docs.py --check
+	python3 packaging/check-man.py .build/debug/healthspool man/healthspool.1
+	@for p in man/*.[157]; do w=$$(groff -man -ww -z $$p 2>&1); [ -z "$$w" ] || { echo "$$p: groff: $$w"; exit 1; }; done
 
 # Fuzz targets (docs/fuzzing.md): one sanitized libFuzzer binary built in .build-fuzz; each
 # target runs FUZZ_SECONDS (smoke: 30 s). Fails on a finding; a build error fails at once.

@@ -6,7 +6,7 @@
 set -euo pipefail
 
 build_pkgs=(libsqlite3-dev libcurl4-openssl-dev libssl-dev libsystemd-dev zlib1g-dev pkg-config)
-test_pkgs=(libxml2-utils sqlite3 openssl strace tzdata dbus-daemon python3-dbusmock libglib2.0-bin)
+test_pkgs=(libxml2-utils sqlite3 openssl groff-base strace tzdata dbus-daemon python3-dbusmock libglib2.0-bin)
 want=("${build_pkgs[@]}")
 [[ "${1:-}" == "--test" ]] && want+=("${test_pkgs[@]}")
 
