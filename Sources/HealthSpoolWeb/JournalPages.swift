@@ -50,7 +50,7 @@ enum JournalPages {
         do {
             let m = try HealthJournal(context: ctx).addMedication(Medication(name: form["name"] ?? "", dose: form["dose"] ?? ""), now: DaemonClock.now())
             return Page.redirect("/meds", ok: "Added \(m.name).")
-        } catch let e as JournalError { return Page.redirect("/meds", error: "\(e)") }
+        } catch { return Page.redirect("/meds", error: "\(error)") }
     }
 
     static func takeDose(_ ctx: DaemonContext, _ form: Form) throws -> Response {
@@ -58,7 +58,7 @@ enum JournalPages {
             let now = DaemonClock.now()
             let (d, m) = try HealthJournal(context: ctx).takeDose(form["id"] ?? "", at: now)
             return Page.redirect("/meds", ok: "Logged: \(m.name) taken at \(Format.local(d.takenAt).suffix(5)).")
-        } catch let e as JournalError { return Page.redirect("/meds", error: "\(e)") }
+        } catch { return Page.redirect("/meds", error: "\(error)") }
     }
 
     static let repeatWords: [(String, String)] = [("daily", "Every day"), ("weekdays", "Monday to Friday"), ("weekly", "Every week"), ("monthly", "Every month")]
@@ -112,14 +112,14 @@ enum JournalPages {
             let r = try journal.addReminder(name: form["name"] ?? "", kind: nil, times: times, rule: rule, start: nil,
                                             medication: med, now: DaemonClock.now())
             return Page.redirect("/reminders", ok: "Reminder set: \(r.name).")
-        } catch let e as JournalError { return Page.redirect("/reminders", error: "\(e)") }
+        } catch { return Page.redirect("/reminders", error: "\(error)") }
     }
 
     static func removeReminder(_ ctx: DaemonContext, _ form: Form) throws -> Response {
         do {
             let r = try HealthJournal(context: ctx).removeReminder(Int64(form["id"] ?? "") ?? -1)
             return Page.redirect("/reminders", ok: "Removed: \(r.name).")
-        } catch let e as JournalError { return Page.redirect("/reminders", error: "\(e)") }
+        } catch { return Page.redirect("/reminders", error: "\(error)") }
     }
 
     static func measure(_ ctx: DaemonContext, query: Form, csrf: String) -> String {
@@ -162,6 +162,6 @@ enum JournalPages {
             let now = DaemonClock.now()
             _ = try HealthJournal(context: ctx).measure(m, at: now, now: now)
             return Page.redirect("/measure", ok: "Saved.")
-        } catch let e as JournalError { return Page.redirect("/measure", error: "\(e)") }
+        } catch { return Page.redirect("/measure", error: "\(error)") }
     }
 }

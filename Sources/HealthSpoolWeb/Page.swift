@@ -56,7 +56,7 @@ struct Page {
             <!doctype html><html lang="en"><head><meta charset="utf-8">\
             <meta name="viewport" content="width=device-width, initial-scale=1">\
             <meta name="csrf" content="\(csrf)"><title>\(Self.escape(title)) – Health journal</title>\
-            <link rel="stylesheet" href="/static/app.css"><script src="/static/app.js" defer></script></head>\
+            <link rel="icon" href="data:,"><link rel="stylesheet" href="/static/app.css"><script src="/static/app.js" defer></script></head>\
             <body><a class="skip" href="#main">Skip to content</a><header><p class="brand">Health journal</p>\
             <nav aria-label="Main"><ul>\(nav)</ul></nav></header>\
             <main id="main" tabindex="-1"><h1>\(Self.escape(title))</h1>\(html)</main></body></html>

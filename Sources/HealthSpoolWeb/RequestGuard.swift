@@ -59,7 +59,7 @@ struct RequestGuard: RouterMiddleware {
         r.headers[.contentSecurityPolicy] = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self' blob:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
         r.headers[.init("X-Content-Type-Options")!] = "nosniff"
         r.headers[.init("X-Frame-Options")!] = "DENY"
-        r.headers[.init("Referrer-Policy")!] = "no-referrer"
+        r.headers[.init("Referrer-Policy")!] = "same-origin"
         r.headers[.init("Cross-Origin-Opener-Policy")!] = "same-origin"
         r.headers[.init("Cross-Origin-Resource-Policy")!] = "same-origin"
         if r.headers[.cacheControl] == nil { r.headers[.cacheControl] = "no-store" }

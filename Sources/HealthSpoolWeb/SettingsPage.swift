@@ -52,7 +52,7 @@ enum SettingsPage {
                 p.raw("<input type=\"hidden\" name=\"category\" value=\"\(category.rawValue)\">")
                 for t in category.dataTypes {
                     let id = "t-" + t.name
-                    p.raw("<div class=\"check\"><input type=\"checkbox\" id=\"\(id)\" name=\"on\" value=\"\(t.name)\"\(s.isEnabled(t.name) ? " checked" : "") aria-describedby=\"\(id)-d\">")
+                    p.raw("<div class=\"check\"><input type=\"checkbox\" id=\"\(id)\" name=\"on-\(t.name)\" value=\"1\"\(s.isEnabled(t.name) ? " checked" : "") aria-describedby=\"\(id)-d\">")
                     p.raw("<div><label for=\"\(id)\">"); p.text(Format.typeName(t.name)); p.raw("</label>")
                     p.raw("<span class=\"hint\" id=\"\(id)-d\">"); p.text(t.summary); p.raw("</span></div></div>")
                 }
@@ -67,7 +67,7 @@ enum SettingsPage {
         guard let category = form["category"].flatMap(DataCategory.init(rawValue:)) else {
             return Page.redirect("/settings", error: "Unknown category.")
         }
-        let on = Set(form.all("on"))
+        let on = Set(category.dataTypes.map(\.name).filter { form["on-" + $0] == "1" })
         let types = category.dataTypes.map(\.name)
         var (disabled, enabled) = (ctx.settings.disabledTypes, ctx.settings.enabledTypes)
         (disabled, enabled) = enabling(types.filter { on.contains($0) }, disabled: disabled, enabled: enabled)

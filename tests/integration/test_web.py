@@ -150,6 +150,8 @@ def test_the_login_link_works_once_and_sets_a_strict_httponly_cookie(web):
     csp = r.getheader("Content-Security-Policy")
     assert r.status == 200 and "default-src 'none'" in csp and "script-src 'self'" in csp
     assert r.getheader("X-Frame-Options") == "DENY"
+    # no-referrer would make Chromium send "Origin: null" on the pages' own form posts.
+    assert r.getheader("Referrer-Policy") == "same-origin"
 
 
 def test_secrets_are_never_rendered(hs, gateway, tmp_path):
@@ -188,6 +190,19 @@ def browser():
     d.quit()
 
 
+def flash(driver, kind: str) -> str:
+    """The message the page shows after a form was sent (waits for the new page)."""
+    from selenium.common.exceptions import WebDriverException
+
+    def text():
+        try:
+            found = driver.find_elements("css selector", f".notice.{kind}")
+            return found[0].text if found else None
+        except WebDriverException:
+            return None
+    return wait_until(text, 10) or ""
+
+
 def shot(driver, name: str):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     driver.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
@@ -218,7 +233,7 @@ def test_every_page_is_accessible_large_and_fits_a_narrow_window(web, browser):
         # Checkboxes are 28 px squares inside a 48 px row whose label is the target too.
         assert [t for t in sizes[1] if 'type="checkbox"' not in t] == [], f"{path}: small targets: {sizes[1][:5]}"
         assert "HKQuantityTypeIdentifier" not in browser.find_element("tag name", "body").text
-        shot(browser, "page" + path.replace("/", "-").rstrip("-") or "page-overview")
+        shot(browser, "page-" + (path.strip("/") or "overview"))
     # 200 % zoom of a 1280 px window is a 640 px one; a phone is narrower still.
     for width in (640, 360):
         browser.set_window_size(width, 900)
@@ -255,10 +270,10 @@ def test_a_dose_a_reminder_and_a_measurement_in_the_browser(web, browser):
     browser.find_element(By.ID, "f-name").send_keys("Ibuprofen")
     browser.find_element(By.ID, "f-dose").send_keys("400 mg")
     browser.find_element(By.XPATH, "//button[text()='Add medication']").click()
-    assert "Added Ibuprofen" in browser.find_element(By.CSS_SELECTOR, ".notice.ok").text
+    assert "Added Ibuprofen" in flash(browser, "ok")
     # Taken: one action.
     browser.find_element(By.XPATH, "//button[@aria-label='Taken: Ibuprofen']").click()
-    assert "Logged: Ibuprofen taken" in browser.find_element(By.CSS_SELECTOR, ".notice.ok").text
+    assert "Logged: Ibuprofen taken" in flash(browser, "ok")
     assert "Ibuprofen" in browser.find_element(By.ID, "doses").text
     doses = json.loads(web.hs.run("med", "doses", "--json").stdout)
     assert len(doses) == 1
@@ -269,7 +284,7 @@ def test_a_dose_a_reminder_and_a_measurement_in_the_browser(web, browser):
     t = browser.find_element(By.ID, "f-time")
     browser.execute_script("arguments[0].value = '20:30'", t)
     browser.find_element(By.XPATH, "//button[text()='Add reminder']").click()
-    assert "Reminder set" in browser.find_element(By.CSS_SELECTOR, ".notice.ok").text
+    assert "Reminder set" in flash(browser, "ok")
     listed = json.loads(web.hs.run("remind", "list", "--json").stdout)
     assert [(r["name"], r["times"]) for r in listed] == [("Take ibuprofen", ["20:30"])], listed
     shot(browser, "after-reminder")
@@ -278,10 +293,10 @@ def test_a_dose_a_reminder_and_a_measurement_in_the_browser(web, browser):
     browser.find_element(By.ID, "f-systolic").send_keys("128")
     browser.find_element(By.ID, "f-diastolic").send_keys("82")
     browser.find_element(By.XPATH, "//button[text()='Save blood pressure']").click()
-    assert "Saved" in browser.find_element(By.CSS_SELECTOR, ".notice.ok").text
+    assert "Saved" in flash(browser, "ok")
     browser.find_element(By.ID, "f-value-hr").send_keys("400")
     browser.find_element(By.XPATH, "//button[text()='Save heart rate']").click()
-    assert "heart rate" in browser.find_element(By.CSS_SELECTOR, ".notice.error").text.lower()
+    assert "heart rate" in flash(browser, "error").lower()
     st = web.hs.status()
     assert st["store"]["samples"] == 2  # systolic and diastolic; the 400 bpm reading was refused
 
