@@ -20,6 +20,7 @@ enum Assets {
         h1{font-size:1.8rem;margin:.5rem 0 1rem}
         h2{font-size:1.35rem;margin:1.5rem 0 .5rem}
         .card{background:#fff;border:1px solid #c8c8c0;border-radius:8px;padding:1rem;margin:0 0 1rem}
+        .card>h2:first-child,.card>input[type=hidden]+p{margin-top:0}
         .field{margin:0 0 .8rem}
         label{display:block;font-weight:600;margin-bottom:.2rem}
         .hint{margin:0 0 .3rem;color:#444}

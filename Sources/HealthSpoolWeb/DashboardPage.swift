@@ -37,7 +37,7 @@ enum DashboardPage {
         }
         p.raw("</section>")
 
-        p.raw("<section class=\"card\" aria-labelledby=\"sync-h\"><h2 id=\"sync-h\">Send now</h2>")
+        p.raw("<section class=\"card\" aria-labelledby=\"sync-h\"><h2 id=\"sync-h\">Sync now</h2>")
         p.raw("<p>Sends everything that is waiting, without waiting for the schedule.</p>")
         p.raw("<div class=\"row\"><button type=\"button\" id=\"sync-now\">Sync now</button></div>")
         p.raw("<p><label for=\"sync-progress\">Progress</label><progress id=\"sync-progress\" max=\"100\" value=\"0\">0 %</progress></p>")
