@@ -309,10 +309,12 @@ def test_a_type_toggle_is_honoured_and_sync_now_reaches_100_percent(web, browser
     from selenium.webdriver.support.ui import Select
     Select(browser.find_element(By.ID, "f-frequency")).select_by_value("manual")
     browser.find_element(By.XPATH, "//button[text()='Save how often']").click()
+    assert wait_until(lambda: "how often" in flash(browser, "ok"), 10)
     box = browser.find_element(By.ID, "t-heartRate")
     assert box.is_selected()
     box.click()
     box.find_element(By.XPATH, "ancestor::fieldset//button").click()
+    assert wait_until(lambda: "how often" not in flash(browser, "ok"), 10)
     assert not browser.find_element(By.ID, "t-heartRate").is_selected()
     assert wait_until(lambda: "configuration reloaded" in web.hs.read_log(), 10)
     types = {t["name"]: t["enabled"] for t in json.loads(web.hs.run("types", "list", "--json").stdout)}
