@@ -69,6 +69,10 @@ public struct Settings: Sendable, Equatable {
     public var logLevel = "info"
     /// Seconds between retries after the gateway refused the credentials; the last repeats.
     public var retryAuthSeconds = [60, 300, 900]
+    /// Whether the daemon serves the local web interface (`healthspool ui`).
+    public var webEnabled = true
+    /// The loopback port of the web interface (127.0.0.1 and ::1).
+    public var webPort = 8484
 
     public init() {}
 
@@ -262,6 +266,8 @@ extension SettingKey {
         .int("spool.failed_days", 90, 0...36_500, "Files in failed/ older than this many days are removed with their .reason; 0 keeps them.") { $0.failedDays = $1 },
         .word("log.level", "info", ["trace", "debug", "info", "notice", "warning", "error", "critical"], "Least severe level logged.") { $0.logLevel = $1 },
         .intList("retry.auth_seconds", [60, 300, 900], 1...86_400, "Seconds between retries after the gateway refused the credentials (401/403), comma-separated; the last one repeats. A change to the credentials file is tried at once.") { $0.retryAuthSeconds = $1 },
+        .bool("web.enabled", true, "Serve the local web interface (healthspool ui) on the loopback addresses 127.0.0.1 and ::1 only; every page needs the login link healthspool ui opens.") { $0.webEnabled = $1 },
+        .int("web.port", 8484, 1024...65_535, "The web interface's port on 127.0.0.1 and ::1. On a machine shared by several users, give each a port of their own: a port in use is logged and the daemon runs on without the web interface.") { $0.webPort = $1 },
     ]
 
     static let byName: [String: SettingKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

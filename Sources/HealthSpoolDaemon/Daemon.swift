@@ -56,6 +56,9 @@ public final class Daemon {
     var reloadError: String?
     var secretWatcher: SpoolWatcher?
     var watchedSecrets: Set<String> = []
+    /// Services run beside the daemon until it stops (the web interface). // web hook
+    public var companions: [@Sendable () async -> Void] = []
+    var companionTasks: [Task<Void, Never>] = []
 
     public init(context: DaemonContext, logger: Logger) {
         self.context = context
@@ -100,6 +103,7 @@ public final class Daemon {
             self?.handle(e)
         }
         control = try ControlServer(path: context.controlSocket, daemon: self)
+        companionTasks = companions.map { run in Task { await run() } } // web hook
         installSignals()
         q.sync {
             let locked = FileSystem.exists(context.lockFlagPath)
@@ -301,6 +305,7 @@ public final class Daemon {
         notifier.stopping(status: "stopping: interrupting the import, finishing the batch in flight")
         watcher?.stop()
         control?.stop()
+        companionTasks.forEach { $0.cancel() } // web hook
         timer?.cancel()
         retentionTimer?.cancel()
         importer.interrupt()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import HealthSpoolCore
 import HealthSpoolDaemon
+import HealthSpoolWeb
 import HealthSpoolLinux
 import Logging
 #if canImport(Glibc)
@@ -22,7 +23,7 @@ struct HealthSpoolCommand: ParsableCommand {
             DaemonCommand.self, StatusCommand.self, HistoryCommand.self, SyncCommand.self, ImportCommand.self,
             GatewayCommand.self, TypesCommand.self, FrequencyCommand.self, LockCommand.self, UnlockCommand.self,
             DeadLettersCommand.self, PurgeCommand.self, NotifyTestCommand.self,
-            MedCommand.self, RemindCommand.self, GoalCommand.self, NoteCommand.self, MeasureCommand.self,
+            MedCommand.self, RemindCommand.self, GoalCommand.self, NoteCommand.self, MeasureCommand.self, UICommand.self,
         ]
     )
 }
@@ -87,7 +88,12 @@ struct DaemonCommand: ParsableCommand {
     func run() throws {
         let context = try common.context()
         let logger = makeLogger("healthspool", level: context.settings.logLevel)
-        let code = Daemon(context: context, logger: logger).run()
+        let daemon = Daemon(context: context, logger: logger)
+        if context.settings.webEnabled { // web hook: the coordinator moves this into the service group
+            let web = WebInterface(context: context, logger: logger)
+            daemon.companions.append { try? await web.run() }
+        }
+        let code = daemon.run()
         if code != 0 { throw ExitCode(code) }
     }
 }

@@ -58,38 +58,6 @@ func resolveTypesOrCategories(_ names: [String]) throws -> [String] {
     }
 }
 
-/// The disabled and enabled lists after enabling `targets`. Enabling a category removes it and
-/// every name of it from both lists; enabling a type removes it from the disabled list and,
-/// when its category stays disabled, names it in `types.enabled`.
-func enabling(_ targets: [String], disabled: [String], enabled: [String]) -> (disabled: [String], enabled: [String]) {
-    var disabled = disabled.map(DataType.canonicalName), enabled = enabled.map(DataType.canonicalName)
-    for target in targets {
-        if let c = DataCategory(rawValue: target) {
-            disabled.removeAll { $0 == c.rawValue || (DataCategory.named($0) == nil && DataType.category(of: $0) == c) }
-            enabled.removeAll { DataType.category(of: $0) == c }
-            continue
-        }
-        disabled.removeAll { $0 == target }
-        if disabled.contains(DataType.category(of: target).rawValue), !enabled.contains(target) { enabled.append(target) }
-    }
-    return (disabled, enabled)
-}
-
-/// The disabled and enabled lists after disabling `targets`: each is added to the disabled
-/// list; a category also drops the exceptions `types.enabled` made inside it.
-func disabling(_ targets: [String], disabled: [String], enabled: [String]) -> (disabled: [String], enabled: [String]) {
-    var disabled = disabled.map(DataType.canonicalName), enabled = enabled.map(DataType.canonicalName)
-    for target in targets {
-        if !disabled.contains(target) { disabled.append(target) }
-        if let c = DataCategory(rawValue: target) {
-            enabled.removeAll { DataType.category(of: $0) == c }
-        } else {
-            enabled.removeAll { $0 == target }
-        }
-    }
-    return (disabled, enabled)
-}
-
 struct TypesEnable: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "enable",

@@ -1,0 +1,7 @@
+@preconcurrency import HealthSpoolDaemon
+import HealthSpoolCore
+
+/// The wall clock, as the daemon reads it.
+enum DaemonClock {
+    static func now() -> Timestamp { DaemonContext.now() }
+}

@@ -1,0 +1,29 @@
+/// An `application/x-www-form-urlencoded` body (or query), decoded.
+struct Form: Sendable {
+    private(set) var pairs: [(String, String)] = []
+
+    init(_ text: String) {
+        for part in text.split(separator: "&") {
+            let kv = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            pairs.append((Self.decode(kv[0]), kv.count > 1 ? Self.decode(kv[1]) : ""))
+        }
+    }
+
+    /// The first value of a field.
+    subscript(_ name: String) -> String? { pairs.first { $0.0 == name }?.1 }
+
+    /// Every value of a field.
+    func all(_ name: String) -> [String] { pairs.filter { $0.0 == name }.map(\.1) }
+
+    static func decode(_ s: Substring) -> String {
+        var out: [UInt8] = []
+        var u = Array(s.utf8)[...]
+        while let c = u.popFirst() {
+            if c == UInt8(ascii: "+") { out.append(0x20) }
+            else if c == UInt8(ascii: "%"), u.count >= 2, let v = UInt8(String(decoding: u.prefix(2), as: UTF8.self), radix: 16) {
+                out.append(v); u = u.dropFirst(2)
+            } else { out.append(c) }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

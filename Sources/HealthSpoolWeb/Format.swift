@@ -1,0 +1,36 @@
+@preconcurrency import HealthSpoolCore
+@preconcurrency import HealthSpoolLinux
+
+/// Plain words for what the store holds: type names without HealthKit identifiers, dates as
+/// "2026-03-29 08:00".
+enum Format {
+    /// "heartRate" → "Heart rate"; an unknown identifier loses its HealthKit prefix.
+    static func typeName(_ name: String) -> String {
+        var base = DataType.lookup(name)?.name ?? name
+        for prefix in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier", "HKDataType", "HK"] where base.hasPrefix(prefix) {
+            base = String(base.dropFirst(prefix.count))
+            break
+        }
+        var out = ""
+        for (i, c) in base.enumerated() {
+            if c.isUppercase, i > 0 { out += " " + c.lowercased() } else { out.append(i == 0 ? Character(c.uppercased()) : c) }
+        }
+        return out
+    }
+
+    /// An RFC 3339 time shown as local date and minute.
+    static func when(_ iso: String) -> String {
+        guard let t = TimestampParser.parse(iso) else { return iso }
+        return local(t)
+    }
+
+    static func local(_ t: Timestamp) -> String {
+        let s = Timestamp(millis: t.millis, utcOffsetSeconds: DaemonClock.now().utcOffsetSeconds).iso8601Local
+        return String(s.prefix(16).map { $0 == "T" ? " " : $0 })
+    }
+}
+
+/// Whether a path exists (without the store's opening side effects).
+enum FileSystemCheck {
+    static func exists(_ path: String) -> Bool { FileSystem.exists(path) }
+}

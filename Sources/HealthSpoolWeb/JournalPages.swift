@@ -1,0 +1,167 @@
+@preconcurrency import HealthSpoolCore
+@preconcurrency import HealthSpoolDaemon
+import Hummingbird
+
+/// The health journal's screens over the same use cases as the CLI (`HealthJournal`):
+/// medications and "taken" in one action, reminders, manual measurements.
+enum JournalPages {
+    static func hub(_ ctx: DaemonContext, query: Form, csrf: String) -> String {
+        var p = Page(title: "Journal", path: "/journal", csrf: csrf)
+        p.notice(query)
+        p.raw("<p>What would you like to note?</p><div class=\"tiles\">")
+        p.raw("<a href=\"/meds\">I took a medication</a><a href=\"/measure\">I measured something</a><a href=\"/reminders\">Set a reminder</a>")
+        p.raw("</div><h2>Symptoms, notes, goals, daily scores</h2>")
+        p.raw("<p class=\"card next\">Next step: logging symptoms, notes with voice recordings, goals and the day's scores in the browser are not here yet. Use the commands healthspool note and healthspool goal meanwhile.</p>")
+        return p.document()
+    }
+
+    static func medications(_ ctx: DaemonContext, query: Form, csrf: String) throws -> String {
+        var p = Page(title: "Medications", path: "/meds", csrf: csrf)
+        p.notice(query)
+        let journal = try HealthJournal(context: ctx)
+        let now = DaemonClock.now()
+        let meds = try journal.medications()
+        p.raw("<h2>Mark a dose as taken</h2>")
+        if meds.isEmpty { p.raw("<p>No medications yet. Add one below.</p>") }
+        for m in meds {
+            p.form("/meds/take", cssClass: "card row") { p in
+                p.raw("<input type=\"hidden\" name=\"id\" value=\"\(m.id)\"><p><strong>"); p.text(m.name); p.raw("</strong>")
+                if !m.dose.isEmpty { p.raw(" – "); p.text(m.dose) }
+                p.raw("</p><button type=\"submit\" aria-label=\"Taken: \(Page.escape(m.name))\">Taken now</button>")
+            }
+        }
+        p.raw("<h2>Taken today</h2>")
+        let doses = try journal.doses(on: journal.day(nil, now: now))
+        if doses.isEmpty { p.raw("<p>Nothing logged today.</p>") } else {
+            p.raw("<ul id=\"doses\">")
+            for (d, m) in doses { p.raw("<li>"); p.text("\(Format.local(d.takenAt).suffix(5)) \(m?.name ?? "?")"); p.raw("</li>") }
+            p.raw("</ul>")
+        }
+        p.raw("<h2>Add a medication</h2>")
+        p.form("/meds/add") { p in
+            p.field("Name", name: "name", extra: "required autocomplete=\"off\"")
+            p.field("Dose (optional)", name: "dose", hint: "For example: 400 mg")
+            p.raw("<button type=\"submit\">Add medication</button>")
+        }
+        return p.document()
+    }
+
+    static func addMedication(_ ctx: DaemonContext, _ form: Form) throws -> Response {
+        do {
+            let m = try HealthJournal(context: ctx).addMedication(Medication(name: form["name"] ?? "", dose: form["dose"] ?? ""), now: DaemonClock.now())
+            return Page.redirect("/meds", ok: "Added \(m.name).")
+        } catch { return Page.redirect("/meds", error: "\(error)") }
+    }
+
+    static func takeDose(_ ctx: DaemonContext, _ form: Form) throws -> Response {
+        do {
+            let now = DaemonClock.now()
+            let (d, m) = try HealthJournal(context: ctx).takeDose(form["id"] ?? "", at: now)
+            return Page.redirect("/meds", ok: "Logged: \(m.name) taken at \(Format.local(d.takenAt).suffix(5)).")
+        } catch { return Page.redirect("/meds", error: "\(error)") }
+    }
+
+    static let repeatWords: [(String, String)] = [("daily", "Every day"), ("weekdays", "Monday to Friday"), ("weekly", "Every week"), ("monthly", "Every month")]
+
+    static func reminders(_ ctx: DaemonContext, query: Form, csrf: String) throws -> String {
+        var p = Page(title: "Reminders", path: "/reminders", csrf: csrf)
+        p.notice(query)
+        let journal = try HealthJournal(context: ctx)
+        let list = try journal.reminders()
+        p.raw("<h2>Your reminders</h2>")
+        if list.isEmpty { p.raw("<p>No reminders yet.</p>") } else {
+            p.raw("<ul id=\"reminders\">")
+            for r in list {
+                p.raw("<li class=\"card row\"><span>"); p.text("\(r.name) at \(r.times.map(\.description).joined(separator: ", "))"); p.raw("</span>")
+                p.form("/reminders/remove", cssClass: "") { p in
+                    p.raw("<input type=\"hidden\" name=\"id\" value=\"\(r.id)\"><button type=\"submit\" class=\"secondary\" aria-label=\"Remove reminder \(Page.escape(r.name))\">Remove</button>")
+                }
+                p.raw("</li>")
+            }
+            p.raw("</ul>")
+        }
+        p.raw("<h2>Add a reminder</h2>")
+        p.form("/reminders/add") { p in
+            p.field("What to remember", name: "name", extra: "required", hint: "For example: Take ibuprofen")
+            p.field("Time", name: "time", type: "time", value: "08:00", extra: "required")
+            p.raw("<div class=\"field\"><label for=\"f-repeat\">Repeat</label><select id=\"f-repeat\" name=\"repeat\">")
+            for (v, w) in repeatWords { p.raw("<option value=\"\(v)\">\(w)</option>") }
+            p.raw("</select></div>")
+            let meds = (try? journal.medications()) ?? []
+            if !meds.isEmpty {
+                p.raw("<div class=\"field\"><label for=\"f-med\">For a medication (optional)</label><select id=\"f-med\" name=\"med\"><option value=\"\">None</option>")
+                for m in meds { p.raw("<option value=\"\(m.id)\">"); p.text(m.name); p.raw("</option>") }
+                p.raw("</select></div>")
+            }
+            p.raw("<button type=\"submit\">Add reminder</button>")
+        }
+        return p.document()
+    }
+
+    static func addReminder(_ ctx: DaemonContext, _ form: Form) throws -> Response {
+        do {
+            let journal = try HealthJournal(context: ctx)
+            let times = try TimeOfDay.list(parsing: form["time"] ?? "")
+            let rule: RecurrenceRule = switch form["repeat"] {
+            case "weekdays": RecurrenceRule(.weekly, weekdays: [.monday, .tuesday, .wednesday, .thursday, .friday])
+            case "weekly": RecurrenceRule(.weekly)
+            case "monthly": RecurrenceRule(.monthly)
+            default: RecurrenceRule(.daily)
+            }
+            let med = form["med"].flatMap { $0.isEmpty ? nil : $0 }
+            let r = try journal.addReminder(name: form["name"] ?? "", kind: nil, times: times, rule: rule, start: nil,
+                                            medication: med, now: DaemonClock.now())
+            return Page.redirect("/reminders", ok: "Reminder set: \(r.name).")
+        } catch { return Page.redirect("/reminders", error: "\(error)") }
+    }
+
+    static func removeReminder(_ ctx: DaemonContext, _ form: Form) throws -> Response {
+        do {
+            let r = try HealthJournal(context: ctx).removeReminder(Int64(form["id"] ?? "") ?? -1)
+            return Page.redirect("/reminders", ok: "Removed: \(r.name).")
+        } catch { return Page.redirect("/reminders", error: "\(error)") }
+    }
+
+    static func measure(_ ctx: DaemonContext, query: Form, csrf: String) -> String {
+        var p = Page(title: "Measurements", path: "/measure", csrf: csrf)
+        p.notice(query)
+        p.raw("<p>Type what you measured; it is stored and sent like your other data.</p>")
+        p.raw("<h2>Blood pressure</h2>")
+        p.form("/measure") { p in
+            p.raw("<input type=\"hidden\" name=\"kind\" value=\"bp\"><div class=\"row\">")
+            p.field("Upper number (systolic, mmHg)", name: "systolic", type: "number", extra: "required inputmode=\"numeric\"")
+            p.field("Lower number (diastolic, mmHg)", name: "diastolic", type: "number", extra: "required inputmode=\"numeric\"")
+            p.raw("</div><button type=\"submit\">Save blood pressure</button>")
+        }
+        for (kind, title, label, unit) in [("hr", "Heart rate", "Beats per minute", ""), ("spo2", "Blood oxygen", "Percent", ""),
+                                           ("glucose", "Blood sugar", "mmol/L", "mmol/L")] {
+            p.raw("<h2>\(title)</h2>")
+            p.form("/measure") { p in
+                p.raw("<input type=\"hidden\" name=\"kind\" value=\"\(kind)\"><input type=\"hidden\" name=\"unit\" value=\"\(unit)\">")
+                p.field(label, name: "value-" + kind, type: "number", extra: "required step=\"any\"")
+                p.raw("<button type=\"submit\">Save \(title.lowercased())</button>")
+            }
+        }
+        return p.document()
+    }
+
+    static func addMeasurement(_ ctx: DaemonContext, _ form: Form) throws -> Response {
+        let kind = form["kind"] ?? ""
+        func number(_ name: String) -> Double? { form[name].flatMap { Double($0.trimmingSpaces) } }
+        let m: ManualMeasurement
+        switch kind {
+        case "bp":
+            guard let s = number("systolic"), let d = number("diastolic") else { return Page.redirect("/measure", error: "Type both numbers.") }
+            m = .bloodPressure(systolic: s, diastolic: d)
+        case "hr": guard let v = number("value-hr") else { return Page.redirect("/measure", error: "Type a number.") }; m = .heartRate(v)
+        case "spo2": guard let v = number("value-spo2") else { return Page.redirect("/measure", error: "Type a number.") }; m = .oxygenSaturation(v)
+        case "glucose": guard let v = number("value-glucose") else { return Page.redirect("/measure", error: "Type a number.") }; m = .bloodGlucose(v, unit: "mmol/L")
+        default: return Page.redirect("/measure", error: "Unknown measurement.")
+        }
+        do {
+            let now = DaemonClock.now()
+            _ = try HealthJournal(context: ctx).measure(m, at: now, now: now)
+            return Page.redirect("/measure", ok: "Saved.")
+        } catch { return Page.redirect("/measure", error: "\(error)") }
+    }
+}

@@ -1,0 +1,121 @@
+import Hummingbird
+
+/// Builds the HTML of a page: one layout (skip link, navigation, main), text always escaped.
+struct Page {
+    /// The navigation, in order: path and label.
+    static let sections: [(String, String)] = [
+        ("/", "Overview"), ("/journal", "Journal"), ("/meds", "Medications"), ("/reminders", "Reminders"),
+        ("/measure", "Measurements"), ("/settings", "Settings"),
+    ]
+
+    var title: String
+    var path: String
+    var csrf: String
+    private(set) var html = ""
+
+    init(title: String, path: String, csrf: String) {
+        self.title = title
+        self.path = path
+        self.csrf = csrf
+    }
+
+    /// Appends markup as is.
+    mutating func raw(_ s: String) { html += s }
+    /// Appends text, escaped.
+    mutating func text(_ s: String) { html += Self.escape(s) }
+
+    /// A form that posts to `action` with the CSRF token, its fields from `body`.
+    mutating func form(_ action: String, cssClass: String = "card", _ body: (inout Page) -> Void) {
+        raw("<form method=\"post\" action=\"\(Self.escape(action))\" class=\"\(cssClass)\"><input type=\"hidden\" name=\"csrf\" value=\"\(csrf)\">")
+        body(&self)
+        raw("</form>")
+    }
+
+    /// A labelled input.
+    mutating func field(_ label: String, name: String, type: String = "text", value: String = "", extra: String = "", hint: String? = nil) {
+        let id = "f-" + name
+        raw("<div class=\"field\"><label for=\"\(id)\">\(Self.escape(label))</label>")
+        if let hint { raw("<p class=\"hint\" id=\"\(id)-hint\">\(Self.escape(hint))</p>") }
+        raw("<input id=\"\(id)\" name=\"\(name)\" type=\"\(type)\" value=\"\(Self.escape(value))\" \(extra)\(hint == nil ? "" : " aria-describedby=\"\(id)-hint\"")></div>")
+    }
+
+    /// A message shown after an action: success or error, announced to screen readers.
+    mutating func notice(_ query: Form) {
+        if let ok = query["ok"] { raw("<p class=\"notice ok\" role=\"status\">\(Self.escape(ok))</p>") }
+        if let err = query["error"] { raw("<p class=\"notice error\" role=\"alert\">\(Self.escape(err))</p>") }
+    }
+
+    /// The whole document.
+    func document() -> String {
+        var nav = ""
+        for (p, label) in Self.sections {
+            let current = p == path ? " aria-current=\"page\"" : ""
+            nav += "<li><a href=\"\(p)\"\(current)>\(label)</a></li>"
+        }
+        return """
+            <!doctype html><html lang="en"><head><meta charset="utf-8">\
+            <meta name="viewport" content="width=device-width, initial-scale=1">\
+            <meta name="csrf" content="\(csrf)"><title>\(Self.escape(title)) – Health journal</title>\
+            <link rel="icon" href="data:,"><link rel="stylesheet" href="/static/app.css"><script src="/static/app.js" defer></script></head>\
+            <body><a class="skip" href="#main">Skip to content</a><header><p class="brand">Health journal</p>\
+            <nav aria-label="Main"><ul>\(nav)</ul></nav></header>\
+            <main id="main" tabindex="-1"><h1>\(Self.escape(title))</h1>\(html)</main></body></html>
+            """
+    }
+
+    /// The page as a response.
+    func response() -> Response { Self.respond(.ok, document()) }
+
+    static func respond(_ status: HTTPResponse.Status, _ body: String, type: String = "text/html; charset=utf-8") -> Response {
+        Response(status: status, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// A page without navigation (refusals, log-in hints).
+    static func plain(status: HTTPResponse.Status, title: String, text: String) -> Response {
+        respond(status, """
+            <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">\
+            <title>\(escape(title)) – Health journal</title><link rel="stylesheet" href="/static/app.css"></head>\
+            <body><main id="main"><h1>\(escape(title))</h1><p>\(escape(text))</p></main></body></html>
+            """)
+    }
+
+    /// A redirect after a POST (303), with a message for the page it lands on.
+    static func redirect(_ path: String, ok: String? = nil, error: String? = nil) -> Response {
+        var target = path
+        if let ok { target += "?ok=" + percentEncode(ok) }
+        if let error { target += "?error=" + percentEncode(error) }
+        return Response(status: .seeOther, headers: [.location: target])
+    }
+
+    static func percentEncode(_ s: String) -> String {
+        var out = ""
+        for b in s.utf8 {
+            if (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D || b == 0x2E || b == 0x5F {
+                out.append(Character(UnicodeScalar(b)))
+            } else {
+                out += "%" + String(b, radix: 16, uppercase: true).leftPadded(2)
+            }
+        }
+        return out
+    }
+
+    static func escape(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        for c in s.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+}
+
+extension String {
+    func leftPadded(_ n: Int) -> String { count >= n ? self : String(repeating: "0", count: n - count) + self }
+}

@@ -1,0 +1,68 @@
+import HealthSpoolCore
+import Hummingbird
+
+/// The checks every request passes before a page sees it, in this order:
+/// 1. `Host` must be the loopback name and port the server listens on (127.0.0.1, [::1] or
+///    localhost): anything else is a DNS-rebinding attempt and gets 403.
+/// 2. Except for `/login` and the style sheet and script, a live session cookie: else 401.
+/// 3. A state-changing request (not GET/HEAD) needs an `Origin` equal to `http://<Host>` and the
+///    session's CSRF token (`X-CSRF-Token` header or a `csrf` form field): else 403.
+/// Every answer carries a strict Content-Security-Policy and no-store caching.
+struct RequestGuard: RouterMiddleware {
+    typealias Context = WebContext
+    let port: Int
+    let sessions: WebSessions
+
+    /// Paths that need no session.
+    static let open: Set<String> = ["/login", "/static/app.css", "/static/app.js"]
+
+    func handle(_ input: Request, context: WebContext, next: (Request, WebContext) async throws -> Response) async throws -> Response {
+        var request = input
+        var context = context
+        let host = request.head.authority ?? ""
+        guard allowedHosts.contains(host.lowercased()) else {
+            return Self.secured(Page.plain(status: .forbidden, title: "Refused",
+                                           text: "This address is not the health journal's. Open it with the command healthspool ui."))
+        }
+        if !Self.open.contains(request.uri.path) {
+            let now = DaemonClock.now()
+            guard let id = request.cookies["hs_session"]?.value, let session = sessions.session(id, now: now) else {
+                return Self.secured(Page.plain(status: .unauthorized, title: "Please log in",
+                                               text: "To open your health journal, run the command healthspool ui, or choose Health journal in the application menu. It opens this page logged in."))
+            }
+            context.session = session
+            if request.method != .get, request.method != .head {
+                guard request.headers[.origin] == "http://" + host else {
+                    return Self.secured(Page.plain(status: .forbidden, title: "Refused", text: "This request did not come from the health journal's own page."))
+                }
+                var token = request.headers[.init("X-CSRF-Token")!]
+                if token == nil, request.headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true {
+                    let body = try await request.collectBody(upTo: 1 << 20)
+                    let form = Form(String(buffer: body))
+                    context.form = form
+                    token = form["csrf"]
+                }
+                guard let token, HMAC.constantTimeEqual(Array(token.utf8), Array(session.csrf.utf8)) else {
+                    return Self.secured(Page.plain(status: .forbidden, title: "Refused",
+                                                   text: "This form has expired. Go back, reload the page and try again."))
+                }
+            }
+        }
+        return Self.secured(try await next(request, context))
+    }
+
+    var allowedHosts: Set<String> { ["127.0.0.1:\(port)", "[::1]:\(port)", "localhost:\(port)"] }
+
+    /// The security headers every answer carries.
+    static func secured(_ response: Response) -> Response {
+        var r = response
+        r.headers[.contentSecurityPolicy] = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self' blob:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+        r.headers[.init("X-Content-Type-Options")!] = "nosniff"
+        r.headers[.init("X-Frame-Options")!] = "DENY"
+        r.headers[.init("Referrer-Policy")!] = "same-origin"
+        r.headers[.init("Cross-Origin-Opener-Policy")!] = "same-origin"
+        r.headers[.init("Cross-Origin-Resource-Policy")!] = "same-origin"
+        if r.headers[.cacheControl] == nil { r.headers[.cacheControl] = "no-store" }
+        return r
+    }
+}

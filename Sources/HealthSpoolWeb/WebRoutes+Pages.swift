@@ -1,0 +1,46 @@
+@preconcurrency import HealthSpoolCore
+@preconcurrency import HealthSpoolDaemon
+@preconcurrency import HealthSpoolLinux
+import Hummingbird
+
+extension WebRoutes {
+    func addPages(_ router: Router<WebContext>) {
+        router.get("/") { r, c in try await page(r, c) { ctx, q, csrf in try DashboardPage.render(ctx, query: q, csrf: csrf) } }
+        router.get("/settings") { r, c in try await page(r, c) { ctx, q, csrf in SettingsPage.render(ctx, query: q, csrf: csrf) } }
+        router.get("/journal") { r, c in try await page(r, c) { ctx, q, csrf in JournalPages.hub(ctx, query: q, csrf: csrf) } }
+        router.get("/meds") { r, c in try await page(r, c) { ctx, q, csrf in try JournalPages.medications(ctx, query: q, csrf: csrf) } }
+        router.get("/reminders") { r, c in try await page(r, c) { ctx, q, csrf in try JournalPages.reminders(ctx, query: q, csrf: csrf) } }
+        router.get("/measure") { r, c in try await page(r, c) { ctx, q, csrf in JournalPages.measure(ctx, query: q, csrf: csrf) } }
+
+        router.post("/settings/types") { r, c in try await action(r, c, SettingsPage.saveTypes) }
+        router.post("/settings/frequency") { r, c in try await action(r, c, SettingsPage.saveFrequency) }
+        router.post("/settings/lock") { r, c in try await action(r, c, SettingsPage.setLock) }
+        router.post("/settings/gateway/test") { r, c in try await action(r, c, SettingsPage.testGateway) }
+        router.post("/meds/add") { r, c in try await action(r, c, JournalPages.addMedication) }
+        router.post("/meds/take") { r, c in try await action(r, c, JournalPages.takeDose) }
+        router.post("/reminders/add") { r, c in try await action(r, c, JournalPages.addReminder) }
+        router.post("/reminders/remove") { r, c in try await action(r, c, JournalPages.removeReminder) }
+        router.post("/measure") { r, c in try await action(r, c, JournalPages.addMeasurement) }
+
+        router.post("/sync") { _, _ in
+            let env = environment
+            let sync = self.sync
+            _ = try await store.run { sync.start(context: try DaemonContext(environment: env)) }
+            return Response(status: .accepted)
+        }
+        router.get("/sync/events") { _, _ in
+            let sync = self.sync
+            var r = Response(status: .ok, headers: [.contentType: "text/event-stream"], body: ResponseBody { writer in
+                while true {
+                    let s = sync.snapshot
+                    try await writer.write(ByteBuffer(string: SyncRun.event(s)))
+                    if s.done { break }
+                    try await Task.sleep(for: .milliseconds(250))
+                }
+                try await writer.finish(nil)
+            })
+            r.headers[.cacheControl] = "no-store"
+            return r
+        }
+    }
+}

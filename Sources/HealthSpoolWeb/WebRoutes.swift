@@ -1,0 +1,71 @@
+@preconcurrency import HealthSpoolCore
+@preconcurrency import HealthSpoolDaemon
+import Hummingbird
+
+/// The routes: the login link, the pages, their forms and the sync progress stream.
+struct WebRoutes: Sendable {
+    let environment: [String: String]
+    let port: Int
+    let secret: [UInt8]
+    let sessions = WebSessions()
+    let store = StoreQueue()
+    let sync = SyncRun()
+
+    /// The configuration as it is now (read on the store queue: it touches files).
+    func context() throws -> DaemonContext { try DaemonContext(environment: environment) }
+
+    func router() -> Router<WebContext> {
+        let router = Router(context: WebContext.self)
+        router.add(middleware: RequestGuard(port: port, sessions: sessions))
+        router.get("/static/app.css") { _, _ in
+            var r = Page.respond(.ok, Assets.css, type: "text/css; charset=utf-8")
+            r.headers[.cacheControl] = "max-age=3600"
+            return r
+        }
+        router.get("/static/app.js") { _, _ in
+            var r = Page.respond(.ok, Assets.js, type: "text/javascript; charset=utf-8")
+            r.headers[.cacheControl] = "max-age=3600"
+            return r
+        }
+        router.get("/login") { request, _ in self.login(request) }
+        router.post("/logout") { request, context in
+            if let id = context.session?.id { sessions.end(id) }
+            var r = Page.plain(status: .ok, title: "Logged out", text: "You are logged out. Run healthspool ui to come back.")
+            r.headers[.setCookie] = "hs_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"
+            return r
+        }
+        addPages(router)
+        return router
+    }
+
+    /// A page rendered on the store queue (it reads SQLite and files) from the current configuration.
+    func page(_ request: Request, _ context: WebContext,
+              _ render: @escaping @Sendable (DaemonContext, Form, String) throws -> String) async throws -> Response {
+        let query = Form(request.uri.query ?? "")
+        let csrf = context.session?.csrf ?? ""
+        let env = environment
+        let html = try await store.run { try render(try DaemonContext(environment: env), query, csrf) }
+        return Page.respond(.ok, html)
+    }
+
+    /// A form post carried out on the store queue; answers with a redirect.
+    func action(_ request: Request, _ context: WebContext,
+                _ perform: @escaping @Sendable (DaemonContext, Form) throws -> Response) async throws -> Response {
+        var request = request
+        let form = try await context.form(of: &request)
+        let env = environment
+        return try await store.run { try perform(try DaemonContext(environment: env), form) }
+    }
+
+    func login(_ request: Request) -> Response {
+        let query = Form(request.uri.query ?? "")
+        guard let token = query["token"], let link = LoginLink(token: token),
+              let session = sessions.redeem(link, secret: secret, now: DaemonClock.now()) else {
+            return Page.plain(status: .unauthorized, title: "This link has expired",
+                              text: "Login links work once and for two minutes. Run healthspool ui again, or choose Health journal in the application menu.")
+        }
+        var r = Response(status: .seeOther, headers: [.location: "/"])
+        r.headers[.setCookie] = "hs_session=\(session.id); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(WebSessions.lifetimeMillis / 1000)"
+        return r
+    }
+}

@@ -1,0 +1,51 @@
+import HealthSpoolLinux
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The user's web secret: 32 random bytes in `<state dir>/web.secret`, mode 0600, made by the
+/// first of the daemon and `healthspool ui` that needs it. Only its owner can read it, so only
+/// its owner can make a login link.
+public enum WebSecret {
+    /// The secret file's path in a state directory.
+    public static func path(stateDir: String) -> String { stateDir + "/web.secret" }
+
+    /// Reads the secret, creating it (0600, atomically: never half-written) when absent.
+    public static func loadOrCreate(stateDir: String) throws -> [UInt8] {
+        let file = path(stateDir: stateDir)
+        if let bytes = try read(file) { return bytes }
+        try FileSystem.makeDirectory(stateDir, mode: 0o700)
+        let temp = file + ".\(getpid()).tmp"
+        try FileSystem.writeAtomically(temp, Array((Hex.encode(RandomBytes.make(32)) + "\n").utf8), mode: 0o600)
+        // link() fails when another process made the file first: then theirs is the secret.
+        _ = link(temp, file)
+        unlink(temp)
+        guard let bytes = try read(file) else { throw WebError.secret(file, "could not be created") }
+        return bytes
+    }
+
+    static func read(_ file: String) throws -> [UInt8]? {
+        guard let text = try FileSystem.readText(file) else { return nil }
+        var st = stat()
+        if stat(file, &st) == 0, st.st_mode & 0o077 != 0 {
+            throw WebError.secret(file, "is readable by other users; run: chmod 600 \(file)")
+        }
+        guard let bytes = Hex.decode(text.trimmingSpaces), bytes.count == 32 else {
+            throw WebError.secret(file, "is not 64 hex digits; delete it and run healthspool ui again")
+        }
+        return bytes
+    }
+}
+
+/// Errors of the web interface.
+public enum WebError: Error, CustomStringConvertible {
+    case secret(String, String)
+    case bind(String, String)
+
+    public var description: String {
+        switch self {
+        case let .secret(file, why): "web secret \(file) \(why)"
+        case let .bind(address, why): "web interface: cannot listen on \(address): \(why)"
+        }
+    }
+}

@@ -1,0 +1,335 @@
+"""The local web interface (issue 17): the real daemon serving it on loopback, driven by real
+headless Chromium through Selenium, checked with axe-core, and probed as an attacker would:
+without the secret, with a foreign Host, cross-site, from another uid."""
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, free_port, samples, wait_until
+
+SCREENSHOTS = Path(os.environ.get("HEALTHSPOOL_SCREENSHOTS", ROOT / "test-artifacts" / "web"))
+PAGES = ["/", "/journal", "/meds", "/reminders", "/measure", "/settings"]
+POSTS = ["/sync", "/settings/types", "/settings/frequency", "/settings/lock", "/settings/gateway/test", "/meds/add",
+         "/meds/take", "/reminders/add", "/reminders/remove", "/measure", "/logout"]
+
+
+class Web:
+    """The daemon's web interface on a free port, and the login links `healthspool ui` makes."""
+
+    def __init__(self, hs, port: int):
+        self.hs, self.port = hs, port
+        self.env = {"HEALTHSPOOL_WEB_ENABLED": "true", "HEALTHSPOOL_WEB_PORT": str(port)}
+        self.base = f"http://127.0.0.1:{port}"
+
+    def link(self) -> str:
+        out = self.hs.run("ui", "--no-open", env=self.env).stdout.strip()
+        assert out.startswith(self.base + "/login?token="), out
+        return out
+
+    def request(self, method: str, path: str, headers: dict | None = None, body: str | None = None):
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        h = {"Host": f"127.0.0.1:{self.port}", **(headers or {})}
+        c.request(method, path, body=body, headers=h)
+        r = c.getresponse()
+        data = r.read()
+        c.close()
+        return r, data
+
+    def session(self) -> tuple[str, str]:
+        """Logs in through a fresh link: (cookie header, CSRF token)."""
+        link = self.link()
+        r, _ = self.request("GET", link[len(self.base):])
+        assert r.status == 303, r.status
+        cookie = r.getheader("Set-Cookie").split(";")[0]
+        r, page = self.request("GET", "/", {"Cookie": cookie})
+        assert r.status == 200
+        csrf = page.decode().split('name="csrf" content="')[1].split('"')[0]
+        return cookie, csrf
+
+
+def listening(port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+@pytest.fixture
+def web(hs, gateway):
+    hs.run("gateway", "set", gateway.url, "--ca-file", str(gateway.certs["ca"]))
+    w = Web(hs, free_port())
+    hs.start(env=w.env)
+    assert wait_until(lambda: listening(w.port), 15), hs.read_log()
+    return w
+
+
+# MARK: security
+
+def test_without_a_session_every_route_answers_401(web):
+    for path in PAGES + ["/sync/events"]:
+        r, body = web.request("GET", path)
+        assert r.status == 401, (path, r.status)
+        assert b"healthspool ui" in body
+    for path in POSTS:
+        r, _ = web.request("POST", path, {"Origin": web.base, "Content-Type": "application/x-www-form-urlencoded"}, "csrf=x")
+        assert r.status == 401, (path, r.status)
+
+
+def test_a_second_uid_without_the_secret_gets_401_everywhere_and_cannot_read_the_secret(web):
+    if os.geteuid() != 0:
+        pytest.skip("needs root to run as a second uid")
+    secret = web.hs.state / "web.secret"
+    assert secret.exists() and secret.stat().st_mode & 0o777 == 0o600
+    probe = f"""
+import http.client, sys
+codes = []
+for m, p in {[("GET", p) for p in PAGES] + [("POST", p) for p in POSTS]!r}:
+    c = http.client.HTTPConnection("127.0.0.1", {web.port}, timeout=10)
+    c.request(m, p, body="csrf=x" if m == "POST" else None,
+              headers={{"Host": "127.0.0.1:{web.port}", "Origin": "http://127.0.0.1:{web.port}",
+                       "Content-Type": "application/x-www-form-urlencoded"}})
+    codes.append(c.getresponse().status)
+try:
+    open({str(secret)!r}).read(); readable = True
+except PermissionError:
+    readable = False
+print(sorted(set(codes)), readable)
+"""
+    out = subprocess.run(["/usr/bin/python3", "-c", probe], user=65534, group=65534, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[401] False", out.stdout
+
+
+def test_a_foreign_host_is_refused_with_403_even_with_a_session(web):
+    cookie, _ = web.session()
+    for host in ["evil.example", f"evil.example:{web.port}", "127.0.0.1.nip.io:%d" % web.port, "127.0.0.1:1"]:
+        r, _ = web.request("GET", "/", {"Host": host, "Cookie": cookie})
+        assert r.status == 403, (host, r.status)
+
+
+def test_a_cross_site_post_without_the_token_or_from_another_origin_is_refused(web):
+    cookie, csrf = web.session()
+    form = {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"}
+    body = "name=Forged"
+    r, _ = web.request("POST", "/meds/add", {**form, "Origin": "http://evil.example"}, body)
+    assert r.status == 403
+    r, _ = web.request("POST", "/meds/add", {**form, "Origin": web.base}, body)
+    assert r.status == 403
+    r, _ = web.request("POST", "/meds/add", {**form, "Origin": web.base}, body + "&csrf=" + "0" * 64)
+    assert r.status == 403
+    r, _ = web.request("POST", "/meds/add", {**form, "Origin": "http://evil.example"}, body + "&csrf=" + csrf)
+    assert r.status == 403
+    r, _ = web.request("POST", "/meds/add", form, body + "&csrf=" + csrf)  # no Origin at all
+    assert r.status == 403
+    assert "Forged" not in web.hs.run("med", "list").stdout
+    r, _ = web.request("POST", "/meds/add", {**form, "Origin": web.base}, body + "&csrf=" + csrf)
+    assert r.status == 303
+    assert "Forged" in web.hs.run("med", "list").stdout
+
+
+def test_the_login_link_works_once_and_sets_a_strict_httponly_cookie(web):
+    link = web.link()
+    path = link[len(web.base):]
+    r, _ = web.request("GET", path)
+    assert r.status == 303
+    cookie = r.getheader("Set-Cookie")
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Path=/" in cookie
+    r, _ = web.request("GET", path)
+    assert r.status == 401
+    r, _ = web.request("GET", "/login?token=" + "1.%s.%s" % ("0" * 32, "0" * 64))
+    assert r.status == 401
+    r, _ = web.request("GET", "/", {"Cookie": cookie.split(";")[0]})
+    csp = r.getheader("Content-Security-Policy")
+    assert r.status == 200 and "default-src 'none'" in csp and "script-src 'self'" in csp
+    assert r.getheader("X-Frame-Options") == "DENY"
+    # no-referrer would make Chromium send "Origin: null" on the pages' own form posts.
+    assert r.getheader("Referrer-Policy") == "same-origin"
+
+
+def test_secrets_are_never_rendered(hs, gateway, tmp_path):
+    cred = tmp_path / "cred"
+    cred.write_text("user:sup3r-secret-pw\n")
+    cred.chmod(0o600)
+    hs.run("gateway", "set", gateway.url, "--ca-file", str(gateway.certs["ca"]), "--auth", "basic", "--credentials-file", str(cred),
+           check=False)
+    w = Web(hs, free_port())
+    hs.start(env=w.env)
+    assert wait_until(lambda: listening(w.port), 15)
+    cookie, _ = w.session()
+    for path in PAGES:
+        r, body = w.request("GET", path, {"Cookie": cookie})
+        assert r.status == 200 and b"sup3r-secret-pw" not in body, path
+
+
+# MARK: the browser
+
+@pytest.fixture
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    chromium = shutil.which("chromium")
+    driver_path = shutil.which("chromedriver")
+    if not chromium or not driver_path:
+        pytest.fail("chromium and chromium-driver are needed (scripts/setup-deps.sh --test)")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = chromium
+    for a in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000",
+              "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream", "--disable-gpu"]:
+        opts.add_argument(a)
+    d = webdriver.Chrome(service=Service(driver_path), options=opts)
+    d.set_page_load_timeout(30)
+    yield d
+    d.quit()
+
+
+def flash(driver, kind: str) -> str:
+    """The message the page shows after a form was sent (waits for the new page)."""
+    from selenium.common.exceptions import WebDriverException
+
+    def text():
+        try:
+            found = driver.find_elements("css selector", f".notice.{kind}")
+            return found[0].text if found else None
+        except WebDriverException:
+            return None
+    return wait_until(text, 10) or ""
+
+
+def shot(driver, name: str):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
+
+
+def no_serious_axe_violations(driver, name: str):
+    from axe_selenium_python import Axe
+    axe = Axe(driver)
+    axe.inject()
+    results = axe.run()
+    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in results["violations"]
+           if v["impact"] in ("serious", "critical")]
+    assert not bad, f"{name}: {bad}"
+
+
+def test_every_page_is_accessible_large_and_fits_a_narrow_window(web, browser):
+    browser.get(web.link())
+    for path in PAGES:
+        browser.get(web.base + path)
+        no_serious_axe_violations(browser, path)
+        sizes = browser.execute_script("""
+            const small = [...document.querySelectorAll('body *')].filter(e => e.offsetParent !== null && e.childNodes.length &&
+                [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()) && parseFloat(getComputedStyle(e).fontSize) < 16);
+            const tiny = [...document.querySelectorAll('a, button, input:not([type=hidden]), select')].filter(e => {
+                const r = e.getBoundingClientRect(); return r.width > 0 && (r.height < 44 || r.width < 24); });
+            return [small.map(e => e.tagName + ':' + e.textContent.slice(0, 30)), tiny.map(e => e.outerHTML.slice(0, 80))];""")
+        assert sizes[0] == [], f"{path}: text under 16 px: {sizes[0][:5]}"
+        # Checkboxes are 28 px squares inside a 48 px row whose label is the target too.
+        assert [t for t in sizes[1] if 'type="checkbox"' not in t] == [], f"{path}: small targets: {sizes[1][:5]}"
+        assert "HKQuantityTypeIdentifier" not in browser.find_element("tag name", "body").text
+        shot(browser, "page-" + (path.strip("/") or "overview"))
+    # 200 % zoom of a 1280 px window is a 640 px one; a phone is narrower still.
+    for width in (640, 360):
+        browser.set_window_size(width, 900)
+        for path in PAGES:
+            browser.get(web.base + path)
+            overflow = browser.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+            assert overflow <= 0, f"{path} at {width} px scrolls sideways by {overflow} px"
+        shot(browser, f"narrow-{width}-settings")
+    browser.set_window_size(1280, 1000)
+
+
+def test_everything_is_reachable_by_keyboard(web, browser):
+    from selenium.webdriver.common.keys import Keys
+    browser.get(web.link())
+    body = browser.find_element("tag name", "body")
+    body.send_keys(Keys.TAB)
+    assert browser.switch_to.active_element.text == "Skip to content"
+    seen = []
+    for _ in range(12):
+        browser.switch_to.active_element.send_keys(Keys.TAB)
+        seen.append(browser.switch_to.active_element.text)
+    assert "Settings" in seen and "Sync now" in seen, seen
+    # Enter on a link follows it.
+    while browser.switch_to.active_element.text != "Medications":
+        browser.switch_to.active_element.send_keys(Keys.TAB)
+    browser.switch_to.active_element.send_keys(Keys.ENTER)
+    assert wait_until(lambda: browser.current_url.endswith("/meds"), 10)
+
+
+def test_a_dose_a_reminder_and_a_measurement_in_the_browser(web, browser):
+    from selenium.webdriver.common.by import By
+    browser.get(web.link())
+    browser.get(web.base + "/meds")
+    browser.find_element(By.ID, "f-name").send_keys("Ibuprofen")
+    browser.find_element(By.ID, "f-dose").send_keys("400 mg")
+    browser.find_element(By.XPATH, "//button[text()='Add medication']").click()
+    assert "Added Ibuprofen" in flash(browser, "ok")
+    # Taken: one action.
+    browser.find_element(By.XPATH, "//button[@aria-label='Taken: Ibuprofen']").click()
+    assert "Logged: Ibuprofen taken" in flash(browser, "ok")
+    assert "Ibuprofen" in browser.find_element(By.ID, "doses").text
+    doses = json.loads(web.hs.run("med", "doses", "--json").stdout)
+    assert len(doses) == 1
+    shot(browser, "after-dose")
+
+    browser.get(web.base + "/reminders")
+    browser.find_element(By.ID, "f-name").send_keys("Take ibuprofen")
+    t = browser.find_element(By.ID, "f-time")
+    browser.execute_script("arguments[0].value = '20:30'", t)
+    browser.find_element(By.XPATH, "//button[text()='Add reminder']").click()
+    assert "Reminder set" in flash(browser, "ok")
+    listed = json.loads(web.hs.run("remind", "list", "--json").stdout)
+    assert [(r["name"], r["times"]) for r in listed] == [("Take ibuprofen", ["20:30"])], listed
+    shot(browser, "after-reminder")
+
+    browser.get(web.base + "/measure")
+    browser.find_element(By.ID, "f-systolic").send_keys("128")
+    browser.find_element(By.ID, "f-diastolic").send_keys("82")
+    browser.find_element(By.XPATH, "//button[text()='Save blood pressure']").click()
+    assert "Saved" in flash(browser, "ok")
+    browser.find_element(By.ID, "f-value-hr").send_keys("400")
+    browser.find_element(By.XPATH, "//button[text()='Save heart rate']").click()
+    assert "heart rate" in flash(browser, "error").lower()
+    st = web.hs.status()
+    assert st["store"]["samples"] == 2  # systolic and diastolic; the 400 bpm reading was refused
+
+
+def test_a_type_toggle_is_honoured_and_sync_now_reaches_100_percent(web, browser, gateway):
+    from selenium.webdriver.common.by import By
+    browser.get(web.link())
+    browser.get(web.base + "/settings")
+    # Send only on demand, so Sync now has something to send.
+    from selenium.webdriver.support.ui import Select
+    Select(browser.find_element(By.ID, "f-frequency")).select_by_value("manual")
+    browser.find_element(By.XPATH, "//button[text()='Save how often']").click()
+    assert wait_until(lambda: "how often" in flash(browser, "ok"), 10)
+    box = browser.find_element(By.ID, "t-heartRate")
+    assert box.is_selected()
+    box.click()
+    box.find_element(By.XPATH, "ancestor::fieldset//button").click()
+    assert wait_until(lambda: "how often" not in flash(browser, "ok"), 10)
+    assert not browser.find_element(By.ID, "t-heartRate").is_selected()
+    assert wait_until(lambda: "configuration reloaded" in web.hs.read_log(), 10)
+    types = {t["name"]: t["enabled"] for t in json.loads(web.hs.run("types", "list", "--json").stdout)}
+    assert types["heartRate"] is False and types["stepCount"] is True
+    shot(browser, "settings-after-toggle")
+
+    steps = [{**s, "unit": "count"} for s in samples(300, "stepCount", start=100)]
+    web.hs.drop("mixed.json", json.dumps(samples(5, "heartRate") + steps))
+    assert wait_until(lambda: web.hs.status()["store"]["queued"] == 300, 20), web.hs.status()["store"]
+    browser.get(web.base + "/")
+    browser.find_element(By.ID, "sync-now").click()
+    assert wait_until(lambda: browser.find_element(By.ID, "sync-text").text.startswith("100 %"), 30), \
+        browser.find_element(By.ID, "sync-text").text
+    assert browser.find_element(By.ID, "sync-progress").get_attribute("value") == "100"
+    assert "300 entries sent" in browser.find_element(By.ID, "sync-text").text
+    shot(browser, "sync-done")
+    got = gateway.wait_for_samples(300)
+    assert {s["type"] for s in got} == {"stepCount"}  # heartRate was turned off: neither stored nor sent
