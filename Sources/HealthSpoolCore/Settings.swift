@@ -69,6 +69,13 @@ public struct Settings: Sendable, Equatable {
     public var logLevel = "info"
     /// Seconds between retries after the gateway refused the credentials; the last repeats.
     public var retryAuthSeconds = [60, 300, 900]
+    /// Sources in the order they count where they overlap (day totals), matched in names and devices.
+    public var sourcePriority = SourcePriority.standard
+    /// The location keep-alive log (opt-in): whether the daemon records positions from gpsd.
+    public var locationEnabled = false
+    public var locationIntervalSeconds = 300
+    public var locationRetrySeconds = 30
+    public var locationGpsd = "127.0.0.1:2947"
 
     public init() {}
 
@@ -262,6 +269,14 @@ extension SettingKey {
         .int("spool.failed_days", 90, 0...36_500, "Files in failed/ older than this many days are removed with their .reason; 0 keeps them.") { $0.failedDays = $1 },
         .word("log.level", "info", ["trace", "debug", "info", "notice", "warning", "error", "critical"], "Least severe level logged.") { $0.logLevel = $1 },
         .intList("retry.auth_seconds", [60, 300, 900], 1...86_400, "Seconds between retries after the gateway refused the credentials (401/403), comma-separated; the last one repeats. A change to the credentials file is tried at once.") { $0.retryAuthSeconds = $1 },
+        .bool("location.enabled", false, "Record the position from gpsd every location.interval_seconds (the location keep-alive log). Off by default: positions are sensitive. They are stored as samples of type location, kept local unless location is listed in types.enabled.") { $0.locationEnabled = $1 },
+        .int("location.interval_seconds", 300, 1...86_400, "Seconds between two recorded positions.") { $0.locationIntervalSeconds = $1 },
+        .int("location.retry_seconds", 30, 1...3600, "With no fix for this long, gpsd is asked again (the watch is renewed, or the connection made again).") { $0.locationRetrySeconds = $1 },
+        .string("location.gpsd", "127.0.0.1:2947", "gpsd's address, HOST:PORT (its JSON protocol).") { $0.locationGpsd = $1 },
+        SettingKey(name: "day.source_priority", defaultText: "watch,phone", summary: "Sources in the order they count where their samples overlap in day totals (steps, distance, energy, flights): each entry matches a source's name or device, case-insensitively; sources no entry matches come last. Comma-separated.") { s, v throws(SettingsError) in
+            let items = try SettingsReader.listItems(v, key: "day.source_priority")
+            s.sourcePriority = SourcePriority(items)
+        },
     ]
 
     static let byName: [String: SettingKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
