@@ -90,6 +90,15 @@ public struct Settings: Sendable, Equatable {
         return !disabledTypes.contains { $0.lowercased() == category.lowercased() }
     }
 
+    /// Whether samples of a type go to the gateway: enabled, and for a local-only type
+    /// (`DataType.localOnly`: positions) listed by name in `types.enabled`.
+    public func isSent(_ type: String) -> Bool {
+        let name = DataType.canonicalName(type)
+        guard isEnabled(name) else { return false }
+        guard DataType.localOnly.contains(name) else { return true }
+        return enabledTypes.contains { DataType.canonicalName($0) == name }
+    }
+
     /// A digest of what `isEnabled` decides from (the disabled and enabled names, normalized):
     /// part of an import's identity, so a file re-dropped after `types enable` is imported again.
     public var typeFilterDigest: String {

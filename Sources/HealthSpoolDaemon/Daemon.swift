@@ -56,6 +56,9 @@ public final class Daemon {
     var reloadError: String?
     var secretWatcher: SpoolWatcher?
     var watchedSecrets: Set<String> = []
+    // location hook: the keep-alive log's sampler and its task, when location.enabled.
+    var locationSampler: LocationSampler?
+    var locationTask: Task<Void, Never>?
 
     public init(context: DaemonContext, logger: Logger) {
         self.context = context
@@ -112,6 +115,12 @@ public final class Daemon {
             startRetention()
             publish()
         }
+        // location hook: the keep-alive log, only when location.enabled = true.
+        if context.settings.locationEnabled {
+            let sampler = LocationSampler(context: context, logger: logger)
+            locationSampler = sampler
+            locationTask = Task.detached { await sampler.run() }
+        }
     }
 
     // MARK: Events
@@ -164,7 +173,7 @@ public final class Daemon {
     func perform(_ actions: [SchedulerAction]) {
         for case let .sync(types, trigger) in actions {
             guard canSync else { continue }
-            var enabled = types.filter { context.settings.isEnabled($0) }
+            var enabled = types.filter { context.settings.isSent($0) }
             // During an outage new samples wait for the outage's next retry (one attempt for all).
             if let incident = policy.incident, incident.retryAt > Self.now().millis, ![.manual, .reload, .retry].contains(trigger) {
                 for t in enabled { scheduler.scheduleRetry(t, at: incident.retryAt) }
@@ -303,6 +312,7 @@ public final class Daemon {
         control?.stop()
         timer?.cancel()
         retentionTimer?.cancel()
+        locationSampler?.stop()   // location hook
         importer.interrupt()
         let worker = self.worker!, importQueue = self.importQueue
         let started = DispatchTime.now()
