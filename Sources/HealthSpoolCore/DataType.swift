@@ -63,6 +63,9 @@ public struct DataType: Hashable, Sendable {
 }
 
 extension DataType {
+    /// Types kept local unless listed by name in `types.enabled` (positions are sensitive).
+    public static let localOnly: Set<String> = ["location"]
+
     /// Every type of the origin design, grouped by category.
     public static let all: [DataType] = [
         // Body measurements
@@ -83,6 +86,8 @@ extension DataType {
         DataType("standHours", "HKCategoryTypeIdentifierAppleStandHour", .activity, "count", .immediate, "Stand hours"),
         DataType("standTime", "HKQuantityTypeIdentifierAppleStandTime", .activity, "min", .immediate, "Stand minutes"),
         DataType("workout", "HKWorkoutTypeIdentifier", .activity, "min", .immediate, "Workouts (value: duration)"),
+        // The location keep-alive log (gpsd): value latitude, metadata longitude and the fix.
+        DataType("location", "HealthSpoolLocation", .other, "deg", .immediate, "Position from gpsd (value: latitude; local unless enabled by name)"),
         DataType("activitySummary", "HKActivitySummaryTypeIdentifier", .activity, "kcal", .immediate, "Daily activity rings (value: active energy)"),
         // Cardiovascular
         DataType("heartRate", "HKQuantityTypeIdentifierHeartRate", .cardiovascular, "count/min", .immediate, "Heart rate"),

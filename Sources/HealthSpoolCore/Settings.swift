@@ -73,6 +73,13 @@ public struct Settings: Sendable, Equatable {
     public var webEnabled = true
     /// The loopback port of the web interface (127.0.0.1 and ::1).
     public var webPort = 8484
+    /// Sources in the order they count where they overlap (day totals), matched in names and devices.
+    public var sourcePriority = SourcePriority.standard
+    /// The location keep-alive log (opt-in): whether the daemon records positions from gpsd.
+    public var locationEnabled = false
+    public var locationIntervalSeconds = 300
+    public var locationRetrySeconds = 30
+    public var locationGpsd = "127.0.0.1:2947"
 
     public init() {}
 
@@ -85,6 +92,15 @@ public struct Settings: Sendable, Equatable {
         if enabledTypes.contains(where: { DataType.canonicalName($0) == name }) { return true }
         let category = DataType.category(of: name).rawValue
         return !disabledTypes.contains { $0.lowercased() == category.lowercased() }
+    }
+
+    /// Whether samples of a type go to the gateway: enabled, and for a local-only type
+    /// (`DataType.localOnly`: positions) listed by name in `types.enabled`.
+    public func isSent(_ type: String) -> Bool {
+        let name = DataType.canonicalName(type)
+        guard isEnabled(name) else { return false }
+        guard DataType.localOnly.contains(name) else { return true }
+        return enabledTypes.contains { DataType.canonicalName($0) == name }
     }
 
     /// A digest of what `isEnabled` decides from (the disabled and enabled names, normalized):
@@ -268,6 +284,14 @@ extension SettingKey {
         .intList("retry.auth_seconds", [60, 300, 900], 1...86_400, "Seconds between retries after the gateway refused the credentials (401/403), comma-separated; the last one repeats. A change to the credentials file is tried at once.") { $0.retryAuthSeconds = $1 },
         .bool("web.enabled", true, "Serve the local web interface (healthspool ui) on the loopback addresses 127.0.0.1 and ::1 only; every page needs the login link healthspool ui opens.") { $0.webEnabled = $1 },
         .int("web.port", 8484, 1024...65_535, "The web interface's port on 127.0.0.1 and ::1. On a machine shared by several users, give each a port of their own: a port in use is logged and the daemon runs on without the web interface.") { $0.webPort = $1 },
+        .bool("location.enabled", false, "Record the position from gpsd every location.interval_seconds (the location keep-alive log). Off by default: positions are sensitive. They are stored as samples of type location, kept local unless location is listed in types.enabled.") { $0.locationEnabled = $1 },
+        .int("location.interval_seconds", 300, 1...86_400, "Seconds between two recorded positions.") { $0.locationIntervalSeconds = $1 },
+        .int("location.retry_seconds", 30, 1...3600, "With no fix for this long, gpsd is asked again (the watch is renewed, or the connection made again).") { $0.locationRetrySeconds = $1 },
+        .string("location.gpsd", "127.0.0.1:2947", "gpsd's address, HOST:PORT (its JSON protocol).") { $0.locationGpsd = $1 },
+        SettingKey(name: "day.source_priority", defaultText: "watch,phone", summary: "Sources in the order they count where their samples overlap in day totals (steps, distance, energy, flights): each entry matches a source's name or device, case-insensitively; sources no entry matches come last. Comma-separated.") { s, v throws(SettingsError) in
+            let items = try SettingsReader.listItems(v, key: "day.source_priority")
+            s.sourcePriority = SourcePriority(items)
+        },
     ]
 
     static let byName: [String: SettingKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

@@ -59,6 +59,9 @@ public final class Daemon {
     /// Services run beside the daemon until it stops (the web interface). // web hook
     public var companions: [@Sendable () async -> Void] = []
     var companionTasks: [Task<Void, Never>] = []
+    // location hook: the keep-alive log's sampler and its task, when location.enabled.
+    var locationSampler: LocationSampler?
+    var locationTask: Task<Void, Never>?
 
     public init(context: DaemonContext, logger: Logger) {
         self.context = context
@@ -116,6 +119,12 @@ public final class Daemon {
             startRetention()
             publish()
         }
+        // location hook: the keep-alive log, only when location.enabled = true.
+        if context.settings.locationEnabled {
+            let sampler = LocationSampler(context: context, logger: logger)
+            locationSampler = sampler
+            locationTask = Task.detached { await sampler.run() }
+        }
     }
 
     // MARK: Events
@@ -168,7 +177,7 @@ public final class Daemon {
     func perform(_ actions: [SchedulerAction]) {
         for case let .sync(types, trigger) in actions {
             guard canSync else { continue }
-            var enabled = types.filter { context.settings.isEnabled($0) }
+            var enabled = types.filter { context.settings.isSent($0) }
             // During an outage new samples wait for the outage's next retry (one attempt for all).
             if let incident = policy.incident, incident.retryAt > Self.now().millis, ![.manual, .reload, .retry].contains(trigger) {
                 for t in enabled { scheduler.scheduleRetry(t, at: incident.retryAt) }
@@ -308,6 +317,7 @@ public final class Daemon {
         companionTasks.forEach { $0.cancel() } // web hook
         timer?.cancel()
         retentionTimer?.cancel()
+        locationSampler?.stop()   // location hook
         importer.interrupt()
         let worker = self.worker!, importQueue = self.importQueue
         let started = DispatchTime.now()

@@ -44,12 +44,18 @@ public struct DaemonContext: Sendable {
     public var controlSocket: String { runtimeDir + "/control.sock" }
     public var syncLockFile: String { stateDir + "/sync.lock" }
 
-    /// Creates the state and runtime directories (0700) and the store file (0600), and opens it.
+    /// Creates the state and runtime directories (0700) and the store file (0600), and opens it,
+    /// its daily rollups drawn in the machine's zone with the configured source priority.
     public func openStore() throws -> SampleStore {
         try FileSystem.makeDirectory(stateDir, mode: 0o700)
         if !FileSystem.exists(storePath) { try FileSystem.touch(storePath, mode: 0o600) }
-        return try SampleStore(path: storePath)
+        let store = try SampleStore(path: storePath)
+        store.rollupPolicy = RollupPolicy(zone: zone, priority: settings.sourcePriority)
+        return store
     }
+
+    /// The machine's zone (`TZ`, else `/etc/localtime`); UTC when it cannot be read.
+    public var zone: ZoneRules { (try? ZoneInfo.current(environment: environment)) ?? .utc }
 
     /// The envelope every batch carries.
     public var envelope: BatchEnvelope {

@@ -31,7 +31,7 @@ public enum InProcessSync {
         let store = try context.openStore()
         var types = requested.map(DataType.canonicalName)
         if types.isEmpty { types = try store.typesWithQueuedSamples() }
-        types = types.filter { context.settings.isEnabled($0) }
+        types = types.filter { context.settings.isSent($0) }
         let results = Results()
         let done = DispatchGroup()
         for _ in types { done.enter() }

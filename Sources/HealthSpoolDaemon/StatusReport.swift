@@ -34,6 +34,7 @@ public struct StatusReport {
 
         var storeMembers: [(String, JSONValue)] = [("path", .string(context.storePath))]
         var lastImport: JSONValue = .null, lastSync: JSONValue = .null, lastSuccess: JSONValue = .null
+        var lastFix: JSONValue = .null
         if FileSystem.exists(context.storePath), let store = try? SampleStore(path: context.storePath) {
             let queued = try store.queuedCounts(), synced = try store.syncedCounts(), parked = try store.deadLetterCounts()
             func sum(_ d: [String: Int]) -> JSONValue { .number(Double(d.values.reduce(0, +))) }
@@ -44,11 +45,14 @@ public struct StatusReport {
             if let i = try store.imports(limit: 1).first { lastImport = Self.json(i) }
             if let a = try store.syncHistory(limit: 1).first { lastSync = Self.json(a) }
             if let a = try store.lastSuccessfulSync() { lastSuccess = Self.json(a) }
+            if let f = try store.state("location.last_fix"), let v = try? JSONParser.parse(f) { lastFix = v }
         } else {
             storeMembers += [("samples", .number(0)), ("synced", .number(0)), ("queued", .number(0)), ("parked", .number(0)),
                              ("queuedByType", .object([])), ("parkedByType", .object([]))]
         }
         members.append(("store", .object(storeMembers)))
+        members.append(("location", .object([("enabled", .bool(context.settings.locationEnabled)),
+                                                    ("gpsd", .string(context.settings.locationGpsd)), ("lastFix", lastFix)])))
 
         // A sync in progress: per type, sent so far in this job and still queued.
         let queuedNow = Dictionary(uniqueKeysWithValues: (storeMembers.first { $0.0 == "queuedByType" }?.1.objectValue ?? [])
@@ -123,6 +127,11 @@ public struct StatusReport {
             let sent = s["sent"]?.intValue ?? 0, queued = s["queued"]?.intValue ?? 0
             let percent = sent + queued > 0 ? " (\(sent * 100 / (sent + queued)) %)" : ""
             lines.append("syncing:     \(s["type"]?.stringValue ?? "") \(sent) sent, \(queued) to go\(percent)")
+        }
+        if let f = j["location"]?["lastFix"], f != .null {
+            lines.append("location:    last fix \(f["latitude"]?.stringValue ?? ""), \(f["longitude"]?.stringValue ?? "") at \(f["at"]?.stringValue ?? "")")
+        } else if j["location"]?["enabled"]?.boolValue == true {
+            lines.append("location:    on, no fix recorded yet (gpsd at \(j["location"]?["gpsd"]?.stringValue ?? ""))")
         }
         if j["locked"]?.boolValue == true { lines.append("lock:        LOCKED — nothing is read or sent until 'healthspool unlock'") }
         let spool = j["spool"]!

@@ -105,6 +105,10 @@ final class Statement {
         guard let v else { sqlite3_bind_null(stmt, i); return }
         sqlite3_bind_int64(stmt, i, v)
     }
+    func bind(_ i: Int32, _ v: Double?) {
+        guard let v else { sqlite3_bind_null(stmt, i); return }
+        sqlite3_bind_double(stmt, i, v)
+    }
     func bind(_ i: Int32, _ v: String?) {
         guard var v else { sqlite3_bind_null(stmt, i); return }
         v.withUTF8 { buf in

@@ -91,6 +91,18 @@ public final class SampleStore {
     /// Whether the last batch was mostly duplicates (a cumulative export again): then each
     /// sample is first looked up by id, which costs less than preparing a full insert.
     private var probeFirst = false
+    /// The daily rollups' policy and the days the open transaction changed (`SampleStore+Rollups`).
+    var rollups = RollupTracker()
+    /// Statements prepared once by `cached`, by their SQL.
+    private var statementCache: [String: Statement] = [:]
+
+    /// The statement for `sql`, prepared on first use and kept.
+    func cached(_ sql: String) throws(StoreError) -> Statement {
+        if let s = statementCache[sql] { return s }
+        let s = try conn.prepare(sql)
+        statementCache[sql] = s
+        return s
+    }
 
     /// Opens (creating if needed) the store at `path`, with mode 0600.
     public init(path: String) throws(StoreError) {
@@ -199,20 +211,37 @@ public final class SampleStore {
 
     /// Opens a write transaction, for a caller that inserts in several steps (`insert` joins it).
     public func begin() throws(StoreError) { try conn.exec("BEGIN IMMEDIATE") }
-    /// Commits the transaction `begin` opened.
-    public func commit() throws(StoreError) { try conn.exec("COMMIT") }
+    /// Brings the rollups of the days written up to date, then commits the transaction `begin` opened.
+    public func commit() throws(StoreError) {
+        try flushRollups()
+        try conn.exec("COMMIT")
+    }
     /// Abandons the transaction `begin` opened, if it is still open.
     public func rollback() {
+        rollups.dirty = [:]
         if sqlite3_get_autocommit(conn.db) == 0 { try? conn.exec("ROLLBACK") }
     }
 
     /// Runs `body` in one write transaction.
-    public func transaction<T>(_ body: () throws -> T) throws -> T { try conn.transaction(body) }
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try conn.transaction { () throws -> T in
+                let v = try body()
+                try flushRollups()
+                return v
+            }
+        } catch {
+            rollups.dirty = [:]
+            throw error
+        }
+    }
 
     /// Runs `body` in a write transaction unless one is open already.
     func inTransaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         guard sqlite3_get_autocommit(conn.db) != 0 else { return try body() }
-        do { return try conn.transaction { try body() } } catch let e as StoreError { throw e } catch {
+        do {
+            return try transaction { () throws -> T in try body() }
+        } catch let e as StoreError { throw e } catch {
             throw StoreError(path: path, code: -1, message: "\(error)")
         }
     }
@@ -308,6 +337,7 @@ public final class SampleStore {
             if conn.changes == 1 {
                 next += 1
                 if revision { revised[slot] += 1 } else { new[slot] += 1 }
+                rollups.mark(type: samples[index].type, start: start.millis, end: end.millis)
                 continue
             }
             if revisable {
@@ -319,6 +349,7 @@ public final class SampleStore {
                 if conn.changes == 1 {
                     next += 1
                     revised[slot] += 1
+                    rollups.mark(type: samples[index].type, start: start.millis, end: end.millis)
                     continue
                 }
             }
@@ -609,6 +640,9 @@ public final class SampleStore {
             let pick = try conn.prepare("INSERT INTO temp.pruning \(selection)")
             pick.bind(1, parameter)
             try pick.run()
+            // The days of the rows going: their rollups are recomputed before the commit.
+            let days = try conn.prepare("SELECT t.name, s.start_ms, s.end_ms FROM samples AS s JOIN types AS t ON t.id = s.type WHERE s.rowid IN (SELECT row FROM temp.pruning)")
+            while try days.step() { rollups.mark(type: days.string(0) ?? "", start: days.int(1), end: days.int(2)) }
             try conn.exec("""
                 INSERT OR REPLACE INTO delivered(id, value)
                     SELECT id, CASE WHEN revisable THEN value END FROM samples WHERE rowid IN (SELECT row FROM temp.pruning);

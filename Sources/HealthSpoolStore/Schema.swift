@@ -15,6 +15,9 @@ import HealthSpoolCore
 ///
 /// Step 4 is the journal's symptoms, lifestyle factors and scores; step 5 the journal's
 /// medications, doses, reminders, goals and notes (`JournalSchema.medicationsAndReminders`).
+///
+/// Step 6 added `day_rollups`: per local day and type the merged figures of the day view and
+/// calendar (`DayRollup`), recomputed for the days each write touches.
 enum Schema {
     static let migrations: [String] = [
         """
@@ -119,6 +122,19 @@ enum Schema {
         // Step 4: symptoms, lifestyle factors and scores (the "journal" branch fills this in).
         "SELECT 1;",
         JournalSchema.medicationsAndReminders,
+        // Step 6: daily rollups (SampleStore+Rollups), filled at the first write or view.
+        """
+        CREATE TABLE day_rollups (
+            day INTEGER NOT NULL,                  -- local day, days since 1970-01-01 (state rollups.policy names the zone)
+            figure TEXT NOT NULL,                  -- a type's registry name, or 'sleep'
+            value REAL NOT NULL,                   -- merged total (cumulative types), sum of readings, or minutes asleep
+            count INTEGER NOT NULL,
+            low REAL,
+            high REAL,
+            detail TEXT,
+            PRIMARY KEY (day, figure)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     static func migrate(_ c: Connection) throws(StoreError) {

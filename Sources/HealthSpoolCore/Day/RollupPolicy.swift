@@ -1,0 +1,36 @@
+/// What daily rollups are computed with: the zone that draws the days and the source priority.
+/// Rollups computed under another policy are rebuilt (`key` differs).
+public struct RollupPolicy: Hashable, Sendable {
+    public var zone: ZoneRules
+    public var priority: SourcePriority
+
+    public init(zone: ZoneRules = .utc, priority: SourcePriority = .standard) {
+        self.zone = zone
+        self.priority = priority
+    }
+
+    /// Identifies the policy in the store (`v1` names this version of the rules).
+    public var key: String { "v1|" + zone.name + "|" + priority.description }
+
+    /// The local day (days since 1970-01-01) of the instant `millis`.
+    public func day(ofMillis millis: Int64) -> Int64 {
+        let s = Timestamp.floorDivide(millis, 1000).0
+        return Timestamp.floorDivide(s + Int64(zone.offset(atUTC: s)), 86_400).0
+    }
+
+    /// The instants `[start, end)` of local day `day`.
+    public func bounds(ofDay day: Int64) -> (Int64, Int64) {
+        WallClock.bounds(of: CivilDate(daysSinceEpoch: day), zone: zone)
+    }
+
+    /// The days whose rollup of `type` a sample over `[start, end]` can change: the days it
+    /// touches, and for sleep the days a night it joins may end on.
+    public func days(type: String, start: Int64, end: Int64) -> ClosedRange<Int64> {
+        if DayMerge.sleepTypes.contains(type) {
+            return day(ofMillis: start - DayMerge.nightGapMillis)...day(ofMillis: end + DayMerge.nightGapMillis) + 1
+        }
+        // A sample longer than the lookback counts only for the days it reaches within it.
+        let last = min(end > start ? end - 1 : start, start + DayMerge.lookbackMillis)
+        return day(ofMillis: start)...max(day(ofMillis: start), day(ofMillis: last))
+    }
+}

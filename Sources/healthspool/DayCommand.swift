@@ -1,0 +1,85 @@
+import ArgumentParser
+import HealthSpoolCore
+import HealthSpoolDaemon
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Opens the day views for a command; journal and zone errors become one-line CLI errors.
+func withDays<T>(_ common: CommonOptions, _ body: (HealthDays, Timestamp) throws -> T) throws -> T {
+    let context = try common.context()
+    do {
+        return try body(try HealthDays(context: context), DaemonContext.now())
+    } catch let e as JournalError {
+        throw CLIError(e.description)
+    } catch let e as ZoneRulesError {
+        throw CLIError(e.description)
+    }
+}
+
+struct DayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "day",
+        abstract: "Show a day: steps, distance, sleep, heart rate, doses and notes.",
+        discussion: """
+            Totals count each moment once, as the Health app does: where a watch and a phone (or apps) both \
+            counted, the source first in day.source_priority counts and the others only fill its gaps; a sample \
+            across midnight counts in proportion to its time in the day. Sleep is the union of the asleep \
+            intervals of the nights that end on the day. Days are local days in your time zone (TZ or \
+            /etc/localtime): 23 or 25 hours when the clocks change. See docs/formats.md, "Day totals".
+            """)
+    @OptionGroup var common: CommonOptions
+    @Argument(help: ArgumentHelp("The date, YYYY-MM-DD (default: today).", valueName: "DATE")) var date: String?
+    @Flag(help: "Print JSON (with the heart-rate curve).") var json = false
+
+    func run() throws {
+        try withDays(common) { days, now in
+            let summary = try days.day(try days.date(date, now: now))
+            if json { printJSON(summary.json) } else { print(DayText.render(summary, zone: days.zone)) }
+        }
+    }
+}
+
+struct CalendarCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calendar",
+        abstract: "Show a month: days with data marked with *, today in [brackets].",
+        discussion: "Read from the daily rollups: fast on a store of any size. --json gives each day's steps and sleep.")
+    @OptionGroup var common: CommonOptions
+    @Argument(help: ArgumentHelp("The month, YYYY-MM (default: this month).", valueName: "MONTH")) var month: String?
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        try withDays(common) { days, now in
+            let (y, m) = try days.month(month, now: now)
+            let list = try days.month(year: y, month: m, now: now)
+            if json {
+                printJSON(.object([
+                    ("month", .string(String(y) + "-" + (m < 10 ? "0" : "") + String(m))),
+                    ("days", .array(list.map { d in
+                        .object([("date", .string(d.date.description)), ("hasData", .bool(d.hasData)), ("today", .bool(d.isToday)),
+                                 ("steps", d.steps.map { .number($0.rounded()) } ?? .null),
+                                 ("sleepMinutes", d.sleepMinutes.map { .number($0.rounded()) } ?? .null)])
+                    })),
+                ]))
+            } else {
+                print(DayText.grid(list, year: y, month: m, color: isatty(1) != 0))
+            }
+        }
+    }
+}
+
+struct RebuildRollupsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rebuild-rollups",
+        abstract: "Recompute the daily rollups of day and calendar from the stored samples.",
+        discussion: "Rollups are kept up to date at every import, revision and pruning, and rebuilt by themselves when the time zone or day.source_priority changes; this rebuilds them on demand.")
+    @OptionGroup var common: CommonOptions
+
+    func run() throws {
+        try withDays(common) { days, _ in
+            try days.rebuildRollups()
+            print("rollups rebuilt")
+        }
+    }
+}

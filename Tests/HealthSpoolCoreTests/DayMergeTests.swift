@@ -1,0 +1,151 @@
+import Testing
+@testable import HealthSpoolCore
+
+/// The day-total rules: source priority, proportional boundaries, sleep union, nights, DST days.
+@Suite struct DayMergeTests {
+    static let h: Int64 = 3_600_000, m: Int64 = 60_000
+    /// 2026-01-01T00:00:00Z.
+    static let jan1: Int64 = 1_767_225_600_000
+
+    func steps(_ from: Int64, _ to: Int64, _ value: Double, _ source: String, device: String? = nil) -> DaySample {
+        DaySample(start: Self.jan1 + from, end: Self.jan1 + to, value: value, source: source, device: device)
+    }
+
+    func total(_ samples: [DaySample], priority: SourcePriority = .standard, from: Int64 = 0, to: Int64 = 24 * h) -> Double {
+        DayMerge.cumulativeTotal(samples, from: Self.jan1 + from, to: Self.jan1 + to, priority: priority)
+    }
+
+    let h = DayMergeTests.h, m = DayMergeTests.m
+
+    @Test func watchCountsWherePhoneOverlapsAndPhoneFillsTheRest() {
+        let watch = steps(10 * h, 10 * h + 10 * m, 600, "Anna's Apple Watch")
+        let phone = steps(10 * h, 10 * h + 20 * m, 1000, "Anna's iPhone")
+        // Watch 600; the phone's last 10 of 20 minutes: 500.
+        #expect(total([watch, phone]) == 1100)
+        #expect(total([phone, watch]) == 1100)
+    }
+
+    @Test func priorityIsConfigurable() {
+        let watch = steps(10 * h, 10 * h + 10 * m, 600, "Anna's Apple Watch")
+        let phone = steps(10 * h, 10 * h + 20 * m, 1000, "Anna's iPhone")
+        #expect(total([watch, phone], priority: SourcePriority(["phone", "watch"])) == 1000)
+    }
+
+    @Test func deviceTextGivesTheRankWhenTheNameDoesNot() {
+        let watch = steps(0, h, 100, "Health", device: "<<HKDevice>, name:Apple Watch, model:Watch>")
+        let phone = steps(0, h, 300, "Health", device: "iPhone")
+        // One source name: one source, whose samples do not cover each other.
+        #expect(total([watch, phone]) == 400)
+        #expect(SourcePriority.standard.rank(name: "Health", device: "name:Apple Watch") == 0)
+    }
+
+    @Test func appsComeAfterWatchAndPhoneAndOnlyFillGaps() {
+        let watch = steps(8 * h, 9 * h, 3000, "Apple Watch")
+        let app = steps(8 * h, 10 * h, 5000, "Pedometer++")
+        #expect(total([app, watch]) == 3000 + 2500)
+    }
+
+    @Test func identicalCountsFromTwoDevicesCountOnce() {
+        var samples: [DaySample] = []
+        for hour in Int64(0)..<24 {
+            samples.append(steps(hour * h, (hour + 1) * h, 250, "Apple Watch"))
+            samples.append(steps(hour * h, (hour + 1) * h, 250, "iPhone"))
+        }
+        #expect(total(samples) == 6000)
+    }
+
+    @Test func sampleAcrossMidnightCountsInProportion() {
+        let s = steps(23 * h + 30 * m, 24 * h + 30 * m, 120, "iPhone")
+        #expect(total([s]) == 60)
+        #expect(total([s], from: 24 * h, to: 48 * h) == 60)
+    }
+
+    @Test func instantSamplesCountWholeUnlessCovered() {
+        let watch = steps(10 * h, 11 * h, 100, "Apple Watch")
+        let inside = steps(10 * h + 30 * m, 10 * h + 30 * m, 7, "iPhone")
+        let outside = steps(12 * h, 12 * h, 5, "iPhone")
+        #expect(total([watch, inside, outside]) == 105)
+    }
+
+    @Test func thirdSourceFillsOnlyWhatBothHigherLeaveOpen() {
+        let watch = steps(0, h, 60, "Apple Watch")
+        let phone = steps(30 * m, 90 * m, 60, "iPhone")
+        let app = steps(0, 2 * h, 120, "Some App")
+        // Watch 60; phone 60..90 min: 30; app 90..120 min: 30.
+        #expect(total([app, phone, watch]) == 120)
+    }
+
+    func sleep(_ from: Int64, _ to: Int64, _ stage: SleepStage, _ source: String) -> DaySample {
+        DaySample(start: Self.jan1 + from, end: Self.jan1 + to, value: Double(to - from) / Double(m), source: source, stage: stage)
+    }
+
+    @Test func nightAcrossMidnightBelongsToTheDayItEndsOn() throws {
+        let night = [sleep(23 * h, 24 * h + 7 * h, .asleep, "Apple Watch")]
+        #expect(DayMerge.sleep(night, dayStart: Self.jan1, dayEnd: Self.jan1 + 24 * h, priority: .standard) == nil)
+        let jan2 = try #require(DayMerge.sleep(night, dayStart: Self.jan1 + 24 * h, dayEnd: Self.jan1 + 48 * h, priority: .standard))
+        #expect(jan2.asleepMinutes == 8 * 60)
+    }
+
+    @Test func twoSleepAppsOnOneNightGiveTheUnionNotTheSum() throws {
+        let night = [sleep(23 * h, 31 * h, .asleep, "Apple Watch"), sleep(23 * h + 30 * m, 31 * h + 30 * m, .asleep, "AutoSleep")]
+        let f = try #require(DayMerge.sleep(night, dayStart: Self.jan1 + 24 * h, dayEnd: Self.jan1 + 48 * h, priority: .standard))
+        #expect(f.asleepMinutes == 8.5 * 60)
+    }
+
+    @Test func stagesInBedAndAwake() throws {
+        let night = [
+            sleep(22 * h, 30 * h, .inBed, "iPhone"),
+            sleep(23 * h, 25 * h, .core, "Apple Watch"), sleep(25 * h, 26 * h, .deep, "Apple Watch"),
+            sleep(26 * h, 26 * h + 20 * m, .awake, "Apple Watch"), sleep(26 * h + 20 * m, 29 * h, .rem, "Apple Watch"),
+            sleep(23 * h, 29 * h, .core, "AutoSleep"),
+        ]
+        let f = try #require(DayMerge.sleep(night, dayStart: Self.jan1 + 24 * h, dayEnd: Self.jan1 + 48 * h, priority: .standard))
+        #expect(f.inBedMinutes == 8 * 60)
+        #expect(f.asleepMinutes == 6 * 60)   // AutoSleep's core covers the watch's awake 20 minutes
+        #expect(f.stages[.core] == 120 && f.stages[.deep] == 60 && f.stages[.rem] == 160)
+        #expect(f.stages[.awake] == nil)
+        #expect(f.start == Self.jan1 + 22 * h && f.end == Self.jan1 + 30 * h)
+    }
+
+    @Test func aShortWakeDoesNotSplitTheNightButAnAfternoonNapIsItsOwn() throws {
+        let samples = [sleep(23 * h, 27 * h, .asleep, "Apple Watch"), sleep(28 * h, 31 * h, .asleep, "Apple Watch"),
+                       sleep(38 * h, 39 * h, .asleep, "Apple Watch")]
+        let f = try #require(DayMerge.sleep(samples, dayStart: Self.jan1 + 24 * h, dayEnd: Self.jan1 + 48 * h, priority: .standard))
+        #expect(f.asleepMinutes == 8 * 60)
+        #expect(f.start == Self.jan1 + 23 * h && f.end == Self.jan1 + 39 * h)
+    }
+
+    @Test func heartRateFiguresAndCurve() throws {
+        let readings = [60.0, 80, 100, 70].enumerated().map { i, v in
+            DaySample(start: Self.jan1 + Int64(i) * 10 * m, end: Self.jan1 + Int64(i) * 10 * m, value: v, source: "Apple Watch")
+        }
+        let f = try #require(DayMerge.heartRate(readings, from: Self.jan1, to: Self.jan1 + 24 * h))
+        #expect(f.min == 60 && f.max == 100 && f.average == 77.5 && f.count == 4)
+        #expect(f.curve.map(\.time) == [Self.jan1, Self.jan1 + 15 * m, Self.jan1 + 30 * m])
+        #expect(f.curve.map(\.average) == [70, 100, 70])
+    }
+
+    /// Hourly steps from two devices through the days clocks change in Berlin: 23 and 25 hours.
+    @Test(arguments: [("2026-03-29", 23), ("2026-10-25", 25), ("2026-06-01", 24)])
+    func dstDays(_ date: String, _ hours: Int) throws {
+        let zone = try ZoneRules(name: "Europe/Berlin", tzif: try #require(tzif("Europe/Berlin")))
+        let day = try #require(CivilDate(parsing: date))
+        let (from, to) = WallClock.bounds(of: day, zone: zone)
+        #expect(to - from == Int64(hours) * h)
+        var samples: [DaySample] = []
+        var t = from - 3 * h
+        while t < to + 3 * h {
+            samples.append(DaySample(start: t, end: t + h, value: 100, source: "Apple Watch"))
+            samples.append(DaySample(start: t + 30 * m, end: t + 90 * m, value: 100, source: "iPhone"))
+            t += h
+        }
+        #expect(DayMerge.cumulativeTotal(samples, from: from, to: to, priority: .standard) == Double(hours * 100))
+    }
+
+    @Test func intervalSetCoverage() {
+        let set = IntervalSet([(0, 10), (5, 20), (30, 40)])
+        #expect(set.intervals.count == 2 && set.length == 30)
+        #expect(set.covered(15, 35) == 10)
+        #expect(set.contains(39) && !set.contains(40))
+    }
+}
