@@ -12,6 +12,10 @@ import HealthSpoolCore
 /// cumulative export that carries them again neither stores nor sends them again. A row is the
 /// 16-byte id (and, for a revisable sample, its delivered value): about 24 bytes a pruned sample
 /// (BENCHMARKS.md, "Delivered ids").
+///
+/// Step 4 added the health journal (`JournalSchema`) and, on `samples`, a journal record's
+/// `version` and `deleted` (tombstone) flag; measurements keep 0 and 0. Adding columns rewrites
+/// no row.
 enum Schema {
     static let migrations: [String] = [
         """
@@ -113,6 +117,7 @@ enum Schema {
             value REAL                             -- its delivered value, for a revisable sample; else NULL
         ) WITHOUT ROWID;
         """,
+        JournalSchema.step4,
     ]
 
     static func migrate(_ c: Connection) throws(StoreError) {
