@@ -21,7 +21,7 @@ struct HealthSpoolCommand: ParsableCommand {
         subcommands: [
             DaemonCommand.self, StatusCommand.self, HistoryCommand.self, SyncCommand.self, ImportCommand.self,
             GatewayCommand.self, TypesCommand.self, FrequencyCommand.self, LockCommand.self, UnlockCommand.self,
-            DeadLettersCommand.self, PurgeCommand.self,
+            DeadLettersCommand.self, PurgeCommand.self, SymptomCommand.self, LifestyleCommand.self, JournalCommand.self,
         ]
     )
 }
