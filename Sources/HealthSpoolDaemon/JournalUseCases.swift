@@ -85,13 +85,13 @@ public final class JournalUseCases {
     let journal: JournalStore
     let settings: Settings
     let zone: any ZoneRules
-    let clock: @Sendable () -> Timestamp
+    let clock: () -> Timestamp
     let newID: () -> SampleID
     /// Told the journal types that gained queued records after each write.
     public var onQueued: ([String]) -> Void = { _ in }
 
     public init(store: SampleStore, settings: Settings, zone: any ZoneRules = SystemTimeZone(),
-                clock: @escaping @Sendable () -> Timestamp = DaemonContext.now,
+                clock: @escaping () -> Timestamp = DaemonContext.now,
                 newID: @escaping () -> SampleID = JournalUseCases.randomID) {
         self.store = store
         self.journal = JournalStore(store: store)
