@@ -5,8 +5,7 @@
 #
 #   bench/journal-bench.sh [BINARY] [SAMPLES] [RUNS]
 #
-# BINARY defaults to .build/release/healthspool. Each command is timed in a loop (date +%s%N,
-# two warm-up runs; hyperfine cannot time the shell function that picks a new day each run). Figures go in BENCHMARKS.md ("Health journal").
+# BINARY defaults to .build/release/healthspool.
 set -eu
 BIN=$(realpath "${1:-.build/release/healthspool}")
 N=${2:-10000000}
@@ -45,26 +44,31 @@ for d in 01 02 03 04 05; do
 done
 ID=$("$BIN" symptom list --json | python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["id"][:8])')
 
-time_loop() {  # name, command…
-  name=$1; shift
-  {
-    "$@" >/dev/null; "$@" >/dev/null
-    all=""
-    run=0
-    while [ $run -lt "$RUNS" ]; do
-      t0=$(date +%s%N); "$@" >/dev/null; t1=$(date +%s%N)
-      all="$all $(( (t1 - t0) / 1000 ))"
-      run=$((run + 1))
-    done
-    echo "$all" | python3 -c "import sys, statistics as s; v=[int(x)/1000 for x in sys.stdin.read().split()]; v.sort(); print('$name: median %.1f ms, mean %.1f, min %.1f, max %.1f (%d runs)' % (s.median(v), s.mean(v), v[0], v[-1], len(v)))"
-  }
-}
+# Each command RUNS times after two warm-up runs: wall time and the CPU time (user + system) the
+# process used, beside the same figures for `healthspool --version` (process start alone): on a
+# loaded machine the wall time is mostly waiting for a core, the CPU time is the command's own.
+python3 - "$BIN" "$RUNS" "$ID" <<'PY'
+import os, statistics, subprocess, sys, time
+binary, runs, entry = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 
-time_loop "symptom log" "$BIN" symptom log headache --severity moderate --when evening --aggravated-by caffeine
-time_loop "symptom edit" "$BIN" symptom edit "$ID" --note "edited"
-# Each run asks for a day whose scores are not stored yet (computed, stored, queued): day 1–5
-# first, then days without entries.
-dayn=0
-day_cmd() { dayn=$((dayn + 1)); "$BIN" journal "2026-10-$(printf %02d $(( dayn % 28 + 1 )))"; }
-time_loop "journal DATE (scored on demand)" day_cmd
-time_loop "journal DATE (scores stored)" "$BIN" journal 2026-11-03
+def measure(name, commands):
+    for c in commands[:2]:
+        subprocess.run([binary, *c], stdout=subprocess.DEVNULL, check=True)
+    wall, cpu = [], []
+    for i in range(runs):
+        t0 = time.perf_counter()
+        p = subprocess.Popen([binary, *commands[i % len(commands)]], stdout=subprocess.DEVNULL)
+        _, status, usage = os.wait4(p.pid, 0)
+        wall.append((time.perf_counter() - t0) * 1000)
+        cpu.append((usage.ru_utime + usage.ru_stime) * 1000)
+        assert status == 0, (name, status)
+    print(f"{name}: wall median {statistics.median(wall):.1f} ms (min {min(wall):.1f}), "
+          f"CPU median {statistics.median(cpu):.1f} ms (min {min(cpu):.1f}), {runs} runs")
+
+measure("--version (baseline)", [["--version"]])
+measure("symptom log", [["symptom", "log", "headache", "--severity", "moderate", "--when", "evening", "--aggravated-by", "caffeine"]])
+measure("symptom edit", [["symptom", "edit", entry, "--note", f"edited {i}"] for i in range(runs + 2)])
+# A day whose scores are not stored yet each run (computed from that day's entries, stored, queued).
+measure("journal DATE, scored on demand", [["journal", f"2026-{m:02d}-{d:02d}"] for m in (6, 7, 8) for d in range(1, 29)])
+measure("journal DATE, scores stored", [["journal", "2026-11-03"]])
+PY
