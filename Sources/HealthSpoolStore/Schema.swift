@@ -122,14 +122,21 @@ enum Schema {
 
     static func migrate(_ c: Connection) throws(StoreError) {
         let s = try c.prepare("PRAGMA user_version")
-        _ = try s.step()
-        let version = Int(s.int(0))
-        s.reset()   // a statement still stepping would keep DROP TABLE from running
-        for (n, sql) in migrations.enumerated() where n >= version {
+        func version() throws(StoreError) -> Int {
+            _ = try s.step()
+            defer { s.reset() }   // a statement still stepping would keep DROP TABLE from running
+            return Int(s.int(0))
+        }
+        guard try version() < migrations.count else { return }
+        for (n, sql) in migrations.enumerated() {
             try c.exec("BEGIN IMMEDIATE")
             do {
-                try c.exec(sql)
-                try c.exec("PRAGMA user_version = \(n + 1)")
+                // Read again under the write lock: another process (the daemon and a CLI
+                // command opening a new store together) may have applied this step meanwhile.
+                if try version() <= n {
+                    try c.exec(sql)
+                    try c.exec("PRAGMA user_version = \(n + 1)")
+                }
                 try c.exec("COMMIT")
             } catch {
                 try? c.exec("ROLLBACK")
