@@ -6,7 +6,7 @@ import HealthSpoolStore
 public struct SymptomLog: Sendable {
     public var symptom: String
     public var severity: Severity
-    public var when: TimeOfDay?
+    public var when: PartOfDay?
     /// The exact time; now when nil.
     public var at: Timestamp?
     public var category: String?
@@ -14,7 +14,7 @@ public struct SymptomLog: Sendable {
     public var aggravatedBy: [String] = []
     public var note: String?
 
-    public init(symptom: String, severity: Severity, when: TimeOfDay? = nil, at: Timestamp? = nil, category: String? = nil,
+    public init(symptom: String, severity: Severity, when: PartOfDay? = nil, at: Timestamp? = nil, category: String? = nil,
                 relievedBy: [String] = [], aggravatedBy: [String] = [], note: String? = nil) {
         self.symptom = symptom
         self.severity = severity
@@ -31,7 +31,7 @@ public struct SymptomLog: Sendable {
 public struct SymptomChanges: Sendable {
     public var symptom: String?
     public var severity: Severity?
-    public var when: TimeOfDay?
+    public var when: PartOfDay?
     public var at: Timestamp?
     public var category: String?
     public var relievedBy: [String]?
@@ -44,10 +44,10 @@ public struct SymptomChanges: Sendable {
 public struct LifestyleLog: Sendable {
     public var factor: String
     public var measure: LifestyleMeasure?
-    public var when: TimeOfDay?
+    public var when: PartOfDay?
     public var at: Timestamp?
     public var note: String?
-    public init(factor: String, measure: LifestyleMeasure? = nil, when: TimeOfDay? = nil, at: Timestamp? = nil, note: String? = nil) {
+    public init(factor: String, measure: LifestyleMeasure? = nil, when: PartOfDay? = nil, at: Timestamp? = nil, note: String? = nil) {
         self.factor = factor
         self.measure = measure
         self.when = when
@@ -67,7 +67,7 @@ public struct JournalDay: Sendable {
 }
 
 /// A journal request that cannot be done, with what the user can do.
-public struct JournalError: Error, CustomStringConvertible, Sendable {
+public struct SymptomJournalError: Error, CustomStringConvertible, Sendable {
     public let description: String
     public init(_ d: String) { description = d }
 }
@@ -82,19 +82,19 @@ public struct JournalError: Error, CustomStringConvertible, Sendable {
 /// Not thread-safe, like `SampleStore`: one per thread or queue.
 public final class JournalUseCases {
     let store: SampleStore
-    let journal: JournalStore
+    let journal: SymptomJournalStore
     let settings: Settings
-    let zone: any ZoneRules
+    let zone: any OffsetRules
     let clock: () -> Timestamp
     let newID: () -> SampleID
     /// Told the journal types that gained queued records after each write.
     public var onQueued: ([String]) -> Void = { _ in }
 
-    public init(store: SampleStore, settings: Settings, zone: any ZoneRules = SystemTimeZone(),
+    public init(store: SampleStore, settings: Settings, zone: any OffsetRules = SystemTimeZone(),
                 clock: @escaping () -> Timestamp = DaemonContext.now,
                 newID: @escaping () -> SampleID = JournalUseCases.randomID) {
         self.store = store
-        self.journal = JournalStore(store: store)
+        self.journal = SymptomJournalStore(store: store)
         self.settings = settings
         self.zone = zone
         self.clock = clock
@@ -121,7 +121,7 @@ public final class JournalUseCases {
     public func logSymptom(_ log: SymptomLog) throws -> (entry: SymptomEntry, movedFrom: String?) {
         let now = self.now
         let symptom = try Self.name(log.symptom, what: "symptom")
-        let category = try log.category.map { (c: String) throws(JournalError) -> String in try Self.name(c, what: "category") }
+        let category = try log.category.map { (c: String) throws(SymptomJournalError) -> String in try Self.name(c, what: "category") }
         var queued: Set<String> = []
         let result = try journal.transaction { () throws(StoreError) -> (SymptomEntry, String?) in
             let s = try journal.symptom(named: symptom, category: category, now: now)
@@ -144,12 +144,12 @@ public final class JournalUseCases {
     public func editSymptom(_ idPrefix: String, _ changes: SymptomChanges) throws -> SymptomEntry {
         let now = self.now
         var queued: Set<String> = []
-        let entry = try journal.transaction { () throws(StoreError) -> Result<SymptomEntry, JournalError> in
+        let entry = try journal.transaction { () throws(StoreError) -> Result<SymptomEntry, SymptomJournalError> in
             let old: SymptomEntry
             switch try findSymptom(idPrefix) { case let .success(e): old = e; case let .failure(f): return .failure(f) }
             var e = old
             if let s = changes.symptom {
-                guard let name = try? Self.name(s, what: "symptom") else { return .failure(JournalError("the symptom name is empty")) }
+                guard let name = try? Self.name(s, what: "symptom") else { return .failure(SymptomJournalError("the symptom name is empty")) }
                 let found = try journal.symptom(named: name, category: changes.category, now: now)
                 e.symptom = found.name
                 e.category = found.category
@@ -157,7 +157,7 @@ public final class JournalUseCases {
                 e.category = try journal.category(named: c, now: now).name
             }
             if let s = changes.severity { e.severity = s }
-            if let at = changes.at { e.at = at; e.timeOfDay = changes.when ?? TimeOfDay(of: at) }
+            if let at = changes.at { e.at = at; e.timeOfDay = changes.when ?? PartOfDay(of: at) }
             if let w = changes.when { e.timeOfDay = w }
             if let r = changes.relievedBy { e.relievedBy = r; try journal.remember(r, in: "relieving") }
             if let a = changes.aggravatedBy { e.aggravatedBy = a; try journal.remember(a, in: "aggravating") }
@@ -179,7 +179,7 @@ public final class JournalUseCases {
     public func deleteSymptom(_ idPrefix: String) throws -> SymptomEntry {
         let now = self.now
         var queued: Set<String> = []
-        let entry = try journal.transaction { () throws(StoreError) -> Result<SymptomEntry, JournalError> in
+        let entry = try journal.transaction { () throws(StoreError) -> Result<SymptomEntry, SymptomJournalError> in
             var e: SymptomEntry
             switch try findSymptom(idPrefix) { case let .success(found): e = found; case let .failure(f): return .failure(f) }
             let start = e.at.millis
@@ -194,15 +194,15 @@ public final class JournalUseCases {
         return entry
     }
 
-    private func findSymptom(_ prefix: String) throws(StoreError) -> Result<SymptomEntry, JournalError> {
+    private func findSymptom(_ prefix: String) throws(StoreError) -> Result<SymptomEntry, SymptomJournalError> {
         let hex = prefix.filter { $0 != "-" }
         guard hex.count >= 4, hex.allSatisfy(\.isHexDigit) else {
-            return .failure(JournalError("'\(prefix)' is not an entry id: give at least the first 4 characters of the ID that 'healthspool symptom list' shows"))
+            return .failure(SymptomJournalError("'\(prefix)' is not an entry id: give at least the first 4 characters of the ID that 'healthspool symptom list' shows"))
         }
         let found = try journal.symptomEntries(idPrefix: hex)
-        guard let e = found.first else { return .failure(JournalError("no symptom entry has an id starting with '\(prefix)'; see 'healthspool symptom list'")) }
-        guard found.count == 1 else { return .failure(JournalError("several entries have ids starting with '\(prefix)'; give more of the id")) }
-        guard !e.deleted else { return .failure(JournalError("the entry \(e.id) was deleted")) }
+        guard let e = found.first else { return .failure(SymptomJournalError("no symptom entry has an id starting with '\(prefix)'; see 'healthspool symptom list'")) }
+        guard found.count == 1 else { return .failure(SymptomJournalError("several entries have ids starting with '\(prefix)'; give more of the id")) }
+        guard !e.deleted else { return .failure(SymptomJournalError("the entry \(e.id) was deleted")) }
         return .success(e)
     }
 
@@ -364,12 +364,12 @@ public final class JournalUseCases {
     // MARK: Names
 
     /// A trimmed, non-empty name of at most 100 characters, without control characters.
-    static func name(_ raw: String, what: String) throws(JournalError) -> String {
+    static func name(_ raw: String, what: String) throws(SymptomJournalError) -> String {
         let name = raw.trimmingSpaces
-        guard !name.isEmpty else { throw JournalError("the \(what) name is empty") }
-        guard name.count <= 100 else { throw JournalError("the \(what) name is longer than 100 characters") }
+        guard !name.isEmpty else { throw SymptomJournalError("the \(what) name is empty") }
+        guard name.count <= 100 else { throw SymptomJournalError("the \(what) name is longer than 100 characters") }
         guard !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw JournalError("the \(what) name '\(EscapedText.escape(name))' holds a control character")
+            throw SymptomJournalError("the \(what) name '\(EscapedText.escape(name))' holds a control character")
         }
         return name
     }

@@ -3,9 +3,9 @@ import HealthSpoolCore
 import Glibc
 #endif
 
-/// The machine's time zone (`TZ`, else /etc/localtime) as the journal's `ZoneRules`: the offset
+/// The machine's time zone (`TZ`, else /etc/localtime) as the journal's `OffsetRules`: the offset
 /// the C library reports for an instant, DST included.
-public struct SystemTimeZone: ZoneRules {
+public struct SystemTimeZone: OffsetRules {
     public init() {}
 
     public func offset(atUTC millis: Int64) -> Int32 {

@@ -13,7 +13,7 @@ import HealthSpoolCore
 /// 16-byte id (and, for a revisable sample, its delivered value): about 24 bytes a pruned sample
 /// (BENCHMARKS.md, "Delivered ids").
 ///
-/// Step 4 added the health journal (`JournalSchema`) and, on `samples`, a journal record's
+/// Step 4 added the health journal (`SymptomJournalSchema`) and, on `samples`, a journal record's
 /// `version` and `deleted` (tombstone) flag; measurements keep 0 and 0. Adding columns rewrites
 /// no row.
 enum Schema {
@@ -117,7 +117,7 @@ enum Schema {
             value REAL                             -- its delivered value, for a revisable sample; else NULL
         ) WITHOUT ROWID;
         """,
-        JournalSchema.step4,
+        SymptomJournalSchema.step4,
     ]
 
     static func migrate(_ c: Connection) throws(StoreError) {

@@ -36,7 +36,7 @@ enum JournalCLI {
 
     /// A time: `YYYY-MM-DDTHH:MM[:SS]` (or with a space), optionally with `Z` or `±HH:MM`, or
     /// `HH:MM` for today. Without an offset it is local time in the machine's zone.
-    static func time(_ text: String, today: CivilDate, zone: some ZoneRules = SystemTimeZone()) throws -> Timestamp {
+    static func time(_ text: String, today: CivilDate, zone: some OffsetRules = SystemTimeZone()) throws -> Timestamp {
         let bad = ValidationError("'\(text)' is not a time: write 2026-11-22T19:30 (local time), 2026-11-22T19:30+01:00, or 19:30 for today")
         var rest = Substring(text.trimmingSpaces)
         var day = today
@@ -77,8 +77,8 @@ enum JournalCLI {
         return s
     }
 
-    static func timeOfDay(_ text: String) throws -> TimeOfDay {
-        guard let t = TimeOfDay(parsing: text) else {
+    static func timeOfDay(_ text: String) throws -> PartOfDay {
+        guard let t = PartOfDay(parsing: text) else {
             throw ValidationError("'\(text)' is not a time of day: choose morning, afternoon, evening or night")
         }
         return t

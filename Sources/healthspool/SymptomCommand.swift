@@ -155,7 +155,7 @@ struct SymptomCategoriesCommand: ParsableCommand {
     }
 }
 
-/// Runs a journal use case; its refusals (`JournalError`) become one-line CLI errors.
+/// Runs a journal use case; its refusals (`SymptomJournalError`) become one-line CLI errors.
 func journalCall<T>(_ body: () throws -> T) throws -> T {
-    do { return try body() } catch let e as JournalError { throw CLIError(e.description) }
+    do { return try body() } catch let e as SymptomJournalError { throw CLIError(e.description) }
 }

@@ -11,7 +11,7 @@ import Testing
         SymptomEntry(id: id, symptom: symptom, category: category, at: at, severity: severity, deleted: deleted)
     }
 
-    func local(_ day: CivilDate, _ h: Int, _ m: Int = 0, in zone: some ZoneRules) -> Timestamp {
+    func local(_ day: CivilDate, _ h: Int, _ m: Int = 0, in zone: some OffsetRules) -> Timestamp {
         LocalDay.timestamp(day, hour: h, minute: m, in: zone)
     }
 
@@ -95,8 +95,8 @@ import Testing
     }
 
     @Test func theTimeOfDayFollowsTheLocalHour() {
-        #expect(TimeOfDay(hour: 5) == .morning && TimeOfDay(hour: 12) == .afternoon && TimeOfDay(hour: 17) == .evening)
-        #expect(TimeOfDay(hour: 21) == .night && TimeOfDay(hour: 2) == .night)
+        #expect(PartOfDay(hour: 5) == .morning && PartOfDay(hour: 12) == .afternoon && PartOfDay(hour: 17) == .evening)
+        #expect(PartOfDay(hour: 21) == .night && PartOfDay(hour: 2) == .night)
     }
 
     @Test func journalTypesAreInTheJournalCategoryByRegistryAndByFamily() {

@@ -31,7 +31,7 @@ import Glibc
         #expect(version.int(0) >= 4)
         let batch = try store.queuedBatch(type: "heartRate", limit: 10)
         #expect(batch.ids == [sample.id] && batch.versions == [0] && batch.tombstones == [false])
-        let journal = JournalStore(store: store)
+        let journal = SymptomJournalStore(store: store)
         #expect(try journal.categories().map(\.name) == ["All Symptoms"])
         #expect(try journal.symptomEntries(day: CivilDate(year: 2026, month: 1, day: 1)).isEmpty)
     }
@@ -40,7 +40,7 @@ import Glibc
         var template = Array("/tmp/healthspool-store-XXXXXX".utf8CString)
         let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
         let store = try SampleStore(path: dir + "/plan.db")
-        let plan = try store.conn.prepare("EXPLAIN QUERY PLAN SELECT \(JournalStore.symptomColumns) FROM symptom_entries WHERE day = 1 AND deleted = 0")
+        let plan = try store.conn.prepare("EXPLAIN QUERY PLAN SELECT \(SymptomJournalStore.symptomColumns) FROM symptom_entries WHERE day = 1 AND deleted = 0")
         var details: [String] = []
         while try plan.step() { details.append(plan.string(3) ?? "") }
         #expect(details.contains { $0.contains("USING INDEX symptom_entries_day") }, "\(details)")

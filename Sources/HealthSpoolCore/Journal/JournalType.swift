@@ -73,7 +73,7 @@ public struct JournalRecord: Sendable, Equatable {
     }
 
     /// A day's score; `bounds` are the day's instants in the user's zone, `offset` its offset at the start.
-    public init(_ s: SymptomScore, bounds: Range<Int64>, zone: some ZoneRules, version: Int) {
+    public init(_ s: SymptomScore, bounds: Range<Int64>, zone: some OffsetRules, version: Int) {
         id = s.id
         type = JournalType.symptomScore
         value = Double(s.score)

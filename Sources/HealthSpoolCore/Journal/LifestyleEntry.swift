@@ -28,7 +28,7 @@ public struct LifestyleEntry: Sendable, Equatable {
     public var id: SampleID
     public var factor: String
     public var at: Timestamp
-    public var timeOfDay: TimeOfDay
+    public var timeOfDay: PartOfDay
     public var measure: LifestyleMeasure?
     public var note: String?
     public var version: Int
@@ -37,12 +37,12 @@ public struct LifestyleEntry: Sendable, Equatable {
     /// The factors offered before the user made any (requirement 10's examples).
     public static let suggested = ["exercise", "diet", "water", "stress", "caffeine", "sleep"]
 
-    public init(id: SampleID, factor: String, at: Timestamp, timeOfDay: TimeOfDay? = nil, measure: LifestyleMeasure? = nil,
+    public init(id: SampleID, factor: String, at: Timestamp, timeOfDay: PartOfDay? = nil, measure: LifestyleMeasure? = nil,
                 note: String? = nil, version: Int = 1, deleted: Bool = false) {
         self.id = id
         self.factor = factor
         self.at = at
-        self.timeOfDay = timeOfDay ?? TimeOfDay(of: at)
+        self.timeOfDay = timeOfDay ?? PartOfDay(of: at)
         self.measure = measure
         self.note = note
         self.version = version

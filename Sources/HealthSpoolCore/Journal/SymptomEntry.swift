@@ -19,7 +19,7 @@ public struct SymptomEntry: Sendable, Equatable {
     /// The category the symptom was in when logged ("All Symptoms" when none was chosen).
     public var category: String
     public var at: Timestamp
-    public var timeOfDay: TimeOfDay
+    public var timeOfDay: PartOfDay
     public var severity: Severity
     public var relievedBy: [String]
     public var aggravatedBy: [String]
@@ -34,13 +34,13 @@ public struct SymptomEntry: Sendable, Equatable {
     public static let defaultCategory = "All Symptoms"
 
     public init(id: SampleID, symptom: String, category: String = SymptomEntry.defaultCategory, at: Timestamp,
-                timeOfDay: TimeOfDay? = nil, severity: Severity, relievedBy: [String] = [], aggravatedBy: [String] = [],
+                timeOfDay: PartOfDay? = nil, severity: Severity, relievedBy: [String] = [], aggravatedBy: [String] = [],
                 note: String? = nil, version: Int = 1, origin: JournalOrigin = .manual, deleted: Bool = false) {
         self.id = id
         self.symptom = symptom
         self.category = category
         self.at = at
-        self.timeOfDay = timeOfDay ?? TimeOfDay(of: at)
+        self.timeOfDay = timeOfDay ?? PartOfDay(of: at)
         self.severity = severity
         self.relievedBy = relievedBy
         self.aggravatedBy = aggravatedBy

@@ -63,7 +63,7 @@ public enum SymptomScoring {
 
     /// Whether `day` has ended in `zone` at `now`, so its scores are final and may be stored
     /// and sent (today's are shown as "so far").
-    public static func isComplete(_ day: CivilDate, at now: Int64, in zone: some ZoneRules) -> Bool {
+    public static func isComplete(_ day: CivilDate, at now: Int64, in zone: some OffsetRules) -> Bool {
         now >= LocalDay.bounds(of: day, in: zone).upperBound
     }
 }

@@ -1,5 +1,5 @@
 /// The part of the day a symptom or lifestyle factor happened in (requirements 3 and 11).
-public enum TimeOfDay: String, CaseIterable, Sendable, CustomStringConvertible {
+public enum PartOfDay: String, CaseIterable, Sendable, CustomStringConvertible {
     case morning, afternoon, evening, night
 
     public var description: String { rawValue }

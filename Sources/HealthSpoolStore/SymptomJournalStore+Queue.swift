@@ -1,6 +1,6 @@
 import HealthSpoolCore
 
-extension JournalStore {
+extension SymptomJournalStore {
     /// Puts `record` in line for the gateway under its type: the row of its id (found by the
     /// start it was queued with last, `previousStart`) is rewritten and moved past every sync
     /// mark, so only the latest version waits and it goes out after whatever was sent before;

@@ -4,7 +4,7 @@
 /// Entries keep their own rows (what `healthspool journal` reads, by local day through
 /// `*_day` indexes); each version of an entry or score is also put in line in `samples`
 /// under a journal type, where the sync worker delivers it like any sample.
-enum JournalSchema {
+enum SymptomJournalSchema {
     static let step4 = """
         ALTER TABLE samples ADD COLUMN version INTEGER NOT NULL DEFAULT 0;  -- journal records: 1, 2, …
         ALTER TABLE samples ADD COLUMN deleted INTEGER NOT NULL DEFAULT 0;  -- 1: a deleted entry's tombstone

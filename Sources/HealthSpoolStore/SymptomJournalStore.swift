@@ -12,10 +12,10 @@ public struct SymptomCategory: Sendable, Equatable {
 
 /// The health journal's tables: categories, symptoms, factor lists, symptom and lifestyle
 /// entries, daily scores. Works on a `SampleStore`'s connection, so an entry and the record
-/// that puts it in line for the gateway are written in one transaction (`JournalStore+Queue`).
+/// that puts it in line for the gateway are written in one transaction (`SymptomJournalStore+Queue`).
 ///
 /// Reads by day go through the `*_day` indexes: a day's entries, never the samples.
-public final class JournalStore {
+public final class SymptomJournalStore {
     let store: SampleStore
     var conn: Connection { store.conn }
 
@@ -187,7 +187,7 @@ public final class JournalStore {
         SymptomEntry(id: q.id(0) ?? SampleID(bytes: [UInt8](repeating: 0, count: 16)), symptom: q.string(1) ?? "",
                      category: q.string(2) ?? SymptomEntry.defaultCategory,
                      at: Timestamp(millis: q.int(3), utcOffsetSeconds: Int32(truncatingIfNeeded: q.int(4))),
-                     timeOfDay: TimeOfDay(rawValue: q.string(5) ?? ""), severity: Severity(rawValue: Int(q.int(6))) ?? .mild,
+                     timeOfDay: PartOfDay(rawValue: q.string(5) ?? ""), severity: Severity(rawValue: Int(q.int(6))) ?? .mild,
                      relievedBy: Self.list(q.string(7)), aggravatedBy: Self.list(q.string(8)), note: q.string(9),
                      version: Int(q.int(11)), origin: JournalOrigin(rawValue: q.string(10) ?? "") ?? .manual, deleted: q.int(12) != 0)
     }
@@ -256,7 +256,7 @@ public final class JournalStore {
         }
         return LifestyleEntry(id: q.id(0) ?? SampleID(bytes: [UInt8](repeating: 0, count: 16)), factor: q.string(1) ?? "",
                               at: Timestamp(millis: q.int(2), utcOffsetSeconds: Int32(truncatingIfNeeded: q.int(3))),
-                              timeOfDay: TimeOfDay(rawValue: q.string(4) ?? ""), measure: measure, note: q.string(8),
+                              timeOfDay: PartOfDay(rawValue: q.string(4) ?? ""), measure: measure, note: q.string(8),
                               version: Int(q.int(9)), deleted: q.int(10) != 0)
     }
 
