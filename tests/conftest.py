@@ -188,7 +188,7 @@ def topic(kafka, request):
 
 
 def consume(bootstrap: str, topic: str, at_least: int = 0, timeout: float = 15) -> list:
-    """Every record of `topic` (all partitions, from the start) as (key, value) decoded from JSON,
+    """Every record of `topic` (all partitions, from the start) as (key, value, partition) decoded from JSON,
     waiting until there are at least `at_least`."""
     from kafka import KafkaConsumer, TopicPartition
     consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, consumer_timeout_ms=500)
@@ -199,7 +199,8 @@ def consume(bootstrap: str, topic: str, at_least: int = 0, timeout: float = 15) 
         records, deadline = [], time.time() + timeout
         while time.time() < deadline:
             for m in consumer:
-                records.append((json.loads(m.key), json.loads(m.value), m.partition))
+                # A tombstone (a deleted journal entry) has a null value: None here.
+                records.append((json.loads(m.key), None if m.value is None else json.loads(m.value), m.partition))
             if len(records) >= at_least:
                 break
         return records

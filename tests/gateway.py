@@ -110,6 +110,7 @@ class Gateway:
         self.lock = threading.Lock()
         self.batches: list[dict] = []       # accepted requests (parsed) / records
         self.samples: list[dict] = []       # accepted samples, in arrival order
+        self.tombstones: list = []          # keys of accepted records with a null value (deleted journal entries)
         self.requests: list[dict] = []      # every request: path, status, time, connection
         self.connections = 0                # TCP connections accepted
         self.faults: list = []
@@ -122,7 +123,7 @@ class Gateway:
             from kafka import KafkaProducer
             self.producer = KafkaProducer(bootstrap_servers=kafka_bootstrap, acks="all", linger_ms=2,
                                           key_serializer=lambda k: json.dumps(k).encode(),
-                                          value_serializer=lambda v: json.dumps(v).encode())
+                                          value_serializer=lambda v: None if v is None else json.dumps(v).encode())
         handler = self._handler()
         gateway = self
 
@@ -398,7 +399,8 @@ class Gateway:
                     break
                 try:
                     r, i = decoder.raw_decode(text, i)
-                    records.append((r["key"]["data"], r["value"]["data"]))
+                    # A record without a value (a tombstone) is produced with a null value.
+                    records.append((r["key"]["data"], r["value"]["data"] if r.get("value") is not None else None))
                 except (ValueError, KeyError, TypeError) as e:
                     broken = str(e)  # like the proxy: one 400 report, then the stream ends
                     break
@@ -423,7 +425,7 @@ class Gateway:
         out, futures = [], []
         for key, value in records:
             failure = None
-            for fault in list(self.record_faults):
+            for fault in list(self.record_faults) if value is not None else []:
                 failure = fault(value)
                 if failure:
                     break
@@ -433,8 +435,11 @@ class Gateway:
                 continue
             with self.lock:
                 self.batches.append({"topic": topic, "key": key, "value": value})
-                self.samples.append(value["sample"])
-                n = len(self.samples) - 1
+                if value is None:
+                    self.tombstones.append(key)
+                else:
+                    self.samples.append(value["sample"])
+                n = len(self.samples) + len(self.tombstones) - 1
             out.append(Meta(0, n))
             futures.append(self.producer.send(topic, key=key, value=value) if self.producer else None)
         if self.producer:

@@ -27,6 +27,9 @@ extension DataType {
     /// categories"). HealthKit names every nutrient `HKQuantityTypeIdentifierDietary…`; Health
     /// Auto Export names them without the prefix (`zinc`, `vitamin_a`), hence the nutrient words.
     static let familyRules: [FamilyRule] = [
+        // The journal's own records (healthspool's names, never HealthKit's).
+        FamilyRule(match: .exact, words: all.filter { $0.category == .journal }.flatMap { [familyStem($0.name), familyStem($0.hkIdentifier)] },
+                   category: .journal),
         // HealthKit's symptom types are a closed set, all in the registry; they come first
         // because some contain another family's word (`sleepChanges`, `skippedHeartbeat`).
         FamilyRule(match: .exact, words: all.filter { $0.category == .symptoms }.map { familyStem($0.hkIdentifier) },

@@ -8,6 +8,7 @@ public enum DataCategory: String, CaseIterable, Sendable, Codable {
     case respiratory
     case symptoms
     case mentalWellbeing
+    case journal
     case other
 
     /// The name shown to people.
@@ -21,6 +22,7 @@ public enum DataCategory: String, CaseIterable, Sendable, Codable {
         case .respiratory: "Respiratory"
         case .symptoms: "Symptoms"
         case .mentalWellbeing: "Mental Wellbeing"
+        case .journal: "Health Journal"
         case .other: "Other"
         }
     }
@@ -161,6 +163,11 @@ extension DataType {
         DataType("wheezing", "HKCategoryTypeIdentifierWheezing", .symptoms, "count", .immediate, "Wheezing"),
         // Mental wellbeing
         DataType("stateOfMind", "HKStateOfMindTypeIdentifier", .mentalWellbeing, "count", .immediate, "State of mind (value: valence, -1 to 1)"),
+        // Health journal: entries and scores made by healthspool itself (no HealthKit type; the
+        // identifier is healthspool's own and is not sent as `hkType`).
+        DataType("symptomEntry", "healthspool.journal.symptomEntry", .journal, "severity", .immediate, "Journal: symptom entry (value: severity 1–4)"),
+        DataType("symptomScore", "healthspool.journal.symptomScore", .journal, "score", .immediate, "Journal: daily symptom score per category or symptom"),
+        DataType("lifestyleEntry", "healthspool.journal.lifestyleEntry", .journal, "count", .immediate, "Journal: lifestyle factor (value: amount, or level 0–3)"),
         // Other
         DataType("bloodGlucose", "HKQuantityTypeIdentifierBloodGlucose", .other, "mg/dL", .immediate, "Blood glucose"),
         DataType("bodyTemperature", "HKQuantityTypeIdentifierBodyTemperature", .other, "degC", .immediate, "Body temperature"),

@@ -17,6 +17,10 @@ public final class EncodedBatch: @unchecked Sendable {
     public private(set) var rowIDs: [Int64] = []
     /// Sample ids, in send order.
     public private(set) var ids: [SampleID] = []
+    /// Versions, in send order: 0 for a measurement, 1 and up for a journal record.
+    public private(set) var versions: [Int] = []
+    /// Whether each sample is a tombstone (a deleted journal entry).
+    public private(set) var tombstones: [Bool] = []
     /// Where each sample's object ends in `storage`; one comma separates neighbours.
     private var ends: [Int] = []
     private var storage: UnsafeMutablePointer<UInt8>
@@ -63,7 +67,7 @@ public final class EncodedBatch: @unchecked Sendable {
         guard type != typeName else { return }
         var w = JSONWriter(capacity: 96)
         w.raw(",\"type\":"); w.string(type)
-        if let id = DataType.lookup(type)?.hkIdentifier { w.raw(",\"hkType\":"); w.string(id) }
+        if let id = DataType.lookup(type)?.hkIdentifier, id.hasPrefix("HK") { w.raw(",\"hkType\":"); w.string(id) }
         w.raw(",\"value\":")
         typeName = type
         typePiece = w.bytes
@@ -100,9 +104,10 @@ public final class EncodedBatch: @unchecked Sendable {
     }
 
     /// Appends one sample of the type and source set last. `unit` is its UTF-8 text, `metadata`
-    /// its stored JSON object text (empty for none).
+    /// its stored JSON object text (empty for none). A journal record carries its `version`
+    /// (0: none, a measurement) and whether it is a tombstone (`deleted`).
     public func append(rowID: Int64, id: SampleID, value: Double, unit: UnsafeRawBufferPointer, start: Timestamp, end: Timestamp,
-                       metadata: UnsafeRawBufferPointer, createdAt: Int64) {
+                       metadata: UnsafeRawBufferPointer, createdAt: Int64, version: Int = 0, deleted: Bool = false) {
         if unitPiece.isEmpty || unit.count != unitText.count
             || (unit.count > 0 && unitText.withUnsafeBytes { memcmp($0.baseAddress!, unit.baseAddress!, unit.count) } != 0) {
             var w = JSONWriter(capacity: 48)
@@ -119,7 +124,7 @@ public final class EncodedBatch: @unchecked Sendable {
         let number = JSONBytes.isPlainInteger(value) ? nil : JSONBytes.nonIntegerText(value)
         // Everything this sample writes, at most: the fixed parts, two timestamps, the number.
         reserve(typePiece.count + unitPiece.count + sourcePiece.count + createdAtPiece.count + metadata.count
-                + (number?.utf8.count ?? 20) + 2 * JSONBytes.maxTimestamp + 64)
+                + (number?.utf8.count ?? 20) + 2 * JSONBytes.maxTimestamp + 64 + (version > 0 ? 48 : 0))
         if !ends.isEmpty { put(0x2C) }
         put("{\"id\":")
         JSONBytes.uuid(id, into: storage + used)
@@ -143,10 +148,17 @@ public final class EncodedBatch: @unchecked Sendable {
         }
         put(sourcePiece)
         if metadata.isEmpty { put("{}") } else { put(metadata) }
+        if version > 0 {
+            put(",\"version\":")
+            used += JSONBytes.integer(Int64(version), into: storage + used)
+            if deleted { put(",\"deleted\":true") }
+        }
         put(createdAtPiece)
         ends.append(used)
         rowIDs.append(rowID)
         ids.append(id)
+        versions.append(version)
+        tombstones.append(deleted && version > 0)
     }
 
     /// The request body for samples `range` of the batch.
@@ -181,17 +193,17 @@ public final class EncodedBatch: @unchecked Sendable {
                 return objects.count
             }
         case .confluentV2:
-            var open = JSONWriter(capacity: 256)
-            open.raw("{\"key\":"); open.string(envelope.userId); open.raw(",\"value\":")
-            Self.valueHead(envelope, now: now, into: &open)
-            return try records(range, prefix: Array("{\"records\":[".utf8), open: open.bytes, close: Array("}}".utf8),
-                               separator: 0x2C, suffix: Array("]}".utf8), use)
+            var value = JSONWriter(capacity: 256)
+            value.raw(",\"value\":")
+            Self.valueHead(envelope, now: now, into: &value)
+            return try records(range, RecordPieces(format: format, envelope: envelope, valueOpen: value.bytes),
+                               prefix: Array("{\"records\":[".utf8), separator: 0x2C, suffix: Array("]}".utf8), use)
         case .confluentV3:
-            var open = JSONWriter(capacity: 256)
-            open.raw("{\"key\":{\"type\":\"JSON\",\"data\":"); open.string(envelope.userId)
-            open.raw("},\"value\":{\"type\":\"JSON\",\"data\":")
-            Self.valueHead(envelope, now: now, into: &open)
-            return try records(range, prefix: [], open: open.bytes, close: Array("}}}".utf8), separator: 0x0A, suffix: [], use)
+            var value = JSONWriter(capacity: 256)
+            value.raw(",\"value\":{\"type\":\"JSON\",\"data\":")
+            Self.valueHead(envelope, now: now, into: &value)
+            return try records(range, RecordPieces(format: format, envelope: envelope, valueOpen: value.bytes),
+                               prefix: [], separator: 0x0A, suffix: [], use)
         }
     }
 
@@ -204,22 +216,42 @@ public final class EncodedBatch: @unchecked Sendable {
         w.raw(",\"sample\":")
     }
 
-    /// One record per sample: `open` + the sample's object + `close`, records separated by `separator`.
-    private func records<R, E: Error>(_ range: Range<Int>, prefix: [UInt8], open: [UInt8], close: [UInt8], separator: UInt8,
+    /// One record per sample (`RecordPieces`), records separated by `separator`.
+    private func records<R, E: Error>(_ range: Range<Int>, _ p: RecordPieces, prefix: [UInt8], separator: UInt8,
                                       suffix: [UInt8], _ use: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
-        let objects = range.isEmpty ? 0 : ends[range.upperBound - 1] - start(range.lowerBound) - (range.count - 1)
-        let size = objects + range.count * (open.count + close.count) + max(0, range.count - 1)
+        var size = max(0, range.count - 1)
+        for i in range {
+            size += p.keyOpen.count + p.keyClose.count
+            size += versions[i] > 0 ? p.entryKeyHead.count + JSONBytes.uuidLength + 1 : p.userKey.count
+            size += tombstones[i] ? p.tombstoneTail.count : p.valueOpen.count + (ends[i] - start(i)) + p.close.count
+        }
         return try assemble(prefix: prefix, suffix: suffix, extra: size, use) { out in
             var at = 0
-            open.withUnsafeBufferPointer { o in
-                close.withUnsafeBufferPointer { c in
-                    for i in range {
-                        if i > range.lowerBound { out[at] = separator; at += 1 }
-                        (out + at).update(from: o.baseAddress!, count: o.count); at += o.count
-                        let s = start(i), n = ends[i] - s
-                        (out + at).update(from: storage + s, count: n); at += n
-                        (out + at).update(from: c.baseAddress!, count: c.count); at += c.count
-                    }
+            func put(_ bytes: [UInt8]) {
+                bytes.withUnsafeBufferPointer { if let b = $0.baseAddress { (out + at).update(from: b, count: $0.count) } }
+                at += bytes.count
+            }
+            for i in range {
+                if i > range.lowerBound { out[at] = separator; at += 1 }
+                put(p.keyOpen)
+                if versions[i] > 0 {
+                    // A versioned journal record: keyed by user and record id, so a compacted
+                    // topic keeps its latest version (or drops it after its tombstone).
+                    put(p.entryKeyHead)
+                    JSONBytes.uuid(ids[i], into: out + at)
+                    at += JSONBytes.uuidLength
+                    out[at] = 0x7D; at += 1
+                } else {
+                    put(p.userKey)
+                }
+                put(p.keyClose)
+                if tombstones[i] {
+                    put(p.tombstoneTail)
+                } else {
+                    put(p.valueOpen)
+                    let s = start(i), n = ends[i] - s
+                    (out + at).update(from: storage + s, count: n); at += n
+                    put(p.close)
                 }
             }
             return at
@@ -270,6 +302,36 @@ public final class EncodedBatch: @unchecked Sendable {
 
     @inline(__always) private func put(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { put($0) }
+    }
+}
+
+/// The fixed pieces of a Confluent record: `keyOpen` + key + `keyClose`, then `valueOpen` +
+/// the sample's object + `close`, or `tombstoneTail` for a deleted journal entry (the key with a
+/// null value, as compacted topics expect; v3 leaves the value out, which the proxy sends as null).
+/// A measurement's key is the user id (`"alice"`); a journal record's is `{"userId":…,"id":…}`.
+struct RecordPieces {
+    let keyOpen: [UInt8], userKey: [UInt8], entryKeyHead: [UInt8], keyClose: [UInt8]
+    let valueOpen: [UInt8], close: [UInt8], tombstoneTail: [UInt8]
+
+    init(format: GatewayFormat, envelope: BatchEnvelope, valueOpen: [UInt8]) {
+        var user = JSONWriter(capacity: 64)
+        user.string(envelope.userId)
+        userKey = user.bytes
+        var head = JSONWriter(capacity: 64)
+        head.raw("{\"userId\":"); head.string(envelope.userId); head.raw(",\"id\":")
+        entryKeyHead = head.bytes
+        self.valueOpen = valueOpen
+        if format == .confluentV3 {
+            keyOpen = Array("{\"key\":{\"type\":\"JSON\",\"data\":".utf8)
+            keyClose = Array("}".utf8)
+            close = Array("}}}".utf8)
+            tombstoneTail = Array("}".utf8)
+        } else {
+            keyOpen = Array("{\"key\":".utf8)
+            keyClose = []
+            close = Array("}}".utf8)
+            tombstoneTail = Array(",\"value\":null}".utf8)
+        }
     }
 }
 

@@ -320,6 +320,7 @@ public final class ExportImporter {
             summary.outcome = summary.result.new + summary.result.duplicates + summary.result.revised > 0 ? "partial" : "failed"
             summary.reason = failure
         }
+        absorbSymptoms(into: &summary, settings: settings)
         summary.durationMillis = clock().millis - started.millis
         record(summary, fingerprint: failure == nil ? fingerprint : nil, started: started)
         return summary

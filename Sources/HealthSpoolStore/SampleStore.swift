@@ -460,8 +460,9 @@ public final class SampleStore {
         return out
     }
 
-    /// What the sync path reads of a row: rowid, id, value, unit, start, end, source, metadata, created.
-    static let batchColumns = "rowid, id, value, unit, start_ms, start_off, end_ms, end_off, source_id, metadata, created_ms"
+    /// What the sync path reads of a row: rowid, id, value, unit, start, end, source, metadata,
+    /// created, and a journal record's version and tombstone flag (schema step 4).
+    static let batchColumns = "rowid, id, value, unit, start_ms, start_off, end_ms, end_off, source_id, metadata, created_ms, version, deleted"
 
     /// The same samples as `queued`, encoded for the gateway straight from the rows: no
     /// `Sample` is built, and metadata goes out as the JSON text it is stored as. `dense` says
@@ -482,7 +483,7 @@ public final class SampleStore {
             batch.append(rowID: s.int(0), id: s.id(1) ?? SampleID(bytes: [UInt8](repeating: 0, count: 16)), value: s.double(2), unit: s.bytes(3),
                          start: Timestamp(millis: s.int(4), utcOffsetSeconds: Int32(truncatingIfNeeded: s.int(5))),
                          end: Timestamp(millis: s.int(6), utcOffsetSeconds: Int32(truncatingIfNeeded: s.int(7))),
-                         metadata: s.bytes(9), createdAt: s.int(10))
+                         metadata: s.bytes(9), createdAt: s.int(10), version: Int(s.int(11)), deleted: s.int(12) != 0)
         }
         return batch
     }

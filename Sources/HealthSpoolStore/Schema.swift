@@ -13,8 +13,12 @@ import HealthSpoolCore
 /// 16-byte id (and, for a revisable sample, its delivered value): about 24 bytes a pruned sample
 /// (BENCHMARKS.md, "Delivered ids").
 ///
-/// Step 4 is the journal's symptoms, lifestyle factors and scores; step 5 the journal's
-/// medications, doses, reminders, goals and notes (`JournalSchema.medicationsAndReminders`).
+/// Step 4 added the health journal (`SymptomJournalSchema`) and, on `samples`, a journal record's
+/// `version` and `deleted` (tombstone) flag; measurements keep 0 and 0. Adding columns rewrites
+/// no row.
+///
+/// Step 5 is the journal's medications, doses, reminders, goals and notes
+/// (`JournalSchema.medicationsAndReminders`).
 ///
 /// Step 6 added `day_rollups`: per local day and type the merged figures of the day view and
 /// calendar (`DayRollup`), recomputed for the days each write touches.
@@ -119,8 +123,7 @@ enum Schema {
             value REAL                             -- its delivered value, for a revisable sample; else NULL
         ) WITHOUT ROWID;
         """,
-        // Step 4: symptoms, lifestyle factors and scores (the "journal" branch fills this in).
-        "SELECT 1;",
+        SymptomJournalSchema.step4,
         JournalSchema.medicationsAndReminders,
         // Step 6: daily rollups (SampleStore+Rollups), filled at the first write or view.
         """
@@ -139,14 +142,21 @@ enum Schema {
 
     static func migrate(_ c: Connection) throws(StoreError) {
         let s = try c.prepare("PRAGMA user_version")
-        _ = try s.step()
-        let version = Int(s.int(0))
-        s.reset()   // a statement still stepping would keep DROP TABLE from running
-        for (n, sql) in migrations.enumerated() where n >= version {
+        func version() throws(StoreError) -> Int {
+            _ = try s.step()
+            defer { s.reset() }   // a statement still stepping would keep DROP TABLE from running
+            return Int(s.int(0))
+        }
+        guard try version() < migrations.count else { return }
+        for (n, sql) in migrations.enumerated() {
             try c.exec("BEGIN IMMEDIATE")
             do {
-                try c.exec(sql)
-                try c.exec("PRAGMA user_version = \(n + 1)")
+                // Read again under the write lock: another process (the daemon and a CLI
+                // command opening a new store together) may have applied this step meanwhile.
+                if try version() <= n {
+                    try c.exec(sql)
+                    try c.exec("PRAGMA user_version = \(n + 1)")
+                }
                 try c.exec("COMMIT")
             } catch {
                 try? c.exec("ROLLBACK")

@@ -1,0 +1,376 @@
+import HealthSpoolCore
+import HealthSpoolLinux
+import HealthSpoolStore
+
+/// What the user asks for when logging a symptom.
+public struct SymptomLog: Sendable {
+    public var symptom: String
+    public var severity: Severity
+    public var when: PartOfDay?
+    /// The exact time; now when nil.
+    public var at: Timestamp?
+    public var category: String?
+    public var relievedBy: [String] = []
+    public var aggravatedBy: [String] = []
+    public var note: String?
+
+    public init(symptom: String, severity: Severity, when: PartOfDay? = nil, at: Timestamp? = nil, category: String? = nil,
+                relievedBy: [String] = [], aggravatedBy: [String] = [], note: String? = nil) {
+        self.symptom = symptom
+        self.severity = severity
+        self.when = when
+        self.at = at
+        self.category = category
+        self.relievedBy = relievedBy
+        self.aggravatedBy = aggravatedBy
+        self.note = note
+    }
+}
+
+/// Changes to a symptom entry: nil leaves a field as it is.
+public struct SymptomChanges: Sendable {
+    public var symptom: String?
+    public var severity: Severity?
+    public var when: PartOfDay?
+    public var at: Timestamp?
+    public var category: String?
+    public var relievedBy: [String]?
+    public var aggravatedBy: [String]?
+    public var note: String?
+    public init() {}
+}
+
+/// What the user asks for when logging a lifestyle factor.
+public struct LifestyleLog: Sendable {
+    public var factor: String
+    public var measure: LifestyleMeasure?
+    public var when: PartOfDay?
+    public var at: Timestamp?
+    public var note: String?
+    public init(factor: String, measure: LifestyleMeasure? = nil, when: PartOfDay? = nil, at: Timestamp? = nil, note: String? = nil) {
+        self.factor = factor
+        self.measure = measure
+        self.when = when
+        self.at = at
+        self.note = note
+    }
+}
+
+/// One day of the journal: its entries and its scores.
+public struct JournalDay: Sendable {
+    public var day: CivilDate
+    public var symptoms: [SymptomEntry]
+    public var lifestyle: [LifestyleEntry]
+    public var scores: [SymptomScore]
+    /// Whether the day has ended (its scores are final and stored); false for today ("so far").
+    public var complete: Bool
+}
+
+/// A journal request that cannot be done, with what the user can do.
+public struct SymptomJournalError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ d: String) { description = d }
+}
+
+/// The health journal's use cases, called by the command line (and later the web interface
+/// and the journal scheduler): log, edit and delete entries, list them, and the daily scores.
+///
+/// Every write is one transaction on the store (SQLite's locking makes it safe next to a
+/// running daemon) that changes the journal's tables and puts the new version of each changed
+/// entry or score in line for the gateway (unless its type is disabled). `onQueued` is told the
+/// types that gained records (the CLI tells a running daemon through the control socket).
+/// Not thread-safe, like `SampleStore`: one per thread or queue.
+public final class JournalUseCases {
+    let store: SampleStore
+    let journal: SymptomJournalStore
+    let settings: Settings
+    let zone: any OffsetRules
+    let clock: () -> Timestamp
+    let newID: () -> SampleID
+    /// Told the journal types that gained queued records after each write.
+    public var onQueued: ([String]) -> Void = { _ in }
+
+    public init(store: SampleStore, settings: Settings, zone: any OffsetRules = SystemTimeZone(),
+                clock: @escaping () -> Timestamp = DaemonContext.now,
+                newID: @escaping () -> SampleID = JournalUseCases.randomID) {
+        self.store = store
+        self.journal = SymptomJournalStore(store: store)
+        self.settings = settings
+        self.zone = zone
+        self.clock = clock
+        self.newID = newID
+    }
+
+    /// A random id (UUID version 4) for a new entry.
+    public static func randomID() -> SampleID {
+        var g = SystemRandomNumberGenerator()
+        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &g) }
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return SampleID(bytes: bytes)
+    }
+
+    /// Now, with the zone's offset.
+    var now: Timestamp { LocalDay.timestamp(clock().millis, in: zone) }
+
+    // MARK: Symptoms
+
+    /// Logs a symptom; the symptom (and its category) is created when new. Returns the entry
+    /// and, when an existing symptom moved to another category, that category's name.
+    @discardableResult
+    public func logSymptom(_ log: SymptomLog) throws -> (entry: SymptomEntry, movedFrom: String?) {
+        let now = self.now
+        let symptom = try Self.name(log.symptom, what: "symptom")
+        let category = try log.category.map { (c: String) throws(SymptomJournalError) -> String in try Self.name(c, what: "category") }
+        var queued: Set<String> = []
+        let result = try journal.transaction { () throws(StoreError) -> (SymptomEntry, String?) in
+            let s = try journal.symptom(named: symptom, category: category, now: now)
+            try journal.remember(log.relievedBy, in: "relieving")
+            try journal.remember(log.aggravatedBy, in: "aggravating")
+            let entry = SymptomEntry(id: newID(), symptom: s.name, category: s.category, at: log.at ?? now, timeOfDay: log.when,
+                                     severity: log.severity, relievedBy: log.relievedBy, aggravatedBy: log.aggravatedBy,
+                                     note: log.note)
+            try journal.insert(entry, now: now)
+            queued.formUnion(try send(JournalRecord(entry), previousStart: nil, now: now))
+            queued.formUnion(try rescore([entry.day], now: now))
+            return (entry, s.movedFrom)
+        }
+        if !queued.isEmpty { onQueued(queued.sorted()) }
+        return result
+    }
+
+    /// Edits the entry whose id starts with `idPrefix`; the new version is sent under the same id.
+    @discardableResult
+    public func editSymptom(_ idPrefix: String, _ changes: SymptomChanges) throws -> SymptomEntry {
+        let now = self.now
+        var queued: Set<String> = []
+        let entry = try journal.transaction { () throws(StoreError) -> Result<SymptomEntry, SymptomJournalError> in
+            let old: SymptomEntry
+            switch try findSymptom(idPrefix) { case let .success(e): old = e; case let .failure(f): return .failure(f) }
+            var e = old
+            if let s = changes.symptom {
+                guard let name = try? Self.name(s, what: "symptom") else { return .failure(SymptomJournalError("the symptom name is empty")) }
+                let found = try journal.symptom(named: name, category: changes.category, now: now)
+                e.symptom = found.name
+                e.category = found.category
+            } else if let c = changes.category {
+                e.category = try journal.category(named: c, now: now).name
+            }
+            if let s = changes.severity { e.severity = s }
+            if let at = changes.at { e.at = at; e.timeOfDay = changes.when ?? PartOfDay(of: at) }
+            if let w = changes.when { e.timeOfDay = w }
+            if let r = changes.relievedBy { e.relievedBy = r; try journal.remember(r, in: "relieving") }
+            if let a = changes.aggravatedBy { e.aggravatedBy = a; try journal.remember(a, in: "aggravating") }
+            if let n = changes.note { e.note = n.isEmpty ? nil : n }
+            guard e != old else { return .success(e) }
+            e.version = old.version + 1
+            try journal.update(e, now: now)
+            queued.formUnion(try send(JournalRecord(e), previousStart: old.at.millis, now: now))
+            queued.formUnion(try rescore([old.day, e.day], now: now))
+            return .success(e)
+        }.get()
+        if !queued.isEmpty { onQueued(queued.sorted()) }
+        return entry
+    }
+
+    /// Deletes the entry whose id starts with `idPrefix`: kept as a tombstone (never shown or
+    /// scored again; re-importing it does not bring it back), and sent as one.
+    @discardableResult
+    public func deleteSymptom(_ idPrefix: String) throws -> SymptomEntry {
+        let now = self.now
+        var queued: Set<String> = []
+        let entry = try journal.transaction { () throws(StoreError) -> Result<SymptomEntry, SymptomJournalError> in
+            var e: SymptomEntry
+            switch try findSymptom(idPrefix) { case let .success(found): e = found; case let .failure(f): return .failure(f) }
+            let start = e.at.millis
+            e.deleted = true
+            e.version += 1
+            try journal.update(e, now: now)
+            queued.formUnion(try send(JournalRecord(e), previousStart: start, now: now))
+            queued.formUnion(try rescore([e.day], now: now))
+            return .success(e)
+        }.get()
+        if !queued.isEmpty { onQueued(queued.sorted()) }
+        return entry
+    }
+
+    private func findSymptom(_ prefix: String) throws(StoreError) -> Result<SymptomEntry, SymptomJournalError> {
+        let hex = prefix.filter { $0 != "-" }
+        guard hex.count >= 4, hex.allSatisfy(\.isHexDigit) else {
+            return .failure(SymptomJournalError("'\(prefix)' is not an entry id: give at least the first 4 characters of the ID that 'healthspool symptom list' shows"))
+        }
+        let found = try journal.symptomEntries(idPrefix: hex)
+        guard let e = found.first else { return .failure(SymptomJournalError("no symptom entry has an id starting with '\(prefix)'; see 'healthspool symptom list'")) }
+        guard found.count == 1 else { return .failure(SymptomJournalError("several entries have ids starting with '\(prefix)'; give more of the id")) }
+        guard !e.deleted else { return .failure(SymptomJournalError("the entry \(e.id) was deleted")) }
+        return .success(e)
+    }
+
+    /// The symptom entries of `day`, or the 50 most recent when nil.
+    public func symptoms(on day: CivilDate?) throws -> [SymptomEntry] {
+        try absorbImports()
+        if let day { return try journal.symptomEntries(day: day) }
+        return try journal.recentSymptomEntries(limit: 50)
+    }
+
+    /// The categories and their symptoms.
+    public func categories() throws -> [SymptomCategory] { try journal.categories() }
+
+    /// Creates a category (requirement 1); returns its stored spelling.
+    @discardableResult
+    public func addCategory(_ name: String) throws -> String {
+        let name = try Self.name(name, what: "category")
+        let now = self.now
+        return try journal.transaction { () throws(StoreError) -> String in try journal.category(named: name, now: now).name }
+    }
+
+    /// The user's relieving and aggravating factors and lifestyle factors, for suggestions.
+    public func factorLists() throws -> (relieving: [String], aggravating: [String], lifestyle: [String]) {
+        let lifestyle = try journal.list("lifestyle")
+        return (try journal.list("relieving"), try journal.list("aggravating"),
+                Array(Set(lifestyle.map { $0.lowercased() }).union(LifestyleEntry.suggested)).sorted())
+    }
+
+    // MARK: Lifestyle
+
+    /// Logs a lifestyle factor.
+    @discardableResult
+    public func logLifestyle(_ log: LifestyleLog) throws -> LifestyleEntry {
+        let now = self.now
+        let factor = try Self.name(log.factor, what: "lifestyle factor")
+        var queued: Set<String> = []
+        let entry = try journal.transaction { () throws(StoreError) -> LifestyleEntry in
+            try journal.remember([factor], in: "lifestyle")
+            let e = LifestyleEntry(id: newID(), factor: factor, at: log.at ?? now, timeOfDay: log.when, measure: log.measure, note: log.note)
+            try journal.insert(e, now: now)
+            queued.formUnion(try send(JournalRecord(e), previousStart: nil, now: now))
+            return e
+        }
+        if !queued.isEmpty { onQueued(queued.sorted()) }
+        return entry
+    }
+
+    /// The lifestyle entries of `day`.
+    public func lifestyle(on day: CivilDate) throws -> [LifestyleEntry] { try journal.lifestyleEntries(day: day) }
+
+    // MARK: Days and scores
+
+    /// Today in the user's zone.
+    public var today: CivilDate { LocalDay.date(of: clock().millis, in: zone) }
+
+    /// One day of the journal (today when nil): its entries and scores.
+    public func day(_ date: CivilDate?) throws -> JournalDay {
+        let day = date ?? today
+        let scores = try scores(for: day)
+        return JournalDay(day: day, symptoms: try journal.symptomEntries(day: day), lifestyle: try journal.lifestyleEntries(day: day),
+                          scores: scores, complete: SymptomScoring.isComplete(day, at: clock().millis, in: zone))
+    }
+
+    /// The scores of `day`, per category and per symptom. A day that has ended is scored once
+    /// (reading only that day's entries), stored and sent; later its stored scores are read
+    /// (an edit of one of its entries scores it again at once). Today's scores are computed
+    /// on each call and neither stored nor sent: the day is not over. Every category and every
+    /// symptom of the journal is listed, 0 when it had no entries.
+    ///
+    /// The journal scheduler calls this at each local midnight (and on resume) for the day
+    /// that ended (`LocalDay.lastCompleteDay`).
+    public func scores(for day: CivilDate) throws -> [SymptomScore] {
+        try absorbImports()
+        let now = self.now
+        let complete = SymptomScoring.isComplete(day, at: now.millis, in: zone)
+        var queued: Set<String> = []
+        let stored: [SymptomScore]
+        if complete, let s = try journal.storedScores(day) {
+            stored = s
+        } else if complete {
+            stored = try journal.transaction { () throws(StoreError) -> [SymptomScore] in
+                queued.formUnion(try rescore([day], now: now, force: true))
+                return try journal.storedScores(day) ?? []
+            }
+        } else {
+            stored = SymptomScoring.scores(for: day, entries: try journal.symptomEntries(day: day))
+        }
+        if !queued.isEmpty { onQueued(queued.sorted()) }
+        // Every category and symptom, 0 when it has no entries that day (not stored: zeros of
+        // names that never had an entry that day are not worth a record each).
+        let all = try journal.categories()
+        return SymptomScoring.scores(for: day, entries: [], categories: all.map(\.name), symptoms: all.flatMap(\.symptoms))
+            .map { zero in stored.first { $0.scope == zero.scope && $0.name.lowercased() == zero.name.lowercased() } ?? zero }
+            + stored.filter { s in !all.contains { c in
+                s.scope == .category ? c.name.lowercased() == s.name.lowercased() : c.symptoms.contains { $0.lowercased() == s.name.lowercased() }
+            } }
+    }
+
+    /// Scores `days` again where they are stored (or where `force`), reading only their
+    /// entries; changed scores are stored and sent. Returns the types queued. In a transaction.
+    private func rescore(_ days: [CivilDate], now: Timestamp, force: Bool = false) throws(StoreError) -> Set<String> {
+        var queued: Set<String> = []
+        let sending = settings.isEnabled(JournalType.symptomScore)
+        for day in Set(days) {
+            let scored = try journal.isScored(day)
+            guard force || scored else { continue }
+            let names = try journal.scoredNames(day)
+            let scores = SymptomScoring.scores(for: day, entries: try journal.symptomEntries(day: day),
+                                               categories: names.categories, symptoms: names.symptoms)
+            let bounds = LocalDay.bounds(of: day, in: zone)
+            let changed = try journal.saveScores(day, scores, now: now, send: sending) { s, version in
+                JournalRecord(s, bounds: bounds, zone: zone, version: version)
+            }
+            if sending && !changed.isEmpty { queued.insert(JournalType.symptomScore) }
+        }
+        return queued
+    }
+
+    /// Puts a record in line unless its type is disabled; returns the types queued.
+    private func send(_ record: JournalRecord, previousStart: Int64?, now: Timestamp) throws(StoreError) -> Set<String> {
+        guard settings.isEnabled(record.type) else { return [] }
+        try journal.queue(record, previousStart: previousStart, now: now)
+        return [record.type]
+    }
+
+    // MARK: Imported symptoms
+
+    /// Turns symptom samples stored by imports since the last call into journal entries
+    /// (HealthKit's severity: not present → no entry; unspecified → mild; mild, moderate,
+    /// severe as they are). An entry's id derives from its sample's id: importing the same
+    /// sample again finds the entry, and one the user deleted stays deleted. Returns how many
+    /// entries were added.
+    @discardableResult
+    public func absorbImports() throws -> Int {
+        let now = self.now
+        var queued: Set<String> = []
+        let added = try journal.transaction { () throws(StoreError) -> Int in
+            let (found, through) = try journal.newImportedSymptoms()
+            var added = 0
+            var days: Set<CivilDate> = []
+            for s in found {
+                guard let severity = Severity(healthKit: s.value), let type = DataType.lookup(s.type) else { continue }
+                let symptom = try journal.symptom(named: type.summary.lowercased(), category: nil, now: now)
+                let e = SymptomEntry(id: SymptomEntry.importedID(sampleID: s.sampleID), symptom: symptom.name, category: symptom.category,
+                                     at: s.start, severity: severity, origin: .imported)
+                guard try journal.insert(e, now: now) else { continue }
+                added += 1
+                days.insert(e.day)
+                queued.formUnion(try send(JournalRecord(e), previousStart: nil, now: now))
+            }
+            queued.formUnion(try rescore(Array(days), now: now))
+            if through > 0 { try journal.markImported(through: through) }
+            return added
+        }
+        if !queued.isEmpty { onQueued(queued.sorted()) }
+        return added
+    }
+
+    // MARK: Names
+
+    /// A trimmed, non-empty name of at most 100 characters, without control characters.
+    static func name(_ raw: String, what: String) throws(SymptomJournalError) -> String {
+        let name = raw.trimmingSpaces
+        guard !name.isEmpty else { throw SymptomJournalError("the \(what) name is empty") }
+        guard name.count <= 100 else { throw SymptomJournalError("the \(what) name is longer than 100 characters") }
+        guard !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw SymptomJournalError("the \(what) name '\(EscapedText.escape(name))' holds a control character")
+        }
+        return name
+    }
+}

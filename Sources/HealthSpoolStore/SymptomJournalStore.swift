@@ -1,0 +1,275 @@
+import HealthSpoolCore
+
+/// A category of symptoms and the symptoms in it.
+public struct SymptomCategory: Sendable, Equatable {
+    public var name: String
+    public var symptoms: [String]
+    public init(name: String, symptoms: [String]) {
+        self.name = name
+        self.symptoms = symptoms
+    }
+}
+
+/// The health journal's tables: categories, symptoms, factor lists, symptom and lifestyle
+/// entries, daily scores. Works on a `SampleStore`'s connection, so an entry and the record
+/// that puts it in line for the gateway are written in one transaction (`SymptomJournalStore+Queue`).
+///
+/// Reads by day go through the `*_day` indexes: a day's entries, never the samples.
+public final class SymptomJournalStore {
+    let store: SampleStore
+    var conn: Connection { store.conn }
+
+    public init(store: SampleStore) {
+        self.store = store
+    }
+
+    /// Runs `body` in one write transaction (joins an open one).
+    public func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try store.inTransaction(body)
+    }
+
+    // MARK: Categories, symptoms, factor lists
+
+    /// The stored spelling of a category, created when new.
+    @discardableResult
+    public func category(named name: String, now: Timestamp) throws(StoreError) -> (id: Int64, name: String) {
+        let add = try conn.prepare("INSERT OR IGNORE INTO journal_categories(name, created_ms) VALUES (?, ?)")
+        add.bind(1, name); add.bind(2, now.millis)
+        try add.run()
+        let find = try conn.prepare("SELECT id, name FROM journal_categories WHERE name = ?")
+        find.bind(1, name)
+        _ = try find.step()
+        return (find.int(0), find.string(1) ?? name)
+    }
+
+    /// A symptom's stored spelling and category; nil when the user never logged it.
+    public func symptom(named name: String) throws(StoreError) -> (name: String, category: String)? {
+        let find = try conn.prepare("""
+            SELECT s.name, c.name FROM journal_symptoms s JOIN journal_categories c ON c.id = s.category_id WHERE s.name = ?
+            """)
+        find.bind(1, name)
+        guard try find.step() else { return nil }
+        return (find.string(0) ?? name, find.string(1) ?? SymptomEntry.defaultCategory)
+    }
+
+    /// The symptom `name`, created when new in `category` (or "All Symptoms"); an existing
+    /// symptom moves to `category` when one is given. Returns the stored spellings and whether
+    /// the symptom moved from another category (named).
+    public func symptom(named name: String, category: String?, now: Timestamp) throws(StoreError)
+        -> (name: String, category: String, movedFrom: String?) {
+        if let existing = try symptom(named: name) {
+            guard let category, category.lowercased() != existing.category.lowercased() else { return (existing.name, existing.category, nil) }
+            let c = try self.category(named: category, now: now)
+            let move = try conn.prepare("UPDATE journal_symptoms SET category_id = ? WHERE name = ?")
+            move.bind(1, c.id); move.bind(2, name)
+            try move.run()
+            return (existing.name, c.name, existing.category)
+        }
+        let c = try self.category(named: category ?? SymptomEntry.defaultCategory, now: now)
+        let add = try conn.prepare("INSERT INTO journal_symptoms(name, category_id, created_ms) VALUES (?, ?, ?)")
+        add.bind(1, name); add.bind(2, c.id); add.bind(3, now.millis)
+        try add.run()
+        return (name, c.name, nil)
+    }
+
+    /// Every category with its symptoms, by name; "All Symptoms" is always there.
+    public func categories() throws(StoreError) -> [SymptomCategory] {
+        let q = try conn.prepare("""
+            SELECT c.name, s.name FROM journal_categories c LEFT JOIN journal_symptoms s ON s.category_id = c.id
+            ORDER BY c.name COLLATE NOCASE, s.name COLLATE NOCASE
+            """)
+        var out: [SymptomCategory] = []
+        while try q.step() {
+            let c = q.string(0) ?? ""
+            if out.last?.name != c { out.append(SymptomCategory(name: c, symptoms: [])) }
+            if let s = q.string(1) { out[out.count - 1].symptoms.append(s) }
+        }
+        if !out.contains(where: { $0.name.lowercased() == SymptomEntry.defaultCategory.lowercased() }) {
+            out.insert(SymptomCategory(name: SymptomEntry.defaultCategory, symptoms: []), at: 0)
+        }
+        return out
+    }
+
+    /// Adds names to one of the user's lists (`relieving`, `aggravating`, `lifestyle`).
+    public func remember(_ names: [String], in list: String) throws(StoreError) {
+        guard !names.isEmpty else { return }
+        let add = try conn.prepare("INSERT OR IGNORE INTO journal_factors(kind, name) VALUES (?, ?)")
+        for n in names {
+            add.bind(1, list); add.bind(2, n)
+            try add.run()
+        }
+    }
+
+    /// One of the user's lists, by name.
+    public func list(_ list: String) throws(StoreError) -> [String] {
+        let q = try conn.prepare("SELECT name FROM journal_factors WHERE kind = ? ORDER BY name COLLATE NOCASE")
+        q.bind(1, list)
+        var out: [String] = []
+        while try q.step() { out.append(q.string(0) ?? "") }
+        return out
+    }
+
+    // MARK: Symptom entries
+
+    static let symptomColumns = """
+        id, symptom, category, at_ms, at_off, time_of_day, severity, relieved, aggravated, note, origin, version, deleted
+        """
+
+    /// Stores a new entry; false (and nothing written) when its id is stored already — an
+    /// imported symptom seen again, or one the user deleted.
+    @discardableResult
+    public func insert(_ e: SymptomEntry, now: Timestamp) throws(StoreError) -> Bool {
+        let s = try conn.prepare("""
+            INSERT OR IGNORE INTO symptom_entries(\(Self.symptomColumns), day, created_ms, updated_ms)
+            VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+            """)
+        bind(e, to: s)
+        s.bind(14, e.day.daysSinceEpoch); s.bind(15, now.millis); s.bind(16, now.millis)
+        try s.run()
+        return conn.changes > 0
+    }
+
+    /// Replaces a stored entry (same id) with `e`.
+    public func update(_ e: SymptomEntry, now: Timestamp) throws(StoreError) {
+        let s = try conn.prepare("""
+            UPDATE symptom_entries SET symptom = ?2, category = ?3, at_ms = ?4, at_off = ?5, time_of_day = ?6, severity = ?7,
+                relieved = ?8, aggravated = ?9, note = ?10, origin = ?11, version = ?12, deleted = ?13, day = ?14, updated_ms = ?15
+            WHERE id = ?1
+            """)
+        bind(e, to: s)
+        s.bind(14, e.day.daysSinceEpoch); s.bind(15, now.millis)
+        try s.run()
+    }
+
+    private func bind(_ e: SymptomEntry, to s: Statement) {
+        s.bind(1, id: e.id); s.bind(2, e.symptom); s.bind(3, e.category)
+        s.bind(4, e.at.millis); s.bind(5, Int64(e.at.utcOffsetSeconds)); s.bind(6, e.timeOfDay.rawValue)
+        s.bind(7, e.severity.rawValue); s.bind(8, Self.jsonList(e.relievedBy)); s.bind(9, Self.jsonList(e.aggravatedBy))
+        s.bind(10, e.note); s.bind(11, e.origin.rawValue); s.bind(12, e.version); s.bind(13, e.deleted ? 1 : 0)
+    }
+
+    /// The entry stored under `id` (deleted ones included).
+    public func symptomEntry(id: SampleID) throws(StoreError) -> SymptomEntry? {
+        let q = try conn.prepare("SELECT \(Self.symptomColumns) FROM symptom_entries WHERE id = ?")
+        q.bind(1, id: id)
+        return try q.step() ? readSymptom(q) : nil
+    }
+
+    /// The entries whose id starts with `prefix` (hex digits, dashes ignored), at most `limit`.
+    public func symptomEntries(idPrefix prefix: String, limit: Int = 2) throws(StoreError) -> [SymptomEntry] {
+        let hex = prefix.uppercased().filter { $0 != "-" }
+        let q = try conn.prepare("SELECT \(Self.symptomColumns) FROM symptom_entries WHERE hex(id) LIKE ? || '%' LIMIT ?")
+        q.bind(1, hex); q.bind(2, limit)
+        var out: [SymptomEntry] = []
+        while try q.step() { out.append(readSymptom(q)) }
+        return out
+    }
+
+    /// The entries of a local day (not deleted), in time order.
+    public func symptomEntries(day: CivilDate) throws(StoreError) -> [SymptomEntry] {
+        let q = try conn.prepare("SELECT \(Self.symptomColumns) FROM symptom_entries WHERE day = ? AND deleted = 0 ORDER BY at_ms, id")
+        q.bind(1, day.daysSinceEpoch)
+        var out: [SymptomEntry] = []
+        while try q.step() { out.append(readSymptom(q)) }
+        return out
+    }
+
+    /// The most recent entries (not deleted), newest first.
+    public func recentSymptomEntries(limit: Int) throws(StoreError) -> [SymptomEntry] {
+        let q = try conn.prepare("SELECT \(Self.symptomColumns) FROM symptom_entries WHERE deleted = 0 ORDER BY at_ms DESC, id LIMIT ?")
+        q.bind(1, limit)
+        var out: [SymptomEntry] = []
+        while try q.step() { out.append(readSymptom(q)) }
+        return out
+    }
+
+    private func readSymptom(_ q: Statement) -> SymptomEntry {
+        SymptomEntry(id: q.id(0) ?? SampleID(bytes: [UInt8](repeating: 0, count: 16)), symptom: q.string(1) ?? "",
+                     category: q.string(2) ?? SymptomEntry.defaultCategory,
+                     at: Timestamp(millis: q.int(3), utcOffsetSeconds: Int32(truncatingIfNeeded: q.int(4))),
+                     timeOfDay: PartOfDay(rawValue: q.string(5) ?? ""), severity: Severity(rawValue: Int(q.int(6))) ?? .mild,
+                     relievedBy: Self.list(q.string(7)), aggravatedBy: Self.list(q.string(8)), note: q.string(9),
+                     version: Int(q.int(11)), origin: JournalOrigin(rawValue: q.string(10) ?? "") ?? .manual, deleted: q.int(12) != 0)
+    }
+
+    // MARK: Lifestyle entries
+
+    static let lifestyleColumns = "id, factor, at_ms, at_off, time_of_day, amount, unit, level, note, version, deleted"
+
+    /// Stores a new lifestyle entry.
+    public func insert(_ e: LifestyleEntry, now: Timestamp) throws(StoreError) {
+        let s = try conn.prepare("""
+            INSERT INTO lifestyle_entries(\(Self.lifestyleColumns), day, created_ms, updated_ms) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+            """)
+        bind(e, to: s)
+        s.bind(12, e.day.daysSinceEpoch); s.bind(13, now.millis); s.bind(14, now.millis)
+        try s.run()
+    }
+
+    /// Replaces a stored lifestyle entry (same id) with `e`.
+    public func update(_ e: LifestyleEntry, now: Timestamp) throws(StoreError) {
+        let s = try conn.prepare("""
+            UPDATE lifestyle_entries SET factor = ?2, at_ms = ?3, at_off = ?4, time_of_day = ?5, amount = ?6, unit = ?7, level = ?8,
+                note = ?9, version = ?10, deleted = ?11, day = ?12, updated_ms = ?13 WHERE id = ?1
+            """)
+        bind(e, to: s)
+        s.bind(12, e.day.daysSinceEpoch); s.bind(13, now.millis)
+        try s.run()
+    }
+
+    private func bind(_ e: LifestyleEntry, to s: Statement) {
+        s.bind(1, id: e.id); s.bind(2, e.factor); s.bind(3, e.at.millis); s.bind(4, Int64(e.at.utcOffsetSeconds))
+        s.bind(5, e.timeOfDay.rawValue)
+        switch e.measure {
+        case let .amount(v, unit)?: s.bind(6, v); s.bind(7, unit); s.bind(8, nil as String?)
+        case let .level(l)?: s.bind(6, nil as Int64?); s.bind(7, nil as String?); s.bind(8, l.rawValue)
+        case nil: s.bind(6, nil as Int64?); s.bind(7, nil as String?); s.bind(8, nil as String?)
+        }
+        s.bind(9, e.note); s.bind(10, e.version); s.bind(11, e.deleted ? 1 : 0)
+    }
+
+    /// The lifestyle entries whose id starts with `prefix`, at most `limit`.
+    public func lifestyleEntries(idPrefix prefix: String, limit: Int = 2) throws(StoreError) -> [LifestyleEntry] {
+        let hex = prefix.uppercased().filter { $0 != "-" }
+        let q = try conn.prepare("SELECT \(Self.lifestyleColumns) FROM lifestyle_entries WHERE hex(id) LIKE ? || '%' LIMIT ?")
+        q.bind(1, hex); q.bind(2, limit)
+        var out: [LifestyleEntry] = []
+        while try q.step() { out.append(readLifestyle(q)) }
+        return out
+    }
+
+    /// The lifestyle entries of a local day (not deleted), in time order.
+    public func lifestyleEntries(day: CivilDate) throws(StoreError) -> [LifestyleEntry] {
+        let q = try conn.prepare("SELECT \(Self.lifestyleColumns) FROM lifestyle_entries WHERE day = ? AND deleted = 0 ORDER BY at_ms, id")
+        q.bind(1, day.daysSinceEpoch)
+        var out: [LifestyleEntry] = []
+        while try q.step() { out.append(readLifestyle(q)) }
+        return out
+    }
+
+    private func readLifestyle(_ q: Statement) -> LifestyleEntry {
+        var measure: LifestyleMeasure?
+        if let level = q.string(7).flatMap(LifestyleLevel.init(rawValue:)) {
+            measure = .level(level)
+        } else if !q.isNull(5) {
+            measure = .amount(q.double(5), unit: q.string(6) ?? "")
+        }
+        return LifestyleEntry(id: q.id(0) ?? SampleID(bytes: [UInt8](repeating: 0, count: 16)), factor: q.string(1) ?? "",
+                              at: Timestamp(millis: q.int(2), utcOffsetSeconds: Int32(truncatingIfNeeded: q.int(3))),
+                              timeOfDay: PartOfDay(rawValue: q.string(4) ?? ""), measure: measure, note: q.string(8),
+                              version: Int(q.int(9)), deleted: q.int(10) != 0)
+    }
+
+    // MARK: Lists as JSON text
+
+    static func jsonList(_ items: [String]) -> String {
+        var w = JSONWriter(capacity: 64)
+        w.value(.array(items.map(JSONValue.string)))
+        return w.text
+    }
+
+    static func list(_ text: String?) -> [String] {
+        guard let text, let v = try? JSONParser.parse(text), let items = v.arrayValue else { return [] }
+        return items.compactMap(\.stringValue)
+    }
+}

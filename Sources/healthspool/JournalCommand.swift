@@ -1,0 +1,47 @@
+import ArgumentParser
+import HealthSpoolCore
+import HealthSpoolDaemon
+
+struct JournalCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "journal",
+        abstract: "Show a day of your health journal: symptoms, lifestyle factors and the daily symptom scores.",
+        discussion: """
+            A daily score is the sum of the severity weights (mild 1, moderate 2, severe 3, debilitating 4) of the day's entries, per category and per symptom; 0 means no entries. A day is your local day: an entry counts on the date it was logged, in the time zone it was logged in. Once a day is over its scores are stored and sent to the gateway (symptomScore records); today's are shown "so far".
+            """
+    )
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "The day: YYYY-MM-DD, today or yesterday (default: today).") var date: String?
+    @Flag(help: "Print the day as JSON.") var json = false
+
+    func run() throws {
+        let journal = try JournalCLI.open(common)
+        let day = try date.map { try JournalCLI.date($0, today: journal.today) }
+        let d = try journalCall { try journal.day(day) }
+        if json {
+            return JournalCLI.print(.object([
+                ("date", .string(d.day.description)), ("complete", .bool(d.complete)),
+                ("symptoms", .array(d.symptoms.map(JournalCLI.json))), ("lifestyle", .array(d.lifestyle.map(JournalCLI.json))),
+                ("scores", .object([
+                    ("categories", .array(d.scores.filter { $0.scope == .category }.map(JournalCLI.json))),
+                    ("symptoms", .array(d.scores.filter { $0.scope == .symptom }.map(JournalCLI.json))),
+                ])),
+            ]))
+        }
+        let names = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+        print("Health journal for \(names[d.day.weekday]) \(d.day)" + (d.complete ? "" : " (so far: the day is not over)"))
+        print("\nSymptoms")
+        if d.symptoms.isEmpty { print("  none logged") }
+        for e in d.symptoms { print("  " + JournalCLI.line(e)) }
+        print("\nLifestyle")
+        if d.lifestyle.isEmpty { print("  none logged") }
+        for e in d.lifestyle { print("  " + JournalCLI.line(e)) }
+        for (scope, title) in [(ScoreScope.category, "Scores by category"), (.symptom, "Scores by symptom")] {
+            let scores = d.scores.filter { $0.scope == scope }
+            print("\n\(title)")
+            if scores.isEmpty { print("  none yet") }
+            let width = scores.map { $0.name.count }.max() ?? 0
+            for s in scores { print("  \(EscapedText.escape(s.name).padding(width))  \(s.score)") }
+        }
+    }
+}

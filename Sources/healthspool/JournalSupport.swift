@@ -1,0 +1,148 @@
+import ArgumentParser
+import HealthSpoolCore
+import HealthSpoolDaemon
+import HealthSpoolLinux
+
+/// What the journal commands share: opening the journal on the store (with or without a
+/// running daemon), reading dates and times, and showing entries.
+enum JournalCLI {
+    /// The journal's use cases on the store; records put in line are announced to a running
+    /// daemon through its control socket (it then syncs them as it syncs imports).
+    static func open(_ common: CommonOptions) throws -> JournalUseCases {
+        let context = try common.context()
+        let store = try context.openStore()
+        let journal = JournalUseCases(store: store, settings: context.settings)
+        let socket = context.controlSocket
+        journal.onQueued = { types in
+            guard let client = ControlClient(path: socket, timeoutSeconds: 5) else { return }
+            _ = client.send(.object([("command", .string("observe")), ("types", .array(types.map(JSONValue.string)))]))
+            _ = client.next()
+        }
+        return journal
+    }
+
+    /// A date: `YYYY-MM-DD`, `today` or `yesterday`.
+    static func date(_ text: String, today: CivilDate) throws -> CivilDate {
+        switch text.lowercased() {
+        case "today": return today
+        case "yesterday": return CivilDate(daysSinceEpoch: today.daysSinceEpoch - 1)
+        default:
+            guard let d = CivilDate(parsing: text) else {
+                throw ValidationError("'\(text)' is not a date: write YYYY-MM-DD (2026-11-22), today or yesterday")
+            }
+            return d
+        }
+    }
+
+    /// A time: `YYYY-MM-DDTHH:MM[:SS]` (or with a space), optionally with `Z` or `±HH:MM`, or
+    /// `HH:MM` for today. Without an offset it is local time in the machine's zone.
+    static func time(_ text: String, today: CivilDate, zone: some OffsetRules = SystemTimeZone()) throws -> Timestamp {
+        let bad = ValidationError("'\(text)' is not a time: write 2026-11-22T19:30 (local time), 2026-11-22T19:30+01:00, or 19:30 for today")
+        var rest = Substring(text.trimmingSpaces)
+        var day = today
+        if rest.count >= 10, let d = CivilDate(parsing: String(rest.prefix(10))) {
+            day = d
+            rest = rest.dropFirst(10)
+            guard let sep = rest.first, sep == "T" || sep == " " || sep == "t" else {
+                if rest.isEmpty { throw ValidationError("'\(text)' has no time of day: add it, e.g. \(text)T19:30") }
+                throw bad
+            }
+            rest = rest.dropFirst()
+        }
+        var offset: Int32?
+        if rest.hasSuffix("Z") || rest.hasSuffix("z") {
+            offset = 0
+            rest = rest.dropLast()
+        } else if let sign = rest.lastIndex(where: { $0 == "+" || $0 == "-" }) {
+            let parts = rest[rest.index(after: sign)...].split(separator: ":")
+            guard parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]), h <= 14, m < 60 else { throw bad }
+            offset = Int32((h * 3600 + m * 60) * (rest[sign] == "-" ? -1 : 1))
+            rest = rest[..<sign]
+        }
+        let fields = rest.split(separator: ":").map { Int($0) }
+        guard (2...3).contains(fields.count), fields.allSatisfy({ $0 != nil }) else { throw bad }
+        let h = fields[0]!, m = fields[1]!, s = fields.count == 3 ? fields[2]! : 0
+        guard (0..<24).contains(h), (0..<60).contains(m), (0..<60).contains(s) else { throw bad }
+        if let offset {
+            let local = day.daysSinceEpoch * 86_400_000 + Int64(h * 3600 + m * 60 + s) * 1000
+            return Timestamp(millis: local - Int64(offset) * 1000, utcOffsetSeconds: offset)
+        }
+        return LocalDay.timestamp(day, hour: h, minute: m, second: s, in: zone)
+    }
+
+    static func severity(_ text: String) throws -> Severity {
+        guard let s = Severity(parsing: text) else {
+            throw ValidationError("'\(text)' is not a severity: choose mild (1), moderate (2), severe (3) or debilitating (4)")
+        }
+        return s
+    }
+
+    static func timeOfDay(_ text: String) throws -> PartOfDay {
+        guard let t = PartOfDay(parsing: text) else {
+            throw ValidationError("'\(text)' is not a time of day: choose morning, afternoon, evening or night")
+        }
+        return t
+    }
+
+    /// A comma-separated or repeated list of names, trimmed, empty ones dropped.
+    static func names(_ values: [String]) -> [String] {
+        values.flatMap { $0.split(separator: ",") }.map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
+    }
+
+    /// The first 8 hex digits of an id: enough to name an entry in `edit` and `delete`.
+    static func shortID(_ id: SampleID) -> String { String(id.description.prefix(8)) }
+
+    /// `HH:MM` of a timestamp in its own offset.
+    static func clock(_ t: Timestamp) -> String { String(t.iso8601Local.dropFirst(11).prefix(5)) }
+
+    static func line(_ e: SymptomEntry) -> String {
+        var parts = ["\(shortID(e.id))  \(e.day) \(clock(e.at))  \(e.timeOfDay.rawValue.padding(9)) \(EscapedText.escape(e.symptom)) (\(EscapedText.escape(e.category))): \(e.severity) (\(e.severity.weight))"]
+        if !e.aggravatedBy.isEmpty { parts.append("aggravated by " + e.aggravatedBy.map(EscapedText.escape).joined(separator: ", ")) }
+        if !e.relievedBy.isEmpty { parts.append("relieved by " + e.relievedBy.map(EscapedText.escape).joined(separator: ", ")) }
+        if let n = e.note { parts.append("note: " + EscapedText.escape(n)) }
+        if e.origin == .imported { parts.append("imported") }
+        return parts.joined(separator: "; ")
+    }
+
+    static func line(_ e: LifestyleEntry) -> String {
+        var parts = ["\(shortID(e.id))  \(e.day) \(clock(e.at))  \(e.timeOfDay.rawValue.padding(9)) \(EscapedText.escape(e.factor))" + (e.measure.map { ": \($0)" } ?? "")]
+        if let n = e.note { parts.append("note: " + EscapedText.escape(n)) }
+        return parts.joined(separator: "; ")
+    }
+
+    static func json(_ e: SymptomEntry) -> JSONValue {
+        .object([
+            ("id", .string(e.id.description)), ("symptom", .string(e.symptom)), ("category", .string(e.category)),
+            ("at", .string(e.at.iso8601Local)), ("day", .string(e.day.description)), ("timeOfDay", .string(e.timeOfDay.rawValue)),
+            ("severity", .string(e.severity.description)), ("weight", .number(Double(e.severity.weight))),
+            ("relievedBy", .array(e.relievedBy.map(JSONValue.string))), ("aggravatedBy", .array(e.aggravatedBy.map(JSONValue.string))),
+            ("note", e.note.map(JSONValue.string) ?? .null), ("origin", .string(e.origin.rawValue)),
+            ("version", .number(Double(e.version))), ("deleted", .bool(e.deleted)),
+        ])
+    }
+
+    static func json(_ e: LifestyleEntry) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("id", .string(e.id.description)), ("factor", .string(e.factor)), ("at", .string(e.at.iso8601Local)),
+            ("day", .string(e.day.description)), ("timeOfDay", .string(e.timeOfDay.rawValue)),
+        ]
+        switch e.measure {
+        case let .amount(v, unit)?: members += [("amount", .number(v)), ("unit", .string(unit))]
+        case let .level(l)?: members.append(("level", .string(l.rawValue)))
+        case nil: break
+        }
+        members += [("note", e.note.map(JSONValue.string) ?? .null), ("version", .number(Double(e.version)))]
+        return .object(members)
+    }
+
+    static func json(_ s: SymptomScore) -> JSONValue {
+        .object([("scope", .string(s.scope.rawValue)), ("name", .string(s.name)), ("score", .number(Double(s.score))),
+                 ("entries", .number(Double(s.entries))), ("id", .string(s.id.description))])
+    }
+
+    static func print(_ v: JSONValue) {
+        var w = JSONWriter()
+        w.value(v)
+        Swift.print(w.text)
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import HealthSpoolCore
+import HealthSpoolDaemon
+
+struct LifestyleCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lifestyle",
+        abstract: "Log lifestyle factors (exercise, diet, water, stress, caffeine, sleep, or your own) in your health journal.",
+        subcommands: [LifestyleLogCommand.self, LifestyleListCommand.self]
+    )
+}
+
+struct LifestyleLogCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "log",
+        abstract: "Log a lifestyle factor: healthspool lifestyle log caffeine --amount 2 --unit cups --when morning.",
+        discussion: "Measure it with an amount (--amount, with --unit) or a level (--level none, low, moderate or high), or neither. Sent to the gateway as a lifestyleEntry record."
+    )
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "The factor (exercise, diet, water, stress, caffeine, sleep, or your own).") var factor: String
+    @Option(help: "How much (a number).") var amount: Double?
+    @Option(help: "The amount's unit (cups, ml, minutes, hours, …).") var unit: String?
+    @Option(help: "A level instead of an amount: none, low, moderate or high.") var level: String?
+    @Option(name: .customLong("when"), help: ArgumentHelp("Time of day: morning, afternoon, evening or night (default: from the time).", valueName: "PART"))
+    var when: String?
+    @Option(help: ArgumentHelp("When: 2026-11-22T08:00 (local time), with +01:00 or Z, or 08:00 for today (default: now).", valueName: "TIME"))
+    var at: String?
+    @Option(help: "A note.") var note: String?
+    @Flag(help: "Print the entry as JSON.") var json = false
+
+    func validate() throws {
+        if amount != nil && level != nil { throw ValidationError("give an --amount or a --level, not both") }
+        if unit != nil && amount == nil { throw ValidationError("--unit needs an --amount") }
+        if let amount, !amount.isFinite || amount < 0 { throw ValidationError("--amount must be a number of 0 or more") }
+    }
+
+    func run() throws {
+        var measure: LifestyleMeasure?
+        if let amount { measure = .amount(amount, unit: unit ?? "") }
+        if let level {
+            guard let l = LifestyleLevel(parsing: level) else { throw ValidationError("'\(level)' is not a level: choose none, low, moderate or high") }
+            measure = .level(l)
+        }
+        let when = try self.when.map(JournalCLI.timeOfDay)
+        let journal = try JournalCLI.open(common)
+        let at = try self.at.map { try JournalCLI.time($0, today: journal.today) }
+        let entry = try journalCall { try journal.logLifestyle(LifestyleLog(factor: factor, measure: measure, when: when, at: at, note: note)) }
+        if json { return JournalCLI.print(JournalCLI.json(entry)) }
+        print("logged " + JournalCLI.line(entry))
+    }
+}
+
+struct LifestyleListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List a day's lifestyle factors (today by default).")
+    @OptionGroup var common: CommonOptions
+    @Option(help: ArgumentHelp("The day: YYYY-MM-DD, today or yesterday.", valueName: "DATE")) var date: String?
+    @Flag(help: "Print the entries as JSON.") var json = false
+
+    func run() throws {
+        let journal = try JournalCLI.open(common)
+        let day = try date.map { try JournalCLI.date($0, today: journal.today) } ?? journal.today
+        let entries = try journalCall { try journal.lifestyle(on: day) }
+        if json { return JournalCLI.print(.array(entries.map(JournalCLI.json))) }
+        if entries.isEmpty { print("no lifestyle factors logged on \(day)") }
+        for e in entries { print(JournalCLI.line(e)) }
+    }
+}

@@ -1,0 +1,161 @@
+import ArgumentParser
+import HealthSpoolCore
+import HealthSpoolDaemon
+
+struct SymptomCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "symptom",
+        abstract: "Log, edit, delete and list symptoms in your health journal.",
+        discussion: """
+            A symptom entry has a severity (mild 1, moderate 2, severe 3, debilitating 4), a time of day (morning, afternoon, evening, night) and an exact time, what relieved and what aggravated it, and a note. Symptoms live in categories you make; without one they go into "All Symptoms". Each entry is sent to the gateway as a symptomEntry record; an edit sends it again under the same id with the next version, a delete sends a tombstone.
+
+            Works whether or not the daemon runs; a running daemon is told to sync the new records.
+            """,
+        subcommands: [SymptomLogCommand.self, SymptomEditCommand.self, SymptomDeleteCommand.self, SymptomListCommand.self,
+                      SymptomCategoriesCommand.self]
+    )
+}
+
+/// The options `log` and `edit` share.
+struct SymptomFields: ParsableArguments {
+    @Option(name: .customLong("when"), help: ArgumentHelp("Time of day: morning, afternoon, evening or night (default: from the time).", valueName: "PART"))
+    var when: String?
+    @Option(help: ArgumentHelp("When it happened: 2026-11-22T19:30 (local time), with +01:00 or Z, or 19:30 for today (default: now).", valueName: "TIME"))
+    var at: String?
+    @Option(help: ArgumentHelp("The symptom's category (made when new; the symptom moves there).", valueName: "NAME"))
+    var category: String?
+    @Option(name: .customLong("relieved-by"), help: ArgumentHelp("What relieved it (repeat, or separate with commas).", valueName: "FACTOR"))
+    var relievedBy: [String] = []
+    @Option(name: .customLong("aggravated-by"), help: ArgumentHelp("What made it worse (repeat, or separate with commas).", valueName: "FACTOR"))
+    var aggravatedBy: [String] = []
+    @Option(help: "A note.") var note: String?
+}
+
+struct SymptomLogCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "log",
+        abstract: "Log a symptom: healthspool symptom log headache --severity moderate --when evening.",
+        discussion: "Prints the new entry with its ID (the first 8 characters are enough for edit and delete)."
+    )
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "The symptom (headache, chest pain, …); made when new.") var symptom: String
+    @Option(help: "mild, moderate, severe or debilitating (or 1–4).") var severity: String
+    @OptionGroup var fields: SymptomFields
+    @Flag(help: "Print the entry as JSON.") var json = false
+
+    func run() throws {
+        let severity = try JournalCLI.severity(self.severity)
+        let when = try fields.when.map(JournalCLI.timeOfDay)
+        let journal = try JournalCLI.open(common)
+        let at = try fields.at.map { try JournalCLI.time($0, today: journal.today) }
+        let (entry, movedFrom) = try journalCall {
+            try journal.logSymptom(SymptomLog(symptom: symptom, severity: severity, when: when, at: at, category: fields.category,
+                                              relievedBy: JournalCLI.names(fields.relievedBy), aggravatedBy: JournalCLI.names(fields.aggravatedBy),
+                                              note: fields.note))
+        }
+        if json { return JournalCLI.print(JournalCLI.json(entry)) }
+        print("logged " + JournalCLI.line(entry))
+        if let movedFrom { print("\(entry.symptom) moved from \(movedFrom) to \(entry.category)") }
+    }
+}
+
+struct SymptomEditCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Change a symptom entry: healthspool symptom edit ID --severity severe.",
+        discussion: "Only the fields given change. A list given replaces the entry's list (--relieved-by '' empties it); --note '' removes the note. The day's scores are computed again when they were already stored."
+    )
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "The entry's ID (at least its first 4 characters).") var id: String
+    @Option(help: "Another symptom name.") var symptom: String?
+    @Option(help: "mild, moderate, severe or debilitating (or 1–4).") var severity: String?
+    @OptionGroup var fields: SymptomFields
+    @Flag(help: "Print the entry as JSON.") var json = false
+
+    func run() throws {
+        var changes = SymptomChanges()
+        changes.symptom = symptom
+        changes.severity = try severity.map(JournalCLI.severity)
+        changes.when = try fields.when.map(JournalCLI.timeOfDay)
+        changes.category = fields.category
+        if !fields.relievedBy.isEmpty { changes.relievedBy = JournalCLI.names(fields.relievedBy) }
+        if !fields.aggravatedBy.isEmpty { changes.aggravatedBy = JournalCLI.names(fields.aggravatedBy) }
+        changes.note = fields.note
+        let journal = try JournalCLI.open(common)
+        changes.at = try fields.at.map { try JournalCLI.time($0, today: journal.today) }
+        let entry = try journalCall { try journal.editSymptom(id, changes) }
+        if json { return JournalCLI.print(JournalCLI.json(entry)) }
+        print("edited (version \(entry.version)) " + JournalCLI.line(entry))
+    }
+}
+
+struct SymptomDeleteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete a symptom entry (the gateway gets a tombstone).",
+        discussion: "The entry is no longer shown or scored; an imported symptom you delete is not brought back by importing it again."
+    )
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "The entry's ID (at least its first 4 characters).") var id: String
+    @Flag(help: "Print the deleted entry as JSON.") var json = false
+
+    func run() throws {
+        let journal = try JournalCLI.open(common)
+        let entry = try journalCall { try journal.deleteSymptom(id) }
+        if json { return JournalCLI.print(JournalCLI.json(entry)) }
+        print("deleted " + JournalCLI.line(entry))
+    }
+}
+
+struct SymptomListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List symptom entries: a day's, or the 50 most recent.",
+        discussion: "Symptoms imported from Apple Health or Health Auto Export are listed too (marked imported)."
+    )
+    @OptionGroup var common: CommonOptions
+    @Option(help: ArgumentHelp("Only this day: YYYY-MM-DD, today or yesterday.", valueName: "DATE")) var date: String?
+    @Flag(help: "Print the entries as JSON.") var json = false
+
+    func run() throws {
+        let journal = try JournalCLI.open(common)
+        let day = try date.map { try JournalCLI.date($0, today: journal.today) }
+        let entries = try journalCall { try journal.symptoms(on: day) }
+        if json { return JournalCLI.print(.array(entries.map(JournalCLI.json))) }
+        if entries.isEmpty {
+            print(day.map { "no symptoms logged on \($0)" } ?? "no symptoms logged yet; try: healthspool symptom log headache --severity mild")
+            return
+        }
+        for e in entries { print(JournalCLI.line(e)) }
+    }
+}
+
+struct SymptomCategoriesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "categories",
+        abstract: "List your symptom categories and their symptoms, or add one.",
+        discussion: "Organize symptoms by body system, doctor or diagnosis. A symptom goes into a category with 'symptom log NAME --category CATEGORY'."
+    )
+    @OptionGroup var common: CommonOptions
+    @Option(help: ArgumentHelp("Add a category with this name.", valueName: "NAME")) var add: String?
+    @Flag(help: "Print the categories as JSON.") var json = false
+
+    func run() throws {
+        let journal = try JournalCLI.open(common)
+        if let add { _ = try journalCall { try journal.addCategory(add) } }
+        let categories = try journalCall { try journal.categories() }
+        if json {
+            return JournalCLI.print(.array(categories.map { c in
+                .object([("name", .string(c.name)), ("symptoms", .array(c.symptoms.map(JSONValue.string)))])
+            }))
+        }
+        for c in categories {
+            print("\(EscapedText.escape(c.name)): " + (c.symptoms.isEmpty ? "no symptoms yet" : c.symptoms.map(EscapedText.escape).joined(separator: ", ")))
+        }
+    }
+}
+
+/// Runs a journal use case; its refusals (`SymptomJournalError`) become one-line CLI errors.
+func journalCall<T>(_ body: () throws -> T) throws -> T {
+    do { return try body() } catch let e as SymptomJournalError { throw CLIError(e.description) }
+}

@@ -1,0 +1,48 @@
+import Testing
+import HealthSpoolCore
+@testable import HealthSpoolStore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A schema 3 store (before the journal) opens under schema 4 in place: its samples keep their
+/// queue, gain version 0 (a measurement), and the journal's tables are there.
+@Suite struct JournalMigrationTests {
+    @Test func aSchemaThreeStoreGainsTheJournalInPlace() throws {
+        var template = Array("/tmp/healthspool-store-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+        let path = dir + "/v3.db"
+        let sample = Sample(type: "heartRate", value: 61, unit: "count/min", start: Timestamp(seconds: 1_767_261_600), source: SampleSource(name: "W"))
+        do {
+            let c = try Connection(path: path)
+            for step in Schema.migrations.prefix(3) { try c.exec(step) }
+            try c.exec("PRAGMA user_version = 3")
+            try c.exec("INSERT INTO sources(id, name) VALUES (1, 'W'); INSERT INTO types(id, name) VALUES (1, 'heartRate')")
+            let ins = try c.prepare("""
+                INSERT INTO samples(rowid, type, start_ms, id, value, unit, start_off, end_ms, end_off, source_id, created_ms)
+                VALUES (1, 1, ?, ?, 61, 'count/min', 0, ?, 0, 1, 1)
+                """)
+            ins.bind(1, sample.start.millis); ins.bind(2, id: sample.id); ins.bind(3, sample.end.millis)
+            try ins.run()
+        }
+        let store = try SampleStore(path: path)
+        let version = try store.conn.prepare("PRAGMA user_version")
+        _ = try version.step()
+        #expect(version.int(0) >= 4)
+        let batch = try store.queuedBatch(type: "heartRate", limit: 10)
+        #expect(batch.ids == [sample.id] && batch.versions == [0] && batch.tombstones == [false])
+        let journal = SymptomJournalStore(store: store)
+        #expect(try journal.categories().map(\.name) == ["All Symptoms"])
+        #expect(try journal.symptomEntries(day: CivilDate(year: 2026, month: 1, day: 1)).isEmpty)
+    }
+
+    @Test func aDaysEntriesAreReadThroughTheDayIndexNotAScan() throws {
+        var template = Array("/tmp/healthspool-store-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+        let store = try SampleStore(path: dir + "/plan.db")
+        let plan = try store.conn.prepare("EXPLAIN QUERY PLAN SELECT \(SymptomJournalStore.symptomColumns) FROM symptom_entries WHERE day = 1 AND deleted = 0")
+        var details: [String] = []
+        while try plan.step() { details.append(plan.string(3) ?? "") }
+        #expect(details.contains { $0.contains("USING INDEX symptom_entries_day") }, "\(details)")
+    }
+}
