@@ -12,15 +12,17 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
+        // The one lock type (a mutex with a condition), for the few threads that block on purpose.
+        .target(name: "HealthSpoolLock"),
         // The domain: no file system, no clock; its one C library is libcrypto, for SHA-256.
         .target(
-            name: "HealthSpoolCore", dependencies: ["CCrypto"],
+            name: "HealthSpoolCore", dependencies: ["CCrypto", "HealthSpoolLock"],
             // Sample ids are derived for every record parsed: no dynamic exclusivity checks there either.
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
         // Parsers: bytes in, samples out.
         .target(
-            name: "HealthExport", dependencies: ["HealthSpoolCore", "CZlib"],
+            name: "HealthExport", dependencies: ["HealthSpoolCore", "HealthSpoolLock", "CZlib"],
             // The export scanner's hot loops: dynamic exclusivity checks cost ~10 % of a parse.
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
@@ -41,7 +43,7 @@ let package = Package(
         .target(
             name: "HealthSpoolDaemon",
             dependencies: [
-                "HealthSpoolCore", "HealthExport", "HealthSpoolStore", "HealthSpoolGateway", "HealthSpoolLinux",
+                "HealthSpoolCore", "HealthSpoolLock", "HealthExport", "HealthSpoolStore", "HealthSpoolGateway", "HealthSpoolLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -59,5 +61,5 @@ let package = Package(
         .testTarget(name: "HealthSpoolDaemonTests", dependencies: ["HealthSpoolDaemon"]),
         .testTarget(name: "HealthSpoolGatewayTests", dependencies: ["HealthSpoolGateway"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

@@ -5,7 +5,7 @@ import HealthSpoolLinux
 import Glibc
 #endif
 
-/// A client waiting for a manual sync to finish.
+/// A client waiting for a manual sync to finish. Lives on the daemon's queue.
 final class SyncWaiter {
     let fd: Int32
     let registered: Int64
@@ -31,7 +31,10 @@ final class SyncWaiter {
 /// delimited JSON. `{"command":"sync","types":[…]}` syncs now (bypassing the throttle) and
 /// streams `{"event":"progress",…}` lines, then one `{"event":"done",…}`; `{"command":"ping"}`
 /// answers `{"event":"pong","pid":…}`.
-final class ControlServer {
+///
+/// `@unchecked Sendable`: `source` is set in `init` and cancelled in `stop`, both on the daemon's
+/// queue; accepting runs on `queue` only and hands each request to the daemon's queue.
+final class ControlServer: @unchecked Sendable {
     let fd: Int32
     let path: String
     let queue = DispatchQueue(label: "healthspool.control")

@@ -12,7 +12,11 @@ import Glibc
 /// reporting through sd_notify, the journal and a status file. All coordination happens on one
 /// serial queue; imports and sends run on their own queues. systemd's watchdog is fed from a
 /// thread of its own (`SystemdWatchdog`) that the coordination queue proves its liveness to.
-public final class Daemon {
+///
+/// `@unchecked Sendable`: every mutable property is read and written on the serial queue `q`
+/// only (event handlers, timers and signal sources are all scheduled on it; other threads hop
+/// onto it with `q.async`); the importer runs on `importQueue` and touches only its own state.
+public final class Daemon: @unchecked Sendable {
     let q = DispatchQueue(label: "healthspool.daemon")
     let importQueue = DispatchQueue(label: "healthspool.import")
     var context: DaemonContext

@@ -205,15 +205,19 @@ final class StopFlag: Sendable {
 /// Imports spool files: parse in a stream, commit samples in large transactions, and only then
 /// move the file out of the spool (archive/ or deleted); a file that cannot be imported goes to
 /// failed/ beside a `.reason` file. Samples read before a problem are kept: they are facts.
-public final class ExportImporter {
+///
+/// `@unchecked Sendable`: `importFile` runs on one thread at a time (the daemon's import queue,
+/// or the CLI's main thread), which alone uses `store`; only `interrupt()` and `isInterrupted`
+/// are called from other threads, and they touch nothing but an atomic flag.
+public final class ExportImporter: @unchecked Sendable {
     let store: SampleStore
     let logger: Logger
-    let clock: () -> Timestamp
+    let clock: @Sendable () -> Timestamp
     private let stopRequested = StopFlag()
 
     /// Makes `store`'s commits durable (`synchronous=FULL`): the caller moves a file out of the
     /// spool once `importFile` returns, so its samples must survive a power loss by then.
-    public init(store: SampleStore, logger: Logger, clock: @escaping () -> Timestamp) {
+    public init(store: SampleStore, logger: Logger, clock: @escaping @Sendable () -> Timestamp) {
         self.store = store
         self.logger = logger
         self.clock = clock

@@ -48,7 +48,7 @@ struct CommonOptions: ParsableArguments {
 /// Reports a configuration error (it names the file and line, or the variable, and what is
 /// allowed) on stderr, and gives exit status 78 (EX_CONFIG) to throw.
 func configurationError(_ error: SettingsError) -> ExitCode {
-    fputs("Error: \(error)\n", stderr)
+    StandardError.write("Error: \(error)\n")
     return ExitCode(78)
 }
 

@@ -42,7 +42,7 @@ struct ImportCommand: ParsableCommand {
                 if json {
                     summaries.append(.object([("file", .string(argument)), ("outcome", .string(problem.outcome)), ("reason", .string(problem.description))]))
                 } else {
-                    fputs("\(shown): \(problem)\n", stderr)
+                    StandardError.write("\(shown): \(problem)\n")
                 }
                 continue
             case let .success(resolved):
@@ -173,11 +173,11 @@ final class ProgressBar {
         let eta = fraction > 0.01 ? Int(Double(elapsed) * (1 - fraction) / fraction / 1000) : -1
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let line = "\r\(label.prefix(24)) [\(bar)] \(Int(fraction * 100))% \(bytes >> 20)/\(total >> 20) MiB \(rate) rec/s ETA \(eta < 0 ? "?" : "\(eta) s")   "
-        fputs(line, stderr)
+        StandardError.write(line)
     }
 
     func finish() {
         guard enabled, lastDraw > 0 else { return }
-        fputs("\r" + String(repeating: " ", count: 100) + "\r", stderr)
+        StandardError.write("\r" + String(repeating: " ", count: 100) + "\r")
     }
 }
