@@ -31,13 +31,17 @@ struct CommonOptions: ParsableArguments {
     @Option(name: .customLong("set"), help: ArgumentHelp("Override a setting for this run (KEY=VALUE, repeatable).", valueName: "KEY=VALUE"))
     var overrides: [String] = []
 
-    func context() throws -> DaemonContext {
+    /// The context; a configuration error exits 78 with the error on stderr, or, with
+    /// `configErrorsAsCLIError` (status, which still reports on the daemon), is thrown as a
+    /// `CLIError` naming the file and line.
+    func context(configErrorsAsCLIError: Bool = false) throws -> DaemonContext {
         var pairs: [(String, String)] = []
         for o in overrides {
             guard let eq = o.firstIndex(of: "=") else { throw ValidationError("--set takes KEY=VALUE, got '\(o)'") }
             pairs.append((String(o[..<eq]), String(o[o.index(after: eq)...])))
         }
         do { return try DaemonContext(overrides: pairs) } catch let error as SettingsError {
+            if configErrorsAsCLIError { throw CLIError("\(error)") }
             throw configurationError(error)
         } catch {
             throw CLIError("\(error)")
@@ -97,7 +101,7 @@ struct StatusCommand: ParsableCommand {
     func run() throws {
         let report: StatusReport
         do {
-            report = try StatusReport(context: try common.context())
+            report = try StatusReport(context: try common.context(configErrorsAsCLIError: true))
         } catch let e as CLIError {
             report = try StatusReport(context: .ignoringConfigFiles(), configError: e.description)
         }
