@@ -10,6 +10,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // The one lock type (a mutex with a condition), for the few threads that block on purpose.
@@ -45,6 +46,8 @@ let package = Package(
             dependencies: [
                 "HealthSpoolCore", "HealthSpoolLock", "HealthExport", "HealthSpoolStore", "HealthSpoolGateway", "HealthSpoolLinux",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(

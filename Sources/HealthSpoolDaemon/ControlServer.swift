@@ -162,7 +162,7 @@ extension Daemon {
                 waiter.results.append(r)
                 var w = JSONWriter()
                 w.raw("{\"event\":\"progress\",\"type\":"); w.string(r.type)
-                w.raw(",\"sent\":"); w.number(Int64(r.sent)); w.raw(",\"outcome\":"); w.string(r.outcome); w.raw("}")
+                w.raw(",\"sent\":"); w.number(Int64(r.sent)); w.raw(",\"outcome\":"); w.string(r.outcome.rawValue); w.raw("}")
                 waiter.send(w)
             }
         }
@@ -170,15 +170,13 @@ extension Daemon {
             guard waiter.remaining.isEmpty else { return false }
             var w = JSONWriter(capacity: 512)
             let sent = waiter.results.reduce(0) { $0 + $1.sent }
-            let outcomes = Set(waiter.results.map(\.outcome))
-            let outcome = outcomes == ["success"] ? "success" : (sent > 0 ? "partial" : (outcomes.contains("success") ? "partial" : "failed"))
-            w.raw("{\"event\":\"done\",\"outcome\":"); w.string(outcome)
+            w.raw("{\"event\":\"done\",\"outcome\":"); w.string(waiter.results.outcome.rawValue)
             w.raw(",\"sent\":"); w.number(Int64(sent))
             w.raw(",\"results\":[")
             for (n, r) in waiter.results.enumerated() {
                 if n > 0 { w.raw(",") }
                 w.raw("{\"type\":"); w.string(r.type)
-                w.raw(",\"outcome\":"); w.string(r.outcome)
+                w.raw(",\"outcome\":"); w.string(r.outcome.rawValue)
                 w.raw(",\"sent\":"); w.number(Int64(r.sent))
                 w.raw(",\"parked\":"); w.number(Int64(r.parked))
                 w.raw(",\"durationMs\":"); w.number(r.durationMillis)

@@ -2,6 +2,7 @@ import Dispatch
 import HealthSpoolCore
 import HealthSpoolGateway
 import HealthSpoolLinux
+import HealthSpoolLock
 import HealthSpoolStore
 import Logging
 #if canImport(Glibc)
@@ -31,12 +32,17 @@ public final class Daemon: @unchecked Sendable {
     var watchdogTimer: DispatchSourceTimer?
     var watchdog: SystemdWatchdog?
     var retentionTimer: DispatchSourceTimer?
-    var signalSources: [DispatchSourceSignal] = []
     var pidLock: ProcessLock?
     var control: ControlServer?
-    let done = DispatchSemaphore(value: 0)
-    var exitCode: Int32 = 0
-    var shuttingDown = false
+    /// The time a stop may take, shared by the services (see `Services/`).
+    let stopBudget = StopBudget(seconds: Daemon.stopGraceSeconds)
+    /// Why start-up failed, when it did.
+    var startError: Error?
+    /// Whether start-up finished (on `q`).
+    var started = false
+    /// Starting, watching, locked, syncing or stopping (the policy lives in the core).
+    var lifecycle = DaemonStateMachine()
+    var shuttingDown: Bool { lifecycle.state == .stopping }
 
     // Live state, on `q`.
     var pendingImports: [String] = []
@@ -72,19 +78,29 @@ public final class Daemon: @unchecked Sendable {
 
     static func now() -> Timestamp { DaemonContext.now() }
 
-    /// Runs until SIGTERM/SIGINT; returns the exit code.
+    /// Runs the services until SIGTERM/SIGINT; returns the exit code. The calling thread only
+    /// waits (it is not one of the cooperative pool's).
     public func run() -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         umask(0o077)
-        do { try start() } catch {
+        let group = serviceGroup()
+        let finished = DispatchSemaphore(value: 0)
+        let failure = Lock<Error?>(nil)
+        Task {
+            do { try await group.run() } catch { failure.withLock { $0 = error } }
+            finished.signal()
+        }
+        finished.wait()
+        if let error = startError ?? failure.withLock({ $0 }) {
             logger.critical("cannot start: \(error)", metadata: ["event": "error"])
             notifier.status("failed to start: \(error)")
             return 1
         }
-        done.wait()
-        return exitCode
+        return 0
     }
 
+    /// Opens the store, the importer, the sync worker, the watcher and the control socket, then
+    /// tells systemd it is ready and reads the spool. Runs off the cooperative pool (SQLite).
     func start() throws {
         try FileSystem.makeDirectory(context.runtimeDir, mode: 0o700)
         guard let lock = ProcessLock(path: context.pidFile, writePID: true) else {
@@ -104,16 +120,16 @@ public final class Daemon: @unchecked Sendable {
             self?.handle(e)
         }
         control = try ControlServer(path: context.controlSocket, daemon: self)
-        installSignals()
         q.sync {
             let locked = FileSystem.exists(context.lockFlagPath)
             _ = scheduler.setLocked(locked, queuedTypes: [], now: Self.now().millis)
             logger.info("watching \(context.spool.path)\(locked ? " (locked)" : "")",
                         metadata: ["event": "start", "file": "\(context.spool.path)"])
             notifier.ready(status: statusLine())
-            if !locked { rescan(); catchUp(.startup) }
+            for action in lifecycle.started(locked: locked) where action == .readSpool { rescan(); catchUp(.startup) }
             startWatchdog()
             startRetention()
+            started = true
             publish()
         }
     }
@@ -148,7 +164,7 @@ public final class Daemon: @unchecked Sendable {
         let actions = scheduler.setLocked(locked, queuedTypes: queued, now: Self.now().millis)
         logger.notice(locked ? "locked: the spool is not read and nothing is sent until unlock" : "unlocked: draining what waited",
                       metadata: ["event": "lock", "locked": "\(locked)"])
-        if !locked { rescan() }
+        for action in lifecycle.lockChanged(locked) where action == .readSpool { rescan() }
         perform(actions)
         publish()
     }
@@ -163,7 +179,7 @@ public final class Daemon: @unchecked Sendable {
 
     /// Whether samples can be sent at all. While they cannot, observations are not fed to the
     /// scheduler (they would open throttle windows for nothing); a reload catches up.
-    var canSync: Bool { stoppedReason == nil && configError == nil && context.settings.gatewayURL != nil }
+    var canSync: Bool { !shuttingDown && stoppedReason == nil && configError == nil && context.settings.gatewayURL != nil }
 
     func perform(_ actions: [SchedulerAction]) {
         for case let .sync(types, trigger) in actions {
@@ -261,18 +277,6 @@ public final class Daemon: @unchecked Sendable {
         watchSecrets()
     }
 
-    func installSignals() {
-        for sig in [SIGTERM, SIGINT, SIGHUP] {
-            signal(sig, SIG_IGN)
-            let s = DispatchSource.makeSignalSource(signal: sig, queue: q)
-            s.setEventHandler { [weak self] in
-                if sig == SIGHUP { self?.reload(reason: "SIGHUP") } else { self?.shutdown(signal: sig) }
-            }
-            s.resume()
-            signalSources.append(s)
-        }
-    }
-
     /// Starts the keep-alive thread (when systemd asked for a watchdog) and the heartbeat this
     /// queue posts to it. SQLite and curl calls on `q` delay the heartbeat, never the pings; a
     /// coordinator silent for a whole `WatchdogSec` stops them and systemd restarts the daemon.
@@ -293,45 +297,57 @@ public final class Daemon: @unchecked Sendable {
     /// gateway has not answered by then stays queued and is sent again at the next start.
     static let stopGraceSeconds = 10
 
-    /// Stops in bounded time: intake stops, the import in progress ends at its next batch
-    /// boundary (what it committed is kept, the file stays in the spool and is imported again,
-    /// idempotently, at the next start), the sync worker takes no new jobs and its senders finish
-    /// the batch in flight; whatever is not done within `stopGraceSeconds` is left for next time.
-    func shutdown(signal sig: Int32) {
-        guard !shuttingDown else { return }
-        shuttingDown = true
-        logger.notice("stopping (signal \(sig)): interrupting the import, finishing the batch in flight",
-                      metadata: ["event": "stop"])
-        notifier.stopping(status: "stopping: interrupting the import, finishing the batch in flight")
-        watcher?.stop()
-        control?.stop()
-        timer?.cancel()
-        retentionTimer?.cancel()
-        importer.interrupt()
-        let worker = self.worker!, importQueue = self.importQueue
-        let started = DispatchTime.now()
-        let settled = DispatchGroup()
-        settled.enter()
-        DispatchQueue.global().async {
-            worker.shutdown(timeoutSeconds: Self.stopGraceSeconds)
-            settled.leave()
+    /// The first service told to stop starts the stop: the clock of the stop budget, the import
+    /// asked to end at its next batch boundary (what it committed is kept, the file stays in the
+    /// spool and is imported again, idempotently, at the next start), the sync worker taking no
+    /// new job, and the one "stopping" line. The services then stop in reverse order of
+    /// dependency, each within the budget; whatever is not done by then is left for next time.
+    /// Safe from any thread; later calls do nothing.
+    func beginStop() {
+        stopBudget.begin()
+        q.async {
+            guard self.started, !self.lifecycle.stopRequested().isEmpty else { return }
+            self.logger.notice("stopping: interrupting the import, finishing the batch in flight", metadata: ["event": "stop"])
+            self.notifier.stopping(status: "stopping: interrupting the import, finishing the batch in flight")
+            self.importer.interrupt()
+            self.worker.stopTakingJobs()
         }
-        settled.enter()
-        importQueue.async { settled.leave() }
-        DispatchQueue.global().async {
-            let inTime = settled.wait(timeout: started + .seconds(Self.stopGraceSeconds)) == .success
-            let millis = Int64((DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000)
-            self.q.async {
-                self.publish(stopped: true)
-                self.watchdog?.stop()
-                if inTime {
-                    self.logger.notice("stopped in \(Self.seconds(millis))", metadata: ["event": "stop", "duration_ms": "\(millis)"])
-                } else {
-                    self.logger.warning("stopped after \(Self.stopGraceSeconds) s with work unfinished: an unanswered batch stays queued and is sent again, an unfinished import is resumed, at the next start",
-                                        metadata: ["event": "stop", "duration_ms": "\(millis)"])
-                }
-                self.done.signal()
+    }
+
+    /// The end of a stop, once every other service has stopped: the final status, the watchdog
+    /// thread stopped, and how long the stop took.
+    func finishStop() async {
+        await onQueue {
+            guard self.started else { return }
+            let (unfinished, millis) = self.stopBudget.outcome
+            self.publish(stopped: true)
+            self.watchdog?.stop()
+            if unfinished.isEmpty {
+                self.logger.notice("stopped in \(Self.seconds(millis))", metadata: ["event": "stop", "duration_ms": "\(millis)"])
+            } else {
+                self.logger.warning("stopped after \(Self.stopGraceSeconds) s with work unfinished: an unanswered batch stays queued and is sent again, an unfinished import is resumed, at the next start",
+                                    metadata: ["event": "stop", "duration_ms": "\(millis)"])
             }
+        }
+    }
+
+    /// Runs `body` on the coordination queue and waits for it without blocking a thread.
+    @discardableResult
+    func onQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
+            q.async { continuation.resume(returning: body()) }
+        }
+    }
+
+    /// Runs `start()` on a thread of its own (it opens SQLite and sockets: never on the
+    /// cooperative pool); keeps the error for `run()` to report.
+    func startOffPool() async throws {
+        let outcome: Result<Void, Error> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: Result { try self.start() }) }
+        }
+        if case let .failure(error) = outcome {
+            await onQueue { self.startError = error }
+            throw error
         }
     }
 

@@ -33,11 +33,13 @@ public struct SyncJobResult: Sendable {
         return "parked \(parked) sample(s) as dead letters (healthspool dead-letters): \(parkedReason ?? "rejected by the gateway")"
     }
 
-    /// success, partial or failed.
-    public var outcome: String {
-        if error == nil && parked == 0 { return "success" }
-        return sent > 0 ? "partial" : (error == nil ? "partial" : "failed")
-    }
+    /// What became of the job.
+    public var outcome: SyncOutcome { .job(sent: sent, parked: parked, failed: error != nil) }
+}
+
+extension Sequence where Element == SyncJobResult {
+    /// The jobs as one outcome, by the one rule (`SyncOutcome.combining`).
+    public var outcome: SyncOutcome { .combining(map { (outcome: $0.outcome, sent: $0.sent) }) }
 }
 
 /// Records what became of a delivered batch, on the sender's background queue.
@@ -222,12 +224,18 @@ public final class SyncWorker: @unchecked Sendable {
 
     /// Stops taking jobs, lets in-flight jobs finish their current batch, and waits for them.
     public func shutdown(timeoutSeconds: Int) {
+        stopTakingJobs()
+        _ = group.wait(timeout: .now() + .seconds(timeoutSeconds))
+    }
+
+    /// Takes no new job and drops those waiting for a sender; jobs in flight stop after their
+    /// current batch. Returns at once.
+    public func stopTakingJobs() {
         state.sync {
             stopping = true
             queue.removeAll()
             queued.removeAll()
         }
-        _ = group.wait(timeout: .now() + .seconds(timeoutSeconds))
     }
 
     var isStopping: Bool { state.sync { stopping } }
