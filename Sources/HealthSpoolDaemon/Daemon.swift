@@ -83,6 +83,12 @@ public final class Daemon: @unchecked Sendable {
     public func run() -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         umask(0o077)
+        // The lock first, at once: `healthspool status` sees a running daemon from here on.
+        do { try acquireLock() } catch {
+            logger.critical("cannot start: \(error)", metadata: ["event": "error"])
+            notifier.status("failed to start: \(error)")
+            return 1
+        }
         let group = serviceGroup()
         let finished = DispatchSemaphore(value: 0)
         let failure = Lock<Error?>(nil)
@@ -99,15 +105,20 @@ public final class Daemon: @unchecked Sendable {
         return 0
     }
 
-    /// Opens the store, the importer, the sync worker, the watcher and the control socket, then
-    /// tells systemd it is ready and reads the spool. Runs off the cooperative pool (SQLite).
-    func start() throws {
+    /// Takes the per-user daemon lock (the pid file), or throws naming the daemon that holds it.
+    func acquireLock() throws {
         try FileSystem.makeDirectory(context.runtimeDir, mode: 0o700)
         guard let lock = ProcessLock(path: context.pidFile, writePID: true) else {
             let pid = ProcessLock.holder(of: context.pidFile).map { " (pid \($0))" } ?? ""
             throw DaemonError.alreadyRunning("another healthspool daemon is already running for this user\(pid)")
         }
         pidLock = lock
+    }
+
+    /// Opens the store, the importer, the sync worker, the watcher and the control socket, then
+    /// tells systemd it is ready and reads the spool. Runs off the cooperative pool (SQLite).
+    func start() throws {
+        if pidLock == nil { try acquireLock() }
         store = try context.openStore()
         importer = ExportImporter(store: try SampleStore(path: context.storePath), logger: logger, clock: Self.now)
         try context.spool.create()
@@ -147,7 +158,7 @@ public final class Daemon: @unchecked Sendable {
         case let .fileGone(dir, name) where dir == context.stateDir && name == "locked":
             setLocked(false)
         case let .fileReady(dir, name) where dir == context.paths.configDir && name == "healthspool.conf":
-            reload(reason: "configuration file changed")
+            reload(reason: "configuration file changed", restartingSync: false)
         case let .fileReady(dir, name) where watchedSecrets.contains(dir + "/" + name):
             reload(reason: "\(dir)/\(name) changed")
         case .overflow:
@@ -235,15 +246,28 @@ public final class Daemon: @unchecked Sendable {
         timer = t
     }
 
-    func reload(reason: String) {
+    /// Reads the configuration again and restarts only the parts whose settings changed: the
+    /// schedule and retention take new values in place; the sync part (gateway, retries, the
+    /// types sent) is restarted — its incident and retries forgotten, every queued type tried at
+    /// once — when its settings changed, when a secret file changed or on SIGHUP (the user asked
+    /// for it), and when sync had stopped on the old configuration.
+    func reload(reason: String, restartingSync force: Bool = true) {
         do {
             let fresh = keepingDirectories(try DaemonContext(environment: context.environment))
+            let change = SettingsChange.between(context.settings, fresh.settings)
+            let wasUnusable = reloadError != nil || configError != nil || stoppedReason != nil
             context = fresh
             reloadError = nil
             let settings = fresh.settings
             scheduler.frequency = settings.syncFrequency
             scheduler.throttle.windowMillis = Int64(settings.throttleSeconds) * 1000
             scheduler.deliveryFrequency = { settings.frequency(of: $0) }
+            guard force || wasUnusable || change.contains(.sync) else {
+                logger.notice("configuration reloaded (\(reason)); the sync part is unchanged", metadata: ["event": "reload"])
+                armTimer()
+                publish()
+                return
+            }
             policy = Self.policy(for: settings)
             scheduler.clearRetries()
             stoppedReason = nil

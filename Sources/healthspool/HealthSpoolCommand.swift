@@ -32,16 +32,16 @@ struct CommonOptions: ParsableArguments {
     var overrides: [String] = []
 
     /// The context; a configuration error exits 78 with the error on stderr, or, with
-    /// `configErrorsAsCLIError` (status, which still reports on the daemon), is thrown as a
-    /// `CLIError` naming the file and line.
-    func context(configErrorsAsCLIError: Bool = false) throws -> DaemonContext {
+    /// `rethrowingConfigErrors` (status, which still reports on a running daemon), is thrown as
+    /// the `SettingsError` naming the file and line.
+    func context(rethrowingConfigErrors: Bool = false) throws -> DaemonContext {
         var pairs: [(String, String)] = []
         for o in overrides {
             guard let eq = o.firstIndex(of: "=") else { throw ValidationError("--set takes KEY=VALUE, got '\(o)'") }
             pairs.append((String(o[..<eq]), String(o[o.index(after: eq)...])))
         }
         do { return try DaemonContext(overrides: pairs) } catch let error as SettingsError {
-            if configErrorsAsCLIError { throw CLIError("\(error)") }
+            if rethrowingConfigErrors { throw error }
             throw configurationError(error)
         } catch {
             throw CLIError("\(error)")
@@ -93,7 +93,7 @@ struct StatusCommand: ParsableCommand {
             The daemon's state is idle, importing, syncing (with its progress), success, error (with the error and \
             when it is retried), locked or stopping. A config file with an error is named with its line; the \
             daemon keeps running on the configuration it read before. Exit status: 0 when the daemon runs, 3 when \
-            it does not (as systemctl status).
+            it does not (as systemctl status), 78 when a config file has an error and no daemon runs.
             """)
     @OptionGroup var common: CommonOptions
     @Flag(help: "Print JSON.") var json = false
@@ -101,7 +101,13 @@ struct StatusCommand: ParsableCommand {
     func run() throws {
         let report: StatusReport
         do {
-            report = try StatusReport(context: try common.context(configErrorsAsCLIError: true))
+            report = try StatusReport(context: try common.context(rethrowingConfigErrors: true))
+        } catch let e as SettingsError {
+            // A running daemon keeps its previous configuration: report on it, naming the error.
+            // With none running, the error is all there is to say (exit 78, as every command).
+            let fallback = DaemonContext.ignoringConfigFiles()
+            guard ProcessLock.holder(of: fallback.pidFile) != nil else { throw configurationError(e) }
+            report = try StatusReport(context: fallback, configError: e.description)
         } catch let e as CLIError {
             report = try StatusReport(context: .ignoringConfigFiles(), configError: e.description)
         }

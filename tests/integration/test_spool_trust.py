@@ -116,6 +116,9 @@ def test_an_unreadable_file_waits_in_the_spool_and_is_imported_once_readable(hs)
     env = {**hs.env, "HEALTHSPOOL_SPOOL_RETRY_BASE_SECONDS": "1", "HEALTHSPOOL_SPOOL_RETRY_MAX_SECONDS": "2"}
     hs.daemon = subprocess.Popen(without_dac_override([BIN, "daemon"]), env=env,
                                  stdout=open(hs.log, "a"), stderr=subprocess.STDOUT)
+    # Started as hs.start() does: status is asked once the daemon is up (asked earlier, it
+    # rightly says that none runs, which hs.status() counts as a failure).
+    assert wait_until(lambda: (hs.runtime / "healthspool" / "control.sock").exists(), 15), hs.read_log()
     st = wait_until(lambda: (s := hs.status())["spool"]["waiting"] and s, 20)
     assert st, hs.read_log()
     assert "permission denied" in st["spool"]["waiting"]["text"] and "retrying in" in st["spool"]["waiting"]["text"]
