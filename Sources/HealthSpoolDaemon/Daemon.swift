@@ -48,7 +48,6 @@ public final class Daemon: @unchecked Sendable {
     var pendingImports: [String] = []
     var importing: String?
     var intake = SpoolIntake()
-    var attempts: [String: Int] = [:]
     var stoppedReason: String?
     var configError: String?
     var lastAnswer: String?

@@ -166,9 +166,6 @@ public final class SyncWorker: @unchecked Sendable {
     /// Number of queued plus in-flight jobs.
     public var pendingJobs: Int { state.sync { queue.count + inFlight.count } }
 
-    /// Types with a job in flight.
-    public var typesInFlight: [String] { state.sync { inFlight.sorted() } }
-
     /// Queues a job per type; coalesces with queued or in-flight jobs of the same type.
     public func enqueue(_ types: [String], trigger: SyncTrigger) {
         state.async {
