@@ -13,18 +13,21 @@ let package = Package(
         // The local web interface only (HealthSpoolWeb); no traits: swift-configuration and full
         // Foundation are not needed and cost build minutes.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
+        // The one lock type (a mutex with a condition), for the few threads that block on purpose.
+        .target(name: "HealthSpoolLock"),
         // The domain: no file system, no clock; its one C library is libcrypto, for SHA-256.
         .target(
-            name: "HealthSpoolCore", dependencies: ["CCrypto"],
+            name: "HealthSpoolCore", dependencies: ["CCrypto", "HealthSpoolLock"],
             // Sample ids are derived for every record parsed: no dynamic exclusivity checks there either.
+            // Measured (BENCHMARKS.md, "Exclusivity checks"): parse-only 10-31 % slower with them.
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
         // Parsers: bytes in, samples out.
         .target(
-            name: "HealthExport", dependencies: ["HealthSpoolCore", "CZlib"],
+            name: "HealthExport", dependencies: ["HealthSpoolCore", "HealthSpoolLock", "CZlib"],
             // The export scanner's hot loops: dynamic exclusivity checks cost ~10 % of a parse.
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
@@ -45,8 +48,10 @@ let package = Package(
         .target(
             name: "HealthSpoolDaemon",
             dependencies: [
-                "HealthSpoolCore", "HealthExport", "HealthSpoolStore", "HealthSpoolGateway", "HealthSpoolLinux",
+                "HealthSpoolCore", "HealthSpoolLock", "HealthExport", "HealthSpoolStore", "HealthSpoolGateway", "HealthSpoolLinux",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         // The local web interface: the only importer of Hummingbird; calls the same use cases as the CLI.
@@ -75,7 +80,7 @@ let package = Package(
         .testTarget(name: "HealthSpoolGatewayTests", dependencies: ["HealthSpoolGateway"]),
         .testTarget(name: "HealthSpoolWebTests", dependencies: ["HealthSpoolWeb"], swiftSettings: [.swiftLanguageMode(.v6)]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )
 
 // The fuzz targets (docs/fuzzing.md): one libFuzzer binary, only when HEALTHSPOOL_FUZZ=1 (`make fuzz`

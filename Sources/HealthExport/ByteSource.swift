@@ -78,15 +78,6 @@ extension SampleSink {
     public func progress(bytesRead: Int64) {}
 }
 
-/// Collects samples in memory: for tests and small inputs.
-public final class CollectingSink: SampleSink {
-    public private(set) var samples: [Sample] = []
-    public private(set) var profiles: [[(String, String)]] = []
-    public init() {}
-    public func accept(_ sample: consuming Sample) throws { samples.append(sample) }
-    public func profile(_ attributes: [(String, String)]) { profiles.append(attributes) }
-}
-
 /// A problem the parser recovered from (the rest of the file was still read).
 public struct ParseProblem: Sendable, Equatable, CustomStringConvertible {
     /// Byte offset in the (decompressed) input, when known.

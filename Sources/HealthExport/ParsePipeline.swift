@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import HealthSpoolCore
+import HealthSpoolLock
 
 /// Runs a parse on a second thread and hands its output to the caller's sink on the caller's
 /// thread, in order, in batches through a small bounded queue.
@@ -24,21 +25,16 @@ final class ParsePipeline {
     static let batchSize = 2048
     static let depth = 4
 
-    private var queue: [Item] = []
-    private var mutex = pthread_mutex_t()
-    private var changed = pthread_cond_t()
-    private var cancelled = false
-    private var queuedBatches = 0
-
-    private init() {
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&changed, nil)
+    /// What the two threads share: the items in order, how many are sample batches, whether
+    /// the caller stopped listening.
+    private struct Shared {
+        var queue: [Item] = []
+        var cancelled = false
+        var queuedBatches = 0
     }
+    private let shared = Lock(Shared())
 
-    deinit {
-        pthread_cond_destroy(&changed)
-        pthread_mutex_destroy(&mutex)
-    }
+    private init() {}
 
     /// Runs `parse` (given a sink to write to) on a new thread; calls `sink` here.
     static func run(into sink: SampleSink, _ parse: @escaping (SampleSink) throws -> ParseReport) throws -> ParseReport {
@@ -74,30 +70,24 @@ final class ParsePipeline {
     struct Cancelled: Error {}
 
     fileprivate func push(_ item: Item) {
-        pthread_mutex_lock(&mutex)
         if case .samples = item {
-            while queuedBatches >= Self.depth, !cancelled { pthread_cond_wait(&changed, &mutex) }
-            queuedBatches += 1
+            shared.wait(until: { $0.queuedBatches < Self.depth || $0.cancelled }) { s in
+                s.queuedBatches += 1
+                s.queue.append(item)
+            }
+        } else {
+            shared.withLock(wake: true) { $0.queue.append(item) }
         }
-        queue.append(item)
-        pthread_cond_broadcast(&changed)
-        pthread_mutex_unlock(&mutex)
     }
 
-    fileprivate var isCancelled: Bool {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return cancelled
-    }
+    fileprivate var isCancelled: Bool { shared.withLock { $0.cancelled } }
 
     private func pop() -> Item {
-        pthread_mutex_lock(&mutex)
-        while queue.isEmpty { pthread_cond_wait(&changed, &mutex) }
-        let item = queue.removeFirst()
-        if case .samples = item { queuedBatches -= 1 }
-        pthread_cond_broadcast(&changed)
-        pthread_mutex_unlock(&mutex)
-        return item
+        shared.wait(until: { !$0.queue.isEmpty }) { s in
+            let item = s.queue.removeFirst()
+            if case .samples = item { s.queuedBatches -= 1 }
+            return item
+        }
     }
 
     /// After a cancel: waits for the parsing thread to finish, dropping what it sends.
@@ -108,10 +98,7 @@ final class ParsePipeline {
     }
 
     private func cancel() {
-        pthread_mutex_lock(&mutex)
-        cancelled = true
-        pthread_cond_broadcast(&changed)
-        pthread_mutex_unlock(&mutex)
+        shared.withLock(wake: true) { $0.cancelled = true }
     }
 
     /// The sink the parsing thread writes to: collects batches for the caller's sink.

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import HealthSpoolLock
 
 /// Reads another stream on a thread of its own, a few chunks ahead of its reader: inflating a
 /// zip member and checking its CRC-32 overlap with scanning the XML.
@@ -18,18 +19,23 @@ final class ReadAheadStream: ByteStream {
         var sourceBytesRead: Int64
     }
 
-    /// What the reading thread and the reader share (the thread holds only this, so dropping
-    /// the stream stops it).
-    final class Shared: @unchecked Sendable {
-        /// On the heap: a pthread mutex or condition must never move, and Swift promises no
-        /// fixed address for a stored property passed with `&`.
-        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    /// The buffers in play and how the reading ended, guarded by `Shared.lock`.
+    struct Buffers {
         var free: [UnsafeMutableRawBufferPointer] = []
         var filled: [Chunk] = []
         var failure: Error?
         var ended = false
         var cancelled = false
+    }
+
+    /// What the reading thread and the reader share (the thread holds only this, so dropping
+    /// the stream stops it).
+    ///
+    /// `@unchecked Sendable`: the buffers' bookkeeping is only touched under `lock`; `inner` is
+    /// read only by the reading thread while it runs, and by the reader only when there is no
+    /// such thread; a buffer's bytes belong to whoever took it out of `free` or `filled`.
+    final class Shared: @unchecked Sendable {
+        let lock = Lock(Buffers())
         let inner: ByteStream
         let chunkSize: Int
         let all: [UnsafeMutableRawBufferPointer]
@@ -38,27 +44,21 @@ final class ReadAheadStream: ByteStream {
             self.inner = inner
             self.chunkSize = chunkSize
             all = (0..<depth).map { _ in UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16) }
-            free = all
-            pthread_mutex_init(mutex, nil)
-            pthread_cond_init(changed, nil)
+            let all = self.all
+            lock.withLock { $0.free = all }
         }
 
         deinit {
             for b in all { b.deallocate() }
-            pthread_cond_destroy(changed)
-            pthread_mutex_destroy(mutex)
-            changed.deallocate()
-            mutex.deallocate()
         }
 
         /// The reading thread: fills free buffers in order until the end, an error or a cancel.
         func produce() {
             while true {
-                pthread_mutex_lock(mutex)
-                while free.isEmpty && !cancelled { pthread_cond_wait(changed, mutex) }
-                if cancelled { pthread_mutex_unlock(mutex); return }
-                let buffer = free.removeLast()
-                pthread_mutex_unlock(mutex)
+                let taken = lock.wait(until: { !$0.free.isEmpty || $0.cancelled }) { b in
+                    b.cancelled ? nil : b.free.removeLast()
+                }
+                guard let buffer = taken else { return }
 
                 var count = 0
                 var error: Error?
@@ -74,13 +74,12 @@ final class ReadAheadStream: ByteStream {
                 }
                 let read = inner.sourceBytesRead
 
-                pthread_mutex_lock(mutex)
-                if count > 0 { filled.append(Chunk(buffer: buffer, count: count, sourceBytesRead: read)) } else { free.append(buffer) }
-                if let error { failure = error }
                 let done = atEnd || error != nil
-                if done { ended = true }
-                pthread_cond_broadcast(changed)
-                pthread_mutex_unlock(mutex)
+                lock.withLock(wake: true) { b in
+                    if count > 0 { b.filled.append(Chunk(buffer: buffer, count: count, sourceBytesRead: read)) } else { b.free.append(buffer) }
+                    if let error { b.failure = error }
+                    if done { b.ended = true }
+                }
                 if done { return }
             }
         }
@@ -102,10 +101,7 @@ final class ReadAheadStream: ByteStream {
     }
 
     deinit {
-        pthread_mutex_lock(shared.mutex)
-        shared.cancelled = true
-        pthread_cond_broadcast(shared.changed)
-        pthread_mutex_unlock(shared.mutex)
+        shared.lock.withLock(wake: true) { $0.cancelled = true }
         if let thread { pthread_join(thread, nil) }
     }
 
@@ -115,24 +111,24 @@ final class ReadAheadStream: ByteStream {
         guard thread != nil else { return try shared.inner.read(into: buffer) }
         guard buffer.count > 0, !finished else { return 0 }
         if let chunk = current, offset == chunk.count {
-            pthread_mutex_lock(shared.mutex)
-            shared.free.append(chunk.buffer)
-            pthread_cond_broadcast(shared.changed)
-            pthread_mutex_unlock(shared.mutex)
+            shared.lock.withLock(wake: true) { $0.free.append(chunk.buffer) }
             current = nil
         }
         if current == nil {
-            pthread_mutex_lock(shared.mutex)
-            while shared.filled.isEmpty && !shared.ended { pthread_cond_wait(shared.changed, shared.mutex) }
-            if shared.filled.isEmpty {
-                let failure = shared.failure
-                pthread_mutex_unlock(shared.mutex)
+            let next: Result<Chunk, Error>? = shared.lock.wait(until: { !$0.filled.isEmpty || $0.ended }) { b in
+                if !b.filled.isEmpty { return .success(b.filled.removeFirst()) }
+                return b.failure.map { .failure($0) }
+            }
+            switch next {
+            case let .success(chunk)?:
+                current = chunk
+            case let .failure(error)?:
                 finished = true
-                if let failure { throw failure }
+                throw error
+            case nil:
+                finished = true
                 return 0
             }
-            current = shared.filled.removeFirst()
-            pthread_mutex_unlock(shared.mutex)
             offset = 0
             consumedSourceBytes = current!.sourceBytesRead
         }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
+import HealthSpoolLock
 
 /// Queued samples each encoded once, as the JSON object every wire format carries, side by side
 /// in one buffer, with each sample's row id and id: a batch on its way from the store to the
@@ -12,6 +12,9 @@ import Synchronization
 /// in memory go through `append(_:)`. The pieces that repeat from one sample to the next (type,
 /// unit, source, import time) are encoded once and copied. Written by one thread, then handed on;
 /// after that only `withBody` writes, and only outside the objects (see `headroom`).
+///
+/// `@unchecked Sendable` on that invariant: one writer before the hand-over, and after it only
+/// reads of the objects plus `withBody` writing outside them.
 public final class EncodedBatch: @unchecked Sendable {
     /// Row ids, in send order.
     public private(set) var rowIDs: [Int64] = []
@@ -339,6 +342,8 @@ struct RecordPieces {
 /// few milliseconds; allocating ~240 KB for each made malloc grow and trim its arena every time
 /// (page faults and `mprotect` calls: ~7 system calls a batch).
 enum BatchBuffers {
+    /// `@unchecked Sendable`: a kept buffer belongs to the pool alone (nobody else holds its
+    /// pointer) until `take` hands it to exactly one batch.
     private struct Buffer: @unchecked Sendable {
         let base: UnsafeMutablePointer<UInt8>
         let capacity: Int
@@ -347,7 +352,7 @@ enum BatchBuffers {
     /// none larger than `largest`.
     private static let kept = 8
     private static let largest = 4 << 20
-    private static let free = Mutex<[Buffer]>([])
+    private static let free = Lock<[Buffer]>([])
 
     /// A kept buffer of at least `n` bytes, or a new one.
     static func take(atLeast n: Int) -> (UnsafeMutablePointer<UInt8>, Int) {

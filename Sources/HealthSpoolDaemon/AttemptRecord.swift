@@ -18,12 +18,10 @@ struct AttemptRecord {
         guard let first = results.min(by: { $0.started.millis < $1.started.millis }) else { return nil }
         let end = results.map { $0.started.millis + $0.durationMillis }.max() ?? first.started.millis
         let sent = results.reduce(0) { $0 + $1.sent }
-        let outcomes = Set(results.map(\.outcome))
-        let outcome = outcomes == ["success"] ? "success" : (sent > 0 || outcomes.contains("success") || outcomes.contains("partial") ? "partial" : "failed")
         var notes: [String] = []
         for note in results.compactMap(\.historyNote) where !notes.contains(note) { notes.append(note) }
         return SyncAttempt(started: first.started, durationMillis: end - first.started.millis, trigger: first.trigger.rawValue,
-                           types: Array(Set(results.map(\.type))).sorted(), outcome: outcome, count: sent,
+                           types: Array(Set(results.map(\.type))).sorted(), outcome: results.outcome.rawValue, count: sent,
                            httpStatus: results.compactMap(\.httpStatus).last, error: notes.isEmpty ? nil : notes.joined(separator: "; "))
     }
 }

@@ -5,7 +5,7 @@ import HealthSpoolLinux
 import Glibc
 #endif
 
-/// A client waiting for a manual sync to finish.
+/// A client waiting for a manual sync to finish. Lives on the daemon's queue.
 final class SyncWaiter {
     let fd: Int32
     let registered: Int64
@@ -31,7 +31,10 @@ final class SyncWaiter {
 /// delimited JSON. `{"command":"sync","types":[…]}` syncs now (bypassing the throttle) and
 /// streams `{"event":"progress",…}` lines, then one `{"event":"done",…}`; `{"command":"ping"}`
 /// answers `{"event":"pong","pid":…}`.
-final class ControlServer {
+///
+/// `@unchecked Sendable`: `source` is set in `init` and cancelled in `stop`, both on the daemon's
+/// queue; accepting runs on `queue` only and hands each request to the daemon's queue.
+final class ControlServer: @unchecked Sendable {
     let fd: Int32
     let path: String
     let queue = DispatchQueue(label: "healthspool.control")
@@ -161,7 +164,7 @@ extension Daemon {
                 waiter.results.append(r)
                 var w = JSONWriter()
                 w.raw("{\"event\":\"progress\",\"type\":"); w.string(r.type)
-                w.raw(",\"sent\":"); w.number(Int64(r.sent)); w.raw(",\"outcome\":"); w.string(r.outcome); w.raw("}")
+                w.raw(",\"sent\":"); w.number(Int64(r.sent)); w.raw(",\"outcome\":"); w.string(r.outcome.rawValue); w.raw("}")
                 waiter.send(w)
             }
         }
@@ -169,15 +172,13 @@ extension Daemon {
             guard waiter.remaining.isEmpty else { return false }
             var w = JSONWriter(capacity: 512)
             let sent = waiter.results.reduce(0) { $0 + $1.sent }
-            let outcomes = Set(waiter.results.map(\.outcome))
-            let outcome = outcomes == ["success"] ? "success" : (sent > 0 ? "partial" : (outcomes.contains("success") ? "partial" : "failed"))
-            w.raw("{\"event\":\"done\",\"outcome\":"); w.string(outcome)
+            w.raw("{\"event\":\"done\",\"outcome\":"); w.string(waiter.results.outcome.rawValue)
             w.raw(",\"sent\":"); w.number(Int64(sent))
             w.raw(",\"results\":[")
             for (n, r) in waiter.results.enumerated() {
                 if n > 0 { w.raw(",") }
                 w.raw("{\"type\":"); w.string(r.type)
-                w.raw(",\"outcome\":"); w.string(r.outcome)
+                w.raw(",\"outcome\":"); w.string(r.outcome.rawValue)
                 w.raw(",\"sent\":"); w.number(Int64(r.sent))
                 w.raw(",\"parked\":"); w.number(Int64(r.parked))
                 w.raw(",\"durationMs\":"); w.number(r.durationMillis)

@@ -113,7 +113,7 @@ extension Daemon {
         let previous = attempts.previousAttempts(file: name, filePath: path)
         let summary: ImportSummary
         if previous >= attempts.limit {
-            var s = ImportSummary(file: name, outcome: "failed")
+            var s = ImportSummary(file: name, outcome: .failed)
             s.reason = ImportAttemptLog.reason(attempts: previous)
             importer.record(s, fingerprint: nil, started: now())
             summary = s
@@ -133,9 +133,9 @@ extension Daemon {
         if summary.temporary != nil { return (nil, nil) }
         do {
             switch summary.outcome {
-            case "imported", "unchanged": return (try spool.retire(name, policy: policy, now: now()), nil)
-            case "interrupted": return (nil, nil)   // stays in the spool: imported again at the next start
-            default: return (try spool.quarantine(name, reason: summary.reasonDetail, now: now()), nil)
+            case .imported, .unchanged: return (try spool.retire(name, policy: policy, now: now()), nil)
+            case .interrupted: return (nil, nil)   // stays in the spool: imported again at the next start
+            case .partial, .failed: return (try spool.quarantine(name, reason: summary.reasonDetail, now: now()), nil)
             }
         } catch {
             return (nil, "\(error)")
@@ -145,7 +145,7 @@ extension Daemon {
     func imported(_ s: ImportSummary, movedTo: String?, moveError: String?) {
         importing = nil
         var meta: Logger.Metadata = ["event": "import", "file": "\(s.file)", "count": "\(s.result.new + s.result.revised)",
-                                     "outcome": "\(s.outcome)", "duplicates": "\(s.result.duplicates)"]
+                                     "outcome": "\(s.outcome.rawValue)", "duplicates": "\(s.result.duplicates)"]
         if let f = s.format { meta["format"] = "\(f)" }
         if let movedTo { meta["moved_to"] = "\(movedTo)" }
         let notRead = s.notRead.isEmpty ? "" : "; not read: " + ImportSummary.list(s.notRead)
@@ -163,12 +163,12 @@ extension Daemon {
         } else {
             intake.backoff.forget(s.file)
             switch s.outcome {
-            case "interrupted":
+            case .interrupted:
                 logger.notice("import of \(s.file) interrupted by the stop after \(s.result.new) new samples (kept); it stays in the spool and is imported again at the next start",
                               metadata: meta)
-            case "imported", "unchanged":
-                logger.info("imported \(s.file): \(s.result.new) new, \(s.result.duplicates) duplicate, \(s.result.revised) revised\(s.outcome == "unchanged" ? " (unchanged since an earlier import)" : "")\(notRead)", metadata: meta)
-            default:
+            case .imported, .unchanged:
+                logger.info("imported \(s.file): \(s.result.new) new, \(s.result.duplicates) duplicate, \(s.result.revised) revised\(s.outcome == .unchanged ? " (unchanged since an earlier import)" : "")\(notRead)", metadata: meta)
+            case .partial, .failed:
                 meta["reason"] = "\(s.reason ?? "")"
                 logger.error("could not import \(s.file) (kept \(s.result.new) new samples); moved to failed/: \(s.reason ?? "")\(notRead)", metadata: meta)
             }

@@ -5,10 +5,13 @@ import HealthSpoolStore
 
 extension Daemon {
     /// The daemon's current state in one word.
+    /// `watching` is refined by what the daemon is doing: importing, in error, last sync
+    /// succeeded, or idle.
     var stateWord: String {
-        if shuttingDown { return "stopping" }
-        if scheduler.locked { return "locked" }
-        if !progress.isEmpty || worker.pendingJobs > 0 { return "syncing" }
+        switch lifecycle.state {
+        case .stopping, .locked, .syncing: return lifecycle.state.rawValue
+        case .starting, .watching: break
+        }
         if importing != nil { return "importing" }
         if stoppedReason != nil || configError != nil || lastError != nil || policy.incident != nil { return "error" }
         return lastOutcome == "success" ? "success" : "idle"
@@ -60,6 +63,7 @@ extension Daemon {
     /// Writes the status file and the sd_notify status line now.
     func publishNow(stopped: Bool = false) {
         lastPublished = Self.now().millis
+        lifecycle.syncJobsChanged(pending: progress.count + worker.pendingJobs)
         let line = stopped ? "stopped" : statusLine()
         if !stopped { notifier.status(line) }
         var w = JSONWriter(capacity: 1024)

@@ -18,7 +18,7 @@ extension Daemon {
     func recordDelivery(_ r: SyncJobResult) {
         let now = Self.now().millis
         let decision = policy.finished(r.report, now: now, unitRandom: Double.random(in: 0..<1, using: &rng))
-        var meta: Logger.Metadata = ["event": "sync", "type": "\(r.type)", "count": "\(r.sent)", "outcome": "\(r.outcome)",
+        var meta: Logger.Metadata = ["event": "sync", "type": "\(r.type)", "count": "\(r.sent)", "outcome": "\(r.outcome.rawValue)",
                                      "trigger": "\(r.trigger.rawValue)"]
         if let s = r.httpStatus { meta["http.status"] = "\(s)"; lastAnswer = "HTTP \(s)" }
         if let at = decision.retryAt {

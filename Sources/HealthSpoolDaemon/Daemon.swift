@@ -2,8 +2,10 @@ import Dispatch
 import HealthSpoolCore
 import HealthSpoolGateway
 import HealthSpoolLinux
+import HealthSpoolLock
 import HealthSpoolStore
 import Logging
+import ServiceLifecycle
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,7 +14,11 @@ import Glibc
 /// reporting through sd_notify, the journal and a status file. All coordination happens on one
 /// serial queue; imports and sends run on their own queues. systemd's watchdog is fed from a
 /// thread of its own (`SystemdWatchdog`) that the coordination queue proves its liveness to.
-public final class Daemon {
+///
+/// `@unchecked Sendable`: every mutable property is read and written on the serial queue `q`
+/// only (event handlers, timers and signal sources are all scheduled on it; other threads hop
+/// onto it with `q.async`); the importer runs on `importQueue` and touches only its own state.
+public final class Daemon: @unchecked Sendable {
     let q = DispatchQueue(label: "healthspool.daemon")
     let importQueue = DispatchQueue(label: "healthspool.import")
     var context: DaemonContext
@@ -27,18 +33,22 @@ public final class Daemon {
     var watchdogTimer: DispatchSourceTimer?
     var watchdog: SystemdWatchdog?
     var retentionTimer: DispatchSourceTimer?
-    var signalSources: [DispatchSourceSignal] = []
     var pidLock: ProcessLock?
     var control: ControlServer?
-    let done = DispatchSemaphore(value: 0)
-    var exitCode: Int32 = 0
-    var shuttingDown = false
+    /// The time a stop may take, shared by the services (see `Services/`).
+    let stopBudget = StopBudget(seconds: Daemon.stopGraceSeconds)
+    /// Why start-up failed, when it did.
+    var startError: Error?
+    /// Whether start-up finished (on `q`).
+    var started = false
+    /// Starting, watching, locked, syncing or stopping (the policy lives in the core).
+    var lifecycle = DaemonStateMachine()
+    var shuttingDown: Bool { lifecycle.state == .stopping }
 
     // Live state, on `q`.
     var pendingImports: [String] = []
     var importing: String?
     var intake = SpoolIntake()
-    var attempts: [String: Int] = [:]
     var stoppedReason: String?
     var configError: String?
     var lastAnswer: String?
@@ -56,12 +66,9 @@ public final class Daemon {
     var reloadError: String?
     var secretWatcher: SpoolWatcher?
     var watchedSecrets: Set<String> = []
-    /// Services run beside the daemon until it stops (the web interface). // web hook
-    public var companions: [@Sendable () async -> Void] = []
-    var companionTasks: [Task<Void, Never>] = []
-    // location hook: the keep-alive log's sampler and its task, when location.enabled.
-    var locationSampler: LocationSampler?
-    var locationTask: Task<Void, Never>?
+    /// Services of other modules that run after the daemon's own (the web interface), listed
+    /// last in the group: they stop first.
+    public var extraServices: [any Service] = []
 
     public init(context: DaemonContext, logger: Logger) {
         self.context = context
@@ -74,26 +81,47 @@ public final class Daemon {
 
     static func now() -> Timestamp { DaemonContext.now() }
 
-    /// Runs until SIGTERM/SIGINT; returns the exit code.
+    /// Runs the services until SIGTERM/SIGINT; returns the exit code. The calling thread only
+    /// waits (it is not one of the cooperative pool's).
     public func run() -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         umask(0o077)
-        do { try start() } catch {
+        // The lock first, at once: `healthspool status` sees a running daemon from here on.
+        do { try acquireLock() } catch {
             logger.critical("cannot start: \(error)", metadata: ["event": "error"])
             notifier.status("failed to start: \(error)")
             return 1
         }
-        done.wait()
-        return exitCode
+        let group = serviceGroup()
+        let finished = DispatchSemaphore(value: 0)
+        let failure = Lock<Error?>(nil)
+        Task {
+            do { try await group.run() } catch { failure.withLock { $0 = error } }
+            finished.signal()
+        }
+        finished.wait()
+        if let error = startError ?? failure.withLock({ $0 }) {
+            logger.critical("cannot start: \(error)", metadata: ["event": "error"])
+            notifier.status("failed to start: \(error)")
+            return 1
+        }
+        return 0
     }
 
-    func start() throws {
+    /// Takes the per-user daemon lock (the pid file), or throws naming the daemon that holds it.
+    func acquireLock() throws {
         try FileSystem.makeDirectory(context.runtimeDir, mode: 0o700)
         guard let lock = ProcessLock(path: context.pidFile, writePID: true) else {
             let pid = ProcessLock.holder(of: context.pidFile).map { " (pid \($0))" } ?? ""
             throw DaemonError.alreadyRunning("another healthspool daemon is already running for this user\(pid)")
         }
         pidLock = lock
+    }
+
+    /// Opens the store, the importer, the sync worker, the watcher and the control socket, then
+    /// tells systemd it is ready and reads the spool. Runs off the cooperative pool (SQLite).
+    func start() throws {
+        if pidLock == nil { try acquireLock() }
         store = try context.openStore()
         importer = ExportImporter(store: try SampleStore(path: context.storePath), logger: logger, clock: Self.now)
         try context.spool.create()
@@ -106,24 +134,17 @@ public final class Daemon {
             self?.handle(e)
         }
         control = try ControlServer(path: context.controlSocket, daemon: self)
-        companionTasks = companions.map { run in Task { await run() } } // web hook
-        installSignals()
         q.sync {
             let locked = FileSystem.exists(context.lockFlagPath)
             _ = scheduler.setLocked(locked, queuedTypes: [], now: Self.now().millis)
             logger.info("watching \(context.spool.path)\(locked ? " (locked)" : "")",
                         metadata: ["event": "start", "file": "\(context.spool.path)"])
             notifier.ready(status: statusLine())
-            if !locked { rescan(); catchUp(.startup) }
+            for action in lifecycle.started(locked: locked) where action == .readSpool { rescan(); catchUp(.startup) }
             startWatchdog()
             startRetention()
+            started = true
             publish()
-        }
-        // location hook: the keep-alive log, only when location.enabled = true.
-        if context.settings.locationEnabled {
-            let sampler = LocationSampler(context: context, logger: logger)
-            locationSampler = sampler
-            locationTask = Task.detached { await sampler.run() }
         }
     }
 
@@ -140,7 +161,7 @@ public final class Daemon {
         case let .fileGone(dir, name) where dir == context.stateDir && name == "locked":
             setLocked(false)
         case let .fileReady(dir, name) where dir == context.paths.configDir && name == "healthspool.conf":
-            reload(reason: "configuration file changed")
+            reload(reason: "configuration file changed", restartingSync: false)
         case let .fileReady(dir, name) where watchedSecrets.contains(dir + "/" + name):
             reload(reason: "\(dir)/\(name) changed")
         case .overflow:
@@ -157,7 +178,7 @@ public final class Daemon {
         let actions = scheduler.setLocked(locked, queuedTypes: queued, now: Self.now().millis)
         logger.notice(locked ? "locked: the spool is not read and nothing is sent until unlock" : "unlocked: draining what waited",
                       metadata: ["event": "lock", "locked": "\(locked)"])
-        if !locked { rescan() }
+        for action in lifecycle.lockChanged(locked) where action == .readSpool { rescan() }
         perform(actions)
         publish()
     }
@@ -172,7 +193,7 @@ public final class Daemon {
 
     /// Whether samples can be sent at all. While they cannot, observations are not fed to the
     /// scheduler (they would open throttle windows for nothing); a reload catches up.
-    var canSync: Bool { stoppedReason == nil && configError == nil && context.settings.gatewayURL != nil }
+    var canSync: Bool { !shuttingDown && stoppedReason == nil && configError == nil && context.settings.gatewayURL != nil }
 
     func perform(_ actions: [SchedulerAction]) {
         for case let .sync(types, trigger) in actions {
@@ -228,15 +249,28 @@ public final class Daemon {
         timer = t
     }
 
-    func reload(reason: String) {
+    /// Reads the configuration again and restarts only the parts whose settings changed: the
+    /// schedule and retention take new values in place; the sync part (gateway, retries, the
+    /// types sent) is restarted — its incident and retries forgotten, every queued type tried at
+    /// once — when its settings changed, when a secret file changed or on SIGHUP (the user asked
+    /// for it), and when sync had stopped on the old configuration.
+    func reload(reason: String, restartingSync force: Bool = true) {
         do {
             let fresh = keepingDirectories(try DaemonContext(environment: context.environment))
+            let change = SettingsChange.between(context.settings, fresh.settings)
+            let wasUnusable = reloadError != nil || configError != nil || stoppedReason != nil
             context = fresh
             reloadError = nil
             let settings = fresh.settings
             scheduler.frequency = settings.syncFrequency
             scheduler.throttle.windowMillis = Int64(settings.throttleSeconds) * 1000
             scheduler.deliveryFrequency = { settings.frequency(of: $0) }
+            guard force || wasUnusable || change.contains(.sync) else {
+                logger.notice("configuration reloaded (\(reason)); the sync part is unchanged", metadata: ["event": "reload"])
+                armTimer()
+                publish()
+                return
+            }
             policy = Self.policy(for: settings)
             scheduler.clearRetries()
             stoppedReason = nil
@@ -270,18 +304,6 @@ public final class Daemon {
         watchSecrets()
     }
 
-    func installSignals() {
-        for sig in [SIGTERM, SIGINT, SIGHUP] {
-            signal(sig, SIG_IGN)
-            let s = DispatchSource.makeSignalSource(signal: sig, queue: q)
-            s.setEventHandler { [weak self] in
-                if sig == SIGHUP { self?.reload(reason: "SIGHUP") } else { self?.shutdown(signal: sig) }
-            }
-            s.resume()
-            signalSources.append(s)
-        }
-    }
-
     /// Starts the keep-alive thread (when systemd asked for a watchdog) and the heartbeat this
     /// queue posts to it. SQLite and curl calls on `q` delay the heartbeat, never the pings; a
     /// coordinator silent for a whole `WatchdogSec` stops them and systemd restarts the daemon.
@@ -302,47 +324,57 @@ public final class Daemon {
     /// gateway has not answered by then stays queued and is sent again at the next start.
     static let stopGraceSeconds = 10
 
-    /// Stops in bounded time: intake stops, the import in progress ends at its next batch
-    /// boundary (what it committed is kept, the file stays in the spool and is imported again,
-    /// idempotently, at the next start), the sync worker takes no new jobs and its senders finish
-    /// the batch in flight; whatever is not done within `stopGraceSeconds` is left for next time.
-    func shutdown(signal sig: Int32) {
-        guard !shuttingDown else { return }
-        shuttingDown = true
-        logger.notice("stopping (signal \(sig)): interrupting the import, finishing the batch in flight",
-                      metadata: ["event": "stop"])
-        notifier.stopping(status: "stopping: interrupting the import, finishing the batch in flight")
-        watcher?.stop()
-        control?.stop()
-        companionTasks.forEach { $0.cancel() } // web hook
-        timer?.cancel()
-        retentionTimer?.cancel()
-        locationSampler?.stop()   // location hook
-        importer.interrupt()
-        let worker = self.worker!, importQueue = self.importQueue
-        let started = DispatchTime.now()
-        let settled = DispatchGroup()
-        settled.enter()
-        DispatchQueue.global().async {
-            worker.shutdown(timeoutSeconds: Self.stopGraceSeconds)
-            settled.leave()
+    /// The first service told to stop starts the stop: the clock of the stop budget, the import
+    /// asked to end at its next batch boundary (what it committed is kept, the file stays in the
+    /// spool and is imported again, idempotently, at the next start), the sync worker taking no
+    /// new job, and the one "stopping" line. The services then stop in reverse order of
+    /// dependency, each within the budget; whatever is not done by then is left for next time.
+    /// Safe from any thread; later calls do nothing.
+    func beginStop() {
+        stopBudget.begin()
+        q.async {
+            guard self.started, !self.lifecycle.stopRequested().isEmpty else { return }
+            self.logger.notice("stopping: interrupting the import, finishing the batch in flight", metadata: ["event": "stop"])
+            self.notifier.stopping(status: "stopping: interrupting the import, finishing the batch in flight")
+            self.importer.interrupt()
+            self.worker.stopTakingJobs()
         }
-        settled.enter()
-        importQueue.async { settled.leave() }
-        DispatchQueue.global().async {
-            let inTime = settled.wait(timeout: started + .seconds(Self.stopGraceSeconds)) == .success
-            let millis = Int64((DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000)
-            self.q.async {
-                self.publish(stopped: true)
-                self.watchdog?.stop()
-                if inTime {
-                    self.logger.notice("stopped in \(Self.seconds(millis))", metadata: ["event": "stop", "duration_ms": "\(millis)"])
-                } else {
-                    self.logger.warning("stopped after \(Self.stopGraceSeconds) s with work unfinished: an unanswered batch stays queued and is sent again, an unfinished import is resumed, at the next start",
-                                        metadata: ["event": "stop", "duration_ms": "\(millis)"])
-                }
-                self.done.signal()
+    }
+
+    /// The end of a stop, once every other service has stopped: the final status, the watchdog
+    /// thread stopped, and how long the stop took.
+    func finishStop() async {
+        await onQueue {
+            guard self.started else { return }
+            let (unfinished, millis) = self.stopBudget.outcome
+            self.publish(stopped: true)
+            self.watchdog?.stop()
+            if unfinished.isEmpty {
+                self.logger.notice("stopped in \(Self.seconds(millis))", metadata: ["event": "stop", "duration_ms": "\(millis)"])
+            } else {
+                self.logger.warning("stopped after \(Self.stopGraceSeconds) s with work unfinished: an unanswered batch stays queued and is sent again, an unfinished import is resumed, at the next start",
+                                    metadata: ["event": "stop", "duration_ms": "\(millis)"])
             }
+        }
+    }
+
+    /// Runs `body` on the coordination queue and waits for it without blocking a thread.
+    @discardableResult
+    func onQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
+            q.async { continuation.resume(returning: body()) }
+        }
+    }
+
+    /// Runs `start()` on a thread of its own (it opens SQLite and sockets: never on the
+    /// cooperative pool); keeps the error for `run()` to report.
+    func startOffPool() async throws {
+        let outcome: Result<Void, Error> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: Result { try self.start() }) }
+        }
+        if case let .failure(error) = outcome {
+            await onQueue { self.startError = error }
+            throw error
         }
     }
 

@@ -15,7 +15,7 @@ public struct ImportSummary: Sendable {
     /// imported, partial (some samples kept, file quarantined), failed, unchanged (seen before), or
     /// interrupted (stopped at a batch boundary by `ExportImporter.interrupt()`: what was committed
     /// is kept, the file stays in the spool and is imported again, idempotently, next time).
-    public var outcome: String
+    public var outcome: ImportOutcome
     public var result = InsertResult()
     /// Samples of disabled types, by type.
     public var skipped: [String: Int] = [:]
@@ -205,15 +205,19 @@ final class StopFlag: Sendable {
 /// Imports spool files: parse in a stream, commit samples in large transactions, and only then
 /// move the file out of the spool (archive/ or deleted); a file that cannot be imported goes to
 /// failed/ beside a `.reason` file. Samples read before a problem are kept: they are facts.
-public final class ExportImporter {
+///
+/// `@unchecked Sendable`: `importFile` runs on one thread at a time (the daemon's import queue,
+/// or the CLI's main thread), which alone uses `store`; only `interrupt()` and `isInterrupted`
+/// are called from other threads, and they touch nothing but an atomic flag.
+public final class ExportImporter: @unchecked Sendable {
     let store: SampleStore
     let logger: Logger
-    let clock: () -> Timestamp
+    let clock: @Sendable () -> Timestamp
     private let stopRequested = StopFlag()
 
     /// Makes `store`'s commits durable (`synchronous=FULL`): the caller moves a file out of the
     /// spool once `importFile` returns, so its samples must survive a power loss by then.
-    public init(store: SampleStore, logger: Logger, clock: @escaping () -> Timestamp) {
+    public init(store: SampleStore, logger: Logger, clock: @escaping @Sendable () -> Timestamp) {
         self.store = store
         self.logger = logger
         self.clock = clock
@@ -259,10 +263,10 @@ public final class ExportImporter {
     public func importFile(path: String, name: String, settings: Settings,
                            progress: ((Int64, Int) -> Void)? = nil) -> ImportSummary {
         let started = clock()
-        var summary = ImportSummary(file: name, outcome: "imported")
+        var summary = ImportSummary(file: name, outcome: .imported)
         let file: ReadOnlyFile
         do { file = try ReadOnlyFile(path: path) } catch {
-            summary.outcome = "failed"
+            summary.outcome = .failed
             summary.reason = "\(error)"
             summary.temporary = TemporaryCause(error)
             return summary
@@ -271,7 +275,7 @@ public final class ExportImporter {
         do {
             fingerprint = try Self.fingerprint(file, settings: settings)
             if let fp = fingerprint, try store.hasImported(fingerprint: fp) {
-                summary.outcome = "unchanged"
+                summary.outcome = .unchanged
                 summary.reason = "identical to a file imported before"
                 record(summary, fingerprint: fingerprint, started: started)
                 return summary
@@ -309,7 +313,7 @@ public final class ExportImporter {
         summary.temporary = temporary
         if sink.stoppedEarly {
             // Not a failure of the file: the rest of it is read when it is imported again.
-            summary.outcome = "interrupted"
+            summary.outcome = .interrupted
             summary.temporary = nil
             summary.reason = "interrupted at a batch boundary after \(summary.result.new + summary.result.duplicates + summary.result.revised) samples; the file stays in the spool"
             summary.durationMillis = clock().millis - started.millis
@@ -317,7 +321,7 @@ public final class ExportImporter {
             return summary
         }
         if let failure {
-            summary.outcome = summary.result.new + summary.result.duplicates + summary.result.revised > 0 ? "partial" : "failed"
+            summary.outcome = .parsed(stored: summary.result.new + summary.result.duplicates + summary.result.revised, problem: true)
             summary.reason = failure
         }
         absorbSymptoms(into: &summary, settings: settings)
@@ -330,7 +334,7 @@ public final class ExportImporter {
         let skipped = s.skipped.values.reduce(0, +)
         do {
             try store.recordImport(ImportRecord(file: s.file, fingerprint: fingerprint, format: s.format, at: started,
-                                                durationMillis: s.durationMillis, outcome: s.outcome, new: s.result.new,
+                                                durationMillis: s.durationMillis, outcome: s.outcome.rawValue, new: s.result.new,
                                                 duplicates: s.result.duplicates, revised: s.result.revised,
                                                 skipped: skipped, reason: s.reason))
         } catch {

@@ -1,6 +1,7 @@
 import Dispatch
 import HealthSpoolCore
 import HealthSpoolLinux
+import HealthSpoolLock
 import HealthSpoolStore
 import Logging
 
@@ -65,14 +66,19 @@ public enum InProcessSync {
         return results.items.sorted { $0.type < $1.type }
     }
 
-    final class WorkerBox: @unchecked Sendable {
-        var worker: SyncWorker?
+    /// The worker, known to its own result callback once created.
+    final class WorkerBox: Sendable {
+        private let slot = Lock<SyncWorker?>(nil)
+        var worker: SyncWorker? {
+            get { slot.withLock { $0 } }
+            set { slot.withLock { $0 = newValue } }
+        }
     }
 
-    final class Results: @unchecked Sendable {
-        private let lock = DispatchQueue(label: "healthspool.results")
-        private var storage: [SyncJobResult] = []
-        func append(_ r: SyncJobResult) { lock.sync { storage.append(r) } }
-        var items: [SyncJobResult] { lock.sync { storage } }
+    /// Results as they come in, from the worker's state queue.
+    final class Results: Sendable {
+        private let storage = Lock<[SyncJobResult]>([])
+        func append(_ r: SyncJobResult) { storage.withLock { $0.append(r) } }
+        var items: [SyncJobResult] { storage.withLock { $0 } }
     }
 }

@@ -33,14 +33,19 @@ public struct SyncJobResult: Sendable {
         return "parked \(parked) sample(s) as dead letters (healthspool dead-letters): \(parkedReason ?? "rejected by the gateway")"
     }
 
-    /// success, partial or failed.
-    public var outcome: String {
-        if error == nil && parked == 0 { return "success" }
-        return sent > 0 ? "partial" : (error == nil ? "partial" : "failed")
-    }
+    /// What became of the job.
+    public var outcome: SyncOutcome { .job(sent: sent, parked: parked, failed: error != nil) }
+}
+
+extension Sequence where Element == SyncJobResult {
+    /// The jobs as one outcome, by the one rule (`SyncOutcome.combining`).
+    public var outcome: SyncOutcome { .combining(map { (outcome: $0.outcome, sent: $0.sent) }) }
 }
 
 /// Records what became of a delivered batch, on the sender's background queue.
+///
+/// `@unchecked Sendable`: `store` is the sender's background connection, used only on that
+/// sender's background queue and in order (one task at a time); the batch is read-only by then.
 private struct MarkTask: @unchecked Sendable {
     let store: SampleStore
     let batch: EncodedBatch
@@ -63,13 +68,18 @@ private struct MarkTask: @unchecked Sendable {
 }
 
 /// The next batch, read on another queue.
+///
+/// `@unchecked Sendable`: `result` is written once on the background queue before `done` is
+/// signalled and read only after `wait()` has seen the signal; the connection it reads with is
+/// used on that queue alone.
 private final class Prefetch: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var result: Result<EncodedBatch, Error>?
 
     init(store: SampleStore, queue: DispatchQueue, type: String, limit: Int, after: Int64, dense: Bool) {
+        let connection = BackgroundConnection(store: store)
         queue.async {
-            self.result = Result { try store.queuedBatch(type: type, limit: limit, afterRowID: after, dense: dense) }
+            self.result = Result { try connection.store.queuedBatch(type: type, limit: limit, afterRowID: after, dense: dense) }
             self.done.signal()
         }
     }
@@ -79,6 +89,14 @@ private final class Prefetch: @unchecked Sendable {
         done.wait()
         return try result!.get()
     }
+}
+
+/// A sender's background connection, handed to the queue that alone uses it.
+///
+/// `@unchecked Sendable`: the connection is used on the sender's background queue only, one
+/// block at a time.
+private struct BackgroundConnection: @unchecked Sendable {
+    let store: SampleStore
 }
 
 /// What the senders need to know, swapped atomically on reload.
@@ -93,7 +111,11 @@ struct SyncConfig: Sendable {
 /// queue never holds more than one job per type. Each job reads its type's queued samples in
 /// batches, oldest first, past a cursor (so nothing is sent twice in one run), and marks them
 /// synced only after the gateway accepted them.
-public final class SyncWorker {
+///
+/// `@unchecked Sendable`: the job bookkeeping (`queue`, `queued`, `inFlight`, `again`, `idle`,
+/// `config`, `stopping`) is touched only on the serial `state` queue; a sender's resources only
+/// on that sender's queue (`SenderState`); everything else is immutable.
+public final class SyncWorker: @unchecked Sendable {
     private let state = DispatchQueue(label: "healthspool.sync.state")
     private let senders: [DispatchQueue]
     private var idle: [Int]
@@ -109,7 +131,8 @@ public final class SyncWorker {
     private let onResult: @Sendable (SyncJobResult) -> Void
     private let onProgress: @Sendable (String, Int) -> Void
     private let group = DispatchGroup()
-    /// Per-sender resources, touched only on that sender's queue.
+    /// Per-sender resources. `@unchecked Sendable`: touched only on that sender's queue (the
+    /// background store only on its background queue).
     private final class SenderState: @unchecked Sendable {
         var store: SampleStore?
         /// A second connection, used in order on its own queue: it records what became of the
@@ -142,9 +165,6 @@ public final class SyncWorker {
 
     /// Number of queued plus in-flight jobs.
     public var pendingJobs: Int { state.sync { queue.count + inFlight.count } }
-
-    /// Types with a job in flight.
-    public var typesInFlight: [String] { state.sync { inFlight.sorted() } }
 
     /// Queues a job per type; coalesces with queued or in-flight jobs of the same type.
     public func enqueue(_ types: [String], trigger: SyncTrigger) {
@@ -201,12 +221,18 @@ public final class SyncWorker {
 
     /// Stops taking jobs, lets in-flight jobs finish their current batch, and waits for them.
     public func shutdown(timeoutSeconds: Int) {
+        stopTakingJobs()
+        _ = group.wait(timeout: .now() + .seconds(timeoutSeconds))
+    }
+
+    /// Takes no new job and drops those waiting for a sender; jobs in flight stop after their
+    /// current batch. Returns at once.
+    public func stopTakingJobs() {
         state.sync {
             stopping = true
             queue.removeAll()
             queued.removeAll()
         }
-        _ = group.wait(timeout: .now() + .seconds(timeoutSeconds))
     }
 
     var isStopping: Bool { state.sync { stopping } }

@@ -26,74 +26,46 @@ public struct DeliveryOutcome: Sendable {
 }
 
 /// Delivers batches to the gateway: encodes them, POSTs over one keep-alive connection, reads
-/// per-record results, and narrows a rejected batch down to the offending records.
+/// per-record results, and narrows a rejected batch down to the offending records (the plan is
+/// `DeliveryPlanner`'s; this type only carries the requests out).
 public final class GatewayClient {
     public let endpoint: GatewayEndpoint
-    private let http: HTTPSClient
+    private let transport: any GatewayTransport
     private let headers: [String]
 
-    public init(endpoint: GatewayEndpoint) throws(GatewayError) {
+    /// A client over libcurl (`HTTPSClient`) with the endpoint's TLS options.
+    public convenience init(endpoint: GatewayEndpoint) throws(GatewayError) {
+        try self.init(endpoint: endpoint, transport: try HTTPSClient(options: endpoint.tls))
+    }
+
+    /// A client over `transport`.
+    public init(endpoint: GatewayEndpoint, transport: any GatewayTransport) throws(GatewayError) {
         try validateGatewayURL(endpoint.url)
         self.endpoint = endpoint
         self.headers = try endpoint.headers()
-        self.http = try HTTPSClient(options: endpoint.tls)
+        self.transport = transport
     }
 
     /// Sends `batch` (one request, or more when narrowing a rejected batch).
     public func deliver(_ batch: EncodedBatch, envelope: BatchEnvelope, now: Timestamp) -> DeliveryOutcome {
-        var outcome = DeliveryOutcome()
-        send(batch, 0..<batch.count, envelope: envelope, now: now, into: &outcome)
-        return outcome
-    }
-
-    /// Sends samples `part` of `batch`.
-    private func send(_ batch: EncodedBatch, _ part: Range<Int>, envelope: BatchEnvelope, now: Timestamp, into o: inout DeliveryOutcome) {
-        guard !part.isEmpty else { return }
-        if o.stopped || o.halted { o.retry.append(contentsOf: part); return }
-        let verdict: BatchVerdict
-        do {
-            let response = try batch.withBody(part, format: endpoint.format, envelope: envelope, now: now) { body throws(GatewayError) in
-                if endpoint.gzip { return try http.post(url: endpoint.requestURL, body: gzipCompress(body), headers: headers) }
-                return try http.post(url: endpoint.requestURL, body: body, headers: headers)
-            }
-            o.requests += 1
-            o.newConnections += response.newConnections
-            o.lastStatus = response.status
-            if let ra = response.headers["retry-after"].flatMap({ ResponseClassifier.parseRetryAfter($0, now: now) }) {
-                o.retryAfterMillis = max(o.retryAfterMillis ?? 0, ra)
-            }
-            verdict = ResponseClassifier.classify(response, format: endpoint.format, count: part.count)
-        } catch {
-            o.requests += 1
-            verdict = error.isRetryable ? .retry(error) : .stop(error)
-        }
-        switch verdict {
-        case let .perRecord(verdicts):
-            for (i, v) in zip(part, verdicts) {
-                switch v {
-                case .accepted: o.accepted += 1
-                case let .retry(msg): o.retry.append(i); o.note(.http(status: o.lastStatus ?? 0, message: msg, retryAfterMillis: nil))
-                case let .rejected(msg): o.rejected.append((i, msg))
-                case let .unauthorized(msg):
-                    o.retry.append(i); o.stopped = true
-                    o.note(.unauthorized(status: o.lastStatus ?? 0, message: msg))
-                case let .misconfigured(msg):
-                    o.retry.append(i); o.stopped = true
-                    o.note(.http(status: o.lastStatus ?? 0, message: "\(msg): check gateway.topic and gateway.cluster ('healthspool gateway test')", retryAfterMillis: nil))
+        var plan = DeliveryPlanner(count: batch.count)
+        while let part = plan.next() {
+            do {
+                let response = try batch.withBody(part, format: endpoint.format, envelope: envelope, now: now) { body throws(GatewayError) in
+                    if endpoint.gzip {
+                        return try gzipCompress(body).withUnsafeBytes { raw in
+                            Result { () throws(GatewayError) in try transport.post(url: endpoint.requestURL, body: raw, headers: headers) }
+                        }.get()
+                    }
+                    return try transport.post(url: endpoint.requestURL, body: body, headers: headers)
                 }
-            }
-        case let .retry(e):
-            o.retry.append(contentsOf: part); o.note(e); o.halted = true
-        case let .stop(e):
-            o.retry.append(contentsOf: part); o.stopped = true; o.note(e)
-        case let .rejected(e):
-            if part.count == 1 {
-                o.rejected.append((part.lowerBound, e.description))
-            } else {
-                let mid = part.lowerBound + part.count / 2
-                send(batch, part.lowerBound..<mid, envelope: envelope, now: now, into: &o)
-                send(batch, mid..<part.upperBound, envelope: envelope, now: now, into: &o)
+                plan.record(ResponseClassifier.classify(response, format: endpoint.format, count: part.count), for: part,
+                            status: response.status, newConnections: response.newConnections,
+                            retryAfterMillis: response.headers["retry-after"].flatMap { ResponseClassifier.parseRetryAfter($0, now: now) })
+            } catch {
+                plan.record(error.isRetryable ? .retry(error) : .stop(error), for: part)
             }
         }
+        return plan.outcome
     }
 }

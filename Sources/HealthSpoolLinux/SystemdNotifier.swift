@@ -27,8 +27,6 @@ public struct SystemdNotifier: Sendable {
     public func watchdog() { send("WATCHDOG=1") }
     /// Shutting down.
     public func stopping(status: String) { send("STOPPING=1\nSTATUS=\(Self.oneLine(status))") }
-    /// Re-reading configuration.
-    public func reloading() { send("RELOADING=1") }
 
     static func oneLine(_ s: String) -> String { String(s.map { $0 == "\n" ? " " : $0 }) }
 }

@@ -39,28 +39,39 @@ public final class SampleStore {
     /// The database file.
     public var path: String { conn.path }
 
-    private lazy var insertStmt = try! conn.prepare("""
+    private static let insertStmtSQL = """
         INSERT OR IGNORE INTO samples(rowid, type, start_ms, id, value, unit, start_off, end_ms, end_off,
             source_id, metadata, revisable, created_ms)
         VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)
-        """)
-    private lazy var reviseStmt = try! conn.prepare("""
+        """
+    private let insertStmt: Statement
+    private static let reviseStmtSQL = """
         UPDATE samples SET rowid = ?5, value = ?4, metadata = ?6, source_id = ?7, state = 0, parked_ms = NULL, dead_reason = NULL
         WHERE type = ?1 AND start_ms = ?2 AND id = ?3 AND value != ?4
-        """)
-    private lazy var existsStmt = try! conn.prepare("SELECT 1 FROM samples WHERE type = ? AND start_ms = ? AND id = ?")
+        """
+    private let reviseStmt: Statement
+    private static let existsStmtSQL = "SELECT 1 FROM samples WHERE type = ? AND start_ms = ? AND id = ?"
+    private let existsStmt: Statement
     /// A pruned sample's delivered record: a row when it was delivered, with its value when revisable.
-    private lazy var deliveredStmt = try! conn.prepare("SELECT value FROM delivered WHERE id = ?")
-    private lazy var anyDeliveredStmt = try! conn.prepare("SELECT EXISTS (SELECT 1 FROM delivered)")
-    private lazy var findSourceStmt = try! conn.prepare("SELECT id FROM sources WHERE name = ? AND version = ? AND device = ?")
-    private lazy var addSourceStmt = try! conn.prepare("INSERT INTO sources(name, version, device) VALUES (?,?,?)")
-    private lazy var sourceByIDStmt = try! conn.prepare("SELECT name, version, device FROM sources WHERE id = ?")
-    private lazy var queuedStmt = try! conn.prepare(Self.queueQuery(Self.sampleColumns, walk: false))
+    private static let deliveredStmtSQL = "SELECT value FROM delivered WHERE id = ?"
+    private let deliveredStmt: Statement
+    private static let anyDeliveredStmtSQL = "SELECT EXISTS (SELECT 1 FROM delivered)"
+    private let anyDeliveredStmt: Statement
+    private static let findSourceStmtSQL = "SELECT id FROM sources WHERE name = ? AND version = ? AND device = ?"
+    private let findSourceStmt: Statement
+    private static let addSourceStmtSQL = "INSERT INTO sources(name, version, device) VALUES (?,?,?)"
+    private let addSourceStmt: Statement
+    private static let sourceByIDStmtSQL = "SELECT name, version, device FROM sources WHERE id = ?"
+    private let sourceByIDStmt: Statement
+    private static let queuedStmtSQL = SampleStore.queueQuery(SampleStore.sampleColumns, walk: false)
+    private let queuedStmt: Statement
     /// The queue as the sync path reads it: only what goes on the wire (`batchColumns`).
-    private lazy var queuedBatchStmt = try! conn.prepare(Self.queueQuery(Self.batchColumns, walk: false))
+    private static let queuedBatchStmtSQL = SampleStore.queueQuery(SampleStore.batchColumns, walk: false)
+    private let queuedBatchStmt: Statement
     /// The same, walking the table in row-id order instead of the queue index: cheaper when the
     /// type's rows lie close together (no index-to-row seek per sample).
-    private lazy var queuedBatchScanStmt = try! conn.prepare(Self.queueQuery(Self.batchColumns, walk: true))
+    private static let queuedBatchScanStmtSQL = SampleStore.queueQuery(SampleStore.batchColumns, walk: true)
+    private let queuedBatchScanStmt: Statement
 
     /// `columns` of a type's queued rows (`?1`) past row id `?2`, at most `?3`, in send order;
     /// `walk` keeps SQLite off the queue index (`+type`) so it walks the table.
@@ -73,10 +84,12 @@ public final class SampleStore {
     }
 
     /// Moves a type's sync mark forward (never back); prepared once, run after every batch.
-    private lazy var markStmt = try! conn.prepare("UPDATE types SET synced_to = max(synced_to, ?) WHERE id = ?")
-    private lazy var nextRowStmt = try! conn.prepare("""
+    private static let markStmtSQL = "UPDATE types SET synced_to = max(synced_to, ?) WHERE id = ?"
+    private let markStmt: Statement
+    private static let nextRowStmtSQL = """
         SELECT max(coalesce((SELECT max(rowid) FROM samples), 0), coalesce((SELECT max(synced_to) FROM types), 0)) + 1
-        """)
+        """
+    private let nextRowStmt: Statement
     /// Source rows by content: sources repeat on every sample of an export, rows store an id.
     private var sourceIDs: [SampleSource: Int64] = [:]
     private var lastSource: (SampleSource, Int64)?
@@ -106,9 +119,25 @@ public final class SampleStore {
 
     /// Opens (creating if needed) the store at `path`, with mode 0600.
     public init(path: String) throws(StoreError) {
-        conn = try Connection(path: path)
+        let conn = try Connection(path: path)
         try conn.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-16384; PRAGMA wal_autocheckpoint=16384;")
         try Schema.migrate(conn)
+        // Every statement is prepared here, once: a statement that does not prepare is an error
+        // of opening the store, not a crash later.
+        insertStmt = try conn.prepare(Self.insertStmtSQL)
+        reviseStmt = try conn.prepare(Self.reviseStmtSQL)
+        existsStmt = try conn.prepare(Self.existsStmtSQL)
+        deliveredStmt = try conn.prepare(Self.deliveredStmtSQL)
+        anyDeliveredStmt = try conn.prepare(Self.anyDeliveredStmtSQL)
+        findSourceStmt = try conn.prepare(Self.findSourceStmtSQL)
+        addSourceStmt = try conn.prepare(Self.addSourceStmtSQL)
+        sourceByIDStmt = try conn.prepare(Self.sourceByIDStmtSQL)
+        queuedStmt = try conn.prepare(Self.queuedStmtSQL)
+        queuedBatchStmt = try conn.prepare(Self.queuedBatchStmtSQL)
+        queuedBatchScanStmt = try conn.prepare(Self.queuedBatchScanStmtSQL)
+        markStmt = try conn.prepare(Self.markStmtSQL)
+        nextRowStmt = try conn.prepare(Self.nextRowStmtSQL)
+        self.conn = conn
     }
 
     /// Makes every commit on this connection durable before it returns (`synchronous=FULL`: the

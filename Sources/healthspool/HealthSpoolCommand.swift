@@ -61,7 +61,7 @@ struct CommonOptions: ParsableArguments {
 /// Reports a configuration error (it names the file and line, or the variable, and what is
 /// allowed) on stderr, and gives exit status 78 (EX_CONFIG) to throw.
 func configurationError(_ error: SettingsError) -> ExitCode {
-    fputs("Error: \(error)\n", stderr)
+    StandardError.write("Error: \(error)\n")
     return ExitCode(78)
 }
 
@@ -91,10 +91,7 @@ struct DaemonCommand: ParsableCommand {
         let context = try common.context()
         let logger = makeLogger("healthspool", level: context.settings.logLevel)
         let daemon = Daemon(context: context, logger: logger)
-        if context.settings.webEnabled { // web hook: the coordinator moves this into the service group
-            let web = WebInterface(context: context, logger: logger)
-            daemon.companions.append { try? await web.run() }
-        }
+        if context.settings.webEnabled { daemon.extraServices.append(WebInterface(context: context, logger: logger)) }
         let code = daemon.run()
         if code != 0 { throw ExitCode(code) }
     }
@@ -107,7 +104,7 @@ struct StatusCommand: ParsableCommand {
             The daemon's state is idle, importing, syncing (with its progress), success, error (with the error and \
             when it is retried), locked or stopping. A config file with an error is named with its line; the \
             daemon keeps running on the configuration it read before. Exit status: 0 when the daemon runs, 3 when \
-            it does not (as systemctl status).
+            it does not (as systemctl status), 78 when a config file has an error and no daemon runs.
             """)
     @OptionGroup var common: CommonOptions
     @Flag(help: "Print JSON.") var json = false

@@ -42,7 +42,7 @@ struct ImportCommand: ParsableCommand {
                 if json {
                     summaries.append(.object([("file", .string(argument)), ("outcome", .string(problem.outcome)), ("reason", .string(problem.description))]))
                 } else {
-                    fputs("\(shown): \(problem)\n", stderr)
+                    StandardError.write("\(shown): \(problem)\n")
                 }
                 continue
             case let .success(resolved):
@@ -55,7 +55,7 @@ struct ImportCommand: ParsableCommand {
             }
             bar.finish()
             gained.formUnion(s.result.gained.keys)
-            if s.outcome == "failed" || s.outcome == "partial" { failures += 1 }
+            if s.outcome.isFailure { failures += 1 }
             if json { summaries.append(Self.json(s)) } else { print(Self.text(s)) }
         }
         if json {
@@ -71,10 +71,10 @@ struct ImportCommand: ParsableCommand {
     }
 
     static func text(_ s: ImportSummary) -> String {
-        if s.outcome == "unchanged" {
+        if s.outcome == .unchanged {
             return "\(EscapedText.escape(s.file)): unchanged, identical to a file imported before; nothing new to store"
         }
-        var lines = ["\(EscapedText.escape(s.file)): \(s.outcome)\(s.format.map { " (\($0))" } ?? ""), \(s.result.new) new, \(s.result.duplicates) duplicate, \(s.result.revised) revised, \(s.skipped.values.reduce(0, +)) skipped in \(s.durationMillis) ms"]
+        var lines = ["\(EscapedText.escape(s.file)): \(s.outcome.rawValue)\(s.format.map { " (\($0))" } ?? ""), \(s.result.new) new, \(s.result.duplicates) duplicate, \(s.result.revised) revised, \(s.skipped.values.reduce(0, +)) skipped in \(s.durationMillis) ms"]
         let types = Set(s.result.gained.keys).union(s.result.duplicatesByType.keys).union(s.skipped.keys).sorted()
         if !types.isEmpty {
             lines.append("  TYPE                          NEW  DUPLICATE  SKIPPED")
@@ -84,7 +84,7 @@ struct ImportCommand: ParsableCommand {
             }
         }
         if !s.notRead.isEmpty { lines.append("  not read: \(ImportSummary.list(s.notRead))") }
-        if let r = s.reason, s.outcome != "unchanged" { lines.append("  error: \(r)") }
+        if let r = s.reason, s.outcome != .unchanged { lines.append("  error: \(r)") }
         if !s.problemKinds.isEmpty {
             for k in s.problemKinds {
                 lines.append("    \(k.count) × \(k.kind)")
@@ -115,7 +115,7 @@ struct ImportCommand: ParsableCommand {
     static func json(_ s: ImportSummary) -> JSONValue {
         func dict(_ d: [String: Int]) -> JSONValue { .object(d.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) }) }
         return .object([
-            ("file", .string(s.file)), ("format", s.format.map(JSONValue.string) ?? .null), ("outcome", .string(s.outcome)),
+            ("file", .string(s.file)), ("format", s.format.map(JSONValue.string) ?? .null), ("outcome", .string(s.outcome.rawValue)),
             ("new", .number(Double(s.result.new))), ("duplicates", .number(Double(s.result.duplicates))),
             ("revised", .number(Double(s.result.revised))), ("skipped", .number(Double(s.skipped.values.reduce(0, +)))),
             ("newByType", dict(s.result.gained)), ("duplicatesByType", dict(s.result.duplicatesByType)), ("skippedByType", dict(s.skipped)),
@@ -173,11 +173,11 @@ final class ProgressBar {
         let eta = fraction > 0.01 ? Int(Double(elapsed) * (1 - fraction) / fraction / 1000) : -1
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let line = "\r\(label.prefix(24)) [\(bar)] \(Int(fraction * 100))% \(bytes >> 20)/\(total >> 20) MiB \(rate) rec/s ETA \(eta < 0 ? "?" : "\(eta) s")   "
-        fputs(line, stderr)
+        StandardError.write(line)
     }
 
     func finish() {
         guard enabled, lastDraw > 0 else { return }
-        fputs("\r" + String(repeating: " ", count: 100) + "\r", stderr)
+        StandardError.write("\r" + String(repeating: " ", count: 100) + "\r")
     }
 }

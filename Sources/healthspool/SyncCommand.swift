@@ -42,11 +42,10 @@ struct SyncCommand: ParsableCommand {
             throw CLIError("\(error)")
         }
         let sent = results.reduce(0) { $0 + $1.sent }
-        let outcome = results.allSatisfy { $0.outcome == "success" } ? "success" : (sent > 0 ? "partial" : "failed")
         report(.object([
-            ("event", .string("done")), ("outcome", .string(outcome)), ("sent", .number(Double(sent))),
+            ("event", .string("done")), ("outcome", .string(results.outcome.rawValue)), ("sent", .number(Double(sent))),
             ("results", .array(results.map { r in
-                .object([("type", .string(r.type)), ("outcome", .string(r.outcome)), ("sent", .number(Double(r.sent))),
+                .object([("type", .string(r.type)), ("outcome", .string(r.outcome.rawValue)), ("sent", .number(Double(r.sent))),
                          ("parked", .number(Double(r.parked))), ("durationMs", .number(Double(r.durationMillis))),
                          ("error", r.error.map { .string($0.description) } ?? .null)])
             })),
@@ -74,7 +73,8 @@ struct SyncCommand: ParsableCommand {
                 print("  \(who): \(e)")
             }
         }
-        if done["outcome"]?.stringValue == "failed" { Foundation_exit(1) }
+        let outcome = done["outcome"]?.stringValue.flatMap(SyncOutcome.init(rawValue:)) ?? .failed
+        if outcome.exitStatus != 0 { Foundation_exit(outcome.exitStatus) }
     }
 }
 

@@ -21,9 +21,9 @@ import Glibc
     @Test func aGoodFileIsImportedAndTheIdenticalFileAgainIsRecognizedAsUnchanged() throws {
         let text = #"[{"type":"heartRate","value":61,"startDate":"2026-01-01T10:00:00Z"},{"type":"stepCount","value":12,"startDate":"2026-01-01T10:00:00Z"}]"#
         let first = importer.importFile(path: try write("a.json", text), name: "a.json", settings: Settings())
-        #expect(first.outcome == "imported" && first.result.new == 2 && first.format == "native-json")
+        #expect(first.outcome == .imported && first.result.new == 2 && first.format == "native-json")
         let again = importer.importFile(path: try write("b.json", text), name: "b.json", settings: Settings())
-        #expect(again.outcome == "unchanged" && again.result.new == 0)
+        #expect(again.outcome == .unchanged && again.result.new == 0)
     }
 
     @Test func disabledTypesAreNeitherStoredNorCountedAsNew() throws {
@@ -38,14 +38,14 @@ import Glibc
     @Test func aFileWithAnUnreadableSampleKeepsTheOthersAndSaysWhichOne() throws {
         let text = #"[{"type":"heartRate","value":61,"startDate":"2026-01-01T10:00:00Z"},{"type":"heartRate","startDate":"x"}]"#
         let s = importer.importFile(path: try write("m.json", text), name: "m.json", settings: Settings())
-        #expect(s.outcome == "partial")
+        #expect(s.outcome == .partial)
         #expect(s.result.new == 1)
         #expect(s.reason?.contains("sample 2") == true)
     }
 
     @Test func anUnrecognizedFileFailsWithAReasonThatNamesTheFormats() throws {
         let s = importer.importFile(path: try write("x.bin", "\u{1}\u{2}garbage"), name: "x.bin", settings: Settings())
-        #expect(s.outcome == "failed")
+        #expect(s.outcome == .failed)
         #expect(s.reason?.contains("Apple Health") == true)
     }
 
@@ -85,7 +85,7 @@ import Glibc
         // The stop request arrives while the parse is under way (at its first progress report).
         let first = importer.importFile(path: path, name: "export.xml", settings: Settings(),
                                         progress: { _, _ in importer.interrupt() })
-        #expect(first.outcome == "interrupted")
+        #expect(first.outcome == .interrupted)
         let kept = try store.sampleCount()
         #expect(kept > 0 && kept < total, "stopped part-way: \(kept) of \(total)")
         #expect(first.result.new == kept, "the summary counts exactly what was committed")
@@ -94,7 +94,7 @@ import Glibc
         // The next start imports the file again: the committed part is recognized, the rest added.
         let resumed = ExportImporter(store: store, logger: Logger(label: "test"), clock: { Timestamp(millis: 1_767_261_700_000) })
         let second = resumed.importFile(path: path, name: "export.xml", settings: Settings())
-        #expect(second.outcome == "imported")
+        #expect(second.outcome == .imported)
         #expect(second.result.duplicates == kept && second.result.new == total - kept)
         #expect(try store.sampleCount() == total)
     }

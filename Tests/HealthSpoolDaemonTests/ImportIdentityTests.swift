@@ -34,9 +34,9 @@ import Glibc
         let before = export(middleValue: 1000), after = export(middleValue: 1500)
         #expect(before.utf8.count == after.utf8.count)
         let first = importer.importFile(path: try write("a.json", before), name: "a.json", settings: Settings())
-        #expect(first.outcome == "imported" && first.result.new == 4000)
+        #expect(first.outcome == .imported && first.result.new == 4000)
         let second = importer.importFile(path: try write("b.json", after), name: "b.json", settings: Settings())
-        #expect(second.outcome == "imported")
+        #expect(second.outcome == .imported)
         #expect(second.result.new == 1 && second.result.duplicates == 3999)
         #expect(try store.samples(type: "stepCount", fromMillis: 0, toMillis: .max).map(\.sample.value).sorted() == [1000, 1500])
     }
@@ -48,10 +48,10 @@ import Glibc
         let first = importer.importFile(path: try write("a.json", text), name: "a.json", settings: settings)
         #expect(first.result.new == 1 && first.skipped == ["dietaryWater": 1])
         // Unchanged file, unchanged settings: recognized without parsing.
-        #expect(importer.importFile(path: try write("b.json", text), name: "b.json", settings: settings).outcome == "unchanged")
+        #expect(importer.importFile(path: try write("b.json", text), name: "b.json", settings: settings).outcome == .unchanged)
         settings.disabledTypes = []
         let again = importer.importFile(path: try write("c.json", text), name: "c.json", settings: settings)
-        #expect(again.outcome == "imported" && again.result.new == 1 && again.result.duplicates == 1)
+        #expect(again.outcome == .imported && again.result.new == 1 && again.result.duplicates == 1)
         #expect(try store.queuedCounts() == ["heartRate": 1, "dietaryWater": 1])
     }
 
@@ -72,7 +72,7 @@ import Glibc
         #expect(try fresh.synchronousMode() == 2)
         let s = importer.importFile(path: try write("d.json", #"[{"type":"heartRate","value":61,"startDate":"2026-01-01T10:00:00Z"}]"#),
                                     name: "d.json", settings: Settings())
-        #expect(s.outcome == "imported")
+        #expect(s.outcome == .imported)
         #expect(try store.synchronousMode() == 2)
     }
 }

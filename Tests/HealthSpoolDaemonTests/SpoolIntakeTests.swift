@@ -81,7 +81,7 @@ import Glibc
         try log.begin(file: "crasher.json", filePath: path, attempt: 2)
         let (s, moved, error) = Daemon.importGuarded("crasher.json", path: path, importer: importer, settings: Settings(),
                                                     spool: spool, attempts: log)
-        #expect(s.outcome == "failed" && error == nil && moved == spool.failed + "/crasher.json")
+        #expect(s.outcome == .failed && error == nil && moved == spool.failed + "/crasher.json")
         let reason = try #require(try FileSystem.readText(spool.failed + "/crasher.json.reason"))
         #expect(reason.contains("the importer stopped while reading this file"))
         #expect(log.read() == nil)

@@ -1,0 +1,141 @@
+import Dispatch
+import HealthSpoolCore
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+/// The daemon's long-running parts, each a `Service`, in order of dependency: a service may
+/// rely on those listed before it. `ServiceGroup` starts them together and, on SIGTERM or
+/// SIGINT, stops them one by one in reverse: intake first (reload, retention, control socket,
+/// spool watcher), then the import in progress, then the sync worker's batch in flight, and the
+/// status last. A new long-running part (journal scheduler, web interface, location sampler)
+/// is one more entry in `Daemon.services`.
+extension Daemon {
+    /// The services, in order of dependency.
+    var services: [any Service] {
+        [
+            StatusService(daemon: self),
+            SyncService(daemon: self),
+            ImportService(daemon: self),
+            SpoolWatcherService(daemon: self),
+            ControlService(daemon: self),
+            RetentionService(daemon: self),
+            ReloadService(daemon: self),
+        ] + (context.settings.locationEnabled ? [LocationService(sampler: LocationSampler(context: context, logger: logger))] : [])
+            + extraServices
+    }
+
+    /// The group that runs them: SIGTERM and SIGINT stop it gracefully; a stop that somehow
+    /// outlives every service's own bound is cut at `maximumStopSeconds`.
+    func serviceGroup() -> ServiceGroup {
+        var config = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        config.maximumGracefulShutdownDuration = .seconds(Self.maximumStopSeconds)
+        return ServiceGroup(configuration: config)
+    }
+
+    /// The group's backstop, under the unit's `TimeoutStopSec=30`.
+    static let maximumStopSeconds = 20
+}
+
+/// Waits for the group's graceful shutdown (or its cancellation).
+private func untilShutdown() async {
+    try? await gracefulShutdown()
+}
+
+/// The status: `READY=1` and the status file while running (published by the coordinator), and
+/// at the very end of a stop the final status, the watchdog stopped and the one "stopped" line.
+struct StatusService: Service {
+    let daemon: Daemon
+    func run() async throws {
+        try await daemon.startOffPool()
+        await untilShutdown()
+        daemon.beginStop()
+        await daemon.finishStop()
+    }
+}
+
+/// The sync worker: on a stop it takes no new job and lets each sender finish its batch in
+/// flight, within the stop budget; an unanswered batch stays queued and is sent at the next start.
+struct SyncService: Service {
+    let daemon: Daemon
+    func run() async throws {
+        await untilShutdown()
+        daemon.beginStop()
+        guard let worker = await daemon.onQueue({ daemon.worker }) else { return }
+        let budget = daemon.stopBudget
+        _ = await budget.wait(for: "sync") { worker.shutdown(timeoutSeconds: budget.seconds) }
+    }
+}
+
+/// The importer: on a stop the import in progress ends at its next batch boundary (what it
+/// committed is kept, the file stays in the spool), within the stop budget.
+struct ImportService: Service {
+    let daemon: Daemon
+    func run() async throws {
+        await untilShutdown()
+        daemon.beginStop()
+        _ = await daemon.stopBudget.wait(for: "import", on: daemon.importQueue) {}
+    }
+}
+
+/// The spool watcher (inotify on the spool, state and config directories): stops first, so no
+/// new work arrives while the rest stops.
+struct SpoolWatcherService: Service {
+    let daemon: Daemon
+    func run() async throws {
+        await untilShutdown()
+        daemon.beginStop()
+        await daemon.onQueue {
+            daemon.watcher?.stop()
+            daemon.secretWatcher?.stop()
+            daemon.timer?.cancel()
+            daemon.intake.retryTimer?.cancel()
+        }
+    }
+}
+
+/// The control socket (`healthspool sync`, `ping`): closed at a stop.
+struct ControlService: Service {
+    let daemon: Daemon
+    func run() async throws {
+        await untilShutdown()
+        daemon.beginStop()
+        await daemon.onQueue { daemon.control?.stop() }
+    }
+}
+
+/// Retention: prunes the store and the spool's archive/ and failed/ hourly; cancelled at a stop.
+struct RetentionService: Service {
+    let daemon: Daemon
+    func run() async throws {
+        await untilShutdown()
+        daemon.beginStop()
+        await daemon.onQueue { daemon.retentionTimer?.cancel() }
+    }
+}
+
+/// SIGHUP reloads the configuration (as a change to the config file does).
+struct ReloadService: Service {
+    let daemon: Daemon
+    func run() async throws {
+        let hangups = await UnixSignalsSequence(trapping: .sighup)
+        for await _ in hangups.cancelOnGracefulShutdown() {
+            daemon.q.async { daemon.reload(reason: "SIGHUP") }
+        }
+        daemon.beginStop()
+    }
+}
+
+/// The location keep-alive log (opt-in, `location.enabled`): records a position from gpsd every
+/// `location.interval_seconds` until the stop.
+struct LocationService: Service {
+    let sampler: LocationSampler
+    func run() async throws {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await sampler.run() }
+            await untilShutdown()
+            sampler.stop()
+            await group.waitForAll()
+        }
+    }
+}

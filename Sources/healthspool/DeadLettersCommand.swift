@@ -1,0 +1,23 @@
+import ArgumentParser
+import HealthSpoolDaemon
+
+struct DeadLettersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dead-letters",
+        abstract: "List samples the gateway rejected as bad, or queue them again (--retry).",
+        discussion: "A batch the gateway rejects is narrowed down to the offending samples, which are parked here instead of blocking the queue."
+    )
+    @OptionGroup var common: CommonOptions
+    @Flag(help: "Put the parked samples back at the end of their type's queue.") var retry = false
+    @Option(name: .customLong("type"), help: "Only this type.") var type: String?
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        let context = try common.context()
+        if retry {
+            print("\(try DeadLetters.requeue(context: context, type: type)) sample(s) queued again")
+        } else {
+            print(try DeadLetters.list(context: context, type: type, json: json))
+        }
+    }
+}
