@@ -52,4 +52,30 @@ struct FuzzRegressionTests {
         #expect(!sink.samples.isEmpty)
         #expect(try roundTrip(sink.samples) == sink.samples)
     }
+
+    /// Fuzz finding D1 (decimal target): past 19 significant digits the rest were dropped, and the
+    /// rounding could differ from the correctly rounded value (the standard library's).
+    @Test(arguments: [
+        ("0830000100000000000004", 830000100000000000004.0),
+        ("00000000000000800000000000000000000000.3000000", 8.000000000000001e23),
+        ("8.000000000000000838e23", 8.000000000000001e23),
+        ("800000000000000000000000.3", 8.000000000000001e23),
+        ("9007199254740993.0000000000001", 9007199254740994.0),
+        ("-0.000000000000000000000000000000000000000000000000009007199254740993000001e67", -9.007199254740994e16),
+    ])
+    func aNumberPastNineteenDigitsIsCorrectlyRounded(_ text: String, _ expected: Double) throws {
+        var copy = text
+        let v = try #require(copy.withUTF8 { DecimalParser.parse(UnsafeRawBufferPointer($0)) })
+        #expect(v.bitPattern == expected.bitPattern)
+        #expect(v.bitPattern == Double(text)?.bitPattern)
+    }
+
+    /// The shift (a fraction read as a percentage) moves the point of every digit, kept or not.
+    @Test func aShiftedLongNumberIsCorrectlyRounded() throws {
+        // 8e23 lies halfway between two doubles: the 0.03 past the 19th digit decides.
+        var copy = "8000000000000000.0000003"
+        let v = try #require(copy.withUTF8 { DecimalParser.parse(UnsafeRawBufferPointer($0), shift: 8) })
+        #expect(v.bitPattern == Double("8000000000000000.0000003e8")?.bitPattern)
+        #expect(v == 8.000000000000001e23)
+    }
 }
