@@ -348,20 +348,44 @@ public enum SettingsReader {
         do { try k.apply(&s, value) } catch { throw SettingsError(key, error.reason, origin: origin) }
     }
 
-    /// `text` with `key` set to `value` (replacing an existing line, else appending), keeping
-    /// comments and other lines as they were. Used by `healthspool gateway set` and friends.
+    /// `text` with `key` set to `value`, keeping comments and other lines as they were. Used by
+    /// `healthspool gateway set` and friends. Lines are matched by the key `parseFile` reads from
+    /// them, section included: `url = …` under `[gateway]` is `gateway.url`, and is rewritten in
+    /// that short form. A key the file does not have yet goes at the top level: appended when the
+    /// file has no `[section]`, else inserted before the first one (after it, it would be read as
+    /// `section.key`). A nil value removes the key.
     public static func updating(_ text: String, key: String, value: String?) -> String {
         var lines = text.isEmpty ? [] : text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.last == "" { lines.removeLast() }
         var found = false
-        lines = lines.compactMap { line in
+        var section = ""
+        var firstSection: Int?
+        var out: [String] = []
+        for line in lines {
             let t = line.trimmingSpaces
-            guard !t.hasPrefix("#"), let eq = t.firstIndex(of: "="), String(t[..<eq]).trimmingSpaces == key else { return line }
-            if found { return nil }
+            if t.hasPrefix("["), t.hasSuffix("]") {
+                section = String(t.dropFirst().dropLast()).trimmingSpaces
+                if firstSection == nil { firstSection = out.count }
+                out.append(line)
+                continue
+            }
+            guard !t.hasPrefix("#"), !t.hasPrefix(";"), let eq = t.firstIndex(of: "=") else { out.append(line); continue }
+            let local = String(t[..<eq]).trimmingSpaces
+            guard (section.isEmpty ? local : section + "." + local) == key else { out.append(line); continue }
+            if found { continue }
             found = true
-            return value.map { "\(key) = \($0)" }
+            if let value { out.append("\(local) = \(value)") }
         }
-        if !found, let value { lines.append("\(key) = \(value)") }
-        return lines.joined(separator: "\n") + "\n"
+        if !found, let value {
+            if var at = firstSection {
+                // Above the comment that introduces the section and the blank lines before it.
+                while at > 0, out[at - 1].trimmingSpaces.hasPrefix("#") || out[at - 1].trimmingSpaces.hasPrefix(";") { at -= 1 }
+                while at > 0, out[at - 1].trimmingSpaces.isEmpty { at -= 1 }
+                out.insert("\(key) = \(value)", at: at)
+            } else {
+                out.append("\(key) = \(value)")
+            }
+        }
+        return out.joined(separator: "\n") + "\n"
     }
 }

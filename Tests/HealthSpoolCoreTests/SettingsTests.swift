@@ -32,6 +32,34 @@ import Testing
         #expect(SettingsReader.updating("", key: "a.b", value: "1") == "a.b = 1\n")
     }
 
+    /// Fuzz finding C1 (config target, its input): a new key was appended after a trailing
+    /// `[section]`, where it is read as `section.key`, so `gateway set` silently set the wrong key.
+    @Test func aNewKeyGoesBeforeTheFirstSection() throws {
+        let text = "[gateway]\nformat = confluent-v3\nauth = api[]\nlog.level=debug\n"
+        let out = SettingsReader.updating(text, key: "log.level", value: "info")
+        #expect(out == "log.level = info\n[gateway]\nformat = confluent-v3\nauth = api[]\nlog.level=debug\n")
+        let entries = try SettingsReader.parseFile(out, origin: "f.conf")
+        #expect(entries.contains { $0.0 == "log.level" && $0.1 == "info" })
+        #expect(entries.contains { $0.0 == "gateway.log.level" && $0.1 == "debug" })
+        let withTopLevel = "user.id = bob\n\n# the gateway\n[gateway]\nformat = json\n"
+        #expect(SettingsReader.updating(withTopLevel, key: "sync.batch_size", value: "50")
+            == "user.id = bob\nsync.batch_size = 50\n\n# the gateway\n[gateway]\nformat = json\n")
+    }
+
+    /// A key under its section header is found and rewritten there, in its short form; a line
+    /// that only looks like the key under another section is left alone.
+    @Test func aKeyUnderItsSectionIsRewrittenInPlace() throws {
+        let text = "[sync]\ngateway.url = https://not-this\n[gateway]\nurl = https://a\nformat = json\n"
+        let out = SettingsReader.updating(text, key: "gateway.url", value: "https://b")
+        #expect(out == "[sync]\ngateway.url = https://not-this\n[gateway]\nurl = https://b\nformat = json\n")
+        let removed = SettingsReader.updating(out, key: "gateway.url", value: nil)
+        #expect(removed == "[sync]\ngateway.url = https://not-this\n[gateway]\nformat = json\n")
+        let set = SettingsReader.updating("[gateway]\nformat = confluent-v3\n", key: "gateway.url", value: "https://c")
+        #expect(set == "gateway.url = https://c\n[gateway]\nformat = confluent-v3\n")
+        let t = try SettingsReader.resolve(files: [(origin: "f.conf", text: set)], environment: [:])
+        #expect(t.gatewayURL == "https://c" && t.gatewayFormat != Settings().gatewayFormat)
+    }
+
     @Test func disablingACategoryDisablesItsTypes() {
         var s = Settings()
         s.disabledTypes = ["nutrition", "HKQuantityTypeIdentifierStepCount"]
