@@ -46,6 +46,10 @@ extension AppleHealthSampleBuilder {
         var end = start
         if endDate >= 0 {
             guard let e = date(endDate, "endDate") else { return }
+            guard e >= start else {
+                problem("\(kind.hkIdentifier) record refused: endDate '\(string(endDate))' is before startDate '\(string(startDate))'")
+                return
+            }
             end = e
         }
         noteOffset(of: start)

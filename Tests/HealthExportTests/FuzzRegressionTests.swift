@@ -78,4 +78,26 @@ struct FuzzRegressionTests {
         #expect(v.bitPattern == Double("8000000000000000.0000003e8")?.bitPattern)
         #expect(v == 8.000000000000001e23)
     }
+
+    /// Fuzz finding A1 (apple-xml target's round trip): a record whose endDate is before its
+    /// startDate became a sample with end < start, which the native parser refused when it came
+    /// back. The Apple builder now refuses the record, noting both dates with its line; the rest imports.
+    @Test func aRecordEndingBeforeItStartsIsRefusedWithItsPlace() throws {
+        let xml = """
+            <HealthData>
+            <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" unit="count" startDate="5510-01-01 12:00:00 -0500" endDate="2026-01-01 12:00:00 -0500" value="5"/>
+            <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" unit="count" startDate="2026-01-01 12:00:00 -0500" endDate="2026-01-01 12:05:00 -0500" value="7"/>
+            <Workout workoutActivityType="HKWorkoutActivityTypeRunning" sourceName="Phone" startDate="2026-01-02 12:00:00 -0500" endDate="2026-01-02 11:00:00 -0500"/>
+            </HealthData>
+            """
+        let sink = CollectingSink()
+        let report = try AppleHealthParser.parseXML(MemoryByteSource(xml), into: sink)
+        #expect(sink.samples.count == 1 && sink.samples.first?.value == 7)
+        #expect(report.problemCount == 2)
+        let record = try #require(report.problems.first)
+        #expect(record.line == 2)
+        #expect(record.message.contains("endDate '2026-01-01 12:00:00 -0500' is before startDate '5510-01-01 12:00:00 -0500'"))
+        #expect(report.problems.last?.line == 4 && report.problems.last?.message.hasPrefix("Workout refused: endDate") == true)
+        #expect(try roundTrip(sink.samples) == sink.samples)
+    }
 }
