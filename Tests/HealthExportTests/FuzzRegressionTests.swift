@@ -100,4 +100,20 @@ struct FuzzRegressionTests {
         #expect(report.problems.last?.line == 4 && report.problems.last?.message.hasPrefix("Workout refused: endDate") == true)
         #expect(try roundTrip(sink.samples) == sink.samples)
     }
+
+    /// Fuzz finding H1 (hae-csv target's round trip): a header cell cut up so that it names no
+    /// metric (only a part and a unit, or punctuation) made samples with an empty type, which the
+    /// native parser refused. The column is refused with a problem naming it; the others import.
+    @Test func aHeaderCellNamingNoMetricIsRefused() throws {
+        let csv = "Date,[Min] (count/min),Step Count (count),% ()\n2024-01-01 00:00:00,5,120,3\n"
+        let sink = CollectingSink()
+        let report = try AutoExportParser.parseCSV(Array(csv.utf8), into: sink)
+        #expect(sink.samples.map(\.type) == ["stepCount"])
+        #expect(!sink.samples.contains { $0.type.isEmpty })
+        #expect(report.problems.map(\.message) == [
+            "column 2 ('[Min] (count/min)') refused: its header names no metric; the header is damaged there",
+            "column 4 ('% ()') refused: its header names no metric; the header is damaged there",
+        ])
+        #expect(try roundTrip(sink.samples) == sink.samples)
+    }
 }
