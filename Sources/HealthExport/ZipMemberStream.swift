@@ -118,19 +118,28 @@ final class ZipMemberStream: ByteStream {
         z.pointee.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self)
         z.pointee.avail_out = uInt(room)
         while z.pointee.avail_out > 0 {
+            // At the end of the source zlib may still hold output decoded from what it read (a
+            // match cut short by a full buffer): it is handed over before the member is called
+            // truncated, so the bytes and the error never depend on the read sizes.
+            var sourceEnded = false
             if z.pointee.avail_in == 0 {
                 let want = Int(min(Int64(inflater.input.count), limit - position))
                 let n = want > 0 ? try source.read(at: position, into: UnsafeMutableRawBufferPointer(rebasing: inflater.input[0..<want])) : 0
                 if n == 0 {
-                    if z.pointee.avail_out < uInt(room) { break }   // hand over what we have first
-                    throw truncated()
+                    sourceEnded = true
+                } else {
+                    position += Int64(n)
+                    z.pointee.next_in = inflater.input.baseAddress!.assumingMemoryBound(to: Bytef.self)
+                    z.pointee.avail_in = uInt(n)
                 }
-                position += Int64(n)
-                z.pointee.next_in = inflater.input.baseAddress!.assumingMemoryBound(to: Bytef.self)
-                z.pointee.avail_in = uInt(n)
             }
+            let before = z.pointee.avail_out
             let rc = CZlib.inflate(z, Z_NO_FLUSH)
             if rc == Z_STREAM_END { finished = true; break }
+            if sourceEnded, rc == Z_OK || rc == Z_BUF_ERROR, z.pointee.avail_out == before {
+                if z.pointee.avail_out < uInt(room) { break }   // hand over what we have first
+                throw truncated()
+            }
             if rc == Z_BUF_ERROR, z.pointee.avail_in == 0 { continue }
             guard rc == Z_OK else {
                 let message = z.pointee.msg.map { String(cString: $0) } ?? "zlib error \(rc)"

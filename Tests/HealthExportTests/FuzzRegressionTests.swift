@@ -116,4 +116,53 @@ struct FuzzRegressionTests {
         ])
         #expect(try roundTrip(sink.samples) == sink.samples)
     }
+
+    /// Fuzz finding Z2 (zip target, its input): a deflated member cut short said "after 583 bytes
+    /// of it were read" with whole reads and "after 566" with short ones. zlib still held output it
+    /// had decoded (a match cut by a full buffer) when the source ran out, and the stream declared
+    /// the zip truncated without letting zlib hand it over. Every decodable byte is now handed
+    /// over first: the bytes and the error are the same whatever the read sizes.
+    @Test func aTruncatedMemberGivesTheSameBytesAndErrorWhateverTheReadSizes() throws {
+        let zip = try #require(Data(base64Encoded: "UEsDBC0AAAAIAAAAIQDhVj7H//////////8KABQAZXhwb3J0LnhtbAEAEABPAgAAAAAAAEoBAAAAAAAAdZLNSsNAEMfvgu8w7iUHidkGKkWShmKRiihYWzyUUpbN1CwmuyWZVOurefCRfAWnScFS7TKHnY//zvyG/f78ipL3Ioc1lpVxNhadCykArXapsS+xmE5u/J5I+qcn0QhVTtlQkYLcaZVj7KFdTJ88TkJ05vugQLuiQEvwZiiDaIzalSnQZoWxWKpXFEEfjK1MiuD7jSxZGahcgZRxu6QJtSq+Qav0RnePtbJkaDNh/zblBmZpsBxjRaziuUoaK0Kv0VSuLjU+qAIhBvGsSGeiSdTWUAQAAAAAAAAALLSrLQWFsW2wIhYzEw8YyvDSlx02kPKqMTiXfLb7SA9qwsOa5rW1ymuu6vZEPwpajnY5s+vhYDKYHVnJfL4Hvssdgx4a5JE3zIWl2IONRRO6NzbdJlBLAwRa2GW+cB+LuhJHODvhjsGX3f85/9bsGHs8OH+K4PdXsPsDUEsBAi0DLQAAAAgAAAAhAOFWPsdKAQAATwIAAAoAAAAAAAAAAAAAAIABAAAAAGV4cG9ydC54bWxQSwUGAACIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIAAABAAEAOAAAAIYBAAAAAA=="))
+        let bytes = [UInt8](zip)
+        /// The member's bytes and the error, read `readSize` bytes at a time from a source that
+        /// returns at most `sourceRead` bytes a read.
+        func outcome(readSize: Int, sourceRead: Int) -> (bytes: [UInt8], error: String) {
+            let source = ShortReadSource(bytes, most: sourceRead)
+            var out: [UInt8] = []
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readSize, alignment: 16)
+            defer { buffer.deallocate() }
+            do {
+                let stream = try ZipMemberStream(source: source, member: try ZipArchive.findHealthExport(in: source))
+                while true {
+                    let n = try stream.read(into: buffer)
+                    if n == 0 { return (out, "no error") }
+                    out += buffer[0..<n]
+                }
+            } catch {
+                return (out, "\(error)")
+            }
+        }
+        let whole = outcome(readSize: 64 << 10, sourceRead: .max)
+        #expect(whole.error.contains("the zip ends inside member 'export.xml' after \(whole.bytes.count) bytes of it were read"), "\(whole.error)")
+        for (readSize, sourceRead) in [(1, .max), (7, .max), (16, 3), (100, 1), (4096, 5), (64 << 10, 1)] {
+            let chunked = outcome(readSize: readSize, sourceRead: sourceRead)
+            #expect(chunked.error == whole.error, "reads of \(readSize), source reads of \(sourceRead)")
+            let sameBytes = chunked.bytes == whole.bytes
+            #expect(sameBytes, "reads of \(readSize), source reads of \(sourceRead): \(chunked.bytes.count) bytes, whole \(whole.bytes.count)")
+        }
+    }
+}
+
+/// Memory as a `ByteSource` whose reads return at most `most` bytes (a file system may do that).
+final class ShortReadSource: ByteSource {
+    let bytes: [UInt8]
+    let most: Int
+    init(_ bytes: [UInt8], most: Int) { self.bytes = bytes; self.most = most }
+    var size: Int64 { Int64(bytes.count) }
+    func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let n = max(0, min(buffer.count, most, bytes.count - Int(offset)))
+        if n > 0 { bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + Int(offset), byteCount: n) } }
+        return n
+    }
 }
