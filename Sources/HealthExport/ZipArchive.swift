@@ -66,10 +66,12 @@ enum ZipArchive {
         return lower.hasSuffix(".xml") ? 0 : 1
     }
 
-    /// Whether the first bytes of the member hold an Apple Health export root.
+    /// Whether the first bytes of the member hold an Apple Health export root. The CRC is not
+    /// checked here: a small member is read whole by the first read, and its CRC failing there
+    /// would call a corrupt export "no export" (the import that follows names the CRC failure).
     static func looksLikeHealthExport(_ source: ByteSource, _ m: ZipMember) throws -> Bool {
         let stream: ZipMemberStream
-        do { stream = try ZipMemberStream(source: source, member: m) } catch { return false }
+        do { stream = try ZipMemberStream(source: source, member: m, checkCRC: false) } catch { return false }
         var head = [UInt8](repeating: 0, count: 64 << 10)
         var have = 0
         while have < head.count {

@@ -29,6 +29,9 @@ final class ZipMemberStream: ByteStream {
     private var finished = false
     private var crc: uLong = 0
     private var produced: Int64 = 0
+    /// Corrupt data found by a read that still handed over the bytes decoded before it: thrown
+    /// by the next read, so the bytes and the error do not depend on the read sizes.
+    private var pendingError: Error?
 
     init(source: ByteSource, member: ZipMember, checkCRC: Bool = true) throws {
         if let reason = Self.refusal(for: member) {
@@ -80,6 +83,7 @@ final class ZipMemberStream: ByteStream {
     var sourceBytesRead: Int64 { position - Int64(inflater?.stream.pointee.avail_in ?? 0) }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        if let pendingError { throw pendingError }
         guard !finished, buffer.count > 0 else { return 0 }
         let n: Int
         if let inflater { n = try inflate(inflater, into: buffer) } else { n = try readStored(into: buffer) }
@@ -88,7 +92,10 @@ final class ZipMemberStream: ByteStream {
             produced += Int64(n)
             try checkInflation()
         }
-        if finished { try verify() }
+        if finished {
+            // A failed check after bytes of this read: they are handed over first, as a shorter read would have.
+            do { try verify() } catch where n > 0 { pendingError = error }
+        }
         return n
     }
 
@@ -143,8 +150,11 @@ final class ZipMemberStream: ByteStream {
             if rc == Z_BUF_ERROR, z.pointee.avail_in == 0 { continue }
             guard rc == Z_OK else {
                 let message = z.pointee.msg.map { String(cString: $0) } ?? "zlib error \(rc)"
-                throw ImportError.malformed(format: ZipArchive.format, line: nil, offset: sourceBytesRead,
-                                            reason: "corrupt compressed data in member '\(member.name)' (\(message)) after \(produced) bytes of it")
+                let made = room - Int(z.pointee.avail_out)
+                let error = ImportError.malformed(format: ZipArchive.format, line: nil, offset: sourceBytesRead,
+                                                  reason: "corrupt compressed data in member '\(member.name)' (\(message)) after \(produced + Int64(made)) bytes of it")
+                if made > 0 { pendingError = error; break }   // hand over what we have first
+                throw error
             }
         }
         return room - Int(z.pointee.avail_out)
@@ -177,11 +187,11 @@ final class ZipMemberStream: ByteStream {
     private func verify() throws {
         guard checkCRC else { return }
         if let size = member.uncompressedSize, size != produced {
-            throw ImportError.malformed(format: ZipArchive.format, line: nil, offset: position,
+            throw ImportError.malformed(format: ZipArchive.format, line: nil, offset: sourceBytesRead,
                                         reason: "member '\(member.name)' holds \(produced) bytes, its header says \(size)")
         }
         if !member.hasDataDescriptor || member.compressedSize != nil, uLong(member.crc) != crc {
-            throw ImportError.malformed(format: ZipArchive.format, line: nil, offset: position,
+            throw ImportError.malformed(format: ZipArchive.format, line: nil, offset: sourceBytesRead,
                                         reason: "member '\(member.name)' fails its CRC-32 check (corrupt zip)")
         }
     }

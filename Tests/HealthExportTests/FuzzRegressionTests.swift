@@ -125,23 +125,8 @@ struct FuzzRegressionTests {
     @Test func aTruncatedMemberGivesTheSameBytesAndErrorWhateverTheReadSizes() throws {
         let zip = try #require(Data(base64Encoded: "UEsDBC0AAAAIAAAAIQDhVj7H//////////8KABQAZXhwb3J0LnhtbAEAEABPAgAAAAAAAEoBAAAAAAAAdZLNSsNAEMfvgu8w7iUHidkGKkWShmKRiihYWzyUUpbN1CwmuyWZVOurefCRfAWnScFS7TKHnY//zvyG/f78ipL3Ioc1lpVxNhadCykArXapsS+xmE5u/J5I+qcn0QhVTtlQkYLcaZVj7KFdTJ88TkJ05vugQLuiQEvwZiiDaIzalSnQZoWxWKpXFEEfjK1MiuD7jSxZGahcgZRxu6QJtSq+Qav0RnePtbJkaDNh/zblBmZpsBxjRaziuUoaK0Kv0VSuLjU+qAIhBvGsSGeiSdTWUAQAAAAAAAAALLSrLQWFsW2wIhYzEw8YyvDSlx02kPKqMTiXfLb7SA9qwsOa5rW1ymuu6vZEPwpajnY5s+vhYDKYHVnJfL4Hvssdgx4a5JE3zIWl2IONRRO6NzbdJlBLAwRa2GW+cB+LuhJHODvhjsGX3f85/9bsGHs8OH+K4PdXsPsDUEsBAi0DLQAAAAgAAAAhAOFWPsdKAQAATwIAAAoAAAAAAAAAAAAAAIABAAAAAGV4cG9ydC54bWxQSwUGAACIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIAAABAAEAOAAAAIYBAAAAAA=="))
         let bytes = [UInt8](zip)
-        /// The member's bytes and the error, read `readSize` bytes at a time from a source that
-        /// returns at most `sourceRead` bytes a read.
         func outcome(readSize: Int, sourceRead: Int) -> (bytes: [UInt8], error: String) {
-            let source = ShortReadSource(bytes, most: sourceRead)
-            var out: [UInt8] = []
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readSize, alignment: 16)
-            defer { buffer.deallocate() }
-            do {
-                let stream = try ZipMemberStream(source: source, member: try ZipArchive.findHealthExport(in: source))
-                while true {
-                    let n = try stream.read(into: buffer)
-                    if n == 0 { return (out, "no error") }
-                    out += buffer[0..<n]
-                }
-            } catch {
-                return (out, "\(error)")
-            }
+            Self.memberOutcome(bytes, readSize: readSize, sourceRead: sourceRead)
         }
         let whole = outcome(readSize: 64 << 10, sourceRead: .max)
         #expect(whole.error.contains("the zip ends inside member 'export.xml' after \(whole.bytes.count) bytes of it were read"), "\(whole.error)")
@@ -151,6 +136,66 @@ struct FuzzRegressionTests {
             let sameBytes = chunked.bytes == whole.bytes
             #expect(sameBytes, "reads of \(readSize), source reads of \(sourceRead): \(chunked.bytes.count) bytes, whole \(whole.bytes.count)")
         }
+    }
+
+    /// The export member's bytes and the error, read `readSize` bytes at a time from a source
+    /// that returns at most `sourceRead` bytes a read (as the zip fuzz target reads it).
+    static func memberOutcome(_ bytes: [UInt8], readSize: Int, sourceRead: Int) -> (bytes: [UInt8], error: String) {
+        let source = ShortReadSource(bytes, most: sourceRead)
+        var out: [UInt8] = []
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readSize, alignment: 16)
+        defer { buffer.deallocate() }
+        do {
+            let stream = try ZipMemberStream(source: source, member: try ZipArchive.findHealthExport(in: source))
+            while true {
+                let n = try stream.read(into: buffer)
+                if n == 0 { return (out, "no error") }
+                out += buffer[0..<n]
+            }
+        } catch {
+            return (out, "\(error)")
+        }
+    }
+
+    static let readSizes: [(readSize: Int, sourceRead: Int)] = [(1, .max), (7, .max), (16, 3), (100, 1), (4096, 5), (64 << 10, 1)]
+
+    /// Fuzz finding Z3 (zip target, its input): a small stored export whose CRC fails was read
+    /// whole by the first read of the member sniffing, which then failed and called it "no Apple
+    /// Health export"; with short reads the sniff saw `<HealthData` and the import named the CRC
+    /// failure. The sniff no longer checks the CRC: both say the CRC fails.
+    @Test func aSmallExportFailingItsCRCIsNamedSoWhateverTheReadSizes() throws {
+        let bytes = [UInt8](try #require(Data(base64Encoded: "UEsDBBQAAAAAAJ19dl3hVj7HTwIAAE8CAAAeAAAAYXBwbGVfaGVhbHRoX2V4cG9ydC9leHBvcnQueG1s77u/PD94bWwgdmVyc2lvbj0iMS4wIiBlbmNvZGluZz0iVVRGLTgiPz4NCjxIZWFsdGhEYXRhIGxvY2FsZT0nZW5fVVMnPg0KIDwhLS0gYSBjb21tZW50IHdpdGggPFJlY29yZCB0eXBlPSJmYWtlIi8+IGluc2lkZSAtLT4NCiA8P3BpIHNvbWV0aGluZz8+DQogPFJlY29yZA0KICAgdHlwZT0nSEtRdWFudGl0eVR5cGVJZGVudGlmaWVyUmVzdGluZ0hlYXJ0UmF0ZScNCiAgIHNvdXJjZU5hbWUgPSAiV2F0Y2giDQogICB1bml0PSJjb3VudC9taW4iDQogICBzdGFydERhdGU9IjIwMjYtMDEtMDEgMDA6MDA6MDAgKzAwMDAiIGVuZERhdGU9IjIwMjYtMDEtMDIgMDA6MDA6MDAgKzAwMDAiDQogICB2YWx1ZT0iNTgiPjwvUmVjb3JkPg0KIDwhW0NEQVRBWyA8UmVjb3JkIHR5cGU9ImZha2UiLz4gXV0+DQogPFJlY29yZCB0eXBlPSJIS1F1YW50aXR5VHlwZUlkZW50aWZpZXJEaWV0YXJ5V2F0ZXIiIHNvdXJjZU5hbWU9IldhdGVyTWluZGVyAAB1bml0PSJmbF9vel91cyIgc3RhcnREYXRlPSIyMDI2LTAxLTAxIDEyOjAwOjAwIC0wNTAwIiBlbmREYXRlPSIyMDI2LTAxLTAxIDEyOjAwOjAwIC0wNTAwIiB2YWx1ZT0iOCIvPg0KPC9IZWFsdGhEYXRhPg0KUEsBAhQDFAAAAAAAnX12XeFWPsdPAgAATwIAAB4AAAAAAAAAAAAAAIABAAAAAGFwcGxlX2hlYWx0aF9leHBvcnQvZXhwb3J0LnhtbFBLBQYAAAAAAQABAEwAAACLAgAAAAA=")))
+        let whole = Self.memberOutcome(bytes, readSize: 64 << 10, sourceRead: .max)
+        #expect(whole.error.contains("member 'apple_health_export/export.xml' fails its CRC-32 check"), "\(whole.error)")
+        for (readSize, sourceRead) in Self.readSizes {
+            let chunked = Self.memberOutcome(bytes, readSize: readSize, sourceRead: sourceRead)
+            #expect(chunked.error == whole.error, "reads of \(readSize), source reads of \(sourceRead)")
+            let sameBytes = chunked.bytes == whole.bytes
+            #expect(sameBytes, "reads of \(readSize), source reads of \(sourceRead)")
+        }
+    }
+
+    /// The same for corrupt deflate data: the bytes decoded before the damage are handed over by
+    /// the read that finds it, and the error (with its byte count) comes with the next read.
+    @Test func corruptDeflateDataGivesTheSameBytesAndErrorWhateverTheReadSizes() throws {
+        let xml = try AppleHealthGoldenTests.input("modern-export")
+        var z = TestZipWriter()
+        z.add(.init(name: Array("apple_health_export/export.xml".utf8), data: xml))
+        let good = z.finish()
+        var corrupt = 0
+        for at in stride(from: 200, to: 1200, by: 97) {
+            var bytes = good
+            for k in at..<(at + 24) { bytes[k] = 0xFF }
+            let whole = Self.memberOutcome(bytes, readSize: 64 << 10, sourceRead: .max)
+            if whole.error.contains("corrupt compressed data") { corrupt += 1 }
+            for (readSize, sourceRead) in Self.readSizes {
+                let chunked = Self.memberOutcome(bytes, readSize: readSize, sourceRead: sourceRead)
+                #expect(chunked.error == whole.error, "damage at \(at), reads of \(readSize), source reads of \(sourceRead)")
+                let sameBytes = chunked.bytes == whole.bytes
+                #expect(sameBytes, "damage at \(at), reads of \(readSize), source reads of \(sourceRead): \(chunked.bytes.count), whole \(whole.bytes.count)")
+            }
+        }
+        #expect(corrupt > 0)
     }
 }
 
