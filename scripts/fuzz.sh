@@ -14,8 +14,10 @@ seconds=${FUZZ_SECONDS:-300}
 scratch=.build-fuzz
 
 echo "== building the fuzz binary (release, -sanitize=fuzzer,address) in $scratch"
+built=$SECONDS
 HEALTHSPOOL_FUZZ=1 nice -n 10 swift build -c release --scratch-path "$scratch" --product healthspool-fuzz \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing
+echo "== built in $((SECONDS - built)) s"
 bin=$scratch/release/healthspool-fuzz
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then mapfile -t targets < <("$bin" list | cut -f1); fi
