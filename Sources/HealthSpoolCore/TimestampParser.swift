@@ -8,7 +8,8 @@
 /// - `20151107171924+0100` (iOS 8/9 exports)
 /// - `2026-01-01` and `2026-01-01 10:00` (offset taken from `defaultOffsetSeconds`)
 ///
-/// The instant must fall in years 0000–9999 both in UTC and in its own offset, the range
+/// The offset must be at most ±18:00 with minutes below 60, and the instant must fall in years
+/// 0000–9999 both in UTC and in its own offset, the range
 /// `Timestamp.iso8601UTC` and `iso8601Local` write with four-digit years: what is parsed can be
 /// written and read back (`9999-12-31T23:59:59.999-14:00` is year 10000 in UTC and is refused).
 public enum TimestampParser {
@@ -104,6 +105,9 @@ public enum TimestampParser {
                 guard let oh = digits(2) else { return nil }
                 if i < n, b[i] == 0x3A { i += 1 }
                 let om = digits(2) ?? 0
+                // Offsets the writer can write back (two-digit hours, minutes below 60), within
+                // ±18:00 as ISO 8601 tools allow (real ones stay within -12:00…+14:00).
+                guard om < 60, oh * 3600 + om * 60 <= 18 * 3600 else { return nil }
                 let total = Int32(oh * 3600 + om * 60)
                 offset = negative ? -total : total
             } else {

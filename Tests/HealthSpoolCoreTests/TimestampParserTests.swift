@@ -94,4 +94,19 @@ struct TimestampParserTests {
             #expect(back.millis == t.millis)
         }
     }
+
+    /// Fuzz finding T2 (timestamp target, its input): `-9999` read as an offset of -99:99
+    /// (-100:39), which `iso8601Local` wrote with three-digit hours that nothing reads back.
+    /// Offsets past ±18:00 or with minutes past 59 are refused.
+    @Test(arguments: ["9999-1-1-9999 ", "2026-01-01T10:00:00+00:99", "2026-01-01T10:00:00+18:01", "2026-01-01 10:00:00 -2400"])
+    func offsetsTheWriterCannotWriteAreRefused(_ text: String) {
+        #expect(TimestampParser.parse(text) == nil)
+    }
+
+    @Test(arguments: ["2026-01-01T10:00:00+18:00", "2026-01-01T10:00:00-18:00", "2026-01-01 10:00:00 +0545"])
+    func offsetsUpToEighteenHoursRoundTrip(_ text: String) throws {
+        let t = try #require(TimestampParser.parse(text))
+        let back = try #require(TimestampParser.parse(t.iso8601Local))
+        #expect(back.millis == t.millis && back.utcOffsetSeconds == t.utcOffsetSeconds)
+    }
 }
