@@ -278,7 +278,7 @@ public enum SettingsReader {
     public static func parseFile(_ text: String, origin: String) throws(SettingsError) -> [(String, String, Int)] {
         var out: [(String, String, Int)] = []
         var section = ""
-        for (n, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (n, rawLine) in lines(text).enumerated() {
             let line = String(rawLine).trimmingSpaces
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             if line.hasPrefix("["), line.hasSuffix("]") {
@@ -298,6 +298,12 @@ public enum SettingsReader {
             out.append((key, value, n + 1))
         }
         return out
+    }
+
+    /// The lines of a config file, LF or CRLF. Swift reads `\r\n` as one Character, which a
+    /// split on `\n` does not see: a CRLF file was one long line.
+    static func lines(_ text: String) -> [Substring] {
+        text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
     }
 
     /// The items of a list value: `a, b`, `"a", "b"` or `["a", "b"]` (quotes optional). Throws
@@ -355,7 +361,7 @@ public enum SettingsReader {
     /// file has no `[section]`, else inserted before the first one (after it, it would be read as
     /// `section.key`). A nil value removes the key.
     public static func updating(_ text: String, key: String, value: String?) -> String {
-        var lines = text.isEmpty ? [] : text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines = text.isEmpty ? [] : Self.lines(text).map(String.init)
         if lines.last == "" { lines.removeLast() }
         var found = false
         var section = ""

@@ -60,6 +60,21 @@ import Testing
         #expect(t.gatewayURL == "https://c" && t.gatewayFormat != Settings().gatewayFormat)
     }
 
+    /// Fuzz finding C2 (config target): Swift reads `\r\n` as one Character, so a split on `\n`
+    /// left a CRLF file as one line: a key appended after a line ending in `\r` became part of
+    /// that line's value, and a CRLF file read only its first key.
+    @Test func aCRLFFileIsReadLineByLineAndUpdatedSo() throws {
+        let text = "user.id = bob\r\n[gateway]\r\nformat = json\r\n"
+        let entries = try SettingsReader.parseFile(text, origin: "f.conf")
+        #expect(entries.map { "\($0.0)=\($0.1)@\($0.2)" } == ["user.id=bob@1", "gateway.format=json@3"])
+        let fuzzed = "a/b = d/[gate\r"
+        let out = SettingsReader.updating(fuzzed, key: "sync.throttle_seconds", value: "x=y")
+        let after = try SettingsReader.parseFile(out, origin: "f.conf")
+        #expect(after.map { "\($0.0)=\($0.1)" } == ["a/b=d/[gate", "sync.throttle_seconds=x=y"])
+        let set = SettingsReader.updating(text, key: "gateway.format", value: "confluent-v3")
+        #expect(try SettingsReader.parseFile(set, origin: "f.conf").map(\.1) == ["bob", "confluent-v3"])
+    }
+
     @Test func disablingACategoryDisablesItsTypes() {
         var s = Settings()
         s.disabledTypes = ["nutrition", "HKQuantityTypeIdentifierStepCount"]
