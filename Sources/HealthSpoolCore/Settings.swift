@@ -351,6 +351,10 @@ public enum SettingsReader {
         guard let k = SettingKey.named(key) else {
             throw SettingsError(key, "unknown setting (see healthspool.conf(5) for the list)", origin: origin)
         }
+        // No setting holds a line break; written to a file by `gateway set`, one would add lines.
+        guard !value.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }) else {
+            throw SettingsError(key, "the value holds a line break; every setting is one line", origin: origin)
+        }
         do { try k.apply(&s, value) } catch { throw SettingsError(key, error.reason, origin: origin) }
     }
 

@@ -75,6 +75,19 @@ import Testing
         #expect(try SettingsReader.parseFile(set, origin: "f.conf").map(\.1) == ["bob", "confluent-v3"])
     }
 
+    /// Fuzz finding C3 (config target, its value): a value holding `\r\n` (one Character, so a
+    /// check for "\n" missed it) would have added lines to the file `gateway set` writes. Every
+    /// setting is one line: a line break in a value is refused, naming the key.
+    @Test(arguments: ["[ga\r\nauth = ug", "x\ngateway.url = https://evil", "a\rb"])
+    func aValueWithALineBreakIsRefused(_ value: String) {
+        var s = Settings()
+        #expect {
+            try SettingsReader.apply("gateway.topic", value, to: &s, origin: "new value")
+        } throws: { error in
+            "\(error)".contains("gateway.topic") && "\(error)".contains("line break")
+        }
+    }
+
     @Test func disablingACategoryDisablesItsTypes() {
         var s = Settings()
         s.disabledTypes = ["nutrition", "HKQuantityTypeIdentifierStepCount"]
