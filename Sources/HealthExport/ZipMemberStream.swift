@@ -162,17 +162,18 @@ final class ZipMemberStream: ByteStream {
 
     /// Stops a member that inflates past its declared size, or past `maxRatio` times the
     /// compressed bytes read so far once beyond `ratioFloor`: a decompression bomb or a lying
-    /// header, found after reading little of it.
+    /// header, found after reading little of it. The error names the member's local header: how
+    /// far zlib had read into its input depends on the read sizes.
     private func checkInflation() throws {
         guard inflater != nil else { return }
         if let declared = member.uncompressedSize, produced > declared {
-            throw ImportError.refused(format: ZipArchive.format, offset: sourceBytesRead,
+            throw ImportError.refused(format: ZipArchive.format, offset: member.localHeaderOffset,
                                       reason: "member '\(member.name)' inflates to more than the \(declared) bytes its header declares"
                                           + " (a corrupt or hostile zip); stopped after \(produced) bytes of it")
         }
         let compressed = max(1, sourceBytesRead - member.dataOffset)
         if produced > Self.ratioFloor, produced > Self.maxRatio * compressed {
-            throw ImportError.refused(format: ZipArchive.format, offset: sourceBytesRead,
+            throw ImportError.refused(format: ZipArchive.format, offset: member.localHeaderOffset,
                                       reason: "member '\(member.name)' inflates more than \(Self.maxRatio)× its compressed size"
                                           + " (\(produced) bytes from \(compressed)); real exports stay below 40×, so this is a"
                                           + " decompression bomb or a corrupt zip; stopped after \(produced) bytes of it")

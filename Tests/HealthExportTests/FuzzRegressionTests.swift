@@ -211,6 +211,20 @@ struct FuzzRegressionTests {
             #expect(sameBytes, "reads of \(readSize), source reads of \(sourceRead)")
         }
     }
+
+    /// Fuzz finding Z5 (zip target, its input): a member inflating past its declared size was
+    /// refused at byte 370 with whole reads and 369 with short ones (how far zlib had read ahead).
+    /// The refusal names the member's local header instead.
+    @Test func anOverflowingMemberIsRefusedAtTheSamePlaceWhateverTheReadSizes() throws {
+        let bytes = [UInt8](try #require(Data(base64Encoded: "UEsDBBQAAAAIAJ19dl3hVj7HSgEAAE8CAAAKAAAAZXhwb3J0LnhtbHWSzUrDQBDH74LvMO4lB4nZBipFkoZikYooWFs8lFKWzdQsJrslmVTrq3nwkXwFp0nBUu0yh52P/878hv3+/IqS9yKHNZaVcTYWnQspAK12qbEvsZhObvyeSPqnJ9EIVU7ZUJGC3GmVY+yhXUw9nzxOQnTm+6BAu6JAS/BmKAgAjNqVKdBmhbFYqlcUQR+MrUyK4PuNLFkZqFyBlHG7pAm1Kr5Bq/RGd4+1smRoM2H/NuUGZmmwHGNFrOK5ShorQq/RVK4uNT6oAiEG8axIZ6JJ1NZQLLSrLQWFsW2wIhYzEw8IAPDSlx02kPKqMTiXfLb7SA9qwsOa5rW1ymuu6vZEP10KWo52QrPr4WAymB1ZyXy+B77LHYMeGuaRN8yFpdiDjUUTujc23SZa2GW+cB+LuhJHODvhjsGX3f85/9bsGHs8XTl/quD3V7D7Aw==")))
+        let whole = Self.memberOutcome(bytes, readSize: 64 << 10, sourceRead: .max)
+        #expect(whole.error.contains("inflates to more than the 591 bytes its header declares"), "\(whole.error)")
+        for (readSize, sourceRead) in Self.readSizes {
+            let chunked = Self.memberOutcome(bytes, readSize: readSize, sourceRead: sourceRead)
+            #expect(chunked.error == whole.error, "reads of \(readSize), source reads of \(sourceRead)")
+        }
+    }
+
 }
 
 /// Memory as a `ByteSource` whose reads return at most `most` bytes (a file system may do that).
