@@ -25,7 +25,7 @@ extension AppleHealthSampleBuilder {
             }
         }
         record = nil
-        guard type >= 0 else { problem("Record without a type"); return }
+        guard type >= 0, scanner.rawValue(type).count > 0 else { problem("Record without a type"); return }
         var badType = false
         let kind = kinds.value(for: scanner.rawValue(type)) { raw in
             guard isUTF8(raw, attribute: type) else {

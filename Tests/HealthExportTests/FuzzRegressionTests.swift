@@ -225,6 +225,15 @@ struct FuzzRegressionTests {
         }
     }
 
+    /// Fuzz finding A2 (apple-xml target's round trip): `<Record type="">` made a sample with an
+    /// empty type. It is a record without a type, noted with its line.
+    @Test func aRecordWithAnEmptyTypeIsRefused() throws {
+        let xml = #"<HealthData><Record type="" sourceName="Watch" startDate="2026-01-01 00:40:30 +0100" endDate="2026-01-01 01:30:00 +0100" value="HKCategoryValueSleepAnalysisAsleepDeep"/></HealthData>"#
+        let sink = CollectingSink()
+        let report = try AppleHealthParser.parseXML(MemoryByteSource(xml), into: sink)
+        #expect(sink.samples.isEmpty)
+        #expect(report.problems.map(\.message) == ["Record without a type"])
+    }
 }
 
 /// Memory as a `ByteSource` whose reads return at most `most` bytes (a file system may do that).
