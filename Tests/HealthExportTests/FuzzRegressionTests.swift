@@ -201,7 +201,7 @@ struct FuzzRegressionTests {
     /// Fuzz finding Z4 (zip target, its input): a member holding `<ClinicalDocument` (byte 98)
     /// before `<HealthData` (byte 120) was taken for the export when its first read held both, and
     /// for a CDA document when a short read ended between them. The root that comes first decides.
-    @Test func aCutStoredMemberWithoutCentralDirectoryIsFoundWhateverTheReadSizes() throws {
+    @Test func theFirstRootDecidesWhetherAMemberIsTheExportWhateverTheReadSizes() throws {
         let bytes = [UInt8](try #require(Data(base64Encoded: "UEsDBBQAAAAAAJ19dl3hVj7HTwIAAE8CAAAeAAAAYXBwbGVfaGVhbHRoX2V4cG9ydC9leHBvUEsDBG1s77u/PD94bWwgdmVyc2lvbj0iMS4wIiBlbmNvZGluZz0iVVRGLTg8Q2xpbmljYWxEb2N1bWVudCI/Pg0KPEhlYWx0aERhdGEgbG9jYWxlPSdlbl9VUyc+DQp0RGF0ZT0iMjAyNi0wMS0wMSAxMjowMDowMCAtMDUwMCIgZW5kRGF0ZT0iMjAyNi0wMS0wMSAxMjowMDowMCAtMDUwMCIgdmFsdWU9IjgiLz4NCjw0SGVhbHRoRGF0YT4NClBLAQIUAxQAAAAAAJ19dl3hVj7HTwIAAE8CAAAeAAAAAAAAAAAAAQCAAQAAAABhcHBsZV9ikYooWFs8lMDAwMDAwMCdj//O/Ib9/vyKkvcihzWWlXE2Fp0LKQCtdqmxL7GYTm78nkj6pyfRCFVO2VCRgtxplWPsoV1MnzxOQs3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3NdOb7oEC7okBL8GYog2iM2pUp0GaFsViqVxRBH4ytTIrg+40sWRmoXIGUcbukCbUqvkFoZWFsdGhfZXhwb3J0L2V4cG9ydC5wZGYueG1sUEsFBgAAAAABAAEATAAAAIsCAAAAAA==")))
         let whole = Self.memberOutcome(bytes, readSize: 64 << 10, sourceRead: .max)
         for (readSize, sourceRead) in Self.readSizes {
