@@ -14,8 +14,10 @@ seconds=${FUZZ_SECONDS:-300}
 scratch=.build-fuzz
 
 echo "== building the fuzz binary (release, -sanitize=fuzzer,address) in $scratch"
+built=$SECONDS
 HEALTHSPOOL_FUZZ=1 nice -n 10 swift build -c release --scratch-path "$scratch" --product healthspool-fuzz \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing
+echo "== built in $((SECONDS - built)) s"
 bin=$scratch/release/healthspool-fuzz
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then mapfile -t targets < <("$bin" list | cut -f1); fi
@@ -31,6 +33,10 @@ dict_for() {
     esac
 }
 
+# CPU seconds used by the children this shell has waited for (utime + stime of the fuzzers).
+ticks=$(getconf CLK_TCK)
+child_cpu() { awk -v t="$ticks" '{ printf "%d", ($16 + $17) / t }' /proc/$$/stat; }
+
 failed=0
 summary=()
 for t in "${targets[@]}"; do
@@ -41,8 +47,10 @@ for t in "${targets[@]}"; do
     echo "== $t: ${seconds}s"
     rc=0
     touch "$log.start"
+    cpu0=$(child_cpu)
     SWIFT_BACKTRACE=enable=no nice -n 19 "$bin" "$t" "${bounds[@]}" -max_total_time="$seconds" -print_final_stats=1 \
         -artifact_prefix="$findings/" ${dict:+-dict="$dict"} "$corpus" >"$log" 2>&1 || rc=$?
+    cpu=$(( $(child_cpu) - cpu0 ))
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1 || true)
     cov=$( (grep -o 'cov: [0-9]*' "$log" || true) | tail -1 | cut -d' ' -f2)
     ft=$( (grep -o 'ft: [0-9]*' "$log" || true) | tail -1 | cut -d' ' -f2)
@@ -58,7 +66,7 @@ for t in "${targets[@]}"; do
         result="$result; differs from zipfile"
         failed=1
     fi
-    summary+=("$(printf '%-10s %5ss  execs %-10s cov %-6s ft %-7s corpus %-5s %s' "$t" "$seconds" "${execs:-?}" "${cov:-?}" "${ft:-?}" \
+    summary+=("$(printf '%-10s %5ss  cpu %5ss  execs %-10s cov %-6s ft %-7s corpus %-5s %s' "$t" "$seconds" "$cpu" "${execs:-?}" "${cov:-?}" "${ft:-?}" \
         "$(find "$corpus" -type f | wc -l)" "$result")")
 done
 echo "== summary"

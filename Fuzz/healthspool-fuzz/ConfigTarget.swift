@@ -13,7 +13,10 @@ enum ConfigTarget {
         let keys = SettingKey.all.map(\.name)
         let key = keys[data.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFFFF } % keys.count]
         let value = String(text.split(separator: "\n").last ?? "v").trimmingSpaces
-        guard !value.isEmpty, !value.contains("\n"), !value.hasPrefix("\""), !value.hasSuffix("\"") else { return }
+        // A value with a line break is refused before `updating` (`SettingsReader.apply`); `\r\n`
+        // is one Character, so the scalars are looked at.
+        guard !value.isEmpty, !value.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }),
+              !value.hasPrefix("\""), !value.hasSuffix("\"") else { return }
         let updated = SettingsReader.updating(text, key: key, value: value)
         let after: [(String, String, Int)]
         do { after = try SettingsReader.parseFile(updated, origin: "updated.conf") } catch {

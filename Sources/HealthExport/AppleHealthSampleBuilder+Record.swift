@@ -25,7 +25,7 @@ extension AppleHealthSampleBuilder {
             }
         }
         record = nil
-        guard type >= 0 else { problem("Record without a type"); return }
+        guard type >= 0, scanner.rawValue(type).count > 0 else { problem("Record without a type"); return }
         var badType = false
         let kind = kinds.value(for: scanner.rawValue(type)) { raw in
             guard isUTF8(raw, attribute: type) else {
@@ -46,6 +46,10 @@ extension AppleHealthSampleBuilder {
         var end = start
         if endDate >= 0 {
             guard let e = date(endDate, "endDate") else { return }
+            guard e >= start else {
+                problem("\(kind.hkIdentifier) record refused: endDate '\(string(endDate))' is before startDate '\(string(startDate))'")
+                return
+            }
             end = e
         }
         noteOffset(of: start)

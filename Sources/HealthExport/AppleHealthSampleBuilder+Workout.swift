@@ -72,6 +72,10 @@ extension AppleHealthSampleBuilder {
         }
         var e = s
         if end >= 0 { guard let t = date(end, "endDate") else { return }; e = t }
+        guard e >= s else {
+            problem("Workout refused: endDate '\(string(end))' is before startDate '\(string(start))'")
+            return
+        }
         var minutes = Double(e.millis - s.millis) / 60_000
         if duration >= 0, let d = number(duration) {
             let unit = durationUnit >= 0 ? string(durationUnit) : "min"

@@ -103,6 +103,12 @@ extension AutoExportParser {
         var groups: [(metric: String, columns: [CSVColumn])] = []
         for (i, h) in header.enumerated() where !skip.contains(i) && !h.isEmpty {
             let c = CSVColumn(index: i, header: h)
+            // A cut-up cell (`[Min] (count/min)`, `%`) names no metric: it would make a sample
+            // without a type.
+            guard !c.metric.isEmpty else {
+                builder.report.note(ParseProblem(line: 1, message: "column \(i + 1) ('\(h)') refused: its header names no metric; the header is damaged there"))
+                continue
+            }
             let known = c.part.map { csvParts[$0] != nil } ?? true
             let key = known ? c.metric : c.metric + "_" + (c.part ?? "")
             if let g = groups.firstIndex(where: { $0.metric == key }) { groups[g].columns.append(c) }

@@ -2,7 +2,10 @@
 ///
 /// Numbers of up to 15 significant digits with a small exponent (all that exports contain) are
 /// converted exactly with one correctly rounded multiplication or division; anything else goes
-/// through the standard library. `shift` moves the decimal point (2 turns a fraction into a
+/// through the standard library (the C library's `strtod`, correctly rounded): up to 19
+/// significant digits as mantissa and exponent, and past 19 digits with every digit written out,
+/// because the digits past the 19th can decide the rounding (`8.000000000000000838e23`).
+/// `shift` moves the decimal point (2 turns a fraction into a
 /// percentage without the rounding noise of multiplying by 100).
 enum DecimalParser {
     private static let powers: [Double] = (0...22).map { p in (0..<p).reduce(1.0) { a, _ in a * 10 } }
@@ -20,6 +23,7 @@ enum DecimalParser {
         var exponent = shift
         var sawDigit = false
         var exact = true
+        let start = i
         while i < n, b[i] >= 0x30, b[i] <= 0x39 {
             sawDigit = true
             if mantissa == 0 && b[i] == 0x30 { i += 1; continue }
@@ -52,10 +56,34 @@ enum DecimalParser {
         if exact, mantissa < (1 << 53), exponent >= -22, exponent <= 22 {
             value = Double(mantissa)
             if exponent < 0 { value /= powers[-exponent] } else { value *= powers[exponent] }
+        } else if !exact {
+            guard let v = Double(allDigits(b, from: start, exponent: exponent, kept: digits)) else { return nil }
+            value = v
         } else {
             guard let v = Double(String(mantissa) + "e" + String(exponent) ) else { return nil }
             value = v
         }
         return negative ? -value : value
+    }
+
+    /// The number at `b[from...]` (past its sign) as `digits e exponent` with every significant
+    /// digit, for when more than 19 were read. `exponent` is the parser's (shift and `e` included),
+    /// which scales the first `kept` digits; the dropped ones are the places below them.
+    private static func allDigits(_ b: UnsafeRawBufferPointer, from start: Int, exponent: Int, kept: Int) -> String {
+        var text: [UInt8] = []
+        var i = start
+        var leading = true
+        while i < b.count {
+            let c = b[i]
+            if c == 0x2E { i += 1; continue }
+            guard c >= 0x30, c <= 0x39 else { break }
+            if leading && c == 0x30 { i += 1; continue }
+            leading = false
+            text.append(c)
+            i += 1
+        }
+        // The parser's exponent scales the first `kept` digits; the dropped ones are lower places.
+        let dropped = text.count - kept
+        return String(decoding: text, as: UTF8.self) + "e" + String(exponent - dropped)
     }
 }

@@ -66,10 +66,12 @@ enum ZipArchive {
         return lower.hasSuffix(".xml") ? 0 : 1
     }
 
-    /// Whether the first bytes of the member hold an Apple Health export root.
+    /// Whether the first bytes of the member hold an Apple Health export root. The CRC is not
+    /// checked here: a small member is read whole by the first read, and its CRC failing there
+    /// would call a corrupt export "no export" (the import that follows names the CRC failure).
     static func looksLikeHealthExport(_ source: ByteSource, _ m: ZipMember) throws -> Bool {
         let stream: ZipMemberStream
-        do { stream = try ZipMemberStream(source: source, member: m) } catch { return false }
+        do { stream = try ZipMemberStream(source: source, member: m, checkCRC: false) } catch { return false }
         var head = [UInt8](repeating: 0, count: 64 << 10)
         var have = 0
         while have < head.count {
@@ -81,22 +83,28 @@ enum ZipArchive {
             }
             if n == 0 { break }
             have += n
+            // The root that comes first decides (a CDA document may quote `<HealthData`, an export
+            // `<ClinicalDocument`), whatever the read sizes: no root starting earlier can still be
+            // incomplete, for none holds a `<` past its first byte.
             let text = head[0..<have]
-            if contains(text, "<HealthData") || contains(text, "<!DOCTYPE HealthData") { return true }
-            if contains(text, "<ClinicalDocument") { return false }
+            let export = [offset(of: "<HealthData", in: text), offset(of: "<!DOCTYPE HealthData", in: text)].compactMap { $0 }.min()
+            let clinical = offset(of: "<ClinicalDocument", in: text)
+            if let export, clinical.map({ export < $0 }) ?? true { return true }
+            if clinical != nil { return false }
         }
         return false
     }
 
-    static func contains(_ hay: ArraySlice<UInt8>, _ needle: String) -> Bool {
+    /// Where `needle` first starts in `hay`, or nil.
+    static func offset(of needle: String, in hay: ArraySlice<UInt8>) -> Int? {
         let n = Array(needle.utf8)
-        guard hay.count >= n.count else { return false }
+        guard hay.count >= n.count else { return nil }
         var i = hay.startIndex
         while i + n.count <= hay.endIndex {
-            if hay[i] == n[0], hay[i..<(i + n.count)].elementsEqual(n) { return true }
+            if hay[i] == n[0], hay[i..<(i + n.count)].elementsEqual(n) { return i }
             i += 1
         }
-        return false
+        return nil
     }
 
     // MARK: - Central directory

@@ -29,6 +29,9 @@ final class ZipMemberStream: ByteStream {
     private var finished = false
     private var crc: uLong = 0
     private var produced: Int64 = 0
+    /// Corrupt data found by a read that still handed over the bytes decoded before it: thrown
+    /// by the next read, so the bytes and the error do not depend on the read sizes.
+    private var pendingError: Error?
 
     init(source: ByteSource, member: ZipMember, checkCRC: Bool = true) throws {
         if let reason = Self.refusal(for: member) {
@@ -80,6 +83,7 @@ final class ZipMemberStream: ByteStream {
     var sourceBytesRead: Int64 { position - Int64(inflater?.stream.pointee.avail_in ?? 0) }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        if let pendingError { throw pendingError }
         guard !finished, buffer.count > 0 else { return 0 }
         let n: Int
         if let inflater { n = try inflate(inflater, into: buffer) } else { n = try readStored(into: buffer) }
@@ -88,7 +92,10 @@ final class ZipMemberStream: ByteStream {
             produced += Int64(n)
             try checkInflation()
         }
-        if finished { try verify() }
+        if finished {
+            // A failed check after bytes of this read: they are handed over first, as a shorter read would have.
+            do { try verify() } catch where n > 0 { pendingError = error }
+        }
         return n
     }
 
@@ -118,24 +125,36 @@ final class ZipMemberStream: ByteStream {
         z.pointee.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self)
         z.pointee.avail_out = uInt(room)
         while z.pointee.avail_out > 0 {
+            // At the end of the source zlib may still hold output decoded from what it read (a
+            // match cut short by a full buffer): it is handed over before the member is called
+            // truncated, so the bytes and the error never depend on the read sizes.
+            var sourceEnded = false
             if z.pointee.avail_in == 0 {
                 let want = Int(min(Int64(inflater.input.count), limit - position))
                 let n = want > 0 ? try source.read(at: position, into: UnsafeMutableRawBufferPointer(rebasing: inflater.input[0..<want])) : 0
                 if n == 0 {
-                    if z.pointee.avail_out < uInt(room) { break }   // hand over what we have first
-                    throw truncated()
+                    sourceEnded = true
+                } else {
+                    position += Int64(n)
+                    z.pointee.next_in = inflater.input.baseAddress!.assumingMemoryBound(to: Bytef.self)
+                    z.pointee.avail_in = uInt(n)
                 }
-                position += Int64(n)
-                z.pointee.next_in = inflater.input.baseAddress!.assumingMemoryBound(to: Bytef.self)
-                z.pointee.avail_in = uInt(n)
             }
+            let before = z.pointee.avail_out
             let rc = CZlib.inflate(z, Z_NO_FLUSH)
             if rc == Z_STREAM_END { finished = true; break }
+            if sourceEnded, rc == Z_OK || rc == Z_BUF_ERROR, z.pointee.avail_out == before {
+                if z.pointee.avail_out < uInt(room) { break }   // hand over what we have first
+                throw truncated()
+            }
             if rc == Z_BUF_ERROR, z.pointee.avail_in == 0 { continue }
             guard rc == Z_OK else {
                 let message = z.pointee.msg.map { String(cString: $0) } ?? "zlib error \(rc)"
-                throw ImportError.malformed(format: ZipArchive.format, line: nil, offset: sourceBytesRead,
-                                            reason: "corrupt compressed data in member '\(member.name)' (\(message)) after \(produced) bytes of it")
+                let made = room - Int(z.pointee.avail_out)
+                let error = ImportError.malformed(format: ZipArchive.format, line: nil, offset: sourceBytesRead,
+                                                  reason: "corrupt compressed data in member '\(member.name)' (\(message)) after \(produced + Int64(made)) bytes of it")
+                if made > 0 { pendingError = error; break }   // hand over what we have first
+                throw error
             }
         }
         return room - Int(z.pointee.avail_out)
@@ -143,17 +162,18 @@ final class ZipMemberStream: ByteStream {
 
     /// Stops a member that inflates past its declared size, or past `maxRatio` times the
     /// compressed bytes read so far once beyond `ratioFloor`: a decompression bomb or a lying
-    /// header, found after reading little of it.
+    /// header, found after reading little of it. The error names the member's local header: how
+    /// far zlib had read into its input depends on the read sizes.
     private func checkInflation() throws {
         guard inflater != nil else { return }
         if let declared = member.uncompressedSize, produced > declared {
-            throw ImportError.refused(format: ZipArchive.format, offset: sourceBytesRead,
+            throw ImportError.refused(format: ZipArchive.format, offset: member.localHeaderOffset,
                                       reason: "member '\(member.name)' inflates to more than the \(declared) bytes its header declares"
                                           + " (a corrupt or hostile zip); stopped after \(produced) bytes of it")
         }
         let compressed = max(1, sourceBytesRead - member.dataOffset)
         if produced > Self.ratioFloor, produced > Self.maxRatio * compressed {
-            throw ImportError.refused(format: ZipArchive.format, offset: sourceBytesRead,
+            throw ImportError.refused(format: ZipArchive.format, offset: member.localHeaderOffset,
                                       reason: "member '\(member.name)' inflates more than \(Self.maxRatio)× its compressed size"
                                           + " (\(produced) bytes from \(compressed)); real exports stay below 40×, so this is a"
                                           + " decompression bomb or a corrupt zip; stopped after \(produced) bytes of it")
@@ -168,11 +188,11 @@ final class ZipMemberStream: ByteStream {
     private func verify() throws {
         guard checkCRC else { return }
         if let size = member.uncompressedSize, size != produced {
-            throw ImportError.malformed(format: ZipArchive.format, line: nil, offset: position,
+            throw ImportError.malformed(format: ZipArchive.format, line: nil, offset: sourceBytesRead,
                                         reason: "member '\(member.name)' holds \(produced) bytes, its header says \(size)")
         }
         if !member.hasDataDescriptor || member.compressedSize != nil, uLong(member.crc) != crc {
-            throw ImportError.malformed(format: ZipArchive.format, line: nil, offset: position,
+            throw ImportError.malformed(format: ZipArchive.format, line: nil, offset: sourceBytesRead,
                                         reason: "member '\(member.name)' fails its CRC-32 check (corrupt zip)")
         }
     }

@@ -211,6 +211,10 @@ public struct JSONParser {
         guard sawDigit else { i = start; throw error("expected a value") }
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
         guard let d = Double(text) else { throw JSONSyntaxError(offset: start, reason: "invalid number '\(text)'") }
+        // Past ±1.8e308 a number reads as infinity, which JSON cannot write back (it would become null).
+        guard d.isFinite else {
+            throw JSONSyntaxError(offset: start, reason: "number '\(text.prefix(40))' is too large (the limit is ±1.8e308); write it as a finite number")
+        }
         return d
     }
 

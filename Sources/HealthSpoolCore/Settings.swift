@@ -308,7 +308,7 @@ public enum SettingsReader {
     public static func parseFile(_ text: String, origin: String) throws(SettingsError) -> [(String, String, Int)] {
         var out: [(String, String, Int)] = []
         var section = ""
-        for (n, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (n, rawLine) in lines(text).enumerated() {
             let line = String(rawLine).trimmingSpaces
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             if line.hasPrefix("["), line.hasSuffix("]") {
@@ -328,6 +328,12 @@ public enum SettingsReader {
             out.append((key, value, n + 1))
         }
         return out
+    }
+
+    /// The lines of a config file, LF or CRLF. Swift reads `\r\n` as one Character, which a
+    /// split on `\n` does not see: a CRLF file was one long line.
+    static func lines(_ text: String) -> [Substring] {
+        text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
     }
 
     /// The items of a list value: `a, b`, `"a", "b"` or `["a", "b"]` (quotes optional). Throws
@@ -375,23 +381,51 @@ public enum SettingsReader {
         guard let k = SettingKey.named(key) else {
             throw SettingsError(key, "unknown setting (see healthspool.conf(5) for the list)", origin: origin)
         }
+        // No setting holds a line break; written to a file by `gateway set`, one would add lines.
+        guard !value.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }) else {
+            throw SettingsError(key, "the value holds a line break; every setting is one line", origin: origin)
+        }
         do { try k.apply(&s, value) } catch { throw SettingsError(key, error.reason, origin: origin) }
     }
 
-    /// `text` with `key` set to `value` (replacing an existing line, else appending), keeping
-    /// comments and other lines as they were. Used by `healthspool gateway set` and friends.
+    /// `text` with `key` set to `value`, keeping comments and other lines as they were. Used by
+    /// `healthspool gateway set` and friends. Lines are matched by the key `parseFile` reads from
+    /// them, section included: `url = …` under `[gateway]` is `gateway.url`, and is rewritten in
+    /// that short form. A key the file does not have yet goes at the top level: appended when the
+    /// file has no `[section]`, else inserted before the first one (after it, it would be read as
+    /// `section.key`). A nil value removes the key.
     public static func updating(_ text: String, key: String, value: String?) -> String {
-        var lines = text.isEmpty ? [] : text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines = text.isEmpty ? [] : Self.lines(text).map(String.init)
         if lines.last == "" { lines.removeLast() }
         var found = false
-        lines = lines.compactMap { line in
+        var section = ""
+        var firstSection: Int?
+        var out: [String] = []
+        for line in lines {
             let t = line.trimmingSpaces
-            guard !t.hasPrefix("#"), let eq = t.firstIndex(of: "="), String(t[..<eq]).trimmingSpaces == key else { return line }
-            if found { return nil }
+            if t.hasPrefix("["), t.hasSuffix("]") {
+                section = String(t.dropFirst().dropLast()).trimmingSpaces
+                if firstSection == nil { firstSection = out.count }
+                out.append(line)
+                continue
+            }
+            guard !t.hasPrefix("#"), !t.hasPrefix(";"), let eq = t.firstIndex(of: "=") else { out.append(line); continue }
+            let local = String(t[..<eq]).trimmingSpaces
+            guard (section.isEmpty ? local : section + "." + local) == key else { out.append(line); continue }
+            if found { continue }
             found = true
-            return value.map { "\(key) = \($0)" }
+            if let value { out.append("\(local) = \(value)") }
         }
-        if !found, let value { lines.append("\(key) = \(value)") }
-        return lines.joined(separator: "\n") + "\n"
+        if !found, let value {
+            if var at = firstSection {
+                // Above the comment that introduces the section and the blank lines before it.
+                while at > 0, out[at - 1].trimmingSpaces.hasPrefix("#") || out[at - 1].trimmingSpaces.hasPrefix(";") { at -= 1 }
+                while at > 0, out[at - 1].trimmingSpaces.isEmpty { at -= 1 }
+                out.insert("\(key) = \(value)", at: at)
+            } else {
+                out.append("\(key) = \(value)")
+            }
+        }
+        return out.joined(separator: "\n") + "\n"
     }
 }

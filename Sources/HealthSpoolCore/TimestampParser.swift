@@ -7,7 +7,17 @@
 /// - `2026-01-01T10:00:00Z`, `2026-01-01T10:00:00.250+01:00` (RFC 3339 / ISO 8601)
 /// - `20151107171924+0100` (iOS 8/9 exports)
 /// - `2026-01-01` and `2026-01-01 10:00` (offset taken from `defaultOffsetSeconds`)
+///
+/// The offset must be at most ±18:00 with minutes below 60, and the instant must fall in years
+/// 0000–9999 both in UTC and in its own offset, the range
+/// `Timestamp.iso8601UTC` and `iso8601Local` write with four-digit years: what is parsed can be
+/// written and read back (`9999-12-31T23:59:59.999-14:00` is year 10000 in UTC and is refused).
 public enum TimestampParser {
+    /// 0000-01-01T00:00:00.000Z, in milliseconds since the epoch.
+    public static let earliestMillis: Int64 = CivilDate(year: 0, month: 1, day: 1).daysSinceEpoch * 86_400_000
+    /// 9999-12-31T23:59:59.999Z, in milliseconds since the epoch.
+    public static let latestMillis: Int64 = (CivilDate(year: 10_000, month: 1, day: 1).daysSinceEpoch * 86_400_000) - 1
+
     /// Parses `text`, or returns nil when it is not a date in one of the accepted forms.
     public static func parse(_ text: String, defaultOffsetSeconds: Int32 = 0) -> Timestamp? {
         var copy = text
@@ -95,6 +105,9 @@ public enum TimestampParser {
                 guard let oh = digits(2) else { return nil }
                 if i < n, b[i] == 0x3A { i += 1 }
                 let om = digits(2) ?? 0
+                // Offsets the writer can write back (two-digit hours, minutes below 60), within
+                // ±18:00 as ISO 8601 tools allow (real ones stay within -12:00…+14:00).
+                guard om < 60, oh * 3600 + om * 60 <= 18 * 3600 else { return nil }
                 let total = Int32(oh * 3600 + om * 60)
                 offset = negative ? -total : total
             } else {
@@ -105,8 +118,11 @@ public enum TimestampParser {
         guard i == n else { return nil }
         let date = CivilDate(year: year, month: month, day: day)
         guard day <= date.daysInMonth else { return nil }
-        let secs = date.daysSinceEpoch * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset)
-        return Timestamp(millis: secs * 1000 + Int64(millis), utcOffsetSeconds: offset)
+        let local = (date.daysSinceEpoch * 86_400 + Int64(hour * 3600 + minute * 60 + second)) * 1000 + Int64(millis)
+        let utc = local - Int64(offset) * 1000
+        // A leap second or an offset can carry the instant out of the four-digit years.
+        guard (earliestMillis...latestMillis).contains(local), (earliestMillis...latestMillis).contains(utc) else { return nil }
+        return Timestamp(millis: utc, utcOffsetSeconds: offset)
     }
 
     /// Skips spaces, tabs, NBSP (C2 A0) and narrow NBSP (E2 80 AF).

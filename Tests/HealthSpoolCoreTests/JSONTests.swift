@@ -59,4 +59,26 @@ import Testing
             + Array(#"e1:00", "so"#.utf8) + [0x09, 0x8B] + Array("cOpt308}".utf8)
         #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(fuzzed) }
     }
+
+    /// Fuzz finding K1 (control target, its inputs): a number past a Double's range read as
+    /// infinity, which `JSONWriter` wrote back as null. It is refused where it stands, naming it.
+    @Test(arguments: ["1e637", "71e3071", "-1e309", #"{"command":"sync","n":1e637}"#])
+    func aNumberTooLargeForADoubleIsRefused(_ text: String) {
+        #expect {
+            try JSONParser.parse(text)
+        } throws: { error in
+            let e = error as? JSONSyntaxError
+            return e?.reason.contains("too large") == true && e?.offset == (text.hasPrefix("{") ? 22 : 0)
+        }
+    }
+
+    /// The largest finite numbers, and numbers too small for a Double (they read as zero), still parse
+    /// and are written back to the same value.
+    @Test(arguments: ["1.7976931348623157e308", "-1.7976931348623157e308", "1e-400"])
+    func numbersAtTheEdgesOfTheRangeRoundTrip(_ text: String) throws {
+        let v = try JSONParser.parse(text)
+        var w = JSONWriter()
+        w.value(v)
+        #expect(try JSONParser.parse(w.bytes) == v)
+    }
 }

@@ -67,4 +67,46 @@ struct TimestampParserTests {
     @Test func leapDayIsAccepted() {
         #expect(utc("2024-02-29 12:00:00 +0000") == "2024-02-29T12:00:00.000Z")
     }
+
+    /// Fuzz finding T1 (timestamp target): the instant parsed, but in UTC it is year 10000, which
+    /// `iso8601UTC` wrote as `10000-01-01T13:59:59.999Z` and nothing reads back. Instants outside
+    /// years 0000–9999, in UTC or in their own offset, are refused.
+    @Test(arguments: [
+        "9999-12-31T23:59:59.999-14:00", "9999-12-31T23:59:60Z", "9999-12-31 23:59:60 +0100",
+        "0000-01-01T00:00:00+00:01", "0000-01-01 00:59:59 +0100",
+    ])
+    func instantsOutsideFourDigitYearsAreRefused(_ text: String) {
+        #expect(TimestampParser.parse(text) == nil)
+    }
+
+    /// The edges of the range parse and are written back as text that parses to the same instant.
+    @Test(arguments: [
+        ("9999-12-31T23:59:59.999Z", "9999-12-31T23:59:59.999Z"),
+        ("9999-12-31T23:59:59.999+14:00", "9999-12-31T09:59:59.999Z"),
+        ("0000-01-01T00:00:00Z", "0000-01-01T00:00:00.000Z"),
+        ("0000-01-01T00:00:00-14:00", "0000-01-01T14:00:00.000Z"),
+    ])
+    func theEdgesOfTheRangeRoundTrip(_ text: String, _ expected: String) throws {
+        let t = try #require(TimestampParser.parse(text))
+        #expect(t.iso8601UTC == expected)
+        for written in [t.iso8601UTC, t.iso8601Local] {
+            let back = try #require(TimestampParser.parse(written))
+            #expect(back.millis == t.millis)
+        }
+    }
+
+    /// Fuzz finding T2 (timestamp target, its input): `-9999` read as an offset of -99:99
+    /// (-100:39), which `iso8601Local` wrote with three-digit hours that nothing reads back.
+    /// Offsets past ±18:00 or with minutes past 59 are refused.
+    @Test(arguments: ["9999-1-1-9999 ", "2026-01-01T10:00:00+00:99", "2026-01-01T10:00:00+18:01", "2026-01-01 10:00:00 -2400"])
+    func offsetsTheWriterCannotWriteAreRefused(_ text: String) {
+        #expect(TimestampParser.parse(text) == nil)
+    }
+
+    @Test(arguments: ["2026-01-01T10:00:00+18:00", "2026-01-01T10:00:00-18:00", "2026-01-01 10:00:00 +0545"])
+    func offsetsUpToEighteenHoursRoundTrip(_ text: String) throws {
+        let t = try #require(TimestampParser.parse(text))
+        let back = try #require(TimestampParser.parse(t.iso8601Local))
+        #expect(back.millis == t.millis && back.utcOffsetSeconds == t.utcOffsetSeconds)
+    }
 }
