@@ -89,7 +89,7 @@ if Context.environment["HEALTHSPOOL_FUZZ"] == "1" {
     package.targets.append(.target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"))
     package.targets.append(.executableTarget(
         name: "healthspool-fuzz",
-        dependencies: ["CFuzzDriver", "HealthSpoolCore", "HealthExport", "HealthSpoolGateway", "HealthSpoolDaemon"],
+        dependencies: ["CFuzzDriver", "HealthSpoolCore", "HealthExport", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolDaemon"],
         path: "Fuzz/healthspool-fuzz",
         swiftSettings: [.unsafeFlags(["-parse-as-library"])],
         // gold stops with an internal error on this link; lld (shipped with Swift) does it.

@@ -1,3 +1,4 @@
+import HealthSpoolLinux
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,7 +39,7 @@ enum FuzzMain {
 
     static func usage() -> Never {
         let names = FuzzTarget.all.map(\.name).joined(separator: " ")
-        fputs("usage: healthspool-fuzz TARGET [libFuzzer flags] [corpus dir…] | dump-zip FILE… | list\ntargets: \(names)\n", stderr)
+        StandardError.write("usage: healthspool-fuzz TARGET [libFuzzer flags] [corpus dir…] | dump-zip FILE… | list\ntargets: \(names)\n")
         exit(2)
     }
 }

@@ -1,10 +1,10 @@
 /// One fuzzed entry point: its name on the command line and what it does with an input. A
 /// target checks properties, not only "no crash": a property that fails calls `propertyFailed`,
 /// which libFuzzer reports as a crash with the input that caused it.
-struct FuzzTarget {
+struct FuzzTarget: Sendable {
     let name: String
     let summary: String
-    let run: (UnsafeRawBufferPointer) -> Void
+    let run: @Sendable (UnsafeRawBufferPointer) -> Void
 
     static let all: [FuzzTarget] = [
         ZipTarget.target, AppleXMLTarget.target, ExportTarget.target,

@@ -1,3 +1,4 @@
+import HealthSpoolLinux
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,7 +11,7 @@ import HealthSpoolCore
 enum ZipDump {
     static func run(_ paths: [String]) -> Int32 {
         for path in paths {
-            guard let bytes = readFile(path) else { fputs("cannot read \(path)\n", stderr); return 1 }
+            guard let bytes = readFile(path) else { StandardError.write("cannot read \(path)\n"); return 1 }
             let source = MemoryByteSource(bytes)
             var content: [UInt8] = []
             let outcome = ZipOutcome(source, reads: nil) { content.append(contentsOf: $0) }
