@@ -61,7 +61,7 @@ enum SymptomPages {
             }
             p.raw("</div></fieldset>")
         }
-        p.raw("<p><a href=\"/\">Cancel</a></p>")
+        p.raw("<p><a class=\"button secondary\" href=\"/\">Cancel: do not log it</a></p>")
         return p.document()
     }
 
