@@ -7,6 +7,8 @@ enum JournalAssets {
         a.button.secondary{background:#fff;color:#14365c}
         .tiles{margin-bottom:1rem}
         button:disabled{background:#eee;color:#555;border-color:#888;cursor:not-allowed}
+        form.other{align-items:flex-end}
+        form.other .field{margin:0}
         h3{font-size:1.15rem;margin:1rem 0 .4rem}
         .choices{list-style:none;padding:0;margin:0 0 1rem;display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:.6rem}
         .choice{display:flex;align-items:center;justify-content:center;min-height:64px;padding:.6rem;border:2px solid #14365c;border-radius:8px;background:#fff;color:#14365c;font-weight:700;font-size:1.15rem;text-decoration:none;text-align:center}

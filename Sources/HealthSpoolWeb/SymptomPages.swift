@@ -14,7 +14,7 @@ enum SymptomPages {
         for n in names {
             p.raw("<li><a class=\"choice\" href=\"/symptoms/log?symptom=\(Page.percentEncode(n))\">"); p.text(n); p.raw("</a></li>")
         }
-        p.raw("</ul><form method=\"get\" action=\"/symptoms/log\" class=\"row\">")
+        p.raw("</ul><form method=\"get\" action=\"/symptoms/log\" class=\"row other\">")
         p.raw("<div class=\"field\"><label for=\"f-other\">Something else</label><input id=\"f-other\" name=\"symptom\" type=\"text\" autocomplete=\"off\" required></div>")
         p.raw("<button type=\"submit\">Next</button></form></section>")
     }
