@@ -19,6 +19,7 @@ enum DashboardPage {
     static func render(_ ctx: DaemonContext, query: Form, csrf: String) throws -> String {
         var p = Page(title: "Overview", path: "/", csrf: csrf)
         p.notice(query)
+        SymptomPages.startCard(ctx, &p)
         let report = try StatusReport(context: ctx).json
         let state = report["daemon"]?["state"]?.stringValue ?? "stopped"
         let (word, explain) = stateWords[state] ?? (state, "")

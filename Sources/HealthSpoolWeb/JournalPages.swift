@@ -5,13 +5,14 @@ import Hummingbird
 /// The health journal's screens over the same use cases as the CLI (`HealthJournal`):
 /// medications and "taken" in one action, reminders, manual measurements.
 enum JournalPages {
-    static func hub(_ ctx: DaemonContext, query: Form, csrf: String) -> String {
+    static func hub(_ ctx: DaemonContext, query: Form, csrf: String) throws -> String {
         var p = Page(title: "Journal", path: "/journal", csrf: csrf)
         p.notice(query)
         p.raw("<p>What would you like to note?</p><div class=\"tiles\">")
+        p.raw("<a href=\"/#feel-h\">I have a symptom</a><a href=\"/notes\">Write or record a note</a>")
         p.raw("<a href=\"/meds\">I took a medication</a><a href=\"/measure\">I measured something</a><a href=\"/reminders\">Set a reminder</a>")
-        p.raw("</div><h2>Symptoms, notes, goals, daily scores</h2>")
-        p.raw("<p class=\"card next\">Next step: logging symptoms, notes with voice recordings, goals and the day's scores in the browser are not here yet. Use the commands healthspool note and healthspool goal meanwhile.</p>")
+        p.raw("</div>")
+        try JournalToday.render(ctx, &p)
         return p.document()
     }
 

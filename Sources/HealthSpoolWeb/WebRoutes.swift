@@ -18,12 +18,12 @@ struct WebRoutes: Sendable {
         let router = Router(context: WebContext.self)
         router.add(middleware: RequestGuard(port: port, sessions: sessions))
         router.get("/static/app.css") { _, _ in
-            var r = Page.respond(.ok, Assets.css, type: "text/css; charset=utf-8")
+            var r = Page.respond(.ok, Assets.css + "\n" + JournalAssets.css, type: "text/css; charset=utf-8")
             r.headers[.cacheControl] = "max-age=3600"
             return r
         }
         router.get("/static/app.js") { _, _ in
-            var r = Page.respond(.ok, Assets.js, type: "text/javascript; charset=utf-8")
+            var r = Page.respond(.ok, Assets.js + "\n" + JournalAssets.js, type: "text/javascript; charset=utf-8")
             r.headers[.cacheControl] = "max-age=3600"
             return r
         }
@@ -35,6 +35,7 @@ struct WebRoutes: Sendable {
             return r
         }
         addPages(router)
+        addJournalPages(router)
         return router
     }
 

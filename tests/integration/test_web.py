@@ -18,9 +18,10 @@ import pytest
 from conftest import ROOT, free_port, samples, wait_until
 
 SCREENSHOTS = Path(os.environ.get("HEALTHSPOOL_SCREENSHOTS", ROOT / "test-artifacts" / "web"))
-PAGES = ["/", "/journal", "/meds", "/reminders", "/measure", "/settings"]
+PAGES = ["/", "/journal", "/meds", "/reminders", "/measure", "/settings", "/notes", "/symptoms/log?symptom=Headache"]
 POSTS = ["/sync", "/settings/types", "/settings/frequency", "/settings/lock", "/settings/gateway/test", "/meds/add",
-         "/meds/take", "/reminders/add", "/reminders/remove", "/measure", "/logout"]
+         "/meds/take", "/reminders/add", "/reminders/remove", "/measure", "/logout", "/symptoms/log", "/goals/done", "/notes/add",
+         "/notes/audio"]
 
 
 class Web:
@@ -233,7 +234,8 @@ def test_every_page_is_accessible_large_and_fits_a_narrow_window(web, browser):
         # Checkboxes are 28 px squares inside a 48 px row whose label is the target too.
         assert [t for t in sizes[1] if 'type="checkbox"' not in t] == [], f"{path}: small targets: {sizes[1][:5]}"
         assert "HKQuantityTypeIdentifier" not in browser.find_element("tag name", "body").text
-        shot(browser, "page-" + (path.strip("/") or "overview"))
+        browser.execute_script("window.scrollTo(0, 0)")  # axe scrolls; the screenshot shows the page's top
+        shot(browser, "page-" + (path.strip("/").replace("/", "-").split("?")[0] or "overview"))
     # 200 % zoom of a 1280 px window is a 640 px one; a phone is narrower still.
     for width in (640, 360):
         browser.set_window_size(width, 900)
@@ -252,7 +254,7 @@ def test_everything_is_reachable_by_keyboard(web, browser):
     body.send_keys(Keys.TAB)
     assert browser.switch_to.active_element.text == "Skip to content"
     seen = []
-    for _ in range(12):
+    for _ in range(24):  # the start page offers symptom buttons before Sync now
         browser.switch_to.active_element.send_keys(Keys.TAB)
         seen.append(browser.switch_to.active_element.text)
     assert "Settings" in seen and "Sync now" in seen, seen
@@ -333,3 +335,173 @@ def test_a_type_toggle_is_honoured_and_sync_now_reaches_100_percent(web, browser
     shot(browser, "sync-done")
     got = gateway.wait_for_samples(300)
     assert {s["type"] for s in got} == {"stepCount"}  # heartRate was turned off: neither stored nor sent
+
+
+# MARK: the health journal's screens
+
+class Clicks:
+    """Counts the user's actions (clicks and Enter presses) from the start page."""
+
+    def __init__(self, driver):
+        self.driver, self.count = driver, 0
+
+    def click(self, by: str, value: str):
+        self.driver.find_element(by, value).click()
+        self.count += 1
+
+
+def symptoms_json(hs) -> list[dict]:
+    return json.loads(hs.run("symptom", "list", "--json").stdout)
+
+
+def test_a_symptom_is_logged_in_two_actions_from_the_start_page(web, browser):
+    from selenium.webdriver.common.by import By
+    browser.get(web.link())
+    assert browser.current_url.rstrip("/") == web.base  # the start page
+    choices = [a.text for a in browser.find_elements(By.CSS_SELECTOR, "#symptom-choices a")]
+    assert "Headache" in choices, choices
+    clicks = Clicks(browser)
+    clicks.click(By.LINK_TEXT, "Headache")
+    assert wait_until(lambda: "/symptoms/log" in browser.current_url, 10)
+    shot(browser, "symptom-severity")
+    clicks.click(By.XPATH, "//button[@name='severity' and @value='moderate']")
+    assert "Saved: Headache, moderate" in flash(browser, "ok")
+    assert clicks.count == 2
+    entries = symptoms_json(web.hs)
+    assert [(e["symptom"], e["severity"], e["origin"]) for e in entries] == [("Headache", "moderate", "manual")], entries
+    hour = int(entries[0]["at"][11:13])
+    expected = "morning" if 5 <= hour < 12 else "afternoon" if hour < 17 else "evening" if 17 <= hour < 21 else "night"
+    assert entries[0]["timeOfDay"] == expected
+    # The journal page it lands on shows the day's scores per category and per symptom.
+    cat = browser.find_element(By.ID, "scores-category").text
+    sym = browser.find_element(By.ID, "scores-symptom").text
+    assert "All Symptoms 2 1" in cat, cat
+    assert "Headache 2 1" in sym, sym
+    shot(browser, "journal-after-symptom")
+    # Logged once, the symptom now comes first on the start page.
+    browser.get(web.base + "/")
+    assert browser.find_elements(By.CSS_SELECTOR, "#symptom-choices a")[0].text == "Headache"
+
+
+def test_a_new_symptom_with_details_in_three_actions(web, browser):
+    from selenium.webdriver.common.by import By
+    browser.get(web.link())
+    clicks = Clicks(browser)
+    browser.find_element(By.ID, "f-other").send_keys("Palpitations")
+    clicks.click(By.XPATH, "//button[text()='Next']")
+    assert wait_until(lambda: "/symptoms/log" in browser.current_url, 10)
+    clicks.click(By.CSS_SELECTOR, "#symptom-details summary")
+    browser.find_element(By.ID, "f-category").send_keys("heart")
+    browser.find_element(By.ID, "f-relieved").send_keys("rest, sitting down")
+    browser.find_element(By.ID, "f-aggravated").send_keys("stairs")
+    browser.find_element(By.ID, "f-note").send_keys("after lunch")
+    shot(browser, "symptom-details")
+    clicks.click(By.XPATH, "//button[@name='severity' and @value='severe']")
+    assert "Saved: Palpitations, severe" in flash(browser, "ok")
+    assert clicks.count == 3
+    [e] = symptoms_json(web.hs)
+    assert (e["symptom"], e["category"], e["severity"]) == ("Palpitations", "heart", "severe")
+    assert e["relievedBy"] == ["rest", "sitting down"] and e["aggravatedBy"] == ["stairs"] and e["note"] == "after lunch"
+    assert "heart 3 1" in browser.find_element(By.ID, "scores-category").text
+
+
+def test_a_symptom_is_logged_by_keyboard_alone(web, browser):
+    from selenium.webdriver.common.keys import Keys
+    browser.get(web.link())
+    active = lambda: browser.switch_to.active_element
+    for _ in range(30):
+        if active().text == "Tiredness":
+            break
+        active().send_keys(Keys.TAB)
+    assert active().text == "Tiredness"
+    active().send_keys(Keys.ENTER)
+    assert wait_until(lambda: "/symptoms/log" in browser.current_url, 10)
+    for _ in range(30):
+        if active().get_attribute("value") == "mild":
+            break
+        active().send_keys(Keys.TAB)
+    assert active().get_attribute("value") == "mild"
+    active().send_keys(Keys.ENTER)
+    assert "Saved: Tiredness, mild" in flash(browser, "ok")
+    assert [(e["symptom"], e["severity"]) for e in symptoms_json(web.hs)] == [("Tiredness", "mild")]
+
+
+def test_goals_checklist_by_hand_and_measured(web, browser):
+    from selenium.webdriver.common.by import By
+    web.hs.run("goal", "add", "Physio exercises", "--every", "day")
+    web.hs.run("goal", "add", "Walk", "--every", "day", "--type", "stepCount", "--target", "1000")
+    web.hs.run("goal", "add", "Swim", "--every", "day", "--type", "stepCount", "--target", "50000")
+    web.hs.run("measure", "steps", "1200", "--from", "00:00", "--to", "00:01")
+    browser.get(web.link())
+    browser.get(web.base + "/journal")
+    goals = {li.find_element(By.TAG_NAME, "strong").text: li for li in browser.find_elements(By.CSS_SELECTOR, "#goals li")}
+    assert goals["Walk"].get_attribute("data-done") == "true", goals["Walk"].text
+    assert "1200 of 1000" in goals["Walk"].text
+    assert goals["Swim"].get_attribute("data-done") == "false"
+    assert goals["Physio exercises"].get_attribute("data-done") == "false"
+    browser.find_element(By.XPATH, "//button[@aria-label='Mark done: Physio exercises']").click()
+    assert "Done: Physio exercises" in flash(browser, "ok")
+    done = {e.text for e in browser.find_elements(By.CSS_SELECTOR, "#goals li[data-done=true] strong")}
+    assert done == {"Physio exercises", "Walk"}, done
+    listed = {g["name"]: g["done"] for g in json.loads(web.hs.run("goal", "list", "--json").stdout)}
+    assert listed == {"Physio exercises": True, "Walk": True, "Swim": False}, listed
+    shot(browser, "journal-goals")
+
+
+def test_a_note_recorded_in_the_browser_is_stored_and_plays_back(web, browser):
+    from selenium.webdriver.common.by import By
+    browser.get(web.link())
+    browser.get(web.base + "/notes")
+    cat = browser.find_element(By.ID, "f-category")
+    cat.clear()
+    cat.send_keys("cardiology")
+    browser.find_element(By.ID, "f-text").send_keys("Palpitations after stairs")
+    browser.find_element(By.ID, "rec-start").click()
+    assert wait_until(lambda: "Recording" in browser.find_element(By.ID, "rec-status").text, 10)
+    time.sleep(2.2)  # the recording itself: about two seconds of the fake microphone's tone
+    browser.find_element(By.ID, "rec-stop").click()
+    assert wait_until(lambda: "Recorded" in browser.find_element(By.ID, "rec-status").text, 10), \
+        browser.find_element(By.ID, "rec-status").text
+    shot(browser, "note-recorded")
+    browser.find_element(By.ID, "note-save").click()
+    assert "Note with recording saved in cardiology" in flash(browser, "ok")
+    [n] = json.loads(web.hs.run("note", "list", "--json").stdout)
+    assert n["category"] == "cardiology" and n["text"] == "Palpitations after stairs" and n["audio"], n
+    n["id"] = int(n["id"])
+    files = list((web.hs.state / "notes").iterdir())
+    assert len(files) == 1 and files[0].suffix == ".webm" and files[0].stat().st_mode & 0o777 == 0o600
+    assert not [f for f in web.hs.state.iterdir() if f.name.startswith("note-upload")]  # no temporary file left
+    player = browser.find_element(By.CSS_SELECTOR, "#notes li audio")
+    src = player.get_attribute("src")
+    assert src.endswith(f"/notes/{n['id']}/audio")
+    # The audio route needs the session and returns the recording's bytes with an audio type.
+    r, body = web.request("GET", f"/notes/{n['id']}/audio")
+    assert r.status == 401
+    cookie = "hs_session=" + browser.get_cookie("hs_session")["value"]
+    r, body = web.request("GET", f"/notes/{n['id']}/audio", {"Cookie": cookie})
+    assert r.status == 200 and r.getheader("Content-Type").startswith("audio/") and len(body) > 1000
+    assert body == files[0].read_bytes()
+    duration = browser.execute_async_script("""
+        const a = arguments[0], done = arguments[arguments.length - 1];
+        const check = () => (isFinite(a.duration) && a.duration > 0) ? done(a.duration) : setTimeout(check, 100);
+        a.load(); check(); setTimeout(() => done(a.duration), 8000);""", player)
+    assert duration and 1.0 < float(duration) < 10.0, duration
+    shot(browser, "notes-with-audio")
+
+
+def test_a_typed_note_without_recording_and_a_bad_upload_is_refused(web, browser):
+    from selenium.webdriver.common.by import By
+    browser.get(web.link())
+    browser.get(web.base + "/notes")
+    browser.find_element(By.ID, "f-text").send_keys("Ask about the dose")
+    browser.find_element(By.ID, "note-save").click()
+    assert "Note saved in general" in flash(browser, "ok")
+    assert "Ask about the dose" in browser.find_element(By.ID, "notes").text
+    cookie = "hs_session=" + browser.get_cookie("hs_session")["value"]
+    csrf = browser.find_element(By.CSS_SELECTOR, 'meta[name="csrf"]').get_attribute("content")
+    h = {"Cookie": cookie, "Origin": web.base, "X-CSRF-Token": csrf}
+    r, body = web.request("POST", "/notes/audio?category=x", {**h, "Content-Type": "text/plain"}, "not audio")
+    assert r.status == 415 and b"webm" in body
+    r, _ = web.request("POST", "/notes/audio?category=x", {**h, "Content-Type": "audio/webm", "X-CSRF-Token": "0" * 64}, "x")
+    assert r.status == 403
+    assert len(json.loads(web.hs.run("note", "list", "--json").stdout)) == 1
