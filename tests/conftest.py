@@ -70,7 +70,7 @@ class Healthspool:
     def start(self, env: dict | None = None):
         self.daemon = subprocess.Popen([BIN, "daemon"], env={**self.env, **(env or {})},
                                        stdout=open(self.log, "a"), stderr=subprocess.STDOUT)
-        assert wait_until(lambda: (self.runtime / "healthspool" / "control.sock").exists(), 15), self.read_log()
+        assert wait_until(lambda: (self.runtime / "healthspool" / "control.sock").exists(), 30), self.read_log()
 
     def stop(self):
         if self.daemon and self.daemon.poll() is None:
