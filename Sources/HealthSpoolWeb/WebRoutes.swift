@@ -35,6 +35,7 @@ struct WebRoutes: Sendable {
             return r
         }
         addPages(router)
+        addDayPages(router)
         return router
     }
 

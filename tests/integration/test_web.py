@@ -18,9 +18,9 @@ import pytest
 from conftest import ROOT, free_port, samples, wait_until
 
 SCREENSHOTS = Path(os.environ.get("HEALTHSPOOL_SCREENSHOTS", ROOT / "test-artifacts" / "web"))
-PAGES = ["/", "/journal", "/meds", "/reminders", "/measure", "/settings"]
+PAGES = ["/", "/day", "/import", "/journal", "/meds", "/reminders", "/measure", "/settings"]
 POSTS = ["/sync", "/settings/types", "/settings/frequency", "/settings/lock", "/settings/gateway/test", "/meds/add",
-         "/meds/take", "/reminders/add", "/reminders/remove", "/measure", "/logout"]
+         "/meds/take", "/reminders/add", "/reminders/remove", "/measure", "/logout", "/import"]
 
 
 class Web:
