@@ -15,10 +15,11 @@ extension WebRoutes {
             r.headers[.cacheControl] = "max-age=3600"
             return r
         }
-        router.get("/day") { _, _ in
-            let env = environment
-            let today = try await store.run { try HealthDays(context: try DaemonContext(environment: env)).date(nil, now: DaemonClock.now()) }
-            return Response(status: .seeOther, headers: [.location: DayStrip.link(today)])
+        // Today, without a date in the address; every link on it carries one.
+        router.get("/day") { r, c in
+            try await page(r, c) { ctx, q, csrf in
+                try DayPage.render(ctx, date: try HealthDays(context: ctx).date(nil, now: DaemonClock.now()), query: q, csrf: csrf)
+            }
         }
         router.get("/day/:date") { r, c in
             guard let text = c.coreContext.parameters.get("date"), let date = CivilDate(parsing: text) else {
