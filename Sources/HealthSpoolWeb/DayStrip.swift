@@ -37,7 +37,7 @@ enum DayStrip {
             let d = shifted(selected, by: offset)
             let current = offset == 0 ? " aria-current=\"date\"" : ""
             let label = "\(weekdays[d.weekday]) \(d.day) \(months[d.month - 1])\(d == today ? ", today" : "")"
-            s += "<li><a href=\"\(link(d))\"\(current) aria-label=\"\(label)\" data-date=\"\(d)\">"
+            s += "<li><a href=\"\(link(d))\"\(d == today ? " class=\"today\"" : "")\(current) aria-label=\"\(label)\" data-date=\"\(d)\">"
             s += "<span class=\"wd\">\(weekdays[d.weekday].prefix(3))</span><span class=\"dn\">\(d.day)</span>"
             s += "<span class=\"mo\">\(months[d.month - 1].prefix(3))</span></a></li>"
         }
@@ -65,7 +65,7 @@ enum DayStrip {
             if score > 0 { words += ", symptom score \(score)" }
             if day.isToday { words += ", today" }
             let current = day.date == selected ? " aria-current=\"date\"" : ""
-            s += "<td class=\"\(shade(score))\"><a href=\"\(link(day.date))\"\(current) aria-label=\"\(words)\" data-date=\"\(day.date)\" data-score=\"\(score)\" data-has-data=\"\(day.hasData)\">"
+            s += "<td class=\"\(shade(score))\"><a href=\"\(link(day.date))\"\(day.isToday ? " class=\"today\"" : "")\(current) aria-label=\"\(words)\" data-date=\"\(day.date)\" data-score=\"\(score)\" data-has-data=\"\(day.hasData)\">"
             s += "<span class=\"dn\">\(day.date.day)</span><span class=\"mark\" aria-hidden=\"true\">\(day.hasData ? "•" : "")\(score > 0 ? String(score) : "")</span></a></td>"
             column += 1
         }

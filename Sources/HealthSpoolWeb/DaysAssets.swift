@@ -29,6 +29,9 @@ enum DaysAssets {
         .drop{border:3px dashed #555;border-radius:10px;padding:1rem;background:#fff}
         .drop.over{border-color:#14365c;background:#e8eef6}
         input[type=file]{font:inherit;min-height:48px;max-width:100%}
+        input[type=file]::file-selector-button{font:inherit;font-weight:600;min-height:48px;padding:.5rem 1.1rem;margin-right:.8rem;border-radius:6px;border:2px solid #14365c;background:#14365c;color:#fff;cursor:pointer}
+        .strip a.today:not([aria-current]){border-color:#14365c;border-style:dashed}
+        .cal a.today .dn{text-decoration:underline;font-weight:700}
         """
 
     /// Arrow keys move a day; the chosen day is centred in the strip; the import uploads the
