@@ -20,7 +20,8 @@ enum HeartCurve {
         for h in stride(from: 0, through: 24, by: 6) {
             let t = dayStart + Int64(h) * 3_600_000
             guard t <= dayEnd else { break }
-            s += "<text x=\"\(f(x(t) - (h == 24 ? 20 : 0)))\" y=\"\(f(height - 6))\" fill=\"#1a1a1a\">\(h < 10 ? "0" : "")\(h):00</text>"
+            let anchor = h == 0 ? "start" : t + 6 * 3_600_000 > dayEnd ? "end" : "middle"
+            s += "<text x=\"\(f(x(t)))\" y=\"\(f(height - 6))\" text-anchor=\"\(anchor)\" fill=\"#1a1a1a\">\(h < 10 ? "0" : "")\(h):00</text>"
         }
         let points = hr.curve
         if !points.isEmpty {

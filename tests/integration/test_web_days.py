@@ -103,6 +103,8 @@ def test_day_figures_match_the_cli_and_calendar_strip_and_arrow_keys_move_togeth
     assert "headache" in browser.find_element(By.ID, "symptoms").text
     assert "migraine: 5" in browser.find_element(By.ID, "scores").text
     shot(browser, "day-2026-11-21")
+    browser.execute_script("document.getElementById('hr-h').scrollIntoView()")
+    shot(browser, "day-2026-11-21-heart-and-journal")
     # The day with data passes the checks every page passes (test_web.py): axe, 16 px text,
     # 44 px targets, no sideways scrolling at 640 and 360 px.
     no_serious_axe_violations(browser, "/day/2026-11-21")
