@@ -94,6 +94,7 @@ install -d -m 0755 "$PKG/usr/share/bash-completion/completions" "$PKG/usr/share/
 "$PKG/usr/bin/healthspool" --generate-completion-script fish >"$PKG/usr/share/fish/vendor_completions.d/healthspool.fish"
 chmod 0644 "$PKG"/usr/share/bash-completion/completions/* "$PKG"/usr/share/zsh/vendor-completions/* \
     "$PKG"/usr/share/fish/vendor_completions.d/*
+install -D -m 0644 packaging/desktop/healthspool.desktop "$PKG/usr/share/applications/healthspool.desktop"
 install -D -m 0644 packaging/debian/copyright "$PKG/usr/share/doc/healthspool/copyright"
 install -D -m 0644 packaging/no-user-namespaces.conf "$PKG/usr/share/doc/healthspool/examples/no-user-namespaces.conf"
 install -D -m 0644 packaging/debian/lintian-overrides "$PKG/usr/share/lintian/overrides/healthspool"

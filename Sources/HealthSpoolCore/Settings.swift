@@ -73,6 +73,8 @@ public struct Settings: Sendable, Equatable {
     public var webEnabled = true
     /// The loopback port of the web interface (127.0.0.1 and ::1).
     public var webPort = 8484
+    /// The largest export the web interface's import accepts, in MiB (`web.upload_max_mb`).
+    public var webUploadMaxMB = 2048
     /// Sources in the order they count where they overlap (day totals), matched in names and devices.
     public var sourcePriority = SourcePriority.standard
     /// The location keep-alive log (opt-in): whether the daemon records positions from gpsd.
@@ -284,6 +286,7 @@ extension SettingKey {
         .intList("retry.auth_seconds", [60, 300, 900], 1...86_400, "Seconds between retries after the gateway refused the credentials (401/403), comma-separated; the last one repeats. A change to the credentials file is tried at once.") { $0.retryAuthSeconds = $1 },
         .bool("web.enabled", true, "Serve the local web interface (healthspool ui) on the loopback addresses 127.0.0.1 and ::1 only; every page needs the login link healthspool ui opens.") { $0.webEnabled = $1 },
         .int("web.port", 8484, 1024...65_535, "The web interface's port on 127.0.0.1 and ::1. On a machine shared by several users, give each a port of their own: a port in use is logged and the daemon runs on without the web interface.") { $0.webPort = $1 },
+        .int("web.upload_max_mb", 2048, 1...65_536, "The largest file, in MiB, that Import in the web interface accepts; a larger upload is refused and nothing of it is kept. Larger exports can still be saved to the spool folder directly.") { $0.webUploadMaxMB = $1 },
         .bool("location.enabled", false, "Record the position from gpsd every location.interval_seconds (the location keep-alive log). Off by default: positions are sensitive. They are stored as samples of type location, kept local unless location is listed in types.enabled.") { $0.locationEnabled = $1 },
         .int("location.interval_seconds", 300, 1...86_400, "Seconds between two recorded positions.") { $0.locationIntervalSeconds = $1 },
         .int("location.retry_seconds", 30, 1...3600, "With no fix for this long, gpsd is asked again (the watch is renewed, or the connection made again).") { $0.locationRetrySeconds = $1 },

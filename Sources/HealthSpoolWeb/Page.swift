@@ -4,7 +4,7 @@ import Hummingbird
 struct Page {
     /// The navigation, in order: path and label.
     static let sections: [(String, String)] = [
-        ("/", "Overview"), ("/journal", "Journal"), ("/meds", "Medications"), ("/reminders", "Reminders"),
+        ("/", "Overview"), ("/day", "Days"), ("/import", "Import"), ("/journal", "Journal"), ("/meds", "Medications"), ("/reminders", "Reminders"),
         ("/measure", "Measurements"), ("/settings", "Settings"),
     ]
 
@@ -45,8 +45,8 @@ struct Page {
         if let err = query["error"] { raw("<p class=\"notice error\" role=\"alert\">\(Self.escape(err))</p>") }
     }
 
-    /// The whole document.
-    func document() -> String {
+    /// The whole document; `head` adds a page's own style sheet or script (same-origin files).
+    func document(head: String = "") -> String {
         var nav = ""
         for (p, label) in Self.sections {
             let current = p == path ? " aria-current=\"page\"" : ""
@@ -56,7 +56,7 @@ struct Page {
             <!doctype html><html lang="en"><head><meta charset="utf-8">\
             <meta name="viewport" content="width=device-width, initial-scale=1">\
             <meta name="csrf" content="\(csrf)"><title>\(Self.escape(title)) – Health journal</title>\
-            <link rel="icon" href="data:,"><link rel="stylesheet" href="/static/app.css"><script src="/static/app.js" defer></script></head>\
+            <link rel="icon" href="data:,"><link rel="stylesheet" href="/static/app.css"><script src="/static/app.js" defer></script>\(head)</head>\
             <body><a class="skip" href="#main">Skip to content</a><header><p class="brand">Health journal</p>\
             <nav aria-label="Main"><ul>\(nav)</ul></nav></header>\
             <main id="main" tabindex="-1"><h1>\(Self.escape(title))</h1>\(html)</main></body></html>

@@ -36,6 +36,7 @@ struct WebRoutes: Sendable {
         }
         addPages(router)
         addJournalPages(router)
+        addDayPages(router)
         return router
     }
 

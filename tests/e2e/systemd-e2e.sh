@@ -215,6 +215,11 @@ if [ "$SELFTEST" = 0 ]; then
         bash -c '. /usr/share/bash-completion/completions/healthspool && complete -p healthspool' >/dev/null 2>&1
     }
     check "bash completion for healthspool loads" bash_completion_loads
+    desktop_entry_valid() {
+        test -f /usr/share/applications/healthspool.desktop || return 1
+        ! command -v desktop-file-validate >/dev/null || desktop-file-validate /usr/share/applications/healthspool.desktop
+    }
+    check "the desktop entry \"Health journal\" is installed and valid" desktop_entry_valid
 fi
 
 # ---------------------------------------------------------------- user
@@ -403,6 +408,9 @@ if [ -n "$DROPIN_FILE" ]; then
     chown -R "$U:$G" "$H/.config/systemd"
     log "drop-in $DROPIN_FILE installed"
 fi
+# The web interface on a port of its own (8484 may be taken on a shared machine).
+WEBPORT=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+as_user sh -c "mkdir -p '$H/.config/healthspool' && printf '\n[web]\nport = %s\n' $WEBPORT >> '$H/.config/healthspool/healthspool.conf'"
 check "systemctl --user enable --now healthspool" sysctl_user enable --now healthspool.service
 running() { [ "$(unit_prop healthspool.service ActiveState)/$(unit_prop healthspool.service SubState)" = active/running ]; }
 if wait_for 30 running; then pass "unit is active (running)"; else
@@ -469,6 +477,20 @@ s.connect(sys.argv[1])' "/run/user/$U/healthspool/control.sock"
 check "the daemon's control socket accepts the user's connections from outside the sandbox" socket_answers
 manual_sync() { local out; out=$(as_user healthspool sync --json 2>&1) && echo "$out" | grep -q '"outcome"'; }
 check "healthspool sync (as the user) completes" manual_sync
+# The packaged unit serves the web interface: `healthspool ui --no-open` prints the login link,
+# curl follows it (the session cookie set on the redirect) to the overview; without it, 401.
+ui_serves() {
+    local link code
+    link=$(as_user healthspool ui --no-open 2>/dev/null | head -1)
+    case "$link" in "http://127.0.0.1:$WEBPORT/login?token="*) ;; *) echo "healthspool ui printed: $link"; return 1 ;; esac
+    code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$WEBPORT/")
+    [ "$code" = 401 ] || { echo "without the cookie: $code"; return 1; }
+    code=$(curl -sS -L -b "" -o "$WORK/overview.html" -w '%{http_code}' "$link")
+    [ "$code" = 200 ] && grep -q '<h1>Overview</h1>' "$WORK/overview.html" || { echo "with the link: $code"; return 1; }
+}
+web_listening() { curl -s -o /dev/null "http://127.0.0.1:$WEBPORT/"; }
+wait_for 15 web_listening
+check "healthspool ui's link opens the overview (200) of the packaged unit; 401 without the cookie" ui_serves
 
 # Structured journal fields, as root (a user reads them with journalctl --user -u healthspool
 # once the journal is persistent and split per user).

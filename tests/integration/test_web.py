@@ -18,10 +18,10 @@ import pytest
 from conftest import ROOT, free_port, samples, wait_until
 
 SCREENSHOTS = Path(os.environ.get("HEALTHSPOOL_SCREENSHOTS", ROOT / "test-artifacts" / "web"))
-PAGES = ["/", "/journal", "/meds", "/reminders", "/measure", "/settings", "/notes", "/symptoms/log?symptom=Headache"]
+PAGES = ["/", "/day", "/import", "/journal", "/meds", "/reminders", "/measure", "/settings", "/notes", "/symptoms/log?symptom=Headache"]
 POSTS = ["/sync", "/settings/types", "/settings/frequency", "/settings/lock", "/settings/gateway/test", "/meds/add",
          "/meds/take", "/reminders/add", "/reminders/remove", "/measure", "/logout", "/symptoms/log", "/goals/done", "/notes/add",
-         "/notes/audio"]
+         "/notes/audio", "/import"]
 
 
 class Web:

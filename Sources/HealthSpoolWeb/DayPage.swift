@@ -1,0 +1,148 @@
+@preconcurrency import HealthSpoolCore
+@preconcurrency import HealthSpoolDaemon
+@preconcurrency import HealthSpoolStore
+
+/// The day view (`/day/YYYY-MM-DD`): the date strip and the month calendar bound to the same
+/// date, then the day's steps, distance, sleep, heart rate with its curve, the journal's doses,
+/// notes, symptoms and scores, and the location log when it is on. Figures come from
+/// `HealthDays`, the same use case as `healthspool day`.
+enum DayPage {
+    static func render(_ ctx: DaemonContext, date: CivilDate, query: Form, csrf: String) throws -> String {
+        let days = try HealthDays(context: ctx)
+        let now = DaemonClock.now()
+        let today = try days.date(nil, now: now)
+        let summary = try days.day(date)
+        let journal = JournalUseCases(store: try ctx.openStore(), settings: ctx.settings)
+        let entries = try journal.day(date)
+        var month: [(CalendarDay, Int)] = []
+        for d in try days.month(year: date.year, month: date.month, now: now) {
+            let score = try journal.symptoms(on: d.date).filter { !$0.deleted }.reduce(0) { $0 + $1.severity.weight }
+            month.append((d, score))
+        }
+        func clock(_ ms: Int64) -> String {
+            let s = Timestamp(millis: ms, utcOffsetSeconds: days.zone.offset(atUTC: Timestamp.floorDivide(ms, 1000).0)).iso8601Local
+            return String(s.dropFirst(11).prefix(5))
+        }
+
+        var p = Page(title: DayStrip.long(date), path: "/day", csrf: csrf)
+        p.notice(query)
+        p.raw(DayStrip.strip(selected: date, today: today))
+        p.raw("<div class=\"day-layout\"><div class=\"day-main\">")
+
+        p.raw("<section class=\"card\" aria-labelledby=\"act-h\"><h2 id=\"act-h\">Activity</h2><ul class=\"figures\">")
+        let steps = summary.totals["stepCount"]
+        p.raw("<li><span class=\"ft\">Steps</span><span class=\"fv\" id=\"steps\" data-value=\"\(steps.map { String(Int($0.rounded())) } ?? "")\">\(steps.map { Self.grouped($0) } ?? "none recorded")</span></li>")
+        let km = summary.totals["distanceWalkingRunning"]
+        p.raw("<li><span class=\"ft\">Distance walked and run</span><span class=\"fv\" id=\"distance\" data-value=\"\(km.map { String(DaySummary.roundedKm($0)) } ?? "")\">\(km.map { String(format2($0)) + " km" } ?? "none recorded")</span></li>")
+        for (type, label, unit) in [("flightsClimbed", "Floors climbed", ""), ("distanceCycling", "Distance cycled", " km"),
+                                    ("activeEnergyBurned", "Active energy", " kcal")] {
+            if let v = summary.totals[type] { p.raw("<li><span class=\"ft\">\(label)</span><span class=\"fv\">\(format2(v))\(unit)</span></li>") }
+        }
+        p.raw("</ul></section>")
+
+        p.raw("<section class=\"card\" aria-labelledby=\"sleep-h\"><h2 id=\"sleep-h\">Sleep</h2>")
+        if let s = summary.sleep {
+            p.raw("<ul class=\"figures\"><li><span class=\"ft\">Asleep</span><span class=\"fv\" id=\"asleep\" data-minutes=\"\(Int(s.asleepMinutes.rounded()))\">\(Self.duration(s.asleepMinutes))</span></li>")
+            p.raw("<li><span class=\"ft\">In bed</span><span class=\"fv\" id=\"in-bed\" data-minutes=\"\(Int(s.inBedMinutes.rounded()))\">\(Self.duration(s.inBedMinutes))</span></li>")
+            p.raw("<li><span class=\"ft\">From – to</span><span class=\"fv\">\(clock(s.start)) – \(clock(s.end))</span></li></ul>")
+            let stages = SleepStage.allCases.compactMap { st in s.stages[st].map { (st, $0) } }
+            if !stages.isEmpty {
+                p.raw("<table id=\"stages\"><caption>Sleep stages</caption><thead><tr><th scope=\"col\">Stage</th><th scope=\"col\">Time</th></tr></thead><tbody>")
+                for (st, m) in stages { p.raw("<tr><td>"); p.text(Format.typeName(st.rawValue)); p.raw("</td><td>\(Self.duration(m))</td></tr>") }
+                p.raw("</tbody></table>")
+            }
+        } else {
+            p.raw("<p>No sleep recorded for the night that ended on this day.</p>")
+        }
+        p.raw("</section>")
+
+        p.raw("<section class=\"card\" aria-labelledby=\"hr-h\"><h2 id=\"hr-h\">Heart rate</h2>")
+        if let hr = summary.heartRate {
+            p.raw("<ul class=\"figures\"><li><span class=\"ft\">Lowest</span><span class=\"fv\" id=\"hr-min\" data-value=\"\(Int(hr.min))\">\(Int(hr.min)) bpm</span></li>")
+            p.raw("<li><span class=\"ft\">Average</span><span class=\"fv\" id=\"hr-avg\" data-value=\"\(Int(hr.average.rounded()))\">\(Int(hr.average.rounded())) bpm</span></li>")
+            p.raw("<li><span class=\"ft\">Highest</span><span class=\"fv\" id=\"hr-max\" data-value=\"\(Int(hr.max))\">\(Int(hr.max)) bpm</span></li></ul>")
+            p.raw(HeartCurve.svg(hr, dayStart: summary.start, dayEnd: summary.end))
+            p.raw("<p class=\"hint\">\(hr.count) readings. The band is the lowest to highest of each 15 minutes, the line their average.</p>")
+        } else {
+            p.raw("<p>No heart rate recorded on this day.</p>")
+        }
+        p.raw("</section>")
+
+        p.raw("<section class=\"card\" aria-labelledby=\"journal-h\" id=\"day-journal\"><h2 id=\"journal-h\">Journal</h2>")
+        let symptoms = entries.symptoms.filter { !$0.deleted }
+        if summary.doses.isEmpty && summary.notes.isEmpty && symptoms.isEmpty && entries.lifestyle.isEmpty {
+            p.raw("<p>Nothing written in the journal on this day.</p>")
+        }
+        if !summary.doses.isEmpty {
+            p.raw("<h3>Doses</h3><ul>")
+            for d in summary.doses { p.raw("<li>\(clock(d.dose.takenAt.millis)) "); p.text(d.medication); p.raw("</li>") }
+            p.raw("</ul>")
+        }
+        if !symptoms.isEmpty {
+            p.raw("<h3>Symptoms</h3><ul id=\"symptoms\">")
+            for e in symptoms {
+                p.raw("<li>\(clock(e.at.millis)) "); p.text("\(e.symptom), \(e.severity) (\(e.category))")
+                if let n = e.note { p.text(": " + n) }
+                p.raw("</li>")
+            }
+            p.raw("</ul>")
+            let scored = entries.scores.filter { $0.scope == .category && $0.score > 0 }
+            if !scored.isEmpty {
+                p.raw("<h3>Scores</h3><ul id=\"scores\">")
+                for s in scored { p.raw("<li>"); p.text("\(s.name): \(s.score) (\(s.entries) \(s.entries == 1 ? "entry" : "entries"))"); p.raw("</li>") }
+                p.raw("</ul>")
+            }
+        }
+        if !entries.lifestyle.isEmpty {
+            p.raw("<h3>Lifestyle</h3><ul>")
+            for e in entries.lifestyle { p.raw("<li>\(clock(e.at.millis)) "); p.text(e.factor + (e.measure.map { " – \($0)" } ?? "")); p.raw("</li>") }
+            p.raw("</ul>")
+        }
+        if !summary.notes.isEmpty {
+            p.raw("<h3>Notes</h3><ul>")
+            for n in summary.notes { p.raw("<li>\(clock(n.created.millis)) "); p.text(n.text); p.raw("</li>") }
+            p.raw("</ul>")
+        }
+        p.raw("</section>")
+
+        if ctx.settings.locationEnabled {
+            p.raw("<section class=\"card\" aria-labelledby=\"loc-h\"><h2 id=\"loc-h\">Location log</h2>")
+            let fixes = try ctx.openStore().daySamples(type: "location", from: summary.start, to: summary.end).filter { $0.start >= summary.start }
+            if fixes.isEmpty { p.raw("<p>No position recorded on this day.</p>") } else {
+                p.raw("<p>\(fixes.count) positions recorded, the first at \(clock(fixes.first!.start)), the last at \(clock(fixes.last!.start)).</p>")
+            }
+            p.raw("</section>")
+        }
+        p.raw("</div><aside class=\"day-side\" aria-label=\"Calendar\">")
+        p.raw(DayStrip.calendar(month, selected: date))
+        p.raw("</aside></div>")
+        return p.document(head: "<link rel=\"stylesheet\" href=\"/static/days.css\"><script src=\"/static/days.js\" defer></script>")
+    }
+
+    /// 14400 → "14,400".
+    static func grouped(_ v: Double) -> String {
+        let digits = String(Int(v.rounded()))
+        var out = ""
+        for (i, c) in digits.reversed().enumerated() {
+            if i > 0, i % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return String(out.reversed())
+    }
+
+    static func format2(_ v: Double) -> String {
+        let hundredths = Int((v * 100).rounded())
+        return "\(hundredths / 100).\(String(hundredths % 100).leftPadded(2))"
+    }
+
+    /// 450 → "7 h 30 min".
+    static func duration(_ minutes: Double) -> String {
+        let m = Int(minutes.rounded())
+        return m >= 60 ? "\(m / 60) h \(m % 60) min" : "\(m) min"
+    }
+}
+
+extension DaySummary {
+    /// Kilometres as the page writes them (two decimals).
+    static func roundedKm(_ v: Double) -> Double { (v * 100).rounded() / 100 }
+}

@@ -1,0 +1,33 @@
+@testable import HealthSpoolWeb
+@preconcurrency import HealthSpoolCore
+import Testing
+
+@Suite struct DayStripTests {
+    @Test func aMonthAwayKeepsTheDayClampedToTheMonthsLastDay() {
+        #expect(DayStrip.shifted(CivilDate(year: 2026, month: 3, day: 31), months: -1) == CivilDate(year: 2026, month: 2, day: 28))
+        #expect(DayStrip.shifted(CivilDate(year: 2026, month: 12, day: 15), months: 1) == CivilDate(year: 2027, month: 1, day: 15))
+        #expect(DayStrip.shifted(CivilDate(year: 2026, month: 1, day: 10), months: -1) == CivilDate(year: 2025, month: 12, day: 10))
+    }
+
+    @Test func theStripListsTheChosenDayBetweenItsNeighboursAsLinks() {
+        let html = DayStrip.strip(selected: CivilDate(year: 2026, month: 11, day: 22), today: CivilDate(year: 2026, month: 11, day: 22))
+        #expect(html.contains("href=\"/day/2026-11-22\" class=\"today\" aria-current=\"date\""))
+        #expect(html.contains("href=\"/day/2026-11-08\"") && html.contains("href=\"/day/2026-12-06\""))
+        #expect(html.components(separatedBy: "<li>").count - 1 == 29)
+    }
+
+    @Test func symptomScoresShadeInFiveSteps() {
+        #expect([0, 1, 2, 3, 5, 6, 9, 10, 40].map(DayStrip.shade) == ["s0", "s1", "s1", "s2", "s2", "s3", "s3", "s4", "s4"])
+    }
+}
+
+@Suite struct ImportUploadNameTests {
+    @Test func anUploadedNameStaysInsideTheSpoolAndIsNeverHidden() {
+        #expect(ImportUpload.storedName("export.zip") == "export.zip")
+        #expect(ImportUpload.storedName("../../.bashrc") == "bashrc")
+        #expect(ImportUpload.storedName(".partial") == "partial")
+        #expect(ImportUpload.storedName("/") == "upload")
+        #expect(ImportUpload.storedName("Export – März.xml") == "Export _ M_rz.xml")
+        #expect(ImportUpload.storedName(String(repeating: "a", count: 300) + ".json").utf8.count == 120)
+    }
+}
