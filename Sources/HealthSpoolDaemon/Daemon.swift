@@ -62,6 +62,7 @@ public final class Daemon {
     // location hook: the keep-alive log's sampler and its task, when location.enabled.
     var locationSampler: LocationSampler?
     var locationTask: Task<Void, Never>?
+    var journalTask: Task<Void, Never>? // journal hook: reminders and midnight scores (JournalScheduler)
 
     public init(context: DaemonContext, logger: Logger) {
         self.context = context
@@ -125,6 +126,7 @@ public final class Daemon {
             locationSampler = sampler
             locationTask = Task.detached { await sampler.run() }
         }
+        journalTask = Task.detached { [context, logger] in await JournalScheduler(context: context, logger: logger, clock: ContinuousClock()).run() } // journal hook
     }
 
     // MARK: Events
@@ -318,6 +320,7 @@ public final class Daemon {
         timer?.cancel()
         retentionTimer?.cancel()
         locationSampler?.stop()   // location hook
+        journalTask?.cancel()     // journal hook
         importer.interrupt()
         let worker = self.worker!, importQueue = self.importQueue
         let started = DispatchTime.now()
