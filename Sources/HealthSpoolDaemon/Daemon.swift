@@ -126,7 +126,7 @@ public final class Daemon {
             locationSampler = sampler
             locationTask = Task.detached { await sampler.run() }
         }
-        journalTask = Task.detached { [context, logger] in await JournalScheduler(context: context, logger: logger, clock: ContinuousClock()).run() } // journal hook
+        journalTask = Task.detached { [context, logger] in await JournalScheduler(context: context, logger: logger, clock: ThreadSleepClock()).run() } // journal hook
     }
 
     // MARK: Events

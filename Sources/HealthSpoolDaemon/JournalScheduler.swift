@@ -74,6 +74,8 @@ public final class JournalScheduler<C: Clock<Duration>>: @unchecked Sendable {
                 score(plan.scoreDays, with: journal)
                 try journal.store.setState(Self.scoredThroughKey, last.description)
             }
+            logger.debug("journal: \(notices.count) reminder(s) due; next wake \(LocalDay.timestamp(plan.wake, in: ZoneOffsets(journal.zone)).iso8601Local)",
+                         metadata: ["event": "journal"])
             return (notices, plan.wake)
         } catch {
             logger.error("journal scheduler: \(error); trying again in a minute", metadata: ["event": "journal"])
