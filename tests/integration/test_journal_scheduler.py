@@ -41,9 +41,13 @@ def start_faked(hs, start: str, env: dict | None = None):
 
 def stop_faked(hs):
     pid_file = hs.runtime / "healthspool" / "daemon.pid"
-    if hs.daemon and hs.daemon.poll() is None and pid_file.exists():
-        os.kill(int(pid_file.read_text().split()[0]), signal.SIGTERM)
+    pid = int(pid_file.read_text().split()[0]) if pid_file.exists() else None
+    if pid and hs.daemon and hs.daemon.poll() is None:
+        os.kill(pid, signal.SIGTERM)
     hs.stop()
+    # faketime may return before its child is gone; the next start needs the pid lock free.
+    if pid:
+        assert wait_until(lambda: not os.path.exists(f"/proc/{pid}") or " Z " in open(f"/proc/{pid}/stat").read(), 30)
 
 
 @pytest.fixture(autouse=True)
