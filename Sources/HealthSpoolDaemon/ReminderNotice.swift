@@ -18,11 +18,14 @@ public struct ReminderNotice: Sendable, Equatable {
     /// The time of day it is set for, as shown to the user ("08:00").
     public var time: String
     public var medication: Medication?
+    /// The stored reminder's id (what "Taken" logs a dose for), when it came from the journal.
+    public var reminderID: Int64?
 
-    public init(name: String, time: String, medication: Medication? = nil) {
+    public init(name: String, time: String, medication: Medication? = nil, reminderID: Int64? = nil) {
         self.name = name
         self.time = time
         self.medication = medication
+        self.reminderID = reminderID
     }
 
     /// The key of the button that logs a dose ("take").

@@ -63,9 +63,9 @@ import Glibc
         try log.begin(file: "big.json", filePath: path, attempt: 2)
         #expect(log.previousAttempts(file: "big.json", filePath: path) == 2)
         #expect(log.previousAttempts(file: "other.json", filePath: path) == 0)
-        // A new file under the same name (another inode) starts afresh.
-        unlink(path)
-        write(bytes: Array("spacer".utf8), "x")
+        // A new file under the same name (another inode: the old one is kept, so its inode
+        // cannot be handed out again) starts afresh.
+        rename(path, spool.path + "/.old-big.json")
         write(bytes: Array("big.json".utf8), "[]")
         #expect(log.previousAttempts(file: "big.json", filePath: path) == 0)
         log.clear()

@@ -53,4 +53,29 @@ extension HealthJournal {
         if record, !check.due.isEmpty { try journal.recordFired(check.due.map(\.reminder.id), at: now) }
         return check
     }
+
+    /// The stored reminders and when each last fired: the journal scheduler's planning input.
+    public func reminderFirings() throws -> (reminders: [Reminder], lastFired: [Int64: Timestamp]) {
+        let stored = try journal.reminders()
+        var last: [Int64: Timestamp] = [:]
+        for (r, fired) in stored { if let fired { last[r.id] = fired } }
+        return (stored.map(\.reminder), last)
+    }
+
+    /// Marks reminders fired at `at` (they fire again only for occurrences after it).
+    public func recordFired(_ ids: [Int64], at: Timestamp) throws {
+        guard !ids.isEmpty else { return }
+        try journal.recordFired(ids, at: at)
+    }
+
+    /// How a due reminder is shown: its name, the time due in this zone, and for a medication
+    /// reminder the medication and its dose.
+    public func notice(for due: DueReminder) throws -> ReminderNotice {
+        let time = String(local(due.occurrence).iso8601Local.dropFirst(11).prefix(5))  // HH:MM
+        let med = try due.reminder.medicationID.flatMap { id in try journal.medications().first { $0.id == id } }
+        let missed = due.missed > 0 ? " (\(due.missed) missed before it)" : ""
+        return ReminderNotice(name: due.reminder.name + missed, time: time,
+                              medication: med.map { .init(name: $0.name, dose: $0.dose.isEmpty ? nil : $0.dose) },
+                              reminderID: due.reminder.id)
+    }
 }

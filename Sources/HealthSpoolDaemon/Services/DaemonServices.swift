@@ -21,6 +21,7 @@ extension Daemon {
             ControlService(daemon: self),
             RetentionService(daemon: self),
             ReloadService(daemon: self),
+            JournalService(context: context, logger: logger),
         ] + (context.settings.locationEnabled ? [LocationService(sampler: LocationSampler(context: context, logger: logger))] : [])
             + extraServices
     }
@@ -137,5 +138,19 @@ struct LocationService: Service {
             sampler.stop()
             await group.waitForAll()
         }
+    }
+}
+
+/// The journal's scheduler: reminders at their minute (desktop notification and journal entry;
+/// "Taken" logs the dose) and the past day's symptom scores at local midnight. Cancelled at a stop.
+struct JournalService: Service {
+    let context: DaemonContext
+    let logger: Logger
+    func run() async throws {
+        let (context, logger) = (self.context, self.logger)
+        let scheduler = Task.detached { await JournalScheduler(context: context, logger: logger, clock: ThreadSleepClock()).run() }
+        await untilShutdown()
+        scheduler.cancel()
+        await scheduler.value
     }
 }

@@ -1,0 +1,136 @@
+import Dispatch
+import HealthSpoolCore
+import HealthSpoolLinux
+import Logging
+
+/// The health journal's clockwork in the daemon: fires due reminders (desktop notification and
+/// journal line, through `ReminderDelivery`), logs a dose when "Taken" is pressed, and scores
+/// each day that ended at local midnight (and at start for a midnight the daemon missed).
+///
+/// It wakes at the earlier of the next reminder and the next local midnight (`JournalPlan`),
+/// and at least every `recheck` to look again: a change of time zone (`TZ` or /etc/localtime),
+/// a suspend or a jump of the wall clock, or a reminder the CLI or the web interface added is
+/// then planned anew. Wall time comes from `now`; it sleeps on `clock`. Store work runs on a
+/// queue of its own, never on the cooperative pool. Scores put in line for the gateway are
+/// announced to the daemon through its control socket, as the CLI does.
+public final class JournalScheduler<C: Clock<Duration>>: @unchecked Sendable {
+    let context: DaemonContext
+    let logger: Logger
+    let clock: C
+    let now: @Sendable () -> Timestamp
+    let recheck: Duration
+    let delivery: ReminderDelivery
+    let queue = DispatchQueue(label: "healthspool.journal")
+    // On `queue` only.
+    private var journal: HealthJournal?
+    private var zone: ZoneRules?
+
+    /// The store state key of the last day scored (`YYYY-MM-DD`).
+    static var scoredThroughKey: String { "journal.scored_through" }
+
+    public init(context: DaemonContext, logger: Logger, clock: C, recheck: Duration = .seconds(15),
+                now: @escaping @Sendable () -> Timestamp = DaemonContext.now) {
+        self.context = context
+        self.logger = logger
+        self.clock = clock
+        self.now = now
+        self.recheck = recheck
+        delivery = ReminderDelivery(environment: context.environment, logger: logger, now: now)
+    }
+
+    /// Runs until its task is cancelled.
+    public func run() async {
+        let answers = Task { [delivery] in
+            for await response in delivery.responses {
+                if case let .doseTaken(notice, at) = response, let id = notice.reminderID {
+                    await onQueue { self.logDose(reminder: id, at: at) }
+                }
+            }
+        }
+        while !Task.isCancelled {
+            let (notices, wake) = await onQueue { self.step() }
+            for notice in notices { await delivery.deliver(notice) }
+            let left = Duration.milliseconds(max(wake - now().millis, 20))
+            do { try await Task.sleep(for: min(left, recheck), clock: clock) } catch { break }
+        }
+        await delivery.close()
+        answers.cancel()
+    }
+
+    /// One wake-up: re-reads the zone, fires what is due, scores the days that ended. Returns
+    /// the reminders to show and the next planned instant. On `queue`.
+    func step() -> ([ReminderNotice], Int64) {
+        let at = now()
+        let fallback = at.millis + 60_000
+        do {
+            let journal = try currentJournal()
+            let firings = try journal.reminderFirings()
+            let scored = try journal.store.state(Self.scoredThroughKey).flatMap(CivilDate.init(parsing:))
+            let plan = JournalPlan.plan(now: at.millis, zone: journal.zone, reminders: firings.reminders,
+                                        lastFired: firings.lastFired, scoredThrough: scored)
+            try journal.recordFired(plan.reminders.due.map(\.reminder.id), at: at)
+            let notices = try plan.reminders.due.map { try journal.notice(for: $0) }
+            if let last = plan.scoreDays.last {
+                score(plan.scoreDays, with: journal)
+                try journal.store.setState(Self.scoredThroughKey, last.description)
+            }
+            logger.debug("journal: \(notices.count) reminder(s) due; next wake \(LocalDay.timestamp(plan.wake, in: ZoneOffsets(journal.zone)).iso8601Local)",
+                         metadata: ["event": "journal"])
+            return (notices, plan.wake)
+        } catch {
+            logger.error("journal scheduler: \(error); trying again in a minute", metadata: ["event": "journal"])
+            return ([], fallback)
+        }
+    }
+
+    /// The journal in the zone in effect now, opened again when the zone changed.
+    private func currentJournal() throws -> HealthJournal {
+        let current = try ZoneInfo.current(environment: context.environment)
+        if let journal, current == zone { return journal }
+        if let zone {
+            logger.notice("time zone changed from \(zone.name) to \(current.name): reminders and midnight planned anew",
+                          metadata: ["event": "journal", "zone": "\(current.name)"])
+        }
+        let opened = try HealthJournal(context: context, zone: current)
+        (journal, zone) = (opened, current)
+        return opened
+    }
+
+    /// Computes, stores and queues the scores of ended days (those already stored are kept).
+    private func score(_ days: [CivilDate], with journal: HealthJournal) {
+        let socket = context.controlSocket
+        let scoring = JournalUseCases(store: journal.store, settings: context.settings, zone: ZoneOffsets(journal.zone), clock: now)
+        scoring.onQueued = { types in
+            guard let client = ControlClient(path: socket, timeoutSeconds: 5) else { return }
+            _ = client.send(.object([("command", .string("observe")), ("types", .array(types.map(JSONValue.string)))]))
+            _ = client.next()
+        }
+        for day in days {
+            do {
+                let scores = try scoring.scores(for: day)
+                logger.info("journal: scores of \(day) stored (\(scores.count) categories and symptoms)",
+                            metadata: ["event": "journal", "day": "\(day)"])
+            } catch {
+                logger.error("journal: cannot score \(day): \(error); it is scored when viewed",
+                             metadata: ["event": "journal", "day": "\(day)"])
+            }
+        }
+    }
+
+    /// Logs the dose a reminder's "Taken" stands for. On `queue`.
+    private func logDose(reminder id: Int64, at: Timestamp) {
+        do {
+            let (dose, medication) = try currentJournal().takeDose(fromReminder: id, at: at)
+            logger.info("journal: dose \(dose.id) of \(medication.name) logged from reminder \(id)",
+                        metadata: ["event": "dose", "reminder.id": "\(id)"])
+        } catch {
+            logger.error("journal: the dose from reminder \(id) was not logged: \(error); log it with healthspool med take",
+                         metadata: ["event": "dose", "reminder.id": "\(id)"])
+        }
+    }
+
+    /// Runs `body` on `queue` and hands its result back to the caller's task.
+    private func onQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { c in queue.async { c.resume(returning: body()) } }
+    }
+}
