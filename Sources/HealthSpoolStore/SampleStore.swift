@@ -1,5 +1,8 @@
 import CSQLite
 import HealthSpoolCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What an insert did, per type.
 public struct InsertResult: Sendable, Equatable {
@@ -117,11 +120,31 @@ public final class SampleStore {
         return s
     }
 
+    /// Runs `body` again while another connection holds the lock that setting up a store needs
+    /// (switching a new file to WAL, a migration step): the daemon's services and a command open
+    /// a new store together, and SQLite answers such a conflict at once, without its busy
+    /// timeout, where waiting could deadlock. Gives up after about 15 s with SQLite's error.
+    static func retryingWhileBusy(_ body: () throws(StoreError) -> Void) throws(StoreError) {
+        var waitedMillis = 0
+        while true {
+            do {
+                try body()
+                return
+            } catch {
+                guard error.isRetryable, waitedMillis < 15_000 else { throw error }
+                usleep(50_000)
+                waitedMillis += 50
+            }
+        }
+    }
+
     /// Opens (creating if needed) the store at `path`, with mode 0600.
     public init(path: String) throws(StoreError) {
         let conn = try Connection(path: path)
-        try conn.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-16384; PRAGMA wal_autocheckpoint=16384;")
-        try Schema.migrate(conn)
+        try Self.retryingWhileBusy { () throws(StoreError) in
+            try conn.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-16384; PRAGMA wal_autocheckpoint=16384;")
+            try Schema.migrate(conn)
+        }
         // Every statement is prepared here, once: a statement that does not prepare is an error
         // of opening the store, not a crash later.
         insertStmt = try conn.prepare(Self.insertStmtSQL)
