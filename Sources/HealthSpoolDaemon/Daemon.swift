@@ -95,7 +95,7 @@ public final class Daemon: @unchecked Sendable {
         let group = serviceGroup()
         let finished = DispatchSemaphore(value: 0)
         let failure = Lock<Error?>(nil)
-        Task {
+        Task(priority: .medium) {   // default QoS: a higher one asks Dispatch for a negative nice, which the unit refuses (EACCES in the journal)
             do { try await group.run() } catch { failure.withLock { $0 = error } }
             finished.signal()
         }

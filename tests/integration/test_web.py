@@ -191,14 +191,16 @@ def browser():
     d.quit()
 
 
-def flash(driver, kind: str) -> str:
-    """The message the page shows after a form was sent (waits for the new page)."""
+def flash(driver, kind: str, expect: str | None = None) -> str:
+    """The message the page shows after a form was sent; with `expect`, waits until the new
+    page's message holds it (the previous page may still show its own message)."""
     from selenium.common.exceptions import WebDriverException
 
     def text():
         try:
             found = driver.find_elements("css selector", f".notice.{kind}")
-            return found[0].text if found else None
+            t = found[0].text if found else None
+            return t if t and (expect is None or expect in t) else None
         except WebDriverException:
             return None
     return wait_until(text, 10) or ""
@@ -272,10 +274,10 @@ def test_a_dose_a_reminder_and_a_measurement_in_the_browser(web, browser):
     browser.find_element(By.ID, "f-name").send_keys("Ibuprofen")
     browser.find_element(By.ID, "f-dose").send_keys("400 mg")
     browser.find_element(By.XPATH, "//button[text()='Add medication']").click()
-    assert "Added Ibuprofen" in flash(browser, "ok")
+    assert "Added Ibuprofen" in flash(browser, "ok", "Added Ibuprofen")
     # Taken: one action.
     browser.find_element(By.XPATH, "//button[@aria-label='Taken: Ibuprofen']").click()
-    assert "Logged: Ibuprofen taken" in flash(browser, "ok")
+    assert "Logged: Ibuprofen taken" in flash(browser, "ok", "Logged: Ibuprofen taken")
     assert "Ibuprofen" in browser.find_element(By.ID, "doses").text
     doses = json.loads(web.hs.run("med", "doses", "--json").stdout)
     assert len(doses) == 1
@@ -286,7 +288,7 @@ def test_a_dose_a_reminder_and_a_measurement_in_the_browser(web, browser):
     t = browser.find_element(By.ID, "f-time")
     browser.execute_script("arguments[0].value = '20:30'", t)
     browser.find_element(By.XPATH, "//button[text()='Add reminder']").click()
-    assert "Reminder set" in flash(browser, "ok")
+    assert "Reminder set" in flash(browser, "ok", "Reminder set")
     listed = json.loads(web.hs.run("remind", "list", "--json").stdout)
     assert [(r["name"], r["times"]) for r in listed] == [("Take ibuprofen", ["20:30"])], listed
     shot(browser, "after-reminder")
@@ -295,7 +297,7 @@ def test_a_dose_a_reminder_and_a_measurement_in_the_browser(web, browser):
     browser.find_element(By.ID, "f-systolic").send_keys("128")
     browser.find_element(By.ID, "f-diastolic").send_keys("82")
     browser.find_element(By.XPATH, "//button[text()='Save blood pressure']").click()
-    assert "Saved" in flash(browser, "ok")
+    assert "Saved" in flash(browser, "ok", "Saved")
     browser.find_element(By.ID, "f-value-hr").send_keys("400")
     browser.find_element(By.XPATH, "//button[text()='Save heart rate']").click()
     assert "heart rate" in flash(browser, "error").lower()
@@ -365,7 +367,7 @@ def test_a_symptom_is_logged_in_two_actions_from_the_start_page(web, browser):
     assert wait_until(lambda: "/symptoms/log" in browser.current_url, 10)
     shot(browser, "symptom-severity")
     clicks.click(By.XPATH, "//button[@name='severity' and @value='moderate']")
-    assert "Saved: Headache, moderate" in flash(browser, "ok")
+    assert "Saved: Headache, moderate" in flash(browser, "ok", "Saved: Headache, moderate")
     assert clicks.count == 2
     entries = symptoms_json(web.hs)
     assert [(e["symptom"], e["severity"], e["origin"]) for e in entries] == [("Headache", "moderate", "manual")], entries
@@ -397,7 +399,7 @@ def test_a_new_symptom_with_details_in_three_actions(web, browser):
     browser.find_element(By.ID, "f-note").send_keys("after lunch")
     shot(browser, "symptom-details")
     clicks.click(By.XPATH, "//button[@name='severity' and @value='severe']")
-    assert "Saved: Palpitations, severe" in flash(browser, "ok")
+    assert "Saved: Palpitations, severe" in flash(browser, "ok", "Saved: Palpitations, severe")
     assert clicks.count == 3
     [e] = symptoms_json(web.hs)
     assert (e["symptom"], e["category"], e["severity"]) == ("Palpitations", "heart", "severe")
@@ -422,7 +424,7 @@ def test_a_symptom_is_logged_by_keyboard_alone(web, browser):
         active().send_keys(Keys.TAB)
     assert active().get_attribute("value") == "mild"
     active().send_keys(Keys.ENTER)
-    assert "Saved: Tiredness, mild" in flash(browser, "ok")
+    assert "Saved: Tiredness, mild" in flash(browser, "ok", "Saved: Tiredness, mild")
     assert [(e["symptom"], e["severity"]) for e in symptoms_json(web.hs)] == [("Tiredness", "mild")]
 
 
@@ -440,7 +442,7 @@ def test_goals_checklist_by_hand_and_measured(web, browser):
     assert goals["Swim"].get_attribute("data-done") == "false"
     assert goals["Physio exercises"].get_attribute("data-done") == "false"
     browser.find_element(By.XPATH, "//button[@aria-label='Mark done: Physio exercises']").click()
-    assert "Done: Physio exercises" in flash(browser, "ok")
+    assert "Done: Physio exercises" in flash(browser, "ok", "Done: Physio exercises")
     done = {e.text for e in browser.find_elements(By.CSS_SELECTOR, "#goals li[data-done=true] strong")}
     assert done == {"Physio exercises", "Walk"}, done
     listed = {g["name"]: g["done"] for g in json.loads(web.hs.run("goal", "list", "--json").stdout)}
@@ -464,7 +466,7 @@ def test_a_note_recorded_in_the_browser_is_stored_and_plays_back(web, browser):
         browser.find_element(By.ID, "rec-status").text
     shot(browser, "note-recorded")
     browser.find_element(By.ID, "note-save").click()
-    assert "Note with recording saved in cardiology" in flash(browser, "ok")
+    assert "Note with recording saved in cardiology" in flash(browser, "ok", "Note with recording saved in cardiology")
     [n] = json.loads(web.hs.run("note", "list", "--json").stdout)
     assert n["category"] == "cardiology" and n["text"] == "Palpitations after stairs" and n["audio"], n
     n["id"] = int(n["id"])
@@ -495,7 +497,7 @@ def test_a_typed_note_without_recording_and_a_bad_upload_is_refused(web, browser
     browser.get(web.base + "/notes")
     browser.find_element(By.ID, "f-text").send_keys("Ask about the dose")
     browser.find_element(By.ID, "note-save").click()
-    assert "Note saved in general" in flash(browser, "ok")
+    assert "Note saved in general" in flash(browser, "ok", "Note saved in general")
     assert "Ask about the dose" in browser.find_element(By.ID, "notes").text
     cookie = "hs_session=" + browser.get_cookie("hs_session")["value"]
     csrf = browser.find_element(By.CSS_SELECTOR, 'meta[name="csrf"]').get_attribute("content")

@@ -148,7 +148,7 @@ struct JournalService: Service {
     let logger: Logger
     func run() async throws {
         let (context, logger) = (self.context, self.logger)
-        let scheduler = Task.detached { await JournalScheduler(context: context, logger: logger, clock: ThreadSleepClock()).run() }
+        let scheduler = Task.detached(priority: .medium) { await JournalScheduler(context: context, logger: logger, clock: ThreadSleepClock()).run() }
         await untilShutdown()
         scheduler.cancel()
         await scheduler.value
