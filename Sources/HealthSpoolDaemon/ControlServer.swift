@@ -32,18 +32,18 @@ final class SyncWaiter {
 /// streams `{"event":"progress",…}` lines, then one `{"event":"done",…}`; `{"command":"ping"}`
 /// answers `{"event":"pong","pid":…}`.
 ///
-/// `@unchecked Sendable`: `source` is set in `init` and cancelled in `stop`, both on the daemon's
-/// queue; accepting runs on `queue` only and hands each request to the daemon's queue.
+/// `@unchecked Sendable`: `source` is set in `init` and cancelled in `stop`; accepting runs on
+/// `queue` only and hands each request to the sync coordinator's queue.
 final class ControlServer: @unchecked Sendable {
     let fd: Int32
     let path: String
     let queue = DispatchQueue(label: "healthspool.control")
     var source: DispatchSourceRead?
-    weak var daemon: Daemon?
+    weak var sync: SyncCoordinator?
 
-    init(path: String, daemon: Daemon) throws {
+    init(path: String, sync: SyncCoordinator) throws {
         self.path = path
-        self.daemon = daemon
+        self.sync = sync
         unlink(path)
         self.fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw FileError("socket", path) }
@@ -81,7 +81,8 @@ final class ControlServer: @unchecked Sendable {
                 Glibc.close(client)
                 continue
             }
-            daemon?.q.async { [weak self] in self?.daemon?.handleControl(request, client: client) }
+            guard let sync else { Glibc.close(client); continue }
+            sync.queue.async { sync.handleControl(request, client: client) }
         }
     }
 
@@ -97,98 +98,5 @@ final class ControlServer: @unchecked Sendable {
             out.append(byte)
         }
         return nil
-    }
-}
-
-extension Daemon {
-    /// Handles one control request on the coordination queue.
-    func handleControl(_ request: JSONValue, client: Int32) {
-        let command = request["command"]?.stringValue ?? ""
-        switch command {
-        case "ping":
-            var w = JSONWriter()
-            w.raw("{\"event\":\"pong\",\"pid\":"); w.number(Int64(getpid())); w.raw("}")
-            let waiter = SyncWaiter(fd: client, types: [], registered: 0)
-            waiter.send(w)
-            waiter.close()
-        case "observe":
-            // `healthspool import` stored samples outside the spool: observe their types.
-            let types = request["types"]?.arrayValue?.compactMap(\.stringValue) ?? []
-            if !types.isEmpty { perform(scheduler.observe(types, trigger: .observer, now: Self.now().millis)) }
-            let waiter = SyncWaiter(fd: client, types: [], registered: 0)
-            var w = JSONWriter()
-            w.raw("{\"event\":\"ok\"}")
-            waiter.send(w)
-            waiter.close()
-        case "sync":
-            let waiter = SyncWaiter(fd: client, types: [], registered: Self.now().millis)
-            func fail(_ message: String) {
-                var w = JSONWriter()
-                w.raw("{\"event\":\"error\",\"message\":"); w.string(message); w.raw("}")
-                waiter.send(w)
-                waiter.close()
-            }
-            if scheduler.locked { return fail("locked: nothing is sent until 'healthspool unlock'") }
-            if context.settings.gatewayURL == nil { return fail("no gateway is set; run: healthspool gateway set https://HOST/PATH") }
-            if let reason = configError ?? stoppedReason {
-                // A manual sync is a user asking to try again: clear a stop and retry once.
-                if configError == nil { stoppedReason = nil } else { return fail(reason) }
-            }
-            var types = request["types"]?.arrayValue?.compactMap(\.stringValue).map(DataType.canonicalName) ?? []
-            if types.isEmpty { types = (try? store.typesWithQueuedSamples()) ?? [] }
-            types = types.filter { context.settings.isEnabled($0) }
-            if types.isEmpty {
-                var w = JSONWriter()
-                w.raw("{\"event\":\"done\",\"outcome\":\"success\",\"sent\":0,\"results\":[]}")
-                waiter.send(w)
-                waiter.close()
-                return
-            }
-            waiter.remaining = Set(types)
-            waiters.append(waiter)
-            perform(scheduler.manual(types))
-        default:
-            let waiter = SyncWaiter(fd: client, types: [], registered: 0)
-            var w = JSONWriter()
-            w.raw("{\"event\":\"error\",\"message\":"); w.string("unknown command '\(command)'"); w.raw("}")
-            waiter.send(w)
-            waiter.close()
-        }
-    }
-
-    /// Feeds job results and progress to waiting clients; answers those that are complete.
-    func finishWaiters(result r: SyncJobResult? = nil) {
-        if let r {
-            for waiter in waiters where waiter.remaining.contains(r.type) && r.started.millis >= waiter.registered {
-                waiter.remaining.remove(r.type)
-                waiter.results.append(r)
-                var w = JSONWriter()
-                w.raw("{\"event\":\"progress\",\"type\":"); w.string(r.type)
-                w.raw(",\"sent\":"); w.number(Int64(r.sent)); w.raw(",\"outcome\":"); w.string(r.outcome.rawValue); w.raw("}")
-                waiter.send(w)
-            }
-        }
-        waiters.removeAll { waiter in
-            guard waiter.remaining.isEmpty else { return false }
-            var w = JSONWriter(capacity: 512)
-            let sent = waiter.results.reduce(0) { $0 + $1.sent }
-            w.raw("{\"event\":\"done\",\"outcome\":"); w.string(waiter.results.outcome.rawValue)
-            w.raw(",\"sent\":"); w.number(Int64(sent))
-            w.raw(",\"results\":[")
-            for (n, r) in waiter.results.enumerated() {
-                if n > 0 { w.raw(",") }
-                w.raw("{\"type\":"); w.string(r.type)
-                w.raw(",\"outcome\":"); w.string(r.outcome.rawValue)
-                w.raw(",\"sent\":"); w.number(Int64(r.sent))
-                w.raw(",\"parked\":"); w.number(Int64(r.parked))
-                w.raw(",\"durationMs\":"); w.number(r.durationMillis)
-                w.raw(",\"error\":"); if let e = r.error { w.string(e.description) } else { w.raw("null") }
-                w.raw("}")
-            }
-            w.raw("]}")
-            waiter.send(w)
-            waiter.close()
-            return true
-        }
     }
 }

@@ -1,7 +1,7 @@
 import HealthSpoolCore
 import HealthSpoolLinux
 
-extension Daemon {
+extension StatusBoard {
     /// The spool's part of the status file: the file waiting for a retry after a temporary
     /// failure, and changed settings that need a restart.
     func writeSpoolStatus(_ w: inout JSONWriter) {
@@ -18,7 +18,7 @@ extension Daemon {
             w.raw("null")
         }
         w.raw(",\"restartNeeded\":[")
-        for (n, note) in intake.restartNeeded.enumerated() {
+        for (n, note) in restartNeeded.enumerated() {
             if n > 0 { w.raw(",") }
             w.string(note)
         }

@@ -130,6 +130,7 @@ public final class SyncWorker: @unchecked Sendable {
     private let clock: @Sendable () -> Timestamp
     private let onResult: @Sendable (SyncJobResult) -> Void
     private let onProgress: @Sendable (String, Int) -> Void
+    private let transport: TransportFactory
     private let group = DispatchGroup()
     /// Per-sender resources. `@unchecked Sendable`: touched only on that sender's queue (the
     /// background store only on its background queue).
@@ -144,9 +145,17 @@ public final class SyncWorker: @unchecked Sendable {
     }
     private let senderStates: [SenderState]
 
+    /// Makes a sender's connection to the gateway (called on the sender's queue, which alone
+    /// uses it).
+    public typealias TransportFactory = @Sendable (GatewayEndpoint) throws(GatewayError) -> any GatewayTransport
+
+    /// The production transport: libcurl with the endpoint's TLS options.
+    public static let httpsTransport: TransportFactory = { endpoint throws(GatewayError) in try HTTPSClient(options: endpoint.tls) }
+
     /// Creates the worker. `onProgress` is called from sender queues, `onResult` from the
     /// worker's state queue (it must not call back into the worker synchronously).
     public init(senders: Int, storePath: String, logger: Logger, clock: @escaping @Sendable () -> Timestamp,
+                transport: @escaping TransportFactory = SyncWorker.httpsTransport,
                 onProgress: @escaping @Sendable (String, Int) -> Void = { _, _ in },
                 onResult: @escaping @Sendable (SyncJobResult) -> Void) {
         let n = max(1, senders)
@@ -158,6 +167,7 @@ public final class SyncWorker: @unchecked Sendable {
         self.clock = clock
         self.onResult = onResult
         self.onProgress = onProgress
+        self.transport = transport
     }
 
     /// Replaces the gateway settings (nil: no gateway configured; jobs are not run).
@@ -250,7 +260,7 @@ public final class SyncWorker: @unchecked Sendable {
                 st.backgroundStore = store
             }
             if st.client == nil || st.endpoint != config.endpoint {
-                st.client = try GatewayClient(endpoint: config.endpoint)
+                st.client = try GatewayClient(endpoint: config.endpoint, transport: transport(config.endpoint))
                 st.endpoint = config.endpoint
             }
         } catch let e as GatewayError {

@@ -79,8 +79,8 @@ import Glibc
         write(bytes: Array("crasher.json".utf8), #"[{"type":"heartRate","value":61,"startDate":"2026-01-01T10:00:00Z"}]"#)
         let path = spool.path + "/crasher.json"
         try log.begin(file: "crasher.json", filePath: path, attempt: 2)
-        let (s, moved, error) = Daemon.importGuarded("crasher.json", path: path, importer: importer, settings: Settings(),
-                                                    spool: spool, attempts: log)
+        let (s, moved, error) = SpoolIntake.importGuarded("crasher.json", path: path, importer: importer, settings: Settings(),
+                                                    spool: spool, attempts: log, now: DaemonContext.now)
         #expect(s.outcome == .failed && error == nil && moved == spool.failed + "/crasher.json")
         let reason = try #require(try FileSystem.readText(spool.failed + "/crasher.json.reason"))
         #expect(reason.contains("the importer stopped while reading this file"))

@@ -3,27 +3,35 @@ import Dispatch
 import Testing
 
 /// The stop budget the daemon's services share: work that ends in time is waited for; work
-/// still busy at the deadline is left running, named, and the stop goes on.
-@Suite struct StopBudgetTests {
+/// still busy at the deadline is left running, named, and the stop goes on. The deadline is
+/// on a manual clock: it passes when the test advances it, not after a real wait.
+@Suite(.timeLimit(.minutes(1))) struct StopBudgetTests {
     @Test func workThatEndsInTimeIsWaitedFor() async {
-        let budget = StopBudget(seconds: 10)
+        let budget = StopBudget(seconds: 10, clock: ManualServiceClock())
         #expect(await budget.wait(for: "import") {})
         #expect(budget.outcome.unfinished.isEmpty)
     }
 
     @Test func workStillBusyAtTheDeadlineIsLeftAndNamed() async {
-        let budget = StopBudget(seconds: 0)
+        let clock = ManualServiceClock()
+        let budget = StopBudget(seconds: 10, clock: clock)
+        budget.begin()
         let release = DispatchSemaphore(value: 0)
-        let finished = await budget.wait(for: "sync") { release.wait() }
-        #expect(!finished)
+        clock.advance(by: 9_999)
+        let waiting = Task { await budget.wait(for: "sync") { release.wait() } }
+        clock.advance(by: 1)
+        #expect(await waiting.value == false)
         #expect(budget.outcome.unfinished == ["sync"])
+        #expect(budget.outcome.millis == 10_000)
         release.signal()
     }
 
     @Test func everyPartSharesTheDeadlineOfTheFirstStop() {
-        let budget = StopBudget(seconds: 10)
+        let clock = ManualServiceClock()
+        let budget = StopBudget(seconds: 10, clock: clock)
         let first = budget.begin()
+        clock.advance(by: 4_000)
         #expect(budget.begin() == first)
-        #expect(budget.deadline == first + .seconds(10))
+        #expect(budget.deadline == first + 10_000)
     }
 }

@@ -13,13 +13,14 @@ import UnixSignals
 extension Daemon {
     /// The services, in order of dependency.
     var services: [any Service] {
-        [
+        let stop: @Sendable () -> Void = { [weak self] in self?.beginStop() }
+        return [
             StatusService(daemon: self),
-            SyncService(daemon: self),
-            ImportService(daemon: self),
+            SyncService(sync: sync, budget: stopBudget, beginStop: stop),
+            ImportService(intake: intake, budget: stopBudget, beginStop: stop),
             SpoolWatcherService(daemon: self),
             ControlService(daemon: self),
-            RetentionService(daemon: self),
+            RetentionService(schedule: retention, beginStop: stop),
             ReloadService(daemon: self),
             JournalService(context: context, logger: logger),
         ] + (context.settings.locationEnabled ? [LocationService(sampler: LocationSampler(context: context, logger: logger))] : [])
@@ -55,32 +56,36 @@ struct StatusService: Service {
     }
 }
 
-/// The sync worker: on a stop it takes no new job and lets each sender finish its batch in
-/// flight, within the stop budget; an unanswered batch stays queued and is sent at the next start.
+/// The sync part (`SyncCoordinator`: scheduler, retry policy, worker): on a stop it takes no
+/// new job and lets each sender finish its batch in flight, within the stop budget; an
+/// unanswered batch stays queued and is sent at the next start.
 struct SyncService: Service {
-    let daemon: Daemon
+    let sync: SyncCoordinator
+    let budget: StopBudget
+    let beginStop: @Sendable () -> Void
     func run() async throws {
         await untilShutdown()
-        daemon.beginStop()
-        guard let worker = await daemon.onQueue({ daemon.worker }) else { return }
-        let budget = daemon.stopBudget
+        beginStop()
+        let worker = sync.worker
         _ = await budget.wait(for: "sync") { worker.shutdown(timeoutSeconds: budget.seconds) }
     }
 }
 
-/// The importer: on a stop the import in progress ends at its next batch boundary (what it
-/// committed is kept, the file stays in the spool), within the stop budget.
+/// The spool intake (`SpoolIntake`): on a stop the import in progress ends at its next batch
+/// boundary (what it committed is kept, the file stays in the spool), within the stop budget.
 struct ImportService: Service {
-    let daemon: Daemon
+    let intake: SpoolIntake
+    let budget: StopBudget
+    let beginStop: @Sendable () -> Void
     func run() async throws {
         await untilShutdown()
-        daemon.beginStop()
-        _ = await daemon.stopBudget.wait(for: "import", on: daemon.importQueue) {}
+        beginStop()
+        _ = await budget.wait(for: "import", on: intake.importQueue) {}
     }
 }
 
-/// The spool watcher (inotify on the spool, state and config directories): stops first, so no
-/// new work arrives while the rest stops.
+/// The spool watcher (inotify on the spool, state and config directories, and the secret
+/// files' directories): stops first, so no new work arrives while the rest stops.
 struct SpoolWatcherService: Service {
     let daemon: Daemon
     func run() async throws {
@@ -89,13 +94,11 @@ struct SpoolWatcherService: Service {
         await daemon.onQueue {
             daemon.watcher?.stop()
             daemon.secretWatcher?.stop()
-            daemon.timer?.cancel()
-            daemon.intake.retryTimer?.cancel()
         }
     }
 }
 
-/// The control socket (`healthspool sync`, `ping`): closed at a stop.
+/// The control socket (`healthspool sync`, `ping`, `observe`): closed at a stop.
 struct ControlService: Service {
     let daemon: Daemon
     func run() async throws {
@@ -105,13 +108,20 @@ struct ControlService: Service {
     }
 }
 
-/// Retention: prunes the store and the spool's archive/ and failed/ hourly; cancelled at a stop.
+/// Retention (`RetentionSchedule`): prunes the store and the spool's archive/ and failed/
+/// hourly; cancelled at a stop.
 struct RetentionService: Service {
-    let daemon: Daemon
+    let schedule: RetentionSchedule
+    let beginStop: @Sendable () -> Void
     func run() async throws {
         await untilShutdown()
-        daemon.beginStop()
-        await daemon.onQueue { daemon.retentionTimer?.cancel() }
+        beginStop()
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            schedule.intake.queue.async {
+                schedule.stop()
+                done.resume()
+            }
+        }
     }
 }
 

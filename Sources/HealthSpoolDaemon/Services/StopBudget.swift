@@ -6,27 +6,31 @@ import HealthSpoolLock
 /// `seconds` however many parts are still busy (well inside the unit's `TimeoutStopSec=30`).
 final class StopBudget: Sendable {
     private struct State {
-        var started: DispatchTime?
+        var started: Int64?
         var unfinished: [String] = []
     }
     let seconds: Int
+    let clock: any ServiceClock
     private let state = Lock(State())
 
-    init(seconds: Int) { self.seconds = seconds }
+    init(seconds: Int, clock: any ServiceClock = WallServiceClock()) {
+        self.seconds = seconds
+        self.clock = clock
+    }
 
-    /// Starts the clock (once) and returns when the stop began.
+    /// Starts the clock (once) and returns when the stop began (Unix millis).
     @discardableResult
-    func begin() -> DispatchTime {
+    func begin() -> Int64 {
         state.withLock { s in
             if let started = s.started { return started }
-            let now = DispatchTime.now()
+            let now = clock.now().millis
             s.started = now
             return now
         }
     }
 
-    /// When every part must have stopped.
-    var deadline: DispatchTime { begin() + .seconds(seconds) }
+    /// When every part must have stopped (Unix millis).
+    var deadline: Int64 { begin() + Int64(seconds) * 1000 }
 
     /// Notes that `part` was still busy at the deadline (its work is left for the next start).
     func unfinished(_ part: String) { state.withLock { $0.unfinished.append(part) } }
@@ -35,12 +39,12 @@ final class StopBudget: Sendable {
     var outcome: (unfinished: [String], millis: Int64) {
         let started = begin()
         let left = state.withLock { $0.unfinished }
-        return (left, Int64((DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000))
+        return (left, max(0, clock.now().millis - started))
     }
 
-    /// Runs `work` (blocking calls allowed) on a thread of Dispatch's, never on a cooperative
-    /// thread, and returns whether it finished before the deadline. Work still running at the
-    /// deadline is left to finish on its own; `part` is noted as unfinished.
+    /// Runs `work` (blocking calls allowed) on `queue`, never on a cooperative thread, and
+    /// returns whether it finished before the deadline. Work still running at the deadline is
+    /// left to finish on its own; `part` is noted as unfinished.
     func wait(for part: String, on queue: DispatchQueue = .global(), _ work: @escaping @Sendable () -> Void) async -> Bool {
         let deadline = self.deadline
         let once = Lock(false)
@@ -52,8 +56,12 @@ final class StopBudget: Sendable {
                 }
                 if first { continuation.resume(returning: inTime) }
             }
-            queue.async { work(); resume(true) }
-            DispatchQueue.global().asyncAfter(deadline: deadline) { resume(false) }
+            let timer = clock.schedule(at: deadline, on: .global()) { resume(false) }
+            queue.async {
+                work()
+                timer.cancel()
+                resume(true)
+            }
         }
         if !finished { unfinished(part) }
         return finished

@@ -1,22 +1,13 @@
-import Dispatch
 import HealthSpoolCore
 import HealthSpoolGateway
-import HealthSpoolLinux
 import HealthSpoolStore
 import Logging
 
-extension Daemon {
-    /// The retry policy the settings describe.
-    static func policy(for settings: Settings) -> DeliveryPolicy {
-        DeliveryPolicy(schedule: RetrySchedule(baseMillis: Int64(settings.retryBaseSeconds) * 1000,
-                                               capMillis: Int64(settings.retryMaxSeconds) * 1000),
-                       authDelaysMillis: settings.retryAuthSeconds.map { Int64($0) * 1000 })
-    }
-
+extension SyncCoordinator {
     /// Carries out the retry policy's decision for a finished job: retries, the one log line an
     /// outage gets when it starts and when it ends, and what status shows.
     func recordDelivery(_ r: SyncJobResult) {
-        let now = Self.now().millis
+        let now = clock.now().millis
         let decision = policy.finished(r.report, now: now, unitRandom: Double.random(in: 0..<1, using: &rng))
         var meta: Logger.Metadata = ["event": "sync", "type": "\(r.type)", "count": "\(r.sent)", "outcome": "\(r.outcome.rawValue)",
                                      "trigger": "\(r.trigger.rawValue)"]
@@ -31,7 +22,7 @@ extension Daemon {
             lastError = nil
             if r.requests > 0 { lastOutcome = "success" }
             if r.sent > 0 || r.parked > 0 {
-                lastSyncText = "last sync \(Self.clockTime(Self.now())) ok"
+                lastSyncText = "last sync \(Daemon.clockTime(clock.now())) ok"
                 logger.info("synced \(r.sent) \(r.type) sample(s)\(r.parked > 0 ? ", parked \(r.parked)" : "")", metadata: meta)
             }
         } else {
@@ -41,7 +32,7 @@ extension Daemon {
         }
         switch decision.event {
         case let .incidentStarted(incident):
-            let wait = Self.seconds(max(0, incident.retryAt - now))
+            let wait = Daemon.seconds(max(0, incident.retryAt - now))
             if incident.kind == .unauthorized {
                 logger.error("gateway refused the credentials; samples stay queued, retrying in \(wait) and at once when the credentials file changes: \(incident.message)",
                              metadata: meta)
@@ -51,10 +42,10 @@ extension Daemon {
             // The jobs waiting for a sender would fail the same way: they wait for the retry.
             for t in worker.dropQueued() { scheduler.scheduleRetry(t, at: incident.retryAt) }
         case let .incidentEnded(incident, after):
-            logger.notice("gateway answers again after \(Self.seconds(after)) (\(incident.attempts) attempt(s)); sending what queued",
+            logger.notice("gateway answers again after \(Daemon.seconds(after)) (\(incident.attempts) attempt(s)); sending what queued",
                           metadata: meta)
-            if canSync, !scheduler.locked {
-                let waiting = Set(scheduler.retryAt.keys).union((try? store.typesWithQueuedSamples()) ?? [])
+            if canSync, !locked {
+                let waiting = Set(scheduler.retryAt.keys).union(queuedTypes())
                 perform(scheduler.syncNow(Array(waiting), trigger: .network))
             }
         case let .stopped(reason):
@@ -62,7 +53,7 @@ extension Daemon {
             logger.error("sync stopped until the configuration changes: \(reason)", metadata: meta)
         case .none:
             if let e = r.error {
-                let wait = decision.retryAt.map { ", retrying in \(Self.seconds(max(0, $0 - now)))" } ?? ""
+                let wait = decision.retryAt.map { ", retrying in \(Daemon.seconds(max(0, $0 - now)))" } ?? ""
                 logger.debug("sync of \(r.type) failed after \(r.sent) sample(s)\(wait): \(e)", metadata: meta)
             }
         }
@@ -72,31 +63,6 @@ extension Daemon {
     func flushAttempt() {
         guard worker.pendingJobs == 0, let row = attempt.row else { return }
         attempt = AttemptRecord()
-        try? store.recordSync(row)
-    }
-
-    /// Watches the files the gateway's secret and TLS setup are read from (the credentials file,
-    /// the systemd credential, the CA file, the client certificate and key): a change is picked
-    /// up at once, as a change to the config file is.
-    func watchSecrets() {
-        let s = context.settings
-        var files = [s.gatewayCredentialsFile, s.gatewayCAFile, s.gatewayClientCert, s.gatewayClientKey].compactMap { $0 }
-            .map(context.paths.expand)
-        if let dir = context.environment["CREDENTIALS_DIRECTORY"] { files.append(dir + "/" + Credentials.credentialName) }
-        let wanted = Set(files.filter { $0.hasPrefix("/") })
-        guard wanted != watchedSecrets || secretWatcher == nil else { return }
-        secretWatcher?.stop()
-        secretWatcher = nil
-        watchedSecrets = wanted
-        // The main watcher already sees the config directory (and the spool and state ones).
-        let mainWatched: Set<String> = [context.spool.path, context.stateDir, context.paths.configDir]
-        let directories = Set(wanted.map(FileSystem.parent)).subtracting(mainWatched).filter { !$0.isEmpty && FileSystem.exists($0) }
-        guard !directories.isEmpty else { return }
-        do {
-            secretWatcher = try SpoolWatcher(directories: directories.sorted(), queue: q) { [weak self] e in self?.handle(e) }
-        } catch {
-            logger.warning("cannot watch the gateway's credentials and certificate files; SIGHUP reloads them: \(error)",
-                           metadata: ["event": "error"])
-        }
+        try? store?.recordSync(row)
     }
 }

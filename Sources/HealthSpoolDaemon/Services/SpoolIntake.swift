@@ -1,23 +1,70 @@
 import Dispatch
 import HealthSpoolCore
 import HealthSpoolLinux
+import HealthSpoolStore
 import Logging
 
-/// The daemon's intake state: what the spool holds that is not simply a file to import.
-struct SpoolIntake {
+/// The import part of the daemon, owned by `ImportService`: which spool entries are imported,
+/// refused or retried, the queue of files to import, and the crash-loop safety net around each
+/// import. Imports run one at a time on `importQueue` (SQLite, parsing on a thread of the
+/// importer's); what they gained goes to `gained` (the sync coordinator observes it).
+///
+/// `@unchecked Sendable`: every mutable property is read and written on `queue` only (the
+/// daemon's coordination queue); the import itself runs on `importQueue` and reports back
+/// onto `queue`.
+final class SpoolIntake: @unchecked Sendable {
+    let queue: DispatchQueue
+    /// Imports and retention's pruning, one at a time (SQLite stays off the coordination queue).
+    let importQueue = DispatchQueue(label: "healthspool.import")
+    let clock: any ServiceClock
+    let logger: Logger
+    var context: DaemonContext
+    /// Opened by `open()`.
+    private(set) var importer: ExportImporter?
+    /// Files waiting to be imported, in order of arrival.
+    private(set) var pendingImports: [String] = []
+    /// The file being imported.
+    private(set) var importing: String?
     /// Files kept in the spool after a temporary failure, with their retry times.
-    var backoff = ImportBackoff()
+    private(set) var backoff = ImportBackoff()
     /// Fires when the earliest of those retries is due.
-    var retryTimer: DispatchSourceTimer?
+    private var retryTimer: (any ServiceTimer)?
     /// Entries already reported as refused and left in the spool (directories), by name bytes.
-    var reported: Set<[UInt8]> = []
-    /// Changes to settings that only a restart applies (spool.dir, state.dir), as sentences.
-    var restartNeeded: [String] = []
-}
+    private var reported: Set<[UInt8]> = []
+    /// While set, nothing is read from the spool (the lock flag).
+    var locked = false
+    private var stopping = false
+    /// Called on `queue` with the types an import gained samples of.
+    var gained: @Sendable ([String]) -> Void = { _ in }
+    /// Called on `queue` whenever something status shows changed.
+    var changed: @Sendable () -> Void = {}
 
-/// The import path: which spool entries are imported, refused or retried, and the crash-loop
-/// safety net around each import.
-extension Daemon {
+    init(context: DaemonContext, logger: Logger, queue: DispatchQueue, clock: any ServiceClock) {
+        self.context = context
+        self.logger = logger
+        self.queue = queue
+        self.clock = clock
+    }
+
+    /// Opens the importer's connection (SQLite: call off the cooperative pool) and the spool.
+    func open() throws {
+        let clock = self.clock
+        let importer = ExportImporter(store: try SampleStore(path: context.storePath), logger: logger, clock: { clock.now() })
+        try context.spool.create()
+        queue.sync { self.importer = importer }
+    }
+
+    /// The stop began: the import in progress ends at its next batch boundary (what it
+    /// committed is kept, the file stays in the spool); no other starts.
+    func beginStop() {
+        stopping = true
+        retryTimer?.cancel()
+        retryTimer = nil
+        importer?.interrupt()
+    }
+
+    private func now() -> Timestamp { clock.now() }
+
     /// Looks at every entry of the spool (start, unlock, overflow, a name that is not UTF-8).
     func rescan() {
         do {
@@ -37,25 +84,25 @@ extension Daemon {
     /// symbolic link, FIFO, socket or device is moved to failed/ with the reason; a directory is
     /// left where it is and reported once.
     func admit(_ entry: SpoolEntry) {
-        if scheduler.locked { return }
+        if locked { return }
         switch entry.kind {
         case .regularFile:
             guard let name = utf8Name(entry) else { return }
             enqueueImport(name)
         case .directory:
-            guard !intake.reported.contains(entry.bytes) else { return }
-            intake.reported.insert(entry.bytes)
+            guard !reported.contains(entry.bytes) else { return }
+            reported.insert(entry.bytes)
             logger.warning("\(entry.refusal ?? "")", metadata: ["event": "import", "file": "\(entry.display)", "outcome": "refused"])
         case .symbolicLink, .special:
             guard let name = utf8Name(entry), let reason = entry.refusal else { return }
             do {
-                let moved = try context.spool.quarantine(name, reason: reason, now: Self.now())
+                let moved = try context.spool.quarantine(name, reason: reason, now: now())
                 logger.error("\(reason); moved to failed/", metadata: ["event": "import", "file": "\(entry.display)", "outcome": "refused",
                                                                        "moved_to": "\(moved)"])
             } catch {
                 logger.error("\(reason); could not move it to failed/: \(error)", metadata: ["event": "error", "file": "\(entry.display)"])
             }
-            publish()
+            changed()
         }
     }
 
@@ -80,28 +127,28 @@ extension Daemon {
 
     /// Starts the next import that is not waiting for a retry, on the import queue.
     func importNext() {
-        guard importing == nil, !scheduler.locked, !shuttingDown else { publish(); return }
-        let now = Self.now().millis
-        guard let index = pendingImports.firstIndex(where: { !intake.backoff.isWaiting($0, now: now) }) else {
+        guard importing == nil, !locked, !stopping, let importer else { changed(); return }
+        let millis = now().millis
+        guard let index = pendingImports.firstIndex(where: { !backoff.isWaiting($0, now: millis) }) else {
             armImportRetry()
-            publish()
+            changed()
             return
         }
         let name = pendingImports.remove(at: index)
         let path = context.spool.path + "/" + name
         guard FileSystem.regularFile(path) != nil else {
-            intake.backoff.forget(name)
+            backoff.forget(name)
             importNext()
             return
         }
         importing = name
-        publish()
-        let settings = context.settings, spool = context.spool, importer = self.importer!
+        changed()
+        let settings = context.settings, spool = context.spool, clock = self.clock
         let attempts = ImportAttemptLog(stateDir: context.stateDir)
         importQueue.async {
             let (summary, moved, moveError) = Self.importGuarded(name, path: path, importer: importer, settings: settings,
-                                                                 spool: spool, attempts: attempts)
-            self.q.async { self.imported(summary, movedTo: moved, moveError: moveError) }
+                                                                 spool: spool, attempts: attempts, now: clock.now)
+            self.queue.async { self.imported(summary, movedTo: moved, moveError: moveError) }
         }
     }
 
@@ -109,7 +156,8 @@ extension Daemon {
     /// before the import starts and cleared once the file has left the spool (or stays for a
     /// known reason); a file already started `attempts.limit` times is set aside instead.
     static func importGuarded(_ name: String, path: String, importer: ExportImporter, settings: Settings,
-                              spool: SpoolDirectory, attempts: ImportAttemptLog) -> (ImportSummary, String?, String?) {
+                              spool: SpoolDirectory, attempts: ImportAttemptLog,
+                              now: () -> Timestamp) -> (ImportSummary, String?, String?) {
         let previous = attempts.previousAttempts(file: name, filePath: path)
         let summary: ImportSummary
         if previous >= attempts.limit {
@@ -122,20 +170,21 @@ extension Daemon {
             try? attempts.begin(file: name, filePath: path, attempt: previous + 1)
             summary = importer.importFile(path: path, name: name, settings: settings)
         }
-        let (moved, moveError) = moveOut(name, summary: summary, spool: spool, policy: settings.afterImport)
+        let (moved, moveError) = moveOut(name, summary: summary, spool: spool, policy: settings.afterImport, now: now())
         attempts.clear()
         return (summary, moved, moveError)
     }
 
     /// Moves a file out of the spool once its samples are committed: archive/ (or deleted) when
     /// imported, failed/ with a reason otherwise. A file that failed for a temporary reason stays.
-    static func moveOut(_ name: String, summary: ImportSummary, spool: SpoolDirectory, policy: AfterImport) -> (String?, String?) {
+    static func moveOut(_ name: String, summary: ImportSummary, spool: SpoolDirectory, policy: AfterImport,
+                        now: Timestamp) -> (String?, String?) {
         if summary.temporary != nil { return (nil, nil) }
         do {
             switch summary.outcome {
-            case .imported, .unchanged: return (try spool.retire(name, policy: policy, now: now()), nil)
+            case .imported, .unchanged: return (try spool.retire(name, policy: policy, now: now), nil)
             case .interrupted: return (nil, nil)   // stays in the spool: imported again at the next start
-            case .partial, .failed: return (try spool.quarantine(name, reason: summary.reasonDetail, now: now()), nil)
+            case .partial, .failed: return (try spool.quarantine(name, reason: summary.reasonDetail, now: now), nil)
             }
         } catch {
             return (nil, "\(error)")
@@ -151,17 +200,17 @@ extension Daemon {
         let notRead = s.notRead.isEmpty ? "" : "; not read: " + ImportSummary.list(s.notRead)
         if !s.notRead.isEmpty { meta["not_read"] = "\(ImportSummary.list(s.notRead))" }
         if let cause = s.temporary {
-            intake.backoff.schedule = RetrySchedule(baseMillis: Int64(context.settings.spoolRetryBaseSeconds) * 1000,
+            backoff.schedule = RetrySchedule(baseMillis: Int64(context.settings.spoolRetryBaseSeconds) * 1000,
                                                     capMillis: Int64(context.settings.spoolRetryMaxSeconds) * 1000, jitter: 0)
-            let at = intake.backoff.failed(s.file, cause: cause.short, now: Self.now().millis)
-            let delay = Self.seconds(max(0, at - Self.now().millis))
+            let at = backoff.failed(s.file, cause: cause.short, now: now().millis)
+            let delay = Daemon.seconds(max(0, at - now().millis))
             meta["outcome"] = "waiting"
             meta["reason"] = "\(s.reason ?? "")"
-            meta["retry.in_ms"] = "\(max(0, at - Self.now().millis))"
+            meta["retry.in_ms"] = "\(max(0, at - now().millis))"
             logger.warning("could not import \(s.file) for now (\(cause.short)): \(s.reason ?? ""); \(cause.advice). The file stays in the spool; retrying in \(delay)", metadata: meta)
             if !pendingImports.contains(s.file) { pendingImports.append(s.file) }
         } else {
-            intake.backoff.forget(s.file)
+            backoff.forget(s.file)
             switch s.outcome {
             case .interrupted:
                 logger.notice("import of \(s.file) interrupted by the stop after \(s.result.new) new samples (kept); it stays in the spool and is imported again at the next start",
@@ -178,62 +227,27 @@ extension Daemon {
         }
         // The observer: every type that gained samples is observed once.
         let gained = s.result.gained.keys.sorted()
-        if !gained.isEmpty, canSync { perform(scheduler.observe(gained, trigger: .observer, now: Self.now().millis)) }
+        if !gained.isEmpty { self.gained(gained) }
         importNext()
     }
 
     /// Wakes the import queue when the earliest retry is due.
     func armImportRetry() {
-        intake.retryTimer?.cancel()
-        intake.retryTimer = nil
-        guard let deadline = intake.backoff.nextDeadline, !shuttingDown else { return }
-        let delay = max(0, deadline - Self.now().millis)
-        let t = DispatchSource.makeTimerSource(queue: q)
-        t.schedule(deadline: .now() + .milliseconds(Int(min(delay, 86_400_000))), leeway: .milliseconds(100))
-        t.setEventHandler { [weak self] in
+        retryTimer?.cancel()
+        retryTimer = nil
+        guard let deadline = backoff.nextDeadline, !stopping else { return }
+        retryTimer = clock.schedule(at: deadline, on: queue) { [weak self] in
             guard let self else { return }
-            self.intake.retryTimer = nil
+            self.retryTimer = nil
             self.importNext()
         }
-        t.resume()
-        intake.retryTimer = t
     }
 
     /// "waiting: disk full, retrying in 40 s" while a spool file waits for its retry.
-    func importWaitingText(now: Int64 = Daemon.now().millis) -> String? {
-        guard let w = intake.backoff.soonest else { return nil }
+    func importWaitingText(now: Int64) -> String? {
+        guard let w = backoff.soonest else { return nil }
         let secs = max(0, (w.retryAt - now + 999) / 1000)
-        let others = intake.backoff.waiting.count - 1
+        let others = backoff.waiting.count - 1
         return "waiting: \(w.cause), retrying in \(secs) s (\(w.file)\(others > 0 ? " and \(others) more" : ""))"
-    }
-
-    /// The context to use after a reload: the new settings, except the spool and state
-    /// directories, which only a restart moves (the watcher, the store and the lock flag live
-    /// there). A change to them is logged and shown in status until the daemon restarts.
-    func keepingDirectories(_ fresh: DaemonContext) -> DaemonContext {
-        var notes: [String] = []
-        var settings = fresh.settings
-        if fresh.spool.path != context.spool.path {
-            notes.append("spool.dir changed to \(fresh.spool.path): restart the daemon to use it (still watching \(context.spool.path))")
-            settings.spoolDir = context.settings.spoolDir
-        }
-        if fresh.stateDir != context.stateDir {
-            notes.append("state.dir changed to \(fresh.stateDir): restart the daemon to use it (still using \(context.stateDir))")
-            settings.stateDir = context.settings.stateDir
-        }
-        for note in notes where !intake.restartNeeded.contains(note) {
-            logger.warning("\(note)", metadata: ["event": "reload"])
-        }
-        intake.restartNeeded = notes
-        return DaemonContext(paths: fresh.paths, settings: settings, environment: fresh.environment)
-    }
-}
-
-extension DaemonContext {
-    /// A context from its parts (the daemon keeps some settings across a reload).
-    init(paths: Paths, settings: Settings, environment: [String: String]) {
-        self.paths = paths
-        self.settings = settings
-        self.environment = environment
     }
 }

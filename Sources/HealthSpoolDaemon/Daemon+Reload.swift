@@ -1,0 +1,92 @@
+import HealthSpoolCore
+import HealthSpoolLinux
+import Logging
+
+extension Daemon {
+    /// Reads the configuration again and restarts only the parts whose settings changed: the
+    /// schedule and retention take new values in place; the sync part (gateway, retries, the
+    /// types sent) is restarted — its incident and retries forgotten, every queued type tried at
+    /// once — when its settings changed, when a secret file changed or on SIGHUP (the user asked
+    /// for it), and when sync had stopped on the old configuration.
+    func reload(reason: String, restartingSync force: Bool = true) {
+        do {
+            let fresh = keepingDirectories(try DaemonContext(environment: context.environment))
+            let change = SettingsChange.between(context.settings, fresh.settings)
+            let wasUnusable = status.reloadError != nil || sync.isUnusable
+            context = fresh
+            intake.context = fresh
+            status.context = fresh
+            status.reloadError = nil
+            let restart = force || wasUnusable || change.contains(.sync)
+            if !restart {
+                logger.notice("configuration reloaded (\(reason)); the sync part is unchanged", metadata: ["event": "reload"])
+            }
+            sync.reload(fresh, restart: restart)
+            if restart {
+                watchSecrets()
+                logger.notice("configuration reloaded (\(reason))", metadata: ["event": "reload"])
+                // A configuration change takes effect at once: every queued type, throttle or not.
+                sync.syncEverythingQueued(.reload)
+            }
+        } catch {
+            status.reloadError = "\(error)"
+            logger.error("configuration not reloaded, still running on the previous one: \(error)", metadata: ["event": "error"])
+        }
+        status.publish()
+    }
+
+    /// The context to use after a reload: the new settings, except the spool and state
+    /// directories, which only a restart moves (the watcher, the store and the lock flag live
+    /// there). A change to them is logged and shown in status until the daemon restarts.
+    func keepingDirectories(_ fresh: DaemonContext) -> DaemonContext {
+        var notes: [String] = []
+        var settings = fresh.settings
+        if fresh.spool.path != context.spool.path {
+            notes.append("spool.dir changed to \(fresh.spool.path): restart the daemon to use it (still watching \(context.spool.path))")
+            settings.spoolDir = context.settings.spoolDir
+        }
+        if fresh.stateDir != context.stateDir {
+            notes.append("state.dir changed to \(fresh.stateDir): restart the daemon to use it (still using \(context.stateDir))")
+            settings.stateDir = context.settings.stateDir
+        }
+        for note in notes where !status.restartNeeded.contains(note) {
+            logger.warning("\(note)", metadata: ["event": "reload"])
+        }
+        status.restartNeeded = notes
+        return DaemonContext(paths: fresh.paths, settings: settings, environment: fresh.environment)
+    }
+
+    /// Watches the files the gateway's secret and TLS setup are read from (the credentials file,
+    /// the systemd credential, the CA file, the client certificate and key): a change is picked
+    /// up at once, as a change to the config file is.
+    func watchSecrets() {
+        let s = context.settings
+        var files = [s.gatewayCredentialsFile, s.gatewayCAFile, s.gatewayClientCert, s.gatewayClientKey].compactMap { $0 }
+            .map(context.paths.expand)
+        if let dir = context.environment["CREDENTIALS_DIRECTORY"] { files.append(dir + "/" + Credentials.credentialName) }
+        let wanted = Set(files.filter { $0.hasPrefix("/") })
+        guard wanted != watchedSecrets || secretWatcher == nil else { return }
+        secretWatcher?.stop()
+        secretWatcher = nil
+        watchedSecrets = wanted
+        // The main watcher already sees the config directory (and the spool and state ones).
+        let mainWatched: Set<String> = [context.spool.path, context.stateDir, context.paths.configDir]
+        let directories = Set(wanted.map(FileSystem.parent)).subtracting(mainWatched).filter { !$0.isEmpty && FileSystem.exists($0) }
+        guard !directories.isEmpty else { return }
+        do {
+            secretWatcher = try SpoolWatcher(directories: directories.sorted(), queue: q) { [weak self] e in self?.handle(e) }
+        } catch {
+            logger.warning("cannot watch the gateway's credentials and certificate files; SIGHUP reloads them: \(error)",
+                           metadata: ["event": "error"])
+        }
+    }
+}
+
+extension DaemonContext {
+    /// A context from its parts (the daemon keeps some settings across a reload).
+    init(paths: Paths, settings: Settings, environment: [String: String]) {
+        self.paths = paths
+        self.settings = settings
+        self.environment = environment
+    }
+}

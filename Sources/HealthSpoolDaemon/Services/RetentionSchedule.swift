@@ -1,0 +1,79 @@
+import Dispatch
+import HealthSpoolCore
+import HealthSpoolLinux
+import HealthSpoolStore
+import Logging
+
+/// When retention runs, owned by `RetentionService`: 5 s after start, then hourly, on the
+/// intake's import queue (SQLite stays off the coordination queue, and no file is pruned while
+/// one is imported): the store, then the spool's archive/ and failed/ folders.
+///
+/// `@unchecked Sendable`: `timer` and `stopped` are read and written on the intake's
+/// coordination queue only; pruning runs on its import queue.
+final class RetentionSchedule: @unchecked Sendable {
+    static let firstDelayMillis: Int64 = 5000
+    static let everyMillis: Int64 = 3_600_000
+    let intake: SpoolIntake
+    let logger: Logger
+    let clock: any ServiceClock
+    private var timer: (any ServiceTimer)?
+    private var stopped = false
+
+    init(intake: SpoolIntake, logger: Logger, clock: any ServiceClock) {
+        self.intake = intake
+        self.logger = logger
+        self.clock = clock
+    }
+
+    /// Arms the first pass (on the coordination queue).
+    func start() { arm(after: Self.firstDelayMillis) }
+
+    /// No further pass (on the coordination queue).
+    func stop() {
+        stopped = true
+        timer?.cancel()
+        timer = nil
+    }
+
+    private func arm(after millis: Int64) {
+        guard !stopped else { return }
+        timer = clock.schedule(at: clock.now().millis + millis, on: intake.queue) { [weak self] in
+            guard let self, !self.stopped else { return }
+            let settings = self.intake.context.settings, spool = self.intake.context.spool
+            if let importer = self.intake.importer {
+                let (logger, now) = (self.logger, self.clock.now())
+                self.intake.importQueue.async { Self.prune(store: importer.store, settings: settings, spool: spool, logger: logger, now: now) }
+            }
+            self.arm(after: Self.everyMillis)
+        }
+    }
+
+    /// One pass: the store, then the spool's archive/ and failed/ (on the import queue, which
+    /// alone uses the importer's connection).
+    static func prune(store: SampleStore, settings: Settings, spool: SpoolDirectory, logger: Logger, now: Timestamp) {
+        let retention = Retention(settings: settings)
+        do {
+            let report = try retention.pruneStore(store, now: now)
+            if report.overLimitUnsynced {
+                logger.warning("the store is over its \(settings.storeMaxMB) MB limit with unsynced samples only; they are kept",
+                               metadata: ["event": "prune"])
+            }
+            if report.samples > 0 {
+                logger.info("pruned \(report.samples) synced sample(s); their ids are kept so they are not sent again",
+                            metadata: ["event": "prune", "count": "\(report.samples)"])
+            }
+        } catch {
+            logger.error("pruning the store failed: \(error)", metadata: ["event": "error"])
+        }
+        do {
+            let removed = try retention.pruneSpool(spool, now: now)
+            if !removed.archived.isEmpty || !removed.failed.isEmpty {
+                logger.info("removed \(removed.archived.count) archived and \(removed.failed.count) failed file(s) (\(removed.bytes) bytes)",
+                            metadata: ["event": "prune", "count": "\(removed.archived.count + removed.failed.count)",
+                                       "file": "\((removed.archived + removed.failed).joined(separator: ","))"])
+            }
+        } catch {
+            logger.error("pruning the spool's archive/ and failed/ failed: \(error)", metadata: ["event": "error"])
+        }
+    }
+}

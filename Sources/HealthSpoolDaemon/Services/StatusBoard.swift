@@ -1,0 +1,190 @@
+import Dispatch
+import HealthSpoolCore
+import HealthSpoolLinux
+import HealthSpoolStore
+import Logging
+
+/// What the daemon shows, owned by `StatusService`: the daemon's state machine (starting,
+/// watching, locked, syncing, stopping), the sd_notify status line and the status file
+/// (`status.json`), published at most once a second, and the watchdog thread.
+///
+/// `@unchecked Sendable`: every mutable property is read and written on `queue` only (the
+/// daemon's coordination queue), where the sync coordinator and the intake it reads live too.
+final class StatusBoard: @unchecked Sendable {
+    let queue: DispatchQueue
+    let clock: any ServiceClock
+    let logger: Logger
+    let notifier: SystemdNotifier
+    let sync: SyncCoordinator
+    let intake: SpoolIntake
+    var context: DaemonContext
+    /// Starting, watching, locked, syncing or stopping (the policy lives in the core).
+    var lifecycle = DaemonStateMachine()
+    /// Why the configuration file was not reloaded (the daemon runs on the previous one).
+    var reloadError: String?
+    /// Changes to settings that only a restart applies (spool.dir, state.dir), as sentences.
+    var restartNeeded: [String] = []
+    private var lastPublished: Int64 = 0
+    private var publishPending = false
+    private var heartbeat: DispatchSourceTimer?
+    private var watchdog: SystemdWatchdog?
+
+    init(context: DaemonContext, logger: Logger, notifier: SystemdNotifier, queue: DispatchQueue, clock: any ServiceClock,
+         sync: SyncCoordinator, intake: SpoolIntake) {
+        self.context = context
+        self.logger = logger
+        self.notifier = notifier
+        self.queue = queue
+        self.clock = clock
+        self.sync = sync
+        self.intake = intake
+    }
+
+    var stopping: Bool { lifecycle.state == .stopping }
+
+    /// The daemon's current state in one word.
+    /// `watching` is refined by what the daemon is doing: importing, in error, last sync
+    /// succeeded, or idle.
+    var stateWord: String {
+        switch lifecycle.state {
+        case .stopping, .locked, .syncing: return lifecycle.state.rawValue
+        case .starting, .watching: break
+        }
+        if intake.importing != nil { return "importing" }
+        if sync.stoppedReason != nil || sync.configError != nil || sync.lastError != nil || sync.policy.incident != nil { return "error" }
+        return sync.lastOutcome == "success" ? "success" : "idle"
+    }
+
+    /// The one-line status for sd_notify STATUS= (shown by `systemctl --user status`).
+    func statusLine() -> String {
+        let queued = sync.queuedCount()
+        let spool = context.spool.path.replacingHome(context.paths.home)
+        if sync.locked {
+            let waiting = ((try? context.spool.pendingFiles()) ?? []).count
+            return "locked · \(waiting) file(s) waiting · \(Self.grouped(queued)) queued"
+        }
+        if let reason = sync.configError ?? sync.stoppedReason { return "sync stopped: \(reason)" }
+        if context.settings.gatewayURL == nil {
+            return "watching \(spool) · \(Self.grouped(queued)) queued · no gateway set (healthspool gateway set https://…)"
+        }
+        if let file = intake.importing { return "importing \(file) · \(Self.grouped(queued)) queued" }
+        if let waiting = intake.importWaitingText(now: clock.now().millis) { return waiting + " · \(Self.grouped(queued)) queued" }
+        if let retry = sync.scheduler.retryAt.values.min(), sync.lastError != nil || sync.policy.incident != nil {
+            let secs = max(0, (retry - clock.now().millis + 999) / 1000)
+            let why = sync.policy.incident?.kind == .unauthorized ? "gateway refused the credentials"
+                : (sync.lastAnswer?.hasPrefix("HTTP") == true ? "gateway answered \(sync.lastAnswer ?? "")" : "gateway unreachable")
+            return "\(why), retrying in \(secs) s · \(Self.grouped(queued)) queued"
+        }
+        if !sync.progress.isEmpty {
+            return "syncing \(sync.progress.keys.sorted().joined(separator: ", ")) · \(Self.grouped(queued)) queued"
+        }
+        return "watching \(spool) · \(Self.grouped(queued)) queued" + (sync.lastSyncText.map { " · " + $0 } ?? "")
+    }
+
+    /// Publishes the status at most once a second (the queued counts cost a scan of the
+    /// queue index); changes inside that second are coalesced into one trailing update.
+    func publish(stopped: Bool = false) {
+        if stopped { publishNow(stopped: true); return }
+        let now = clock.now().millis
+        if now - lastPublished >= 1000 {
+            publishNow()
+        } else if !publishPending {
+            publishPending = true
+            _ = clock.schedule(at: lastPublished + 1000, on: queue) { [weak self] in
+                guard let self, !self.stopping else { return }
+                self.publishPending = false
+                self.publishNow()
+            }
+        }
+    }
+
+    /// Writes the status file and the sd_notify status line now.
+    func publishNow(stopped: Bool = false) {
+        lastPublished = clock.now().millis
+        lifecycle.syncJobsChanged(pending: sync.pendingJobs)
+        let line = stopped ? "stopped" : statusLine()
+        if !stopped { notifier.status(line) }
+        var w = JSONWriter(capacity: 1024)
+        w.raw("{\"pid\":"); w.number(Int64(getpidValue()))
+        w.raw(",\"state\":"); w.string(stopped ? "stopped" : stateWord)
+        w.raw(",\"statusLine\":"); w.string(line)
+        w.raw(",\"locked\":"); if sync.locked { w.raw("true") } else { w.raw("false") }
+        w.raw(",\"importing\":"); if let i = intake.importing { w.string(i) } else { w.raw("null") }
+        w.raw(",\"pendingFiles\":"); w.number(Int64(intake.pendingImports.count))
+        writeSpoolStatus(&w)
+        w.raw(",\"syncing\":{")
+        for (n, (k, v)) in sync.progress.sorted(by: { $0.key < $1.key }).enumerated() {
+            if n > 0 { w.raw(",") }
+            w.key(k); w.number(Int64(v))
+        }
+        w.raw("},\"lastAnswer\":"); if let a = sync.lastAnswer { w.string(a) } else { w.raw("null") }
+        w.raw(",\"lastError\":"); if let e = sync.lastError { w.string(e) } else { w.raw("null") }
+        w.raw(",\"stoppedReason\":"); if let e = sync.stoppedReason ?? sync.configError { w.string(e) } else { w.raw("null") }
+        w.raw(",\"nextSync\":"); if let n = sync.scheduler.nextDeadline { w.string(Timestamp(millis: n).iso8601UTC) } else { w.raw("null") }
+        w.raw(",\"retrying\":{")
+        for (n, (k, v)) in sync.scheduler.retryAt.sorted(by: { $0.key < $1.key }).enumerated() {
+            if n > 0 { w.raw(",") }
+            w.key(k); w.string(Timestamp(millis: v).iso8601UTC)
+        }
+        w.raw("},\"retryAt\":"); if let r = sync.scheduler.retryAt.values.min() { w.string(Timestamp(millis: r).iso8601UTC) } else { w.raw("null") }
+        w.raw(",\"retryAtMillis\":"); if let r = sync.scheduler.retryAt.values.min() { w.number(r) } else { w.raw("null") }
+        w.raw(",\"incident\":")
+        if let i = sync.policy.incident {
+            w.raw("{\"kind\":"); w.string(i.kind.rawValue)
+            w.raw(",\"since\":"); w.string(Timestamp(millis: i.since).iso8601UTC)
+            w.raw(",\"attempts\":"); w.number(Int64(i.attempts))
+            w.raw(",\"message\":"); w.string(i.message); w.raw("}")
+        } else { w.raw("null") }
+        w.raw(",\"lastOutcome\":"); if let o = sync.lastOutcome { w.string(o) } else { w.raw("null") }
+        w.raw(",\"configFileError\":"); if let e = reloadError { w.string(e) } else { w.raw("null") }
+        w.raw(",\"updatedAt\":"); w.string(clock.now().iso8601UTC)
+        w.raw("}")
+        try? FileSystem.writeAtomically(context.statusFile, w.bytes, mode: 0o600)
+    }
+
+    /// Starts the keep-alive thread (when systemd asked for a watchdog) and the heartbeat this
+    /// queue posts to it. Work on `queue` delays the heartbeat, never the pings; a coordinator
+    /// silent for a whole `WatchdogSec` stops them and systemd restarts the daemon.
+    func startWatchdog() {
+        guard let watchdog = SystemdWatchdog(notifier: notifier, logger: logger) else { return }
+        let every = DispatchTimeInterval.microseconds(Int(watchdog.policy.pingIntervalMicros))
+        let t = DispatchSource.makeTimerSource(queue: queue)
+        t.schedule(deadline: .now() + every, repeating: every, leeway: .milliseconds(10))
+        t.setEventHandler { watchdog.beat() }
+        t.resume()
+        heartbeat = t
+        watchdog.start()
+        self.watchdog = watchdog
+    }
+
+    /// The end of a stop: the final status and the watchdog thread stopped.
+    func publishStopped() {
+        publish(stopped: true)
+        heartbeat?.cancel()
+        watchdog?.stop()
+    }
+
+    static func grouped(_ n: Int) -> String {
+        let s = String(n)
+        guard s.count > 3 else { return s }
+        var out = ""
+        for (i, c) in s.reversed().enumerated() {
+            if i > 0, i % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return String(out.reversed())
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+func getpidValue() -> Int32 { getpid() }
+#endif
+
+extension String {
+    /// The path with the home directory shown as `~`.
+    func replacingHome(_ home: String) -> String {
+        guard home.count > 1, hasPrefix(home) else { return self }
+        return "~" + dropFirst(home.count)
+    }
+}

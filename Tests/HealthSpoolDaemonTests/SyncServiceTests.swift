@@ -1,0 +1,155 @@
+import Dispatch
+import HealthSpoolCore
+import HealthSpoolLinux
+import HealthSpoolStore
+import Logging
+import ServiceLifecycle
+import Testing
+@testable import HealthSpoolDaemon
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The daemon's sync part driven as it runs in the daemon — coordinator, real sync worker,
+/// real SQLite store — with a manual clock and a fake transport in place of libcurl: the
+/// per-type throttle, the lock flag, the retry after a temporary failure, and a stop in bounded
+/// time. Time moves only when the test advances the clock.
+@Suite(.timeLimit(.minutes(1))) final class SyncServiceTests {
+    let dir: String
+    let clock = ManualServiceClock()
+    let gateway = FakeGateway()
+    let queue = DispatchQueue(label: "test.coordination")
+    let sync: SyncCoordinator
+    let store: SampleStore
+    let changes = AsyncStream<Void>.makeStream()
+    var added = 0
+
+    init() throws {
+        var template = Array("/tmp/healthspool-sync-XXXXXX".utf8CString)
+        dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+        let context = try DaemonContext(environment: ["HOME": dir, "XDG_RUNTIME_DIR": dir + "/run"],
+                                        overrides: [("gateway.url", "https://gw.test/ingest"), ("sync.throttle_seconds", "60"),
+                                                    ("retry.base_seconds", "30"), ("sync.senders", "1")])
+        let gateway = self.gateway
+        sync = SyncCoordinator(context: context, logger: Logger(label: "test"), queue: queue, clock: clock, transport: { _ in gateway })
+        let changes = self.changes.continuation
+        sync.changed = { changes.yield() }
+        try sync.open()
+        store = try context.openStore()
+    }
+
+    deinit { _ = try? FileSystem.removeTree(dir) }
+
+    /// Stores `count` new heart-rate samples (queued for sync).
+    func addSamples(_ count: Int) throws {
+        let samples = (0..<count).map { i in
+            let t = Timestamp(millis: 1_767_200_000_000 + Int64(added + i) * 60_000, utcOffsetSeconds: 0)
+            return Sample(type: "heartRate", value: 60 + Double(i), unit: "count/min", start: t, source: SampleSource(name: "strap"))
+        }
+        added += count
+        _ = try store.insert(samples, now: clock.now())
+    }
+
+    func queued() throws -> Int { try store.queuedCounts()["heartRate"] ?? 0 }
+
+    /// Runs `body` on the coordination queue.
+    func onQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { c in queue.async { c.resume(returning: body()) } }
+    }
+
+    /// Returns once every job handed to the worker has reported back (woken by the
+    /// coordinator's change notices, not by polling).
+    func settled() async {
+        var notices = changes.stream.makeAsyncIterator()
+        while await onQueue({ [sync] in sync.pendingJobs }) > 0 { _ = await notices.next() }
+        await onQueue {}
+    }
+
+    func observe() async {
+        await onQueue { [sync] in sync.observe(["heartRate"]) }
+        await settled()
+    }
+
+    func advance(seconds: Int64) async {
+        clock.advance(by: seconds * 1000)
+        await onQueue {}   // the timers that came due have run
+        await settled()
+    }
+
+    @Test func aTypeSyncsAtOnceThenAtMostOncePerThrottleWindow() async throws {
+        try addSamples(3)
+        await observe()
+        #expect(gateway.posts == 1)
+        #expect(try queued() == 0)
+
+        try addSamples(2)
+        await advance(seconds: 10)
+        await observe()
+        #expect(gateway.posts == 1, "inside the window the trigger is coalesced, not sent")
+        await advance(seconds: 49)
+        #expect(gateway.posts == 1)
+        #expect(try queued() == 2)
+        await advance(seconds: 1)
+        #expect(gateway.posts == 2, "one trailing sync at the window's end")
+        #expect(try queued() == 0)
+    }
+
+    @Test func nothingIsSentWhileLockedAndWhatWaitedDrainsAtUnlock() async throws {
+        try addSamples(4)
+        await onQueue { [sync] in sync.setLocked(true) }
+        await observe()
+        await advance(seconds: 3600)
+        #expect(gateway.posts == 0)
+        #expect(try queued() == 4)
+
+        await onQueue { [sync] in sync.setLocked(false) }
+        await settled()
+        #expect(gateway.posts == 1)
+        #expect(try queued() == 0)
+    }
+
+    @Test func aTemporaryFailureIsRetriedAfterTheBackoffAndNotBefore() async throws {
+        try addSamples(2)
+        gateway.answer(503)
+        await observe()
+        #expect(gateway.posts == 1)
+        #expect(try queued() == 2, "the gateway was busy: nothing marked synced")
+        let scheduled = await onQueue { [sync] in sync.scheduler.retryAt["heartRate"] }
+        let retryAt = try #require(scheduled)
+        let wait = retryAt - clock.now().millis
+        #expect(wait >= 24_000 && wait <= 36_000, "first retry after retry.base_seconds, ±20 % jitter")
+
+        await advance(seconds: wait / 1000 - 1)
+        #expect(gateway.posts == 1, "not before the backoff")
+        await advance(seconds: 2)
+        #expect(gateway.posts == 2)
+        #expect(try queued() == 0)
+        let recovered = await onQueue { [sync] in sync.policy.incident == nil && sync.lastOutcome == "success" }
+        #expect(recovered)
+    }
+
+    @Test func aStopEndsWithinTheBudgetAndTheBatchInFlightStaysQueued() async throws {
+        try addSamples(5)
+        gateway.holdNextRequest()
+        await onQueue { [sync] in sync.observe(["heartRate"]) }
+        await gateway.nextArrival()
+
+        let budget = StopBudget(seconds: 10, clock: clock)
+        budget.begin()
+        let sync = self.sync, queue = self.queue
+        let service = SyncService(sync: sync, budget: budget, beginStop: { queue.async { sync.beginStop() } })
+        let group = ServiceGroup(services: [service], logger: Logger(label: "test"))
+        let running = Task { try await group.run() }
+        await group.triggerGracefulShutdown()
+        clock.advance(by: 9_999)
+        clock.advance(by: 1)
+        try await running.value
+        #expect(budget.outcome.unfinished == ["sync"], "the held batch was still in flight at the deadline")
+        #expect(budget.outcome.millis == 10_000)
+
+        gateway.letGo()
+        await settled()
+        #expect(try queued() == 5, "an unanswered batch stays queued for the next start")
+        #expect(gateway.posts == 1, "no new job after the stop")
+    }
+}
