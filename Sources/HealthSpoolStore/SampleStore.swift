@@ -540,16 +540,6 @@ public final class SampleStore {
         return batch
     }
 
-    /// Records what became of `batch`: queued samples of one type in send order, from the
-    /// front of its queue, as `queued` returned them. All of it is done (delivered, or parked
-    /// when in `rejected`) except `retry`, which stays queued.
-    public func recordDelivery(_ batch: [StoredSample], rejected: [(StoredSample, String)] = [], retry: [StoredSample] = [],
-                               at now: Timestamp) throws(StoreError) {
-        guard let type = batch.last?.sample.type else { return }
-        try recordDelivery(type: type, rowIDs: batch.map(\.rowID), rejected: rejected.map { ($0.0.rowID, $0.1) },
-                           retry: retry.map(\.rowID), at: now)
-    }
-
     /// Records what became of a batch of `type` by row ids (`rowIDs` in send order). The type's
     /// mark moves past the batch; samples to retry that other delivered samples follow move to
     /// fresh row ids, so they stay in line without the delivered ones being sent again.
@@ -587,11 +577,8 @@ public final class SampleStore {
         }
     }
 
-    /// Parks samples the gateway rejected as bad (dead letters), with the reason.
-    public func park(_ rejected: [(StoredSample, String)], at now: Timestamp) throws(StoreError) {
-        try inTransaction { () throws(StoreError) in try parkInTransaction(rejected.map { ($0.0.rowID, $0.1) }, at: now) }
-    }
-
+    /// Parks samples the gateway rejected as bad (dead letters), with the reason. Call inside
+    /// a write transaction (`recordDelivery` is the one caller).
     private func parkInTransaction(_ rejected: [(rowID: Int64, reason: String)], at now: Timestamp) throws(StoreError) {
         let s = try conn.prepare("UPDATE samples SET state = 2, dead_reason = ?, parked_ms = ? WHERE rowid = ?")
         for (rowID, reason) in rejected {

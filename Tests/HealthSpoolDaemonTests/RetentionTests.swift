@@ -27,7 +27,7 @@ import Glibc
                    source: SampleSource(name: "Watch"))
         }
         _ = try store.insert(old, now: now)
-        try store.recordDelivery(try store.queued(type: "heartRate", limit: 10), at: now)
+        try store.recordDelivery(type: "heartRate", rowIDs: try store.queued(type: "heartRate", limit: 10).map(\.rowID), at: now)
         let report = try Retention(settings: Settings()).pruneStore(store, now: now)
         #expect(report.samples == 0)
         #expect(try store.syncedCounts() == ["heartRate": 5])

@@ -22,7 +22,7 @@ import Glibc
     }
 
     func deliverAll() throws {
-        for type in try store.typesWithQueuedSamples() { try store.recordDelivery(try store.queued(type: type, limit: 1000), at: now) }
+        for type in try store.typesWithQueuedSamples() { try store.recordDelivery(type: type, rowIDs: try store.queued(type: type, limit: 1000).map(\.rowID), at: now) }
     }
 
     @Test(arguments: [false, true])

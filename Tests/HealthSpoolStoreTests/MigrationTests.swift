@@ -68,7 +68,7 @@ import Glibc
         }
         let store = try SampleStore(path: path)
         _ = try store.insert(samples, now: Timestamp(millis: 1))
-        try store.recordDelivery(try store.queued(type: "heartRate", limit: 10), at: Timestamp(millis: 2))
+        try store.recordDelivery(type: "heartRate", rowIDs: try store.queued(type: "heartRate", limit: 10).map(\.rowID), at: Timestamp(millis: 2))
         #expect(try store.pruneSynced(olderThanMillis: .max) == 3)
         #expect(try store.insert(samples, now: Timestamp(millis: 3)).duplicates == 3)
         let v = try Connection(path: path).prepare("PRAGMA user_version")

@@ -28,7 +28,7 @@ import Glibc
             #expect(recomputed.id == q.sample.id)
         }
         #expect(queued[1].sample.metadata == ["k": "v"])
-        try store.park([(queued[3], "42207 bad")], at: now)
+        try store.recordDelivery(type: "stepCount", rowIDs: queued.map(\.rowID), rejected: [(queued[3].rowID, "42207 bad")], at: now)
         let dead = try store.deadLetters()
         #expect(dead.count == 1 && dead[0].0.sample.id == samples[3].id && dead[0].1 == "42207 bad")
     }
@@ -50,12 +50,12 @@ import Glibc
         var revised = samples[700]
         revised.value = 9999
         _ = try store.insert([revised], now: now)
-        try store.recordDelivery(sent, at: now)
+        try store.recordDelivery(type: "stepCount", rowIDs: sent.map(\.rowID), at: now)
         let left = try store.queued(type: "stepCount", limit: 2000)
         #expect(left.count == 1 && left[0].sample.value == 9999 && left[0].sample.id == samples[700].id)
         #expect(try store.syncedCounts() == ["stepCount": 1202])
         // Recording the same batch again changes nothing.
-        try store.recordDelivery(sent, at: now)
+        try store.recordDelivery(type: "stepCount", rowIDs: sent.map(\.rowID), at: now)
         #expect(try store.queued(type: "stepCount", limit: 2000).count == 1)
     }
 }
