@@ -35,3 +35,14 @@ import Testing
         #expect(budget.deadline == first + 10_000)
     }
 }
+
+/// The production clock's timers: one fires even when nobody keeps its token (the status
+/// file's trailing update did not, and status went stale), and a cancelled one does not.
+@Suite(.timeLimit(.minutes(1))) struct WallServiceClockTests {
+    @Test func aTimerNobodyKeepsStillFires() async {
+        let clock = WallServiceClock()
+        await withCheckedContinuation { (fired: CheckedContinuation<Void, Never>) in
+            _ = clock.schedule(at: clock.now().millis, on: .global()) { fired.resume() }
+        }
+    }
+}

@@ -16,8 +16,8 @@ public protocol ServiceClock: Sendable {
     func schedule(at millis: Int64, on queue: DispatchQueue, _ handler: @escaping @Sendable () -> Void) -> any ServiceTimer
 }
 
-/// The real-time clock, with Dispatch timers. A deadline more than a day away is re-armed then
-/// (the clock may have moved).
+/// The real-time clock, with one-shot Dispatch timers. A timer is set for at most a day ahead;
+/// its owner re-arms it then (the clock may have moved).
 public struct WallServiceClock: ServiceClock {
     public init() {}
 
@@ -27,7 +27,12 @@ public struct WallServiceClock: ServiceClock {
         let delay = max(0, millis - now().millis)
         let source = DispatchSource.makeTimerSource(queue: queue)
         source.schedule(deadline: .now() + .milliseconds(Int(min(delay, 86_400_000))), leeway: .milliseconds(50))
-        source.setEventHandler(handler: handler)
+        // The handler holds its source until it has fired or been cancelled (cancelling releases
+        // the handler): a timer fires even when nobody keeps the returned token.
+        source.setEventHandler {
+            handler()
+            source.cancel()
+        }
         source.resume()
         return DispatchServiceTimer(source: source)
     }

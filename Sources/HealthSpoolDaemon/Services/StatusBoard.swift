@@ -25,7 +25,9 @@ final class StatusBoard: @unchecked Sendable {
     /// Changes to settings that only a restart applies (spool.dir, state.dir), as sentences.
     var restartNeeded: [String] = []
     private var lastPublished: Int64 = 0
-    private var publishPending = false
+    /// The trailing update of the current second, when one is due (kept: a timer nobody holds
+    /// is released before it fires).
+    private var trailing: (any ServiceTimer)?
     private var heartbeat: DispatchSourceTimer?
     private var watchdog: SystemdWatchdog?
 
@@ -88,11 +90,10 @@ final class StatusBoard: @unchecked Sendable {
         let now = clock.now().millis
         if now - lastPublished >= 1000 {
             publishNow()
-        } else if !publishPending {
-            publishPending = true
-            _ = clock.schedule(at: lastPublished + 1000, on: queue) { [weak self] in
+        } else if trailing == nil {
+            trailing = clock.schedule(at: lastPublished + 1000, on: queue) { [weak self] in
                 guard let self, !self.stopping else { return }
-                self.publishPending = false
+                self.trailing = nil
                 self.publishNow()
             }
         }
