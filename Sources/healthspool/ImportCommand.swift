@@ -27,11 +27,9 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         let context = try common.context()
         let logger = makeLogger("healthspool", level: "warning")
-        let store = try context.openStore()
-        let importer = ExportImporter(store: store, logger: logger, clock: DaemonContext.now)
+        let importer = try DirectImport(context: context, logger: logger)
         let showProgress = !noProgress && !json && isatty(2) == 1
         var failures = 0
-        var gained: Set<String> = []
         var summaries: [JSONValue] = []
         for argument in files {
             let path: String
@@ -50,11 +48,10 @@ struct ImportCommand: ParsableCommand {
             }
             let size = FileSystem.regularFile(path)?.size ?? 0
             let bar = ProgressBar(total: size, label: FileSystem.baseName(argument), enabled: showProgress)
-            let s = importer.importFile(path: path, name: FileSystem.baseName(argument), settings: context.settings) { bytes, records in
+            let s = importer.importFile(path: path, name: FileSystem.baseName(argument)) { bytes, records in
                 bar.update(bytes: bytes, records: records)
             }
             bar.finish()
-            gained.formUnion(s.result.gained.keys)
             if s.outcome.isFailure { failures += 1 }
             if json { summaries.append(Self.json(s)) } else { print(Self.text(s)) }
         }
@@ -63,10 +60,7 @@ struct ImportCommand: ParsableCommand {
             w.value(.array(summaries))
             print(w.text)
         }
-        if !gained.isEmpty, let client = ControlClient(path: context.controlSocket, timeoutSeconds: 5) {
-            _ = client.send(.object([("command", .string("observe")), ("types", .array(gained.sorted().map(JSONValue.string)))]))
-            _ = client.next()
-        }
+        importer.tellDaemon()
         if failures > 0 { throw ExitCode(1) }
     }
 

@@ -19,30 +19,7 @@ struct TypesList: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        let context = try common.context()
-        let s = context.settings
-        let queued = FileSystem.exists(context.storePath) ? ((try? SampleStore(path: context.storePath).queuedCounts()) ?? [:]) : [:]
-        if json {
-            var items: [JSONValue] = []
-            for t in DataType.all {
-                items.append(.object([("name", .string(t.name)), ("hkIdentifier", .string(t.hkIdentifier)),
-                                      ("category", .string(t.category.rawValue)), ("unit", .string(t.unit)),
-                                      ("enabled", .bool(s.isEnabled(t.name))), ("frequency", .string(s.frequency(of: t.name).rawValue)),
-                                      ("queued", .number(Double(queued[t.name] ?? 0)))]))
-            }
-            var w = JSONWriter()
-            w.value(.array(items))
-            print(w.text)
-            return
-        }
-        for category in DataCategory.allCases {
-            print("\(category.displayName) (\(category.rawValue))")
-            for t in category.dataTypes {
-                let state = s.isEnabled(t.name) ? "on " : "off"
-                let q = queued[t.name].map { "  \($0) queued" } ?? ""
-                print("  \(state) \(t.name.padding(28)) \(s.frequency(of: t.name).rawValue.padding(10)) \(t.unit.padding(12)) \(t.hkIdentifier)\(q)")
-            }
-        }
+        print(TypeList.report(context: try common.context(), json: json))
     }
 }
 

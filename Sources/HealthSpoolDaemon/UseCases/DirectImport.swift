@@ -1,0 +1,34 @@
+import HealthSpoolCore
+import HealthSpoolLinux
+import HealthSpoolStore
+import Logging
+
+/// Files imported where they are, through the spool's importer: the use case behind
+/// `healthspool import`. The store is opened once for all the files; a running daemon is told
+/// afterwards which types gained samples, so it syncs them.
+public final class DirectImport {
+    let context: DaemonContext
+    let importer: ExportImporter
+    private(set) var gained: Set<String> = []
+
+    /// Opens (creating when needed) the store of `context`.
+    public init(context: DaemonContext, logger: Logger) throws {
+        self.context = context
+        importer = ExportImporter(store: try context.openStore(), logger: logger, clock: DaemonContext.now)
+    }
+
+    /// Imports one file (a resolved path; `name` is what the summary calls it), reporting
+    /// `progress(bytes, records)` as it reads.
+    public func importFile(path: String, name: String, progress: ((Int64, Int) -> Void)? = nil) -> ImportSummary {
+        let summary = importer.importFile(path: path, name: name, settings: context.settings, progress: progress)
+        gained.formUnion(summary.result.gained.keys)
+        return summary
+    }
+
+    /// Tells a running daemon which types gained samples (nothing when none runs or none gained).
+    public func tellDaemon() {
+        guard !gained.isEmpty, let client = ControlClient(path: context.controlSocket, timeoutSeconds: 5) else { return }
+        _ = client.send(.object([("command", .string("observe")), ("types", .array(gained.sorted().map(JSONValue.string)))]))
+        _ = client.next()
+    }
+}

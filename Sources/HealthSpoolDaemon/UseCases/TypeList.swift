@@ -1,0 +1,46 @@
+import HealthSpoolCore
+import HealthSpoolLinux
+import HealthSpoolStore
+
+/// Every data type by category, with its state, delivery frequency, unit and queued count: the
+/// use case behind `healthspool types list`.
+public enum TypeList {
+    /// The list as a table or JSON.
+    public static func report(context: DaemonContext, json: Bool) -> String {
+        let s = context.settings
+        let queued = queuedCounts(context: context)
+        if json {
+            var items: [JSONValue] = []
+            for t in DataType.all {
+                items.append(.object([("name", .string(t.name)), ("hkIdentifier", .string(t.hkIdentifier)),
+                                      ("category", .string(t.category.rawValue)), ("unit", .string(t.unit)),
+                                      ("enabled", .bool(s.isEnabled(t.name))), ("frequency", .string(s.frequency(of: t.name).rawValue)),
+                                      ("queued", .number(Double(queued[t.name] ?? 0)))]))
+            }
+            var w = JSONWriter()
+            w.value(.array(items))
+            return w.text
+        }
+        var lines: [String] = []
+        for category in DataCategory.allCases {
+            lines.append("\(category.displayName) (\(category.rawValue))")
+            for t in category.dataTypes {
+                let state = s.isEnabled(t.name) ? "on " : "off"
+                let q = queued[t.name].map { "  \($0) queued" } ?? ""
+                lines.append("  \(state) \(column(t.name, 28)) \(column(s.frequency(of: t.name).rawValue, 10)) \(column(t.unit, 12)) \(t.hkIdentifier)\(q)")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `text` padded to `width`, with one space after a longer one (columns never touch).
+    static func column(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+
+    /// Samples waiting to be sent, by type (none when there is no store yet or it cannot be read).
+    static func queuedCounts(context: DaemonContext) -> [String: Int] {
+        guard FileSystem.exists(context.storePath) else { return [:] }
+        return (try? SampleStore(path: context.storePath).queuedCounts()) ?? [:]
+    }
+}
