@@ -9,16 +9,7 @@ enum JournalCLI {
     /// The journal's use cases on the store; records put in line are announced to a running
     /// daemon through its control socket (it then syncs them as it syncs imports).
     static func open(_ common: CommonOptions) throws -> JournalUseCases {
-        let context = try common.context()
-        let store = try context.openStore()
-        let journal = JournalUseCases(store: store, settings: context.settings)
-        let socket = context.controlSocket
-        journal.onQueued = { types in
-            guard let client = ControlClient(path: socket, timeoutSeconds: 5) else { return }
-            _ = client.send(.object([("command", .string("observe")), ("types", .array(types.map(JSONValue.string)))]))
-            _ = client.next()
-        }
-        return journal
+        try JournalUseCases.open(context: try common.context())
     }
 
     /// A date: `YYYY-MM-DD`, `today` or `yesterday`.
