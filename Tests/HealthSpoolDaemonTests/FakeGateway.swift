@@ -10,6 +10,7 @@ final class FakeGateway: GatewayTransport, Sendable {
         var posts = 0
         var statuses: [Int] = []
         var holding = false
+        var answerHeld: Int?
     }
     private let state = Mutex(State())
     private let release = DispatchSemaphore(value: 0)
@@ -21,8 +22,9 @@ final class FakeGateway: GatewayTransport, Sendable {
     /// The next requests are answered with these statuses, in order (then 200 again).
     func answer(_ statuses: Int...) { state.withLock { $0.statuses += statuses } }
 
-    /// The next request is held until `letGo()`, then fails as a dropped connection.
-    func holdNextRequest() { state.withLock { $0.holding = true } }
+    /// The next request is held until `letGo()`, then answered with `status`, or fails as a
+    /// dropped connection when `status` is nil.
+    func holdNextRequest(thenAnswer status: Int? = nil) { state.withLock { $0.holding = true; $0.answerHeld = status } }
 
     /// Lets a held request go.
     func letGo() { release.signal() }
@@ -34,16 +36,17 @@ final class FakeGateway: GatewayTransport, Sendable {
     }
 
     func post(url: String, body: UnsafeRawBufferPointer, headers: [String]) throws(GatewayError) -> HTTPResponse {
-        let (status, hold): (Int, Bool) = state.withLock { s in
+        let (scripted, hold, held): (Int, Bool, Int?) = state.withLock { s in
             s.posts += 1
             defer { s.holding = false }
-            return (s.statuses.isEmpty ? 200 : s.statuses.removeFirst(), s.holding)
+            return (s.statuses.isEmpty ? 200 : s.statuses.removeFirst(), s.holding, s.answerHeld)
         }
         arrived.continuation.yield()
         if hold {
             release.wait()
-            throw .transport(code: 56, message: "connection dropped", url: url)
+            guard held != nil else { throw .transport(code: 56, message: "connection dropped", url: url) }
         }
+        let status = hold ? held ?? scripted : scripted
         return HTTPResponse(status: status, headers: [:], body: Array((status == 200 ? "{}" : "{\"message\":\"busy\"}").utf8),
                             newConnections: 0)
     }

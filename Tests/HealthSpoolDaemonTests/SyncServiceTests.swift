@@ -152,4 +152,26 @@ import Glibc
         #expect(try queued() == 5, "an unanswered batch stays queued for the next start")
         #expect(gateway.posts == 1, "no new job after the stop")
     }
+
+    @Test func aStopWaitsForTheBatchInFlightAndItsSamplesAreMarkedSynced() async throws {
+        try addSamples(5)
+        gateway.holdNextRequest(thenAnswer: 200)
+        await onQueue { [sync] in sync.observe(["heartRate"]) }
+        await gateway.nextArrival()
+
+        let budget = StopBudget(seconds: 10, clock: clock)
+        budget.begin()
+        let sync = self.sync, queue = self.queue
+        let service = SyncService(sync: sync, budget: budget, beginStop: { queue.async { sync.beginStop() } })
+        let group = ServiceGroup(services: [service], logger: Logger(label: "test"))
+        let running = Task { try await group.run() }
+        await group.triggerGracefulShutdown()
+        clock.advance(by: 9_000)
+        gateway.letGo()
+        try await running.value
+        #expect(budget.outcome.unfinished.isEmpty, "the batch was answered before the deadline")
+        await settled()
+        #expect(try queued() == 0, "the answered batch is marked synced before the stop ends")
+        #expect(gateway.posts == 1)
+    }
 }
