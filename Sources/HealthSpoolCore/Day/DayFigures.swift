@@ -58,6 +58,7 @@ public struct HeartRateFigure: Hashable, Sendable {
         self.curve = curve
     }
 
+    /// A field of `readings` (`min`, `max`, `sum`, `count`, `average`).
     public subscript<T>(dynamicMember field: KeyPath<ReadingRange, T>) -> T { readings[keyPath: field] }
 }
 
@@ -73,5 +74,6 @@ public struct HeartRatePoint: Hashable, Sendable {
         self.readings = readings
     }
 
+    /// A field of `readings` (`min`, `max`, `sum`, `count`, `average`).
     public subscript<T>(dynamicMember field: KeyPath<ReadingRange, T>) -> T { readings[keyPath: field] }
 }
