@@ -200,3 +200,18 @@ def test_watchdog_keepalives_are_counted_as_systemd_receives_them(hs, gateway, n
     # A keep-alive is counted once sent: systemd may have it a moment before the counter moves.
     assert before - 1 <= counted <= after, (before, counted, after)
     assert hs.stop() == 0
+
+
+def test_an_unwritable_textfile_is_logged_once_and_written_once_its_directory_exists(hs, gateway):
+    textfile = hs.home / "missing-dir" / "healthspool.prom"
+    hs.run("gateway", "set", gateway.url, "--ca-file", str(gateway.certs["ca"]))
+    hs.start(env={"HEALTHSPOOL_METRICS_TEXTFILE": str(textfile)})
+    message = f"cannot write the metrics file {textfile}"
+    assert wait_until(lambda: message in hs.read_log(), 15), hs.read_log()
+    time.sleep(11)   # two more rounds fail: not logged again
+    assert hs.read_log().count(message) == 1, hs.read_log()
+    assert "metrics.textfile" in hs.read_log() and "writable" in hs.read_log()
+    textfile.parent.mkdir()
+    assert wait_until(textfile.exists, 15), hs.read_log()
+    assert parse(textfile.read_text())[("healthspool_samples_stored", ())] == 0
+    assert hs.stop() == 0
