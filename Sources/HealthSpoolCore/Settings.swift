@@ -75,6 +75,9 @@ public struct Settings: Sendable, Equatable {
     public var webPort = 8484
     /// The largest export the web interface's import accepts, in MiB (`web.upload_max_mb`).
     public var webUploadMaxMB = 2048
+    /// Where the daemon writes its Prometheus metrics for node_exporter's textfile collector;
+    /// nil: not written (`metrics.textfile`).
+    public var metricsTextfile: String?
     /// Sources in the order they count where they overlap (day totals), matched in names and devices.
     public var sourcePriority = SourcePriority.standard
     /// The location keep-alive log (opt-in): whether the daemon records positions from gpsd.
@@ -287,6 +290,7 @@ extension SettingKey {
         .bool("web.enabled", true, "Serve the local web interface (healthspool ui) on the loopback addresses 127.0.0.1 and ::1 only; every page needs the login link healthspool ui opens.") { $0.webEnabled = $1 },
         .int("web.port", 8484, 1024...65_535, "The web interface's port on 127.0.0.1 and ::1. On a machine shared by several users, give each a port of their own: a port in use is logged and the daemon runs on without the web interface.") { $0.webPort = $1 },
         .int("web.upload_max_mb", 2048, 1...65_536, "The largest file, in MiB, that Import in the web interface accepts; a larger upload is refused and nothing of it is kept. Larger exports can still be saved to the spool folder directly.") { $0.webUploadMaxMB = $1 },
+        .optional("metrics.textfile", "Write the daemon's Prometheus metrics to this file (text format 0.0.4) for node_exporter's textfile collector, e.g. /var/lib/prometheus/node-exporter/healthspool.prom (its directory must be writable by the daemon's user, and added to the packaged unit's sandbox with ReadWritePaths=, see SANDBOX). Replaced atomically (a temporary file in the same directory, then a rename) when the figures change, at most every 5 s. Empty (the default): not written. The same metrics are served at /metrics by the web interface, with a bearer token (healthspool(1), METRICS).") { $0.metricsTextfile = $1 },
         .bool("location.enabled", false, "Record the position from gpsd every location.interval_seconds (the location keep-alive log). Off by default: positions are sensitive. They are stored as samples of type location, kept local unless location is listed in types.enabled.") { $0.locationEnabled = $1 },
         .int("location.interval_seconds", 300, 1...86_400, "Seconds between two recorded positions.") { $0.locationIntervalSeconds = $1 },
         .int("location.retry_seconds", 30, 1...3600, "With no fix for this long, gpsd is asked again (the watch is renewed, or the connection made again).") { $0.locationRetrySeconds = $1 },

@@ -144,6 +144,7 @@ extension Daemon {
 
     func imported(_ s: ImportSummary, movedTo: String?, moveError: String?) {
         importing = nil
+        metrics.imported(s)
         var meta: Logger.Metadata = ["event": "import", "file": "\(s.file)", "count": "\(s.result.new + s.result.revised)",
                                      "outcome": "\(s.outcome.rawValue)", "duplicates": "\(s.result.duplicates)"]
         if let f = s.format { meta["format"] = "\(f)" }

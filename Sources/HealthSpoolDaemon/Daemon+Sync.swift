@@ -72,6 +72,7 @@ extension Daemon {
     func flushAttempt() {
         guard worker.pendingJobs == 0, let row = attempt.row else { return }
         attempt = AttemptRecord()
+        metrics.attemptFinished(row.outcome)
         try? store.recordSync(row)
     }
 

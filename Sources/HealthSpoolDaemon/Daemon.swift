@@ -69,6 +69,8 @@ public final class Daemon: @unchecked Sendable {
     /// Services of other modules that run after the daemon's own (the web interface), listed
     /// last in the group: they stop first.
     public var extraServices: [any Service] = []
+    /// The counters for Prometheus (`/metrics`, `metrics.textfile`).
+    public let metrics: DaemonMetrics
 
     public init(context: DaemonContext, logger: Logger) {
         self.context = context
@@ -77,6 +79,7 @@ public final class Daemon: @unchecked Sendable {
         scheduler = SyncScheduler(frequency: settings.syncFrequency, throttleMillis: Int64(settings.throttleSeconds) * 1000,
                                   deliveryFrequency: { settings.frequency(of: $0) })
         policy = Self.policy(for: settings)
+        metrics = DaemonMetrics(storePath: context.storePath, started: Self.now())
     }
 
     static func now() -> Timestamp { DaemonContext.now() }
@@ -127,7 +130,7 @@ public final class Daemon: @unchecked Sendable {
         try context.spool.create()
         try FileSystem.makeDirectory(context.paths.configDir, mode: 0o700)
         worker = SyncWorker(senders: context.settings.senders, storePath: context.storePath, logger: logger, clock: Self.now,
-                            onProgress: { [weak self] type, sent in self?.progressed(type, sent) },
+                            onProgress: { [weak self] type, sent in self?.progressed(type, sent) }, onRequest: metrics.requestFinished,
                             onResult: { [weak self] r in self?.finished(r) })
         configureWorker()
         watcher = try SpoolWatcher(directories: [context.spool.path, context.stateDir, context.paths.configDir], queue: q) { [weak self] e in
@@ -224,6 +227,7 @@ public final class Daemon: @unchecked Sendable {
     func handle(_ r: SyncJobResult) {
         progress[r.type] = nil
         attempt.add(r)
+        metrics.jobFinished(r)
         recordDelivery(r)
         finishWaiters(result: r)
         // The attempt's row is written once every job that ran with it has reported.
@@ -316,6 +320,7 @@ public final class Daemon: @unchecked Sendable {
         t.resume()
         watchdogTimer = t
         watchdog.start()
+        metrics.watch(watchdog)
         self.watchdog = watchdog
     }
 

@@ -130,6 +130,7 @@ public final class SyncWorker: @unchecked Sendable {
     private let clock: @Sendable () -> Timestamp
     private let onResult: @Sendable (SyncJobResult) -> Void
     private let onProgress: @Sendable (String, Int) -> Void
+    private let onRequest: @Sendable (Double) -> Void
     private let group = DispatchGroup()
     /// Per-sender resources. `@unchecked Sendable`: touched only on that sender's queue (the
     /// background store only on its background queue).
@@ -145,9 +146,11 @@ public final class SyncWorker: @unchecked Sendable {
     private let senderStates: [SenderState]
 
     /// Creates the worker. `onProgress` is called from sender queues, `onResult` from the
-    /// worker's state queue (it must not call back into the worker synchronously).
+    /// worker's state queue (it must not call back into the worker synchronously); `onRequest`
+    /// gets each gateway request's duration in seconds, from sender queues.
     public init(senders: Int, storePath: String, logger: Logger, clock: @escaping @Sendable () -> Timestamp,
                 onProgress: @escaping @Sendable (String, Int) -> Void = { _, _ in },
+                onRequest: @escaping @Sendable (Double) -> Void = { _ in },
                 onResult: @escaping @Sendable (SyncJobResult) -> Void) {
         let n = max(1, senders)
         self.senders = (0..<n).map { DispatchQueue(label: "healthspool.sync.sender.\($0)") }
@@ -158,6 +161,7 @@ public final class SyncWorker: @unchecked Sendable {
         self.clock = clock
         self.onResult = onResult
         self.onProgress = onProgress
+        self.onRequest = onRequest
     }
 
     /// Replaces the gateway settings (nil: no gateway configured; jobs are not run).
@@ -250,7 +254,7 @@ public final class SyncWorker: @unchecked Sendable {
                 st.backgroundStore = store
             }
             if st.client == nil || st.endpoint != config.endpoint {
-                st.client = try GatewayClient(endpoint: config.endpoint)
+                st.client = try GatewayClient(endpoint: config.endpoint, timing: onRequest)
                 st.endpoint = config.endpoint
             }
         } catch let e as GatewayError {

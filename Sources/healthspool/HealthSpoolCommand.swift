@@ -91,7 +91,7 @@ struct DaemonCommand: ParsableCommand {
         let context = try common.context()
         let logger = makeLogger("healthspool", level: context.settings.logLevel)
         let daemon = Daemon(context: context, logger: logger)
-        if context.settings.webEnabled { daemon.extraServices.append(WebInterface(context: context, logger: logger)) }
+        if context.settings.webEnabled { daemon.extraServices.append(WebInterface(context: context, logger: logger, metrics: daemon.metrics)) }
         let code = daemon.run()
         if code != 0 { throw ExitCode(code) }
     }
