@@ -20,7 +20,7 @@ struct ImportCommand: ParsableCommand {
             """
     )
     @OptionGroup var common: CommonOptions
-    @Argument(help: "Files to import (each is tried; see the exit status below).") var files: [String]
+    @Argument(help: "Files to import (each is tried; see the exit status below).", completion: .file()) var files: [String]
     @Flag(help: "Print the summary as JSON.") var json = false
     @Flag(name: .customLong("no-progress"), help: "No progress bar, even on a terminal.") var noProgress = false
 
