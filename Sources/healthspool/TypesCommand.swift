@@ -35,12 +35,15 @@ struct TypesList: ParsableCommand {
             print(w.text)
             return
         }
+        // Columns as wide as the longest type name, unit and frequency: aligned across categories.
+        let name = DataType.all.map(\.name.count).max() ?? 0, unit = DataType.all.map(\.unit.count).max() ?? 0
+        let frequency = DeliveryFrequency.allCases.map(\.rawValue.count).max() ?? 0
         for category in DataCategory.allCases {
             print("\(category.displayName) (\(category.rawValue))")
             for t in category.dataTypes {
                 let state = s.isEnabled(t.name) ? "on " : "off"
                 let q = queued[t.name].map { "  \($0) queued" } ?? ""
-                print("  \(state) \(t.name.padding(28)) \(s.frequency(of: t.name).rawValue.padding(10)) \(t.unit.padding(12)) \(t.hkIdentifier)\(q)")
+                print("  \(state) \(t.name.padding(name))  \(s.frequency(of: t.name).rawValue.padding(frequency))  \(t.unit.padding(unit))  \(t.hkIdentifier)\(q)")
             }
         }
     }
@@ -112,7 +115,8 @@ struct FrequencyCommand: ParsableCommand {
         guard let value else {
             print("sync frequency: \(s.syncFrequency.rawValue)")
             print("delivery frequency by type (under realtime sync):")
-            for t in DataType.all where s.isEnabled(t.name) { print("  \(t.name.padding(28)) \(s.frequency(of: t.name).rawValue)") }
+            let width = DataType.all.map(\.name.count).max() ?? 0
+            for t in DataType.all where s.isEnabled(t.name) { print("  \(t.name.padding(width))  \(s.frequency(of: t.name).rawValue)") }
             return
         }
         if let type {
