@@ -31,6 +31,11 @@ public struct TextTable: Sendable {
         }
     }
 
+    /// `cell` padded with spaces to `width` characters (as it is; never cut).
+    public static func pad(_ cell: String, _ width: Int) -> String {
+        cell.count >= width ? cell : cell + String(repeating: " ", count: width - cell.count)
+    }
+
     /// The lines joined with newlines.
     public var text: String { lines().joined(separator: "\n") }
 }

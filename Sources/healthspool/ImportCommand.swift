@@ -78,10 +78,10 @@ struct ImportCommand: ParsableCommand {
         let types = Set(s.result.gained.keys).union(s.result.duplicatesByType.keys).union(s.skipped.keys).sorted()
         if !types.isEmpty {
             let width = max(28, types.map(\.count).max() ?? 0)
-            lines.append("  \("TYPE".padding(width)) \("NEW".leftPad(5)) \("DUPLICATE".leftPad(10)) \("SKIPPED".leftPad(8))")
+            lines.append("  \(TextTable.pad("TYPE", width)) \("NEW".leftPad(5)) \("DUPLICATE".leftPad(10)) \("SKIPPED".leftPad(8))")
             for t in types {
                 let new = s.result.gained[t] ?? 0, dup = s.result.duplicatesByType[t] ?? 0, skip = s.skipped[t] ?? 0
-                lines.append("  \(t.padding(width)) \(String(new).leftPad(5)) \(String(dup).leftPad(10)) \(String(skip).leftPad(8))")
+                lines.append("  \(TextTable.pad(t, width)) \(String(new).leftPad(5)) \(String(dup).leftPad(10)) \(String(skip).leftPad(8))")
             }
         }
         if !s.notRead.isEmpty { lines.append("  not read: \(ImportSummary.list(s.notRead))") }

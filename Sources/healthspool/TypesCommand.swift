@@ -43,7 +43,7 @@ struct TypesList: ParsableCommand {
             for t in category.dataTypes {
                 let state = s.isEnabled(t.name) ? "on " : "off"
                 let q = queued[t.name].map { "  \($0) queued" } ?? ""
-                print("  \(state) \(t.name.padding(name))  \(s.frequency(of: t.name).rawValue.padding(frequency))  \(t.unit.padding(unit))  \(t.hkIdentifier)\(q)")
+                print("  \(state) \(TextTable.pad(t.name, name))  \(TextTable.pad(s.frequency(of: t.name).rawValue, frequency))  \(TextTable.pad(t.unit, unit))  \(t.hkIdentifier)\(q)")
             }
         }
     }
@@ -116,7 +116,7 @@ struct FrequencyCommand: ParsableCommand {
             print("sync frequency: \(s.syncFrequency.rawValue)")
             print("delivery frequency by type (under realtime sync):")
             let width = DataType.all.map(\.name.count).max() ?? 0
-            for t in DataType.all where s.isEnabled(t.name) { print("  \(t.name.padding(width))  \(s.frequency(of: t.name).rawValue)") }
+            for t in DataType.all where s.isEnabled(t.name) { print("  \(TextTable.pad(t.name, width))  \(s.frequency(of: t.name).rawValue)") }
             return
         }
         if let type {
