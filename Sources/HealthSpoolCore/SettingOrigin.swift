@@ -75,8 +75,9 @@ public struct ResolvedSettings: Sendable {
     /// Where `key` came from, `.builtIn` when nothing set it.
     public func origin(of key: String) -> SettingOrigin { sources[key]?.origin ?? .builtIn }
 
-    /// The value of `key` as written where it was set, else its documented default.
-    public func valueText(of key: SettingKey) -> String { sources[key.name]?.value ?? key.defaultText }
+    /// The value of `key` where it was set, as the setting reads it (`Hourly` → `hourly`), else
+    /// its documented default.
+    public func valueText(of key: SettingKey) -> String { sources[key.name].map { key.normalized($0.value) } ?? key.defaultText }
 }
 
 extension SettingOrigin {

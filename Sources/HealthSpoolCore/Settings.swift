@@ -143,6 +143,8 @@ public struct SettingKey: Sendable {
     public let defaultText: String
     public let summary: String
     let apply: @Sendable (inout Settings, String) throws(SettingsError) -> Void
+    /// A valid value as the setting reads it (`Hourly` → `hourly`, `yes` → `true`), for `config show`.
+    var normalized: @Sendable (String) -> String = { $0 }
 
     /// Environment variable that overrides it: `HEALTHSPOOL_` + the key in capitals, `.` as `_`.
     public var environmentName: String {
@@ -193,21 +195,25 @@ extension SettingKey {
                                                            _ set: @escaping @Sendable (inout Settings, E) -> Void) -> SettingKey
         where E.RawValue == String {
         let allowed = E.allCases.map(\.rawValue).joined(separator: ", ")
-        return SettingKey(name: name, defaultText: def.rawValue, summary: summary + " One of: \(allowed).") { s, v throws(SettingsError) in
+        var key = SettingKey(name: name, defaultText: def.rawValue, summary: summary + " One of: \(allowed).") { s, v throws(SettingsError) in
             guard let e = E(rawValue: v.lowercased()) else { throw SettingsError(name, "'\(v)' is not one of: \(allowed)") }
             set(&s, e)
         }
+        key.normalized = { $0.lowercased() }
+        return key
     }
 
     static func bool(_ name: String, _ def: Bool, _ summary: String,
                      _ set: @escaping @Sendable (inout Settings, Bool) -> Void) -> SettingKey {
-        SettingKey(name: name, defaultText: def ? "true" : "false", summary: summary) { s, v throws(SettingsError) in
+        var key = SettingKey(name: name, defaultText: def ? "true" : "false", summary: summary) { s, v throws(SettingsError) in
             switch v.lowercased() {
             case "true", "yes", "on", "1": set(&s, true)
             case "false", "no", "off", "0": set(&s, false)
             default: throw SettingsError(name, "'\(v)' is not true or false")
             }
         }
+        key.normalized = { ["true", "yes", "on", "1"].contains($0.lowercased()) ? "true" : "false" }
+        return key
     }
 
     /// A list of type names, category names or HealthKit identifiers: `a, b` or `["a", "b"]`.
@@ -225,10 +231,12 @@ extension SettingKey {
     static func word(_ name: String, _ def: String, _ allowed: [String], _ summary: String,
                      _ set: @escaping @Sendable (inout Settings, String) -> Void) -> SettingKey {
         let list = allowed.joined(separator: ", ")
-        return SettingKey(name: name, defaultText: def, summary: summary + " One of: \(list).") { s, v throws(SettingsError) in
+        var key = SettingKey(name: name, defaultText: def, summary: summary + " One of: \(list).") { s, v throws(SettingsError) in
             guard allowed.contains(v.lowercased()) else { throw SettingsError(name, "'\(v)' is not one of: \(list)") }
             set(&s, v.lowercased())
         }
+        key.normalized = { $0.lowercased() }
+        return key
     }
 
     static func intList(_ name: String, _ def: [Int], _ range: ClosedRange<Int>, _ summary: String,
@@ -416,7 +424,16 @@ public enum SettingsReader {
                 errors.append(error)
             }
         }
-        return (resolved, errors)
+        // In reading order: by file and line (bad lines among bad values), then the environment and --set.
+        func rank(_ e: SettingsError) -> (Int, Int) {
+            for (i, f) in files.enumerated() where e.origin.hasPrefix(f.path + ":") {
+                return (i, Int(e.origin.dropFirst(f.path.count + 1)) ?? 0)
+            }
+            return (files.count, 0)
+        }
+        let ordered = errors.enumerated().map { (rank($0.element), $0.offset, $0.element) }
+            .sorted { ($0.0.0, $0.0.1, $0.1) < ($1.0.0, $1.0.1, $1.1) }
+        return (resolved, ordered.map(\.2))
     }
 
     /// Every assignment of every layer, lowest precedence first, with its origin.

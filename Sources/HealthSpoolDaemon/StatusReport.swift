@@ -70,7 +70,7 @@ public struct StatusReport {
             ("error", live["lastError"] ?? .null),
             ("stoppedReason", live["stoppedReason"] ?? .null),
             ("incident", live["incident"] ?? .null),
-            ("retryAt", live["retryAt"] ?? .null),
+            ("retryAt", Self.local(live["retryAt"])),
             ("retryInSeconds", live["retryAtMillis"]?.intValue.map { .number(Double(max(0, ($0 - Int(now.millis) + 999) / 1000))) } ?? .null),
         ]
         if context.settings.gatewayURL == nil {
@@ -80,7 +80,7 @@ public struct StatusReport {
         members.append(("lastImport", lastImport))
         members.append(("lastSync", lastSync))
         members.append(("lastSuccessfulSync", lastSuccess))
-        members.append(("nextSync", live["nextSync"] ?? .null))
+        members.append(("nextSync", Self.local(live["nextSync"])))
         members.append(("syncFrequency", .string(context.settings.syncFrequency.rawValue)))
         json = .object(members)
     }
@@ -91,6 +91,12 @@ public struct StatusReport {
     /// `t` in the machine's zone, RFC 3339 with its offset (`2026-11-22T19:30:00.000+01:00`).
     public static func local(_ t: Timestamp) -> String {
         Timestamp(millis: t.millis, utcOffsetSeconds: zone.offset(atUTC: Timestamp.floorDivide(t.millis, 1000).0)).iso8601Local
+    }
+
+    /// A time the daemon wrote (RFC 3339, UTC) in the machine's zone; null stays null.
+    static func local(_ value: JSONValue?) -> JSONValue {
+        guard let text = value?.stringValue, let t = TimestampParser.parse(text) else { return value ?? .null }
+        return .string(local(t))
     }
 
     static func json(_ i: ImportRecord) -> JSONValue {

@@ -64,7 +64,7 @@ struct ConfigShowCommand: ParsableCommand {
         abstract: "Print every setting's effective value and where it came from.",
         discussion: """
             The origin is 'default', a config file and line (the /etc file or yours), 'environment HEALTHSPOOL_…', \
-            or '--set'. Values are shown as written where they were set. Secrets are never printed: a URL's \
+            or '--set'. Values are shown as the daemon reads them. Secrets are never printed: a URL's \
             user information and query are masked. A config file with an error is reported as 'config check' does \
             (exit status 78).
             """

@@ -126,7 +126,7 @@ def test_show_names_the_origin_of_every_layer(hs):
     assert rows["gateway.topic"] == {"key": "gateway.topic", "value": "site-topic", "masked": False, "origin": "system",
                                      "where": f"{etc}:2", "file": str(etc), "line": 2}
     assert rows["sync.frequency"]["origin"] == "user" and rows["sync.frequency"]["where"] == f"{mine}:2"
-    assert rows["sync.frequency"]["value"] == "Hourly"
+    assert rows["sync.frequency"]["value"] == "hourly"  # as read: values from a set are case-insensitive
     assert rows["gateway.batch_size"]["origin"] == "environment" and rows["gateway.batch_size"]["variable"] == "HEALTHSPOOL_GATEWAY_BATCH_SIZE"
     assert rows["log.level"]["origin"] == "command-line" and rows["log.level"]["where"] == "--set"
     assert rows["gateway.cluster"] == {"key": "gateway.cluster", "value": "cluster", "masked": False, "origin": "default", "where": "default"}
