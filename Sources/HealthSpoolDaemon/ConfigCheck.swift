@@ -97,6 +97,9 @@ public enum ConfigCheck {
                    "mutual TLS needs both gateway.client_cert and gateway.client_key")
         }
         problems += checkCredentials(resolved, paths: paths, environment: environment)
+        // Note recordings go in <state dir>/notes (`HealthJournal.notesDirectory`), made when needed.
+        let notes = paths.expand(s.stateDir) + "/notes"
+        if let message = check(notes, .directory) { report("state.dir", message.text, warning: message.warning) }
         if s.webEnabled {
             let secret = paths.expand(s.stateDir) + "/web.secret"
             if let info = FileSystem.regularFile(secret), info.mode & 0o077 != 0 {

@@ -164,3 +164,10 @@ def test_show_exits_78_on_a_bad_file(hs):
     path = user_file(hs, "sync.frequency = often\n")
     p = hs.run("config", "show", check=False)
     assert p.returncode == 78 and f"{path}:1: sync.frequency" in p.stderr
+
+
+def test_check_names_a_notes_folder_that_is_a_file(hs):
+    hs.state.mkdir(parents=True)
+    (hs.state / "notes").write_text("not a folder")
+    p = hs.run("config", "check", check=False)
+    assert p.returncode == 78 and f"default: state.dir: {hs.state}/notes is not a directory" in p.stderr, p.stderr
