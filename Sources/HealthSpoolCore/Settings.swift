@@ -146,6 +146,8 @@ public struct SettingKey: Sendable {
     public let defaultText: String
     public let summary: String
     let apply: @Sendable (inout Settings, String) throws(SettingsError) -> Void
+    /// A valid value as the setting reads it (`Hourly` → `hourly`, `yes` → `true`), for `config show`.
+    var normalized: @Sendable (String) -> String = { $0 }
 
     /// Environment variable that overrides it: `HEALTHSPOOL_` + the key in capitals, `.` as `_`.
     public var environmentName: String {
@@ -158,7 +160,7 @@ public struct SettingsError: Error, CustomStringConvertible, Sendable, Equatable
     public var origin: String
     public var key: String
     public var reason: String
-    public var description: String { "\(origin): \(key): \(reason)" }
+    public var description: String { key.isEmpty ? "\(origin): \(reason)" : "\(origin): \(key): \(reason)" }
     /// An error about `key`, from `origin` (a file and line, a variable, "command line").
     public init(key: String, reason: String, origin: String) {
         self.init(key, reason, origin: origin)
@@ -196,21 +198,25 @@ extension SettingKey {
                                                            _ set: @escaping @Sendable (inout Settings, E) -> Void) -> SettingKey
         where E.RawValue == String {
         let allowed = E.allCases.map(\.rawValue).joined(separator: ", ")
-        return SettingKey(name: name, defaultText: def.rawValue, summary: summary + " One of: \(allowed).") { s, v throws(SettingsError) in
+        var key = SettingKey(name: name, defaultText: def.rawValue, summary: summary + " One of: \(allowed).") { s, v throws(SettingsError) in
             guard let e = E(rawValue: v.lowercased()) else { throw SettingsError(name, "'\(v)' is not one of: \(allowed)") }
             set(&s, e)
         }
+        key.normalized = { $0.lowercased() }
+        return key
     }
 
     static func bool(_ name: String, _ def: Bool, _ summary: String,
                      _ set: @escaping @Sendable (inout Settings, Bool) -> Void) -> SettingKey {
-        SettingKey(name: name, defaultText: def ? "true" : "false", summary: summary) { s, v throws(SettingsError) in
+        var key = SettingKey(name: name, defaultText: def ? "true" : "false", summary: summary) { s, v throws(SettingsError) in
             switch v.lowercased() {
             case "true", "yes", "on", "1": set(&s, true)
             case "false", "no", "off", "0": set(&s, false)
             default: throw SettingsError(name, "'\(v)' is not true or false")
             }
         }
+        key.normalized = { ["true", "yes", "on", "1"].contains($0.lowercased()) ? "true" : "false" }
+        return key
     }
 
     /// A list of type names, category names or HealthKit identifiers: `a, b` or `["a", "b"]`.
@@ -228,10 +234,12 @@ extension SettingKey {
     static func word(_ name: String, _ def: String, _ allowed: [String], _ summary: String,
                      _ set: @escaping @Sendable (inout Settings, String) -> Void) -> SettingKey {
         let list = allowed.joined(separator: ", ")
-        return SettingKey(name: name, defaultText: def, summary: summary + " One of: \(list).") { s, v throws(SettingsError) in
+        var key = SettingKey(name: name, defaultText: def, summary: summary + " One of: \(list).") { s, v throws(SettingsError) in
             guard allowed.contains(v.lowercased()) else { throw SettingsError(name, "'\(v)' is not one of: \(list)") }
             set(&s, v.lowercased())
         }
+        key.normalized = { $0.lowercased() }
+        return key
     }
 
     static func intList(_ name: String, _ def: [Int], _ range: ClosedRange<Int>, _ summary: String,
@@ -313,7 +321,16 @@ public enum SettingsReader {
     /// Parses `key = value` lines (`#` comments, optional `[section]` headers that prefix keys)
     /// into (key, value, line) triples, or throws naming the line.
     public static func parseFile(_ text: String, origin: String) throws(SettingsError) -> [(String, String, Int)] {
+        let parsed = entries(text, origin: origin)
+        if let first = parsed.errors.first { throw first }
+        return parsed.entries
+    }
+
+    /// Every `key = value` line of a config file, and an error for each line that is not one
+    /// (`healthspool config check` reports them all; `parseFile` stops at the first).
+    public static func entries(_ text: String, origin: String) -> (entries: [(String, String, Int)], errors: [SettingsError]) {
         var out: [(String, String, Int)] = []
+        var errors: [SettingsError] = []
         var section = ""
         for (n, rawLine) in lines(text).enumerated() {
             let line = String(rawLine).trimmingSpaces
@@ -323,7 +340,8 @@ public enum SettingsReader {
                 continue
             }
             guard let eq = line.firstIndex(of: "=") else {
-                throw SettingsError("line \(n + 1)", "expected 'key = value'", origin: origin)
+                errors.append(SettingsError("line \(n + 1)", "expected 'key = value'", origin: origin))
+                continue
             }
             var key = String(line[..<eq]).trimmingSpaces
             if !section.isEmpty { key = section + "." + key }
@@ -334,7 +352,7 @@ public enum SettingsReader {
             }
             out.append((key, value, n + 1))
         }
-        return out
+        return (out, errors)
     }
 
     /// The lines of a config file, LF or CRLF. Swift reads `\r\n` as one Character, which a
@@ -370,23 +388,82 @@ public enum SettingsReader {
     /// Builds settings from layers, lowest precedence first. Each layer is (origin, text).
     public static func resolve(files: [(origin: String, text: String)], environment: [String: String],
                                overrides: [(String, String)] = []) throws(SettingsError) -> Settings {
-        var s = Settings()
+        let layered = files.map { SettingsFile(path: $0.origin, text: $0.text, layer: .user) }
+        return try resolveTracked(files: layered, environment: environment, overrides: overrides).settings
+    }
+
+    /// `resolve`, keeping where each key's effective value came from. Stops at the first error.
+    public static func resolveTracked(files: [SettingsFile], environment: [String: String],
+                                      overrides: [(String, String)] = []) throws(SettingsError) -> ResolvedSettings {
+        var resolved = ResolvedSettings()
+        for (key, value, origin) in try layers(files: files, environment: environment, overrides: overrides) {
+            try apply(key, value, to: &resolved.settings, origin: origin.errorOrigin)
+            resolved.sources[key] = SettingSource(value: value, origin: origin)
+        }
+        return resolved
+    }
+
+    /// Reads every layer as `resolveTracked` does but goes on past errors: each bad line or value
+    /// is reported and skipped (the key keeps its value from the layers below), for
+    /// `healthspool config check`.
+    public static func check(files: [SettingsFile], environment: [String: String],
+                             overrides: [(String, String)] = []) -> (resolved: ResolvedSettings, errors: [SettingsError]) {
+        var resolved = ResolvedSettings()
+        var errors: [SettingsError] = []
+        var assignments: [(String, String, SettingOrigin)] = []
         for file in files {
-            for (key, value, line) in try parseFile(file.text, origin: file.origin) {
-                try apply(key, value, to: &s, origin: "\(file.origin):\(line)")
+            let parsed = entries(file.text, origin: file.path)
+            // A bad line's error names the file and line as "path:line", like a bad value's.
+            errors += parsed.errors.map { e in
+                SettingsError("", e.reason, origin: file.path + ":" + e.key.dropFirst("line ".count))
+            }
+            assignments += parsed.entries.map { ($0.0, $0.1, SettingOrigin.file(layer: file.layer, path: file.path, line: $0.2)) }
+        }
+        assignments += environmentLayer(environment) + overrides.map { ($0.0, $0.1, SettingOrigin.commandLine) }
+        for (key, value, origin) in assignments {
+            do throws(SettingsError) {
+                try apply(key, value, to: &resolved.settings, origin: origin.errorOrigin)
+                resolved.sources[key] = SettingSource(value: value, origin: origin)
+            } catch {
+                errors.append(error)
             }
         }
-        for key in SettingKey.all {
-            if let v = environment[key.environmentName] { try apply(key.name, v, to: &s, origin: key.environmentName) }
+        // In reading order: by file and line (bad lines among bad values), then the environment and --set.
+        func rank(_ e: SettingsError) -> (Int, Int) {
+            for (i, f) in files.enumerated() where e.origin.hasPrefix(f.path + ":") {
+                return (i, Int(e.origin.dropFirst(f.path.count + 1)) ?? 0)
+            }
+            return (files.count, 0)
         }
-        for (k, v) in overrides { try apply(k, v, to: &s, origin: "command line") }
-        return s
+        let ordered = errors.enumerated().map { (rank($0.element), $0.offset, $0.element) }
+            .sorted { ($0.0.0, $0.0.1, $0.1) < ($1.0.0, $1.0.1, $1.1) }
+        return (resolved, ordered.map(\.2))
+    }
+
+    /// Every assignment of every layer, lowest precedence first, with its origin.
+    static func layers(files: [SettingsFile], environment: [String: String],
+                       overrides: [(String, String)]) throws(SettingsError) -> [(String, String, SettingOrigin)] {
+        var out: [(String, String, SettingOrigin)] = []
+        for file in files {
+            for (key, value, line) in try parseFile(file.text, origin: file.path) {
+                out.append((key, value, .file(layer: file.layer, path: file.path, line: line)))
+            }
+        }
+        return out + environmentLayer(environment) + overrides.map { ($0.0, $0.1, .commandLine) }
+    }
+
+    /// The settings set by `HEALTHSPOOL_…` variables, in `SettingKey.all` order.
+    static func environmentLayer(_ environment: [String: String]) -> [(String, String, SettingOrigin)] {
+        SettingKey.all.compactMap { key in
+            environment[key.environmentName].map { (key.name, $0, .environment(key.environmentName)) }
+        }
     }
 
     /// Applies one key, or throws an error naming it and where it came from.
     public static func apply(_ key: String, _ value: String, to s: inout Settings, origin: String) throws(SettingsError) {
         guard let k = SettingKey.named(key) else {
-            throw SettingsError(key, "unknown setting (see healthspool.conf(5) for the list)", origin: origin)
+            let hint = NameSuggestion.hint(for: key, among: SettingKey.all.map(\.name))
+            throw SettingsError(key, "unknown setting\(hint); see healthspool.conf(5) for the list", origin: origin)
         }
         // No setting holds a line break; written to a file by `gateway set`, one would add lines.
         guard !value.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }) else {
