@@ -90,7 +90,7 @@ public struct StatusReport {
 
     /// `t` in the machine's zone, RFC 3339 with its offset (`2026-11-22T19:30:00.000+01:00`).
     public static func local(_ t: Timestamp) -> String {
-        Timestamp(millis: t.millis, utcOffsetSeconds: zone.offset(atUTC: Timestamp.floorDivide(t.millis, 1000).0)).iso8601Local
+        Timestamp(millis: t.millis, utcOffsetSeconds: zone.offset(atUTCMillis: t.millis)).iso8601Local
     }
 
     /// A time the daemon wrote (RFC 3339, UTC) in the machine's zone; null stays null.
