@@ -1,6 +1,7 @@
 import ArgumentParser
 import HealthSpoolCore
 import HealthSpoolDaemon
+import HealthSpoolIngest
 import HealthSpoolWeb
 import HealthSpoolLinux
 import Logging
@@ -25,7 +26,7 @@ struct HealthSpoolCommand: ParsableCommand {
             DeadLettersCommand.self, PurgeCommand.self, NotifyTestCommand.self,
             MedCommand.self, RemindCommand.self, GoalCommand.self, NoteCommand.self, MeasureCommand.self, UICommand.self,
             DayCommand.self, CalendarCommand.self, RebuildRollupsCommand.self,
-            SymptomCommand.self, LifestyleCommand.self, JournalCommand.self,
+            SymptomCommand.self, LifestyleCommand.self, JournalCommand.self, IngestCommand.self,
         ]
     )
 }
@@ -92,6 +93,7 @@ struct DaemonCommand: ParsableCommand {
         let logger = makeLogger("healthspool", level: context.settings.logLevel)
         let daemon = Daemon(context: context, logger: logger)
         if context.settings.webEnabled { daemon.extraServices.append(WebInterface(context: context, logger: logger)) }
+        if context.settings.ingestListen != nil { daemon.extraServices.append(IngestService(context: context, logger: logger)) }
         let code = daemon.run()
         if code != 0 { throw ExitCode(code) }
     }
