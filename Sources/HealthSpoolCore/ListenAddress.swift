@@ -18,13 +18,15 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
             host = text[..<colon]
             portText = text[text.index(after: colon)...]
             let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-            guard parts.count == 4, parts.allSatisfy({ !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && (UInt8($0) != nil) })
+            guard parts.count == 4, parts.allSatisfy({ !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(Self.isDigit) && (UInt8($0) != nil) })
             else { return nil }
         }
-        guard portText.allSatisfy(\.isASCII), let port = Int(portText), (1...65_535).contains(port) else { return nil }
+        guard !portText.isEmpty, portText.allSatisfy(Self.isDigit), let port = Int(portText), (1...65_535).contains(port) else { return nil }
         self.host = String(host)
         self.port = port
     }
+
+    static func isDigit(_ c: Character) -> Bool { c >= "0" && c <= "9" }
 
     /// Whether the host is an IPv6 address.
     public var isIPv6: Bool { host.contains(":") }
