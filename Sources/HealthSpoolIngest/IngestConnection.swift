@@ -58,7 +58,9 @@ struct IngestConnection {
         switch IngestAdmission.decide(head, token: server.configuration.token, maxBodyBytes: server.configuration.maxBodyBytes) {
         case .refuse(let status, let reason):
             let result = answer(conn, status, reason)
-            drain(conn)
+            // The body a refused client may still be sending, so its read of the answer is not reset.
+            let announced = (try? head.contentLength()) ?? nil
+            if let announced, announced > 0 { drain(conn, upTo: announced) }
             return result
         case .readBody(let n): length = n
         }
@@ -146,13 +148,14 @@ struct IngestConnection {
         return write(conn, Array(head.utf8) + bytes, seconds: server.configuration.limits.answerSeconds)
     }
 
-    /// After a refusal, reads and drops what the client still sends (at most 1 MiB, 2 s), so
-    /// closing does not reset the connection before the client read the answer.
-    func drain(_ conn: OpaquePointer) {
+    /// After a refusal, reads and drops what the client still sends of the body it announced
+    /// (at most 1 MiB, 2 s), so closing does not reset the connection before it read the answer.
+    func drain(_ conn: OpaquePointer, upTo announced: Int) {
         let deadline = IngestServer.monotonicSeconds() + 2
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         var total = 0
-        while total < (1 << 20), case .success(let n) = read(conn, into: &chunk, until: deadline) { total += n }
+        let limit = min(announced, 1 << 20)
+        while total < limit, case .success(let n) = read(conn, into: &chunk, until: deadline) { total += n }
     }
 
     func read(_ conn: OpaquePointer, into chunk: inout [UInt8], count: Int? = nil, until deadline: Double) -> Result<Int, ReadEnd> {
