@@ -65,10 +65,22 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The ingest endpoint's TLS over the system's libssl (no BoringSSL build): accept, read, write,
+        // the self-signed certificate. Imported by HealthSpoolIngest only.
+        .target(name: "CTLSServer", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
+        // The optional HTTPS endpoint Health Auto Export pushes to; each body lands in the spool.
+        .target(
+            name: "HealthSpoolIngest",
+            dependencies: [
+                "CTLSServer", "HealthSpoolCore", "HealthSpoolLock", "HealthExport", "HealthSpoolLinux", "HealthSpoolDaemon",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "healthspool",
             dependencies: [
-                "HealthSpoolDaemon", "HealthSpoolWeb",
+                "HealthSpoolDaemon", "HealthSpoolWeb", "HealthSpoolIngest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -78,6 +90,7 @@ let package = Package(
         .testTarget(name: "HealthSpoolStoreTests", dependencies: ["HealthSpoolStore"]),
         .testTarget(name: "HealthSpoolDaemonTests", dependencies: ["HealthSpoolDaemon"]),
         .testTarget(name: "HealthSpoolGatewayTests", dependencies: ["HealthSpoolGateway"]),
+        .testTarget(name: "HealthSpoolIngestTests", dependencies: ["HealthSpoolIngest"]),
         .testTarget(name: "HealthSpoolWebTests", dependencies: ["HealthSpoolWeb"], swiftSettings: [.swiftLanguageMode(.v6)]),
     ],
     swiftLanguageModes: [.v6]
@@ -89,7 +102,8 @@ if Context.environment["HEALTHSPOOL_FUZZ"] == "1" {
     package.targets.append(.target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"))
     package.targets.append(.executableTarget(
         name: "healthspool-fuzz",
-        dependencies: ["CFuzzDriver", "HealthSpoolCore", "HealthExport", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolDaemon"],
+        dependencies: ["CFuzzDriver", "HealthSpoolCore", "HealthExport", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolDaemon",
+                       "HealthSpoolIngest"],
         path: "Fuzz/healthspool-fuzz",
         swiftSettings: [.unsafeFlags(["-parse-as-library"])],
         // gold stops with an internal error on this link; lld (shipped with Swift) does it.

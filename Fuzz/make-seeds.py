@@ -89,3 +89,11 @@ put("gateway", "v3-stream", gw(0, 2 + 4 * 2, "", '{"error_code":200,"offset":5}{
 put("gateway", "throttled", gw(15, 0, "120", '{"error_code":42901,"message":"throttled"}'))
 put("gateway", "date", gw(17, 0, "Wed, 21 Oct 2026 07:28:00 GMT", "<html>busy</html>"))
 put("gateway", "unknown-topic", gw(8, 1, "", '{"error_code":40401,"message":"Topic not found"}'))
+
+TOKEN = "0123456789abcdef0123456789abcdef"
+put("http-head", "push", f"POST /ingest HTTP/1.1\r\nHost: 192.168.1.20:8443\r\nAuthorization: Bearer {TOKEN}\r\n"
+    "Content-Type: application/json\r\nContent-Length: 120\r\n\r\n{\"data\":{\"metrics\":[]}}")
+put("http-head", "api-key", f"POST /ingest?x=1 HTTP/1.0\r\nx-api-key: {TOKEN}\r\ncontent-length: 5000\r\nExpect: 100-continue\r\n\r\n")
+put("http-head", "chunked", f"POST /ingest HTTP/1.1\r\nAuthorization: bearer {TOKEN}\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
+put("http-head", "smuggle", "POST /ingest HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 6\r\nTransfer-Encoding: chunked\r\n x: folded\r\n\r\n")
+put("http-head", "get", "GET / HTTP/1.1\r\nHost: x\r\n\r\n")

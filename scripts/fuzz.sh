@@ -30,6 +30,7 @@ dict_for() {
         zip) echo Fuzz/dict/zip.dict ;;
         apple-xml) echo Fuzz/dict/xml.dict ;;
         export|hae-json|native|control|gateway) echo Fuzz/dict/json.dict ;;
+        http-head) echo Fuzz/dict/http.dict ;;
     esac
 }
 

@@ -85,6 +85,17 @@ public struct Settings: Sendable, Equatable {
     public var locationIntervalSeconds = 300
     public var locationRetrySeconds = 30
     public var locationGpsd = "127.0.0.1:2947"
+    /// The ingest endpoint's address (`ingest.listen`); nil: no endpoint (the default).
+    public var ingestListen: ListenAddress? = nil
+    /// The file holding the ingest endpoint's token; nil: `ingest-token` in the state directory.
+    public var ingestTokenFile: String? = nil
+    /// A given certificate and key for the endpoint; nil: the daemon's own self-signed one.
+    public var ingestCertFile: String? = nil
+    public var ingestKeyFile: String? = nil
+    /// The largest request body the endpoint accepts, in bytes.
+    public var ingestMaxBodyBytes = 64 << 20
+    /// Connections served at once; more wait in the listen queue.
+    public var ingestMaxConnections = 8
 
     public init() {}
 
@@ -182,6 +193,18 @@ extension SettingKey {
     static func optional(_ name: String, _ summary: String,
                          _ set: @escaping @Sendable (inout Settings, String?) -> Void) -> SettingKey {
         SettingKey(name: name, defaultText: "(unset)", summary: summary) { s, v throws(SettingsError) in set(&s, v.isEmpty ? nil : v) }
+    }
+
+    /// An address to listen on, `ADDR:PORT` or `[IPV6]:PORT`; empty for none.
+    static func address(_ name: String, _ summary: String,
+                        _ set: @escaping @Sendable (inout Settings, ListenAddress?) -> Void) -> SettingKey {
+        SettingKey(name: name, defaultText: "(unset)", summary: summary) { s, v throws(SettingsError) in
+            if v.isEmpty { set(&s, nil); return }
+            guard let address = ListenAddress(v) else {
+                throw SettingsError(name, "'\(v)' is not ADDR:PORT (an IPv4 address, or an IPv6 one in brackets, and a port from 1 to 65535), e.g. 192.168.1.20:8443")
+            }
+            set(&s, address)
+        }
     }
 
     static func int(_ name: String, _ def: Int, _ range: ClosedRange<Int>, _ summary: String,
@@ -307,6 +330,12 @@ extension SettingKey {
             let items = try SettingsReader.listItems(v, key: "day.source_priority")
             s.sourcePriority = SourcePriority(items)
         },
+        .address("ingest.listen", "Address and port of the ingest endpoint, to which Health Auto Export's REST API automation POSTs its JSON (README, \"Push from the phone\"): a LAN address of this machine, ADDR:PORT or [IPV6]:PORT, e.g. 192.168.1.20:8443. Unset (the default): no endpoint. HTTPS only; every request needs the token of ingest.token_file. Taken at the next start of the daemon, as are the other ingest settings.") { $0.ingestListen = $1 },
+        .optional("ingest.token_file", "File holding the ingest endpoint's token (mode 0600; a file others can read is refused). Default: ingest-token in the state directory, made with a random token when missing. Show it with: healthspool ingest.") { $0.ingestTokenFile = $1 },
+        .optional("ingest.cert_file", "PEM certificate (chain allowed) the ingest endpoint presents, with ingest.key_file. Unset: the daemon's own self-signed certificate (EC P-256), made once in the state directory; pin its SHA-256 fingerprint (healthspool ingest).") { $0.ingestCertFile = $1 },
+        .optional("ingest.key_file", "PEM private key of ingest.cert_file.") { $0.ingestKeyFile = $1 },
+        .int("ingest.max_body_bytes", 67_108_864, 1024...4_294_967_296, "The largest request body the ingest endpoint accepts, in bytes; a larger one is answered 413 and nothing of it is kept.") { $0.ingestMaxBodyBytes = $1 },
+        .int("ingest.max_connections", 8, 1...256, "Connections the ingest endpoint serves at once; further ones wait until one ends. Each has its own time limits (handshake, header, body).") { $0.ingestMaxConnections = $1 },
     ]
 
     static let byName: [String: SettingKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

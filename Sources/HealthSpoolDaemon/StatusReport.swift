@@ -77,6 +77,7 @@ public struct StatusReport {
             gateway.append(("hint", .string("no gateway set; run: healthspool gateway set https://HOST:PORT/PATH [--ca-file CA.pem]")))
         }
         members.append(("gateway", .object(gateway)))
+        members.append(("ingest", context.ingestJSON))
         members.append(("lastImport", lastImport))
         members.append(("lastSync", lastSync))
         members.append(("lastSuccessfulSync", lastSuccess))
@@ -165,6 +166,10 @@ public struct StatusReport {
             } else if let wait { lines.append("             \(wait)") }
         } else {
             lines.append("gateway:     not set — run: healthspool gateway set https://HOST:PORT/PATH [--ca-file CA.pem]")
+        }
+        if let ingest = j["ingest"], ingest["enabled"]?.boolValue == true {
+            lines.append("ingest:      \(ingest["url"]?.stringValue ?? "") (token in \(ingest["tokenFile"]?.stringValue ?? ""))")
+            lines.append("             SHA-256 fingerprint \(ingest["fingerprintSHA256"]?.stringValue ?? "not made yet (run: healthspool ingest)")")
         }
         if let s = j["lastSync"], s != .null {
             lines.append("last sync:   \(s["at"]?.stringValue ?? "") \(s["outcome"]?.stringValue ?? ""), \(s["count"]?.intValue ?? 0) sample(s) of \(s["types"]?.arrayValue?.compactMap(\.stringValue).joined(separator: ",") ?? "") (\(s["trigger"]?.stringValue ?? ""))\(s["error"]?.stringValue.map { ": " + $0 } ?? "")")

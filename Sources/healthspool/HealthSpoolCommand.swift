@@ -1,6 +1,7 @@
 import ArgumentParser
 import HealthSpoolCore
 import HealthSpoolDaemon
+import HealthSpoolIngest
 import HealthSpoolWeb
 import HealthSpoolLinux
 import Logging
@@ -28,7 +29,7 @@ struct HealthSpoolCommand: ParsableCommand {
             DeadLettersCommand.self, PurgeCommand.self, NotifyTestCommand.self,
             MedCommand.self, RemindCommand.self, GoalCommand.self, NoteCommand.self, MeasureCommand.self, UICommand.self,
             DayCommand.self, CalendarCommand.self, RebuildRollupsCommand.self,
-            SymptomCommand.self, LifestyleCommand.self, JournalCommand.self, ConfigCommand.self,
+            SymptomCommand.self, LifestyleCommand.self, JournalCommand.self, ConfigCommand.self, IngestCommand.self,
         ]
     )
 
@@ -129,6 +130,7 @@ struct DaemonCommand: ParsableCommand {
         let logger = makeLogger("healthspool", level: context.settings.logLevel)
         let daemon = Daemon(context: context, logger: logger)
         if context.settings.webEnabled { daemon.extraServices.append(WebInterface(context: context, logger: logger, metrics: daemon.metrics)) }
+        if context.settings.ingestListen != nil { daemon.extraServices.append(IngestService(context: context, logger: logger)) }
         let code = daemon.run()
         if code != 0 { throw ExitCode(code) }
     }
