@@ -3,6 +3,9 @@
 # target for FUZZ_SECONDS (default 300) under nice, one after the other. See docs/fuzzing.md.
 #   scripts/fuzz.sh [target…]           every target, or those named
 #   FUZZ_SECONDS=30 scripts/fuzz.sh      the smoke run of `make fuzz-smoke`
+#   FUZZ_CPU_SECONDS=1800 scripts/fuzz.sh   each target until its fuzzer has used 1800 CPU seconds
+#                                        (runs of at most FUZZ_SECONDS wall seconds, corpus carried
+#                                        over), for a machine where other work takes the cores
 # Working corpora grow in .build-fuzz/corpus/<target> (seeded from Fuzz/corpus/<target>);
 # findings land in .build-fuzz/findings/<target>/, logs in .build-fuzz/logs/. Exits 1 when a
 # target found something (a crash, a failed property, a leak, a timeout, memory past the bound)
@@ -48,10 +51,15 @@ for t in "${targets[@]}"; do
     rc=0
     touch "$log.start"
     cpu0=$(child_cpu)
-    SWIFT_BACKTRACE=enable=no nice -n 19 "$bin" "$t" "${bounds[@]}" -max_total_time="$seconds" -print_final_stats=1 \
-        -artifact_prefix="$findings/" ${dict:+-dict="$dict"} "$corpus" >"$log" 2>&1 || rc=$?
-    cpu=$(( $(child_cpu) - cpu0 ))
-    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1 || true)
+    : >"$log"
+    while :; do
+        SWIFT_BACKTRACE=enable=no nice -n 19 "$bin" "$t" "${bounds[@]}" -max_total_time="$seconds" -print_final_stats=1 \
+            -artifact_prefix="$findings/" ${dict:+-dict="$dict"} "$corpus" >>"$log" 2>&1 || rc=$?
+        cpu=$(( $(child_cpu) - cpu0 ))
+        [ "$rc" -eq 0 ] && [ "${FUZZ_CPU_SECONDS:-0}" -gt "$cpu" ] || break
+        echo "   $t: ${cpu} of ${FUZZ_CPU_SECONDS} CPU seconds"
+    done
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | awk '{ n += $1 } END { if (NR) print n }' || true)
     cov=$( (grep -o 'cov: [0-9]*' "$log" || true) | tail -1 | cut -d' ' -f2)
     ft=$( (grep -o 'ft: [0-9]*' "$log" || true) | tail -1 | cut -d' ' -f2)
     result=ok
