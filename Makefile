@@ -38,7 +38,7 @@ docs-check:
 # Fuzz targets (docs/fuzzing.md): one sanitized libFuzzer binary built in .build-fuzz; each
 # target runs FUZZ_SECONDS (smoke: 30 s). Fails on a finding; a build error fails at once.
 fuzz-smoke:
-	FUZZ_SECONDS=30 ./scripts/fuzz.sh
+	FUZZ_SECONDS=30 FUZZ_JOBS=2 ./scripts/fuzz.sh
 
 FUZZ_SECONDS ?= 1800
 fuzz:

@@ -99,11 +99,19 @@ let package = Package(
 // The fuzz targets (docs/fuzzing.md): one libFuzzer binary, only when HEALTHSPOOL_FUZZ=1 (`make fuzz`
 // builds it with -sanitize=fuzzer,address in .build-fuzz); a plain `swift build` never sees it.
 if Context.environment["HEALTHSPOOL_FUZZ"] == "1" {
+    // The web target drives the router without a socket: an EmbeddedChannel for the request context.
+    package.dependencies.append(.package(url: "https://github.com/apple/swift-nio", from: "2.81.0"))
+    package.dependencies.append(.package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"))
     package.targets.append(.target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"))
     package.targets.append(.executableTarget(
         name: "healthspool-fuzz",
-        dependencies: ["CFuzzDriver", "HealthSpoolCore", "HealthExport", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolDaemon",
-                       "HealthSpoolIngest"],
+        dependencies: [
+            "CFuzzDriver", "HealthSpoolCore", "HealthExport", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolDaemon", "HealthSpoolWeb",
+            "HealthSpoolIngest",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ],
         path: "Fuzz/healthspool-fuzz",
         swiftSettings: [.unsafeFlags(["-parse-as-library"])],
         // gold stops with an internal error on this link; lld (shipped with Swift) does it.
