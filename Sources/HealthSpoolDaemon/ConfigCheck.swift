@@ -35,12 +35,19 @@ public enum ConfigCheck {
         case certificates
         /// A private key: readable; a warning when group or others can read it.
         case privateKey
+        /// A secret the daemon makes when it is missing: if present, a regular file only its
+        /// owner can read (the daemon refuses it otherwise).
+        case secret
+        /// A file the daemon writes: its directory must exist and be writable.
+        case writtenFile
     }
 
     /// The settings that name a file or directory. A new path setting belongs here.
     static let pathRules: [(key: String, rule: PathRule)] = [
         ("spool.dir", .directory), ("state.dir", .directory),
         ("gateway.ca_file", .certificates), ("gateway.client_cert", .readableFile), ("gateway.client_key", .privateKey),
+        ("ingest.cert_file", .certificates), ("ingest.key_file", .privateKey), ("ingest.token_file", .secret),
+        ("metrics.textfile", .writtenFile),
     ]
 
     /// The settings as the daemon would load them (bad lines and values skipped) and every problem found.
@@ -87,6 +94,8 @@ public enum ConfigCheck {
         let values: [String: String?] = [
             "spool.dir": s.spoolDir, "state.dir": s.stateDir, "gateway.ca_file": s.gatewayCAFile,
             "gateway.client_cert": s.gatewayClientCert, "gateway.client_key": s.gatewayClientKey,
+            "ingest.cert_file": s.ingestCertFile, "ingest.key_file": s.ingestKeyFile, "ingest.token_file": s.ingestTokenFile,
+            "metrics.textfile": s.metricsTextfile,
         ]
         for (key, rule) in pathRules {
             guard let value = values[key] ?? nil else { continue }
@@ -95,6 +104,14 @@ public enum ConfigCheck {
         if (s.gatewayClientCert == nil) != (s.gatewayClientKey == nil) {
             report(s.gatewayClientCert == nil ? "gateway.client_key" : "gateway.client_cert",
                    "mutual TLS needs both gateway.client_cert and gateway.client_key")
+        }
+        if (s.ingestCertFile == nil) != (s.ingestKeyFile == nil) {
+            report(s.ingestCertFile == nil ? "ingest.key_file" : "ingest.cert_file",
+                   "a given certificate needs both ingest.cert_file and ingest.key_file (the endpoint does not start with one alone)")
+        }
+        if s.ingestListen != nil, s.ingestTokenFile == nil,
+           let message = check(paths.expand(s.stateDir) + "/ingest-token", .secret) {
+            report("state.dir", message.text, warning: message.warning)
         }
         problems += checkCredentials(resolved, paths: paths, environment: environment)
         // Note recordings go in <state dir>/notes (`HealthJournal.notesDirectory`), made when needed.
@@ -130,8 +147,16 @@ public enum ConfigCheck {
     /// What is wrong with `path` under `rule`, if anything.
     static func check(_ path: String, _ rule: PathRule) -> (text: String, warning: Bool)? {
         var st = stat()
+        if rule == .writtenFile {
+            let dir = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+            guard stat(dir.isEmpty ? "/" : dir, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else {
+                return ("the folder \(dir) does not exist; the file is written there once it does", true)
+            }
+            guard access(dir.isEmpty ? "/" : dir, W_OK | X_OK) == 0 else { return ("the folder \(dir) is not writable by this user", false) }
+            return nil
+        }
         guard stat(path, &st) == 0 else {
-            if rule == .directory { return nil }
+            if rule == .directory || rule == .secret { return nil }
             return ("\(path) does not exist", false)
         }
         let isDirectory = st.st_mode & S_IFMT == S_IFDIR
@@ -139,6 +164,15 @@ public enum ConfigCheck {
         case .directory:
             guard isDirectory else { return ("\(path) is not a directory", false) }
             guard access(path, W_OK | X_OK) == 0 else { return ("\(path) is not writable by this user", false) }
+            return nil
+        case .writtenFile:
+            return nil
+        case .secret:
+            guard st.st_mode & S_IFMT == S_IFREG else { return ("\(path) is not a regular file", false) }
+            guard access(path, R_OK) == 0 else { return ("\(path) cannot be read by this user", false) }
+            if st.st_mode & 0o077 != 0 {
+                return ("\(path) is readable by group or others (mode \(String(st.st_mode & 0o7777, radix: 8))); the daemon refuses it; run: chmod 600 \(path)", false)
+            }
             return nil
         case .readableFile, .certificates, .privateKey:
             guard st.st_mode & S_IFMT == S_IFREG else { return ("\(path) is not a regular file", false) }

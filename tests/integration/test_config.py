@@ -107,6 +107,25 @@ def test_check_names_missing_and_wrong_files(hs):
     assert f"{path}:4: spool.dir: {afile} is not a directory" in p.stderr
 
 
+def test_check_covers_the_ingest_and_metrics_files(hs):
+    token = hs.home / "ingest.token"
+    token.write_text("0123456789abcdef0123456789abcdef\n")
+    token.chmod(0o644)
+    cert = hs.home / "ingest.pem"
+    cert.write_text("not a certificate\n")
+    path = user_file(hs, f"ingest.listen = 127.0.0.1:8443\ningest.token_file = {token}\ningest.cert_file = {cert}\n"
+                         f"metrics.textfile = {hs.home}/no-such-folder/healthspool.prom\n")
+    p = hs.run("config", "check", check=False)
+    assert p.returncode == 78, p
+    assert f"{path}:2: ingest.token_file: {token} is readable by group or others" in p.stderr, p.stderr
+    assert f"{path}:3: ingest.cert_file: {cert} holds no PEM certificate" in p.stderr, p.stderr
+    assert f"{path}:3: ingest.cert_file: a given certificate needs both ingest.cert_file and ingest.key_file" in p.stderr, p.stderr
+    assert f"{path}:4: metrics.textfile: warning: the folder {hs.home}/no-such-folder does not exist" in p.stderr, p.stderr
+    token.chmod(0o600)
+    user_file(hs, f"ingest.listen = 127.0.0.1:8443\ningest.token_file = {token}\nmetrics.textfile = {hs.home}/healthspool.prom\n")
+    hs.run("config", "check")
+
+
 def test_check_refuses_a_web_secret_others_can_read(hs):
     state = hs.state
     state.mkdir(parents=True)
