@@ -31,11 +31,14 @@ docs-check:
 	python3 packaging/gen-conf-docs.py --check
 	python3 packaging/check-man.py .build/debug/healthspool man/healthspool.1
 	@for p in man/*.[157]; do w=$$(groff -man -ww -z $$p 2>&1); [ -z "$$w" ] || { echo "$$p: groff: $$w"; exit 1; }; done
+	@# The shipped /etc file passes config check (issue 19), read with an empty HOME and environment.
+	@h=$$(mktemp -d); env -i PATH="$$PATH" HOME="$$h" HEALTHSPOOL_SYSTEM_CONFIG=etc/healthspool/healthspool.conf \
+		.build/debug/healthspool config check; rc=$$?; rm -rf "$$h"; exit $$rc
 
 # Fuzz targets (docs/fuzzing.md): one sanitized libFuzzer binary built in .build-fuzz; each
 # target runs FUZZ_SECONDS (smoke: 30 s). Fails on a finding; a build error fails at once.
 fuzz-smoke:
-	FUZZ_SECONDS=30 ./scripts/fuzz.sh
+	FUZZ_SECONDS=30 FUZZ_JOBS=2 ./scripts/fuzz.sh
 
 FUZZ_SECONDS ?= 1800
 fuzz:

@@ -65,10 +65,22 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The ingest endpoint's TLS over the system's libssl (no BoringSSL build): accept, read, write,
+        // the self-signed certificate. Imported by HealthSpoolIngest only.
+        .target(name: "CTLSServer", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
+        // The optional HTTPS endpoint Health Auto Export pushes to; each body lands in the spool.
+        .target(
+            name: "HealthSpoolIngest",
+            dependencies: [
+                "CTLSServer", "HealthSpoolCore", "HealthSpoolLock", "HealthExport", "HealthSpoolLinux", "HealthSpoolDaemon",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "healthspool",
             dependencies: [
-                "HealthSpoolDaemon", "HealthSpoolWeb",
+                "HealthSpoolDaemon", "HealthSpoolWeb", "HealthSpoolIngest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -78,6 +90,7 @@ let package = Package(
         .testTarget(name: "HealthSpoolStoreTests", dependencies: ["HealthSpoolStore"]),
         .testTarget(name: "HealthSpoolDaemonTests", dependencies: ["HealthSpoolDaemon"]),
         .testTarget(name: "HealthSpoolGatewayTests", dependencies: ["HealthSpoolGateway"]),
+        .testTarget(name: "HealthSpoolIngestTests", dependencies: ["HealthSpoolIngest"]),
         .testTarget(name: "HealthSpoolWebTests", dependencies: ["HealthSpoolWeb"], swiftSettings: [.swiftLanguageMode(.v6)]),
     ],
     swiftLanguageModes: [.v6]
@@ -86,10 +99,19 @@ let package = Package(
 // The fuzz targets (docs/fuzzing.md): one libFuzzer binary, only when HEALTHSPOOL_FUZZ=1 (`make fuzz`
 // builds it with -sanitize=fuzzer,address in .build-fuzz); a plain `swift build` never sees it.
 if Context.environment["HEALTHSPOOL_FUZZ"] == "1" {
+    // The web target drives the router without a socket: an EmbeddedChannel for the request context.
+    package.dependencies.append(.package(url: "https://github.com/apple/swift-nio", from: "2.81.0"))
+    package.dependencies.append(.package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"))
     package.targets.append(.target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"))
     package.targets.append(.executableTarget(
         name: "healthspool-fuzz",
-        dependencies: ["CFuzzDriver", "HealthSpoolCore", "HealthExport", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolDaemon"],
+        dependencies: [
+            "CFuzzDriver", "HealthSpoolCore", "HealthExport", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolDaemon", "HealthSpoolWeb",
+            "HealthSpoolIngest",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ],
         path: "Fuzz/healthspool-fuzz",
         swiftSettings: [.unsafeFlags(["-parse-as-library"])],
         // gold stops with an internal error on this link; lld (shipped with Swift) does it.

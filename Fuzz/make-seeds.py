@@ -89,3 +89,31 @@ put("gateway", "v3-stream", gw(0, 2 + 4 * 2, "", '{"error_code":200,"offset":5}{
 put("gateway", "throttled", gw(15, 0, "120", '{"error_code":42901,"message":"throttled"}'))
 put("gateway", "date", gw(17, 0, "Wed, 21 Oct 2026 07:28:00 GMT", "<html>busy</html>"))
 put("gateway", "unknown-topic", gw(8, 1, "", '{"error_code":40401,"message":"Topic not found"}'))
+
+TOKEN = "0123456789abcdef0123456789abcdef"
+put("http-head", "push", f"POST /ingest HTTP/1.1\r\nHost: 192.168.1.20:8443\r\nAuthorization: Bearer {TOKEN}\r\n"
+    "Content-Type: application/json\r\nContent-Length: 120\r\n\r\n{\"data\":{\"metrics\":[]}}")
+put("http-head", "api-key", f"POST /ingest?x=1 HTTP/1.0\r\nx-api-key: {TOKEN}\r\ncontent-length: 5000\r\nExpect: 100-continue\r\n\r\n")
+put("http-head", "chunked", f"POST /ingest HTTP/1.1\r\nAuthorization: bearer {TOKEN}\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
+put("http-head", "smuggle", "POST /ingest HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 6\r\nTransfer-Encoding: chunked\r\n x: folded\r\n\r\n")
+put("http-head", "get", "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+
+# web: the first byte picks who asks (0 a stranger, 1 a logged-in browser, 2 a logged-in form
+# with its Origin and CSRF token); then METHOD PATH, headers, a blank line, the body.
+web = {
+    "stranger-home": b"\x00GET /\n\n",
+    "stranger-login": b"\x00GET /login?token=1.00112233445566778899aabbccddeeff.00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\n\n",
+    "foreign-host": b"\x01GET /\nHost: evil.example:8765\n\n",
+    "day": b"\x01GET /day/2024-03-31\n\n",
+    "day-query": b"\x01GET /day?date=2024-10-27&month=2024-10\n\n",
+    "symptom-form": b"\x01GET /symptoms/log?category=All%20Symptoms\n\n",
+    "notes": b"\x01GET /notes?category=Visits&ok=Saved\n\n",
+    "log-symptom": b"\x02POST /symptoms/log\nContent-Type: application/x-www-form-urlencoded\n\nsymptom=Headache&severity=2&time_of_day=morning&note=a+b%20c",
+    "add-med": b"\x02POST /meds/add\nContent-Type: application/x-www-form-urlencoded\n\nname=Ibuprofen&dose=200+mg&times=08%3A00",
+    "add-reminder": b"\x02POST /reminders/add\nContent-Type: application/x-www-form-urlencoded\n\nname=Pill&times=08%3A00&repeat=weekly&days=MO&days=FR",
+    "measure": b"\x02POST /measure\nContent-Type: application/x-www-form-urlencoded\n\ntype=bodyMass&value=72.5&unit=kg",
+    "types": b"\x02POST /settings/types\nContent-Type: application/x-www-form-urlencoded\n\nenable=heartRate&disable=stepCount",
+    "no-csrf": b"\x01POST /meds/take\nContent-Type: application/x-www-form-urlencoded\nCookie: other=1\n\nmedication=1",
+}
+for name, data in web.items():
+    put("web", name, data)

@@ -53,7 +53,7 @@ def settings():
         key = strings[0]
         if kind == "string":
             default, summary = strings[1], strings[2]
-        elif kind in ("optional", "list"):
+        elif kind in ("optional", "list", "address"):
             default, summary = "", strings[1]
         elif kind == "int":
             n = re.match(r'"[^"]*",\s*([\d_]+),\s*([\d_]+)\.\.\.([\d_]+),', args)

@@ -9,7 +9,8 @@ struct FuzzTarget: Sendable {
     static let all: [FuzzTarget] = [
         ZipTarget.target, AppleXMLTarget.target, ExportTarget.target,
         AutoExportTargets.json, AutoExportTargets.csv, NativeTargets.native, NativeTargets.csv,
-        ScalarTargets.timestamp, ScalarTargets.decimal, ConfigTarget.target, ControlTarget.target, GatewayTarget.target,
+        ScalarTargets.timestamp, ScalarTargets.decimal, ConfigTarget.target, ControlTarget.target, GatewayTarget.target, HTTPHeadTarget.target,
+        WebTarget.target,
     ]
 
     static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

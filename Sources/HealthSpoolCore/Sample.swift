@@ -29,7 +29,9 @@ public struct SampleID: Hashable, Sendable, CustomStringConvertible {
 
     public init(bytes: [UInt8]) {
         precondition(bytes.count == 16)
-        self.init(bytes.withUnsafeBytes { $0 })
+        // Read inside the closure: the pointer is valid only there (the web fuzz target's first
+        // finding, W1: it escaped, and AddressSanitizer saw a read of the freed array).
+        self = bytes.withUnsafeBytes { SampleID($0) }
     }
 
     /// The id in the first sixteen of `raw`.

@@ -75,6 +75,9 @@ public struct Settings: Sendable, Equatable {
     public var webPort = 8484
     /// The largest export the web interface's import accepts, in MiB (`web.upload_max_mb`).
     public var webUploadMaxMB = 2048
+    /// Where the daemon writes its Prometheus metrics for node_exporter's textfile collector;
+    /// nil: not written (`metrics.textfile`).
+    public var metricsTextfile: String?
     /// Sources in the order they count where they overlap (day totals), matched in names and devices.
     public var sourcePriority = SourcePriority.standard
     /// The location keep-alive log (opt-in): whether the daemon records positions from gpsd.
@@ -82,6 +85,17 @@ public struct Settings: Sendable, Equatable {
     public var locationIntervalSeconds = 300
     public var locationRetrySeconds = 30
     public var locationGpsd = "127.0.0.1:2947"
+    /// The ingest endpoint's address (`ingest.listen`); nil: no endpoint (the default).
+    public var ingestListen: ListenAddress? = nil
+    /// The file holding the ingest endpoint's token; nil: `ingest-token` in the state directory.
+    public var ingestTokenFile: String? = nil
+    /// A given certificate and key for the endpoint; nil: the daemon's own self-signed one.
+    public var ingestCertFile: String? = nil
+    public var ingestKeyFile: String? = nil
+    /// The largest request body the endpoint accepts, in bytes.
+    public var ingestMaxBodyBytes = 64 << 20
+    /// Connections served at once; more wait in the listen queue.
+    public var ingestMaxConnections = 8
 
     public init() {}
 
@@ -143,6 +157,8 @@ public struct SettingKey: Sendable {
     public let defaultText: String
     public let summary: String
     let apply: @Sendable (inout Settings, String) throws(SettingsError) -> Void
+    /// A valid value as the setting reads it (`Hourly` → `hourly`, `yes` → `true`), for `config show`.
+    var normalized: @Sendable (String) -> String = { $0 }
 
     /// Environment variable that overrides it: `HEALTHSPOOL_` + the key in capitals, `.` as `_`.
     public var environmentName: String {
@@ -155,7 +171,7 @@ public struct SettingsError: Error, CustomStringConvertible, Sendable, Equatable
     public var origin: String
     public var key: String
     public var reason: String
-    public var description: String { "\(origin): \(key): \(reason)" }
+    public var description: String { key.isEmpty ? "\(origin): \(reason)" : "\(origin): \(key): \(reason)" }
     /// An error about `key`, from `origin` (a file and line, a variable, "command line").
     public init(key: String, reason: String, origin: String) {
         self.init(key, reason, origin: origin)
@@ -179,6 +195,18 @@ extension SettingKey {
         SettingKey(name: name, defaultText: "(unset)", summary: summary) { s, v throws(SettingsError) in set(&s, v.isEmpty ? nil : v) }
     }
 
+    /// An address to listen on, `ADDR:PORT` or `[IPV6]:PORT`; empty for none.
+    static func address(_ name: String, _ summary: String,
+                        _ set: @escaping @Sendable (inout Settings, ListenAddress?) -> Void) -> SettingKey {
+        SettingKey(name: name, defaultText: "(unset)", summary: summary) { s, v throws(SettingsError) in
+            if v.isEmpty { set(&s, nil); return }
+            guard let address = ListenAddress(v) else {
+                throw SettingsError(name, "'\(v)' is not ADDR:PORT (an IPv4 address, or an IPv6 one in brackets, and a port from 1 to 65535), e.g. 192.168.1.20:8443")
+            }
+            set(&s, address)
+        }
+    }
+
     static func int(_ name: String, _ def: Int, _ range: ClosedRange<Int>, _ summary: String,
                     _ set: @escaping @Sendable (inout Settings, Int) -> Void) -> SettingKey {
         SettingKey(name: name, defaultText: String(def), summary: summary) { s, v throws(SettingsError) in
@@ -193,21 +221,25 @@ extension SettingKey {
                                                            _ set: @escaping @Sendable (inout Settings, E) -> Void) -> SettingKey
         where E.RawValue == String {
         let allowed = E.allCases.map(\.rawValue).joined(separator: ", ")
-        return SettingKey(name: name, defaultText: def.rawValue, summary: summary + " One of: \(allowed).") { s, v throws(SettingsError) in
+        var key = SettingKey(name: name, defaultText: def.rawValue, summary: summary + " One of: \(allowed).") { s, v throws(SettingsError) in
             guard let e = E(rawValue: v.lowercased()) else { throw SettingsError(name, "'\(v)' is not one of: \(allowed)") }
             set(&s, e)
         }
+        key.normalized = { $0.lowercased() }
+        return key
     }
 
     static func bool(_ name: String, _ def: Bool, _ summary: String,
                      _ set: @escaping @Sendable (inout Settings, Bool) -> Void) -> SettingKey {
-        SettingKey(name: name, defaultText: def ? "true" : "false", summary: summary) { s, v throws(SettingsError) in
+        var key = SettingKey(name: name, defaultText: def ? "true" : "false", summary: summary) { s, v throws(SettingsError) in
             switch v.lowercased() {
             case "true", "yes", "on", "1": set(&s, true)
             case "false", "no", "off", "0": set(&s, false)
             default: throw SettingsError(name, "'\(v)' is not true or false")
             }
         }
+        key.normalized = { ["true", "yes", "on", "1"].contains($0.lowercased()) ? "true" : "false" }
+        return key
     }
 
     /// A list of type names, category names or HealthKit identifiers: `a, b` or `["a", "b"]`.
@@ -225,10 +257,12 @@ extension SettingKey {
     static func word(_ name: String, _ def: String, _ allowed: [String], _ summary: String,
                      _ set: @escaping @Sendable (inout Settings, String) -> Void) -> SettingKey {
         let list = allowed.joined(separator: ", ")
-        return SettingKey(name: name, defaultText: def, summary: summary + " One of: \(list).") { s, v throws(SettingsError) in
+        var key = SettingKey(name: name, defaultText: def, summary: summary + " One of: \(list).") { s, v throws(SettingsError) in
             guard allowed.contains(v.lowercased()) else { throw SettingsError(name, "'\(v)' is not one of: \(list)") }
             set(&s, v.lowercased())
         }
+        key.normalized = { $0.lowercased() }
+        return key
     }
 
     static func intList(_ name: String, _ def: [Int], _ range: ClosedRange<Int>, _ summary: String,
@@ -287,6 +321,7 @@ extension SettingKey {
         .bool("web.enabled", true, "Serve the local web interface (healthspool ui) on the loopback addresses 127.0.0.1 and ::1 only; every page needs the login link healthspool ui opens.") { $0.webEnabled = $1 },
         .int("web.port", 8484, 1024...65_535, "The web interface's port on 127.0.0.1 and ::1. On a machine shared by several users, give each a port of their own: a port in use is logged and the daemon runs on without the web interface.") { $0.webPort = $1 },
         .int("web.upload_max_mb", 2048, 1...65_536, "The largest file, in MiB, that Import in the web interface accepts; a larger upload is refused and nothing of it is kept. Larger exports can still be saved to the spool folder directly.") { $0.webUploadMaxMB = $1 },
+        .optional("metrics.textfile", "Write the daemon's Prometheus metrics to this file (text format 0.0.4) for node_exporter's textfile collector, e.g. /var/lib/prometheus/node-exporter/healthspool.prom (its directory must be writable by the daemon's user, and added to the packaged unit's sandbox with ReadWritePaths=, see SANDBOX). Replaced atomically (a temporary file in the same directory, then a rename) when the figures change, at most every 5 s. Empty (the default): not written. The same metrics are served at /metrics by the web interface, with a bearer token (healthspool(1), METRICS).") { $0.metricsTextfile = $1 },
         .bool("location.enabled", false, "Record the position from gpsd every location.interval_seconds (the location keep-alive log). Off by default: positions are sensitive. They are stored as samples of type location, kept local unless location is listed in types.enabled.") { $0.locationEnabled = $1 },
         .int("location.interval_seconds", 300, 1...86_400, "Seconds between two recorded positions.") { $0.locationIntervalSeconds = $1 },
         .int("location.retry_seconds", 30, 1...3600, "With no fix for this long, gpsd is asked again (the watch is renewed, or the connection made again).") { $0.locationRetrySeconds = $1 },
@@ -295,6 +330,12 @@ extension SettingKey {
             let items = try SettingsReader.listItems(v, key: "day.source_priority")
             s.sourcePriority = SourcePriority(items)
         },
+        .address("ingest.listen", "Address and port of the ingest endpoint, to which Health Auto Export's REST API automation POSTs its JSON (README, \"Push from the phone\"): a LAN address of this machine, ADDR:PORT or [IPV6]:PORT, e.g. 192.168.1.20:8443. Unset (the default): no endpoint. HTTPS only; every request needs the token of ingest.token_file. Taken at the next start of the daemon, as are the other ingest settings.") { $0.ingestListen = $1 },
+        .optional("ingest.token_file", "File holding the ingest endpoint's token (mode 0600; a file others can read is refused). Default: ingest-token in the state directory, made with a random token when missing. Show it with: healthspool ingest.") { $0.ingestTokenFile = $1 },
+        .optional("ingest.cert_file", "PEM certificate (chain allowed) the ingest endpoint presents, with ingest.key_file. Unset: the daemon's own self-signed certificate (EC P-256), made once in the state directory; pin its SHA-256 fingerprint (healthspool ingest).") { $0.ingestCertFile = $1 },
+        .optional("ingest.key_file", "PEM private key of ingest.cert_file.") { $0.ingestKeyFile = $1 },
+        .int("ingest.max_body_bytes", 67_108_864, 1024...4_294_967_296, "The largest request body the ingest endpoint accepts, in bytes; a larger one is answered 413 and nothing of it is kept.") { $0.ingestMaxBodyBytes = $1 },
+        .int("ingest.max_connections", 8, 1...256, "Connections the ingest endpoint serves at once; further ones wait until one ends. Each has its own time limits (handshake, header, body).") { $0.ingestMaxConnections = $1 },
     ]
 
     static let byName: [String: SettingKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
@@ -309,7 +350,16 @@ public enum SettingsReader {
     /// Parses `key = value` lines (`#` comments, optional `[section]` headers that prefix keys)
     /// into (key, value, line) triples, or throws naming the line.
     public static func parseFile(_ text: String, origin: String) throws(SettingsError) -> [(String, String, Int)] {
+        let parsed = entries(text, origin: origin)
+        if let first = parsed.errors.first { throw first }
+        return parsed.entries
+    }
+
+    /// Every `key = value` line of a config file, and an error for each line that is not one
+    /// (`healthspool config check` reports them all; `parseFile` stops at the first).
+    public static func entries(_ text: String, origin: String) -> (entries: [(String, String, Int)], errors: [SettingsError]) {
         var out: [(String, String, Int)] = []
+        var errors: [SettingsError] = []
         var section = ""
         for (n, rawLine) in lines(text).enumerated() {
             let line = String(rawLine).trimmingSpaces
@@ -319,7 +369,8 @@ public enum SettingsReader {
                 continue
             }
             guard let eq = line.firstIndex(of: "=") else {
-                throw SettingsError("line \(n + 1)", "expected 'key = value'", origin: origin)
+                errors.append(SettingsError("line \(n + 1)", "expected 'key = value'", origin: origin))
+                continue
             }
             var key = String(line[..<eq]).trimmingSpaces
             if !section.isEmpty { key = section + "." + key }
@@ -330,7 +381,7 @@ public enum SettingsReader {
             }
             out.append((key, value, n + 1))
         }
-        return out
+        return (out, errors)
     }
 
     /// The lines of a config file, LF or CRLF. Swift reads `\r\n` as one Character, which a
@@ -366,23 +417,82 @@ public enum SettingsReader {
     /// Builds settings from layers, lowest precedence first. Each layer is (origin, text).
     public static func resolve(files: [(origin: String, text: String)], environment: [String: String],
                                overrides: [(String, String)] = []) throws(SettingsError) -> Settings {
-        var s = Settings()
+        let layered = files.map { SettingsFile(path: $0.origin, text: $0.text, layer: .user) }
+        return try resolveTracked(files: layered, environment: environment, overrides: overrides).settings
+    }
+
+    /// `resolve`, keeping where each key's effective value came from. Stops at the first error.
+    public static func resolveTracked(files: [SettingsFile], environment: [String: String],
+                                      overrides: [(String, String)] = []) throws(SettingsError) -> ResolvedSettings {
+        var resolved = ResolvedSettings()
+        for (key, value, origin) in try layers(files: files, environment: environment, overrides: overrides) {
+            try apply(key, value, to: &resolved.settings, origin: origin.errorOrigin)
+            resolved.sources[key] = SettingSource(value: value, origin: origin)
+        }
+        return resolved
+    }
+
+    /// Reads every layer as `resolveTracked` does but goes on past errors: each bad line or value
+    /// is reported and skipped (the key keeps its value from the layers below), for
+    /// `healthspool config check`.
+    public static func check(files: [SettingsFile], environment: [String: String],
+                             overrides: [(String, String)] = []) -> (resolved: ResolvedSettings, errors: [SettingsError]) {
+        var resolved = ResolvedSettings()
+        var errors: [SettingsError] = []
+        var assignments: [(String, String, SettingOrigin)] = []
         for file in files {
-            for (key, value, line) in try parseFile(file.text, origin: file.origin) {
-                try apply(key, value, to: &s, origin: "\(file.origin):\(line)")
+            let parsed = entries(file.text, origin: file.path)
+            // A bad line's error names the file and line as "path:line", like a bad value's.
+            errors += parsed.errors.map { e in
+                SettingsError("", e.reason, origin: file.path + ":" + e.key.dropFirst("line ".count))
+            }
+            assignments += parsed.entries.map { ($0.0, $0.1, SettingOrigin.file(layer: file.layer, path: file.path, line: $0.2)) }
+        }
+        assignments += environmentLayer(environment) + overrides.map { ($0.0, $0.1, SettingOrigin.commandLine) }
+        for (key, value, origin) in assignments {
+            do throws(SettingsError) {
+                try apply(key, value, to: &resolved.settings, origin: origin.errorOrigin)
+                resolved.sources[key] = SettingSource(value: value, origin: origin)
+            } catch {
+                errors.append(error)
             }
         }
-        for key in SettingKey.all {
-            if let v = environment[key.environmentName] { try apply(key.name, v, to: &s, origin: key.environmentName) }
+        // In reading order: by file and line (bad lines among bad values), then the environment and --set.
+        func rank(_ e: SettingsError) -> (Int, Int) {
+            for (i, f) in files.enumerated() where e.origin.hasPrefix(f.path + ":") {
+                return (i, Int(e.origin.dropFirst(f.path.count + 1)) ?? 0)
+            }
+            return (files.count, 0)
         }
-        for (k, v) in overrides { try apply(k, v, to: &s, origin: "command line") }
-        return s
+        let ordered = errors.enumerated().map { (rank($0.element), $0.offset, $0.element) }
+            .sorted { ($0.0.0, $0.0.1, $0.1) < ($1.0.0, $1.0.1, $1.1) }
+        return (resolved, ordered.map(\.2))
+    }
+
+    /// Every assignment of every layer, lowest precedence first, with its origin.
+    static func layers(files: [SettingsFile], environment: [String: String],
+                       overrides: [(String, String)]) throws(SettingsError) -> [(String, String, SettingOrigin)] {
+        var out: [(String, String, SettingOrigin)] = []
+        for file in files {
+            for (key, value, line) in try parseFile(file.text, origin: file.path) {
+                out.append((key, value, .file(layer: file.layer, path: file.path, line: line)))
+            }
+        }
+        return out + environmentLayer(environment) + overrides.map { ($0.0, $0.1, .commandLine) }
+    }
+
+    /// The settings set by `HEALTHSPOOL_…` variables, in `SettingKey.all` order.
+    static func environmentLayer(_ environment: [String: String]) -> [(String, String, SettingOrigin)] {
+        SettingKey.all.compactMap { key in
+            environment[key.environmentName].map { (key.name, $0, .environment(key.environmentName)) }
+        }
     }
 
     /// Applies one key, or throws an error naming it and where it came from.
     public static func apply(_ key: String, _ value: String, to s: inout Settings, origin: String) throws(SettingsError) {
         guard let k = SettingKey.named(key) else {
-            throw SettingsError(key, "unknown setting (see healthspool.conf(5) for the list)", origin: origin)
+            let hint = NameSuggestion.hint(for: key, among: SettingKey.all.map(\.name))
+            throw SettingsError(key, "unknown setting\(hint); see healthspool.conf(5) for the list", origin: origin)
         }
         // No setting holds a line break; written to a file by `gateway set`, one would add lines.
         guard !value.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }) else {

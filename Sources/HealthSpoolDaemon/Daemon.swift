@@ -43,6 +43,8 @@ public final class Daemon: @unchecked Sendable {
     /// Services of other modules that run after the daemon's own (the web interface), listed
     /// last in the group: they stop first.
     public var extraServices: [any Service] = []
+    /// The counters for Prometheus (`/metrics`, `metrics.textfile`).
+    public let metrics: DaemonMetrics
 
     public convenience init(context: DaemonContext, logger: Logger) {
         self.init(context: context, logger: logger, clock: WallServiceClock())
@@ -54,9 +56,12 @@ public final class Daemon: @unchecked Sendable {
         self.logger = logger
         self.clock = clock
         stopBudget = StopBudget(seconds: Self.stopGraceSeconds, clock: clock)
-        sync = SyncCoordinator(context: context, logger: logger, queue: q, clock: clock, transport: transport)
-        intake = SpoolIntake(context: context, logger: logger, queue: q, clock: clock)
-        status = StatusBoard(context: context, logger: logger, notifier: notifier, queue: q, clock: clock, sync: sync, intake: intake)
+        let metrics = DaemonMetrics(storePath: context.storePath, started: clock.now())
+        self.metrics = metrics
+        sync = SyncCoordinator(context: context, logger: logger, queue: q, clock: clock, metrics: metrics, transport: transport)
+        intake = SpoolIntake(context: context, logger: logger, queue: q, clock: clock, metrics: metrics)
+        status = StatusBoard(context: context, logger: logger, notifier: notifier, queue: q, clock: clock, sync: sync, intake: intake,
+                             metrics: metrics)
         retention = RetentionSchedule(intake: intake, logger: logger, clock: clock)
         let (sync, status) = (self.sync, self.status)
         sync.changed = { [weak status] in status?.publish() }

@@ -74,7 +74,7 @@ public final class JournalScheduler<C: Clock<Duration>>: @unchecked Sendable {
                 score(plan.scoreDays, with: journal)
                 try journal.store.setState(Self.scoredThroughKey, last.description)
             }
-            logger.debug("journal: \(notices.count) reminder(s) due; next wake \(LocalDay.timestamp(plan.wake, in: ZoneOffsets(journal.zone)).iso8601Local)",
+            logger.debug("journal: \(notices.count) reminder(s) due; next wake \(LocalDay.timestamp(plan.wake, in: journal.zone).iso8601Local)",
                          metadata: ["event": "journal"])
             return (notices, plan.wake)
         } catch {
@@ -99,7 +99,7 @@ public final class JournalScheduler<C: Clock<Duration>>: @unchecked Sendable {
     /// Computes, stores and queues the scores of ended days (those already stored are kept).
     private func score(_ days: [CivilDate], with journal: HealthJournal) {
         let socket = context.controlSocket
-        let scoring = JournalUseCases(store: journal.store, settings: context.settings, zone: ZoneOffsets(journal.zone), clock: now)
+        let scoring = JournalUseCases(store: journal.store, settings: context.settings, zone: journal.zone, clock: now)
         scoring.onQueued = { types in
             guard let client = ControlClient(path: socket, timeoutSeconds: 5) else { return }
             _ = client.send(.object([("command", .string("observe")), ("types", .array(types.map(JSONValue.string)))]))

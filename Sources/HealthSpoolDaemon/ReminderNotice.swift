@@ -1,6 +1,6 @@
 import HealthSpoolLinux
 
-/// A due reminder as it is shown: what the scheduler (over `HealthJournal.dueReminders`) hands
+/// A due reminder as it is shown: what the journal scheduler (over `JournalPlan`) hands
 /// to `ReminderDelivery`.
 public struct ReminderNotice: Sendable, Equatable {
     /// The medication a reminder is for, and the dose to take.

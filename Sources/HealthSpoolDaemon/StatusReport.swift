@@ -70,23 +70,38 @@ public struct StatusReport {
             ("error", live["lastError"] ?? .null),
             ("stoppedReason", live["stoppedReason"] ?? .null),
             ("incident", live["incident"] ?? .null),
-            ("retryAt", live["retryAt"] ?? .null),
+            ("retryAt", Self.local(live["retryAt"])),
             ("retryInSeconds", live["retryAtMillis"]?.intValue.map { .number(Double(max(0, ($0 - Int(now.millis) + 999) / 1000))) } ?? .null),
         ]
         if context.settings.gatewayURL == nil {
             gateway.append(("hint", .string("no gateway set; run: healthspool gateway set https://HOST:PORT/PATH [--ca-file CA.pem]")))
         }
         members.append(("gateway", .object(gateway)))
+        members.append(("ingest", context.ingestJSON))
         members.append(("lastImport", lastImport))
         members.append(("lastSync", lastSync))
         members.append(("lastSuccessfulSync", lastSuccess))
-        members.append(("nextSync", live["nextSync"] ?? .null))
+        members.append(("nextSync", Self.local(live["nextSync"])))
         members.append(("syncFrequency", .string(context.settings.syncFrequency.rawValue)))
         json = .object(members)
     }
 
+    /// The machine's zone (`TZ`, else /etc/localtime), in which times are shown.
+    static let zone = (try? ZoneInfo.current(environment: ProcessEnvironment.current)) ?? .utc
+
+    /// `t` in the machine's zone, RFC 3339 with its offset (`2026-11-22T19:30:00.000+01:00`).
+    public static func local(_ t: Timestamp) -> String {
+        Timestamp(millis: t.millis, utcOffsetSeconds: zone.offset(atUTCMillis: t.millis)).iso8601Local
+    }
+
+    /// A time the daemon wrote (RFC 3339, UTC) in the machine's zone; null stays null.
+    static func local(_ value: JSONValue?) -> JSONValue {
+        guard let text = value?.stringValue, let t = TimestampParser.parse(text) else { return value ?? .null }
+        return .string(local(t))
+    }
+
     static func json(_ i: ImportRecord) -> JSONValue {
-        .object([("file", .string(i.file)), ("at", .string(i.at.iso8601UTC)), ("format", i.format.map(JSONValue.string) ?? .null),
+        .object([("file", .string(i.file)), ("at", .string(Self.local(i.at))), ("format", i.format.map(JSONValue.string) ?? .null),
                  ("outcome", .string(i.outcome)), ("new", .number(Double(i.new))), ("duplicates", .number(Double(i.duplicates))),
                  ("revised", .number(Double(i.revised))), ("skipped", .number(Double(i.skipped))),
                  ("durationMs", .number(Double(i.durationMillis))), ("reason", i.reason.map(JSONValue.string) ?? .null)])
@@ -94,7 +109,7 @@ public struct StatusReport {
 
     /// A sync attempt as JSON (also used by `healthspool history --json`).
     public static func json(_ a: SyncAttempt) -> JSONValue {
-        .object([("at", .string(a.started.iso8601UTC)), ("trigger", .string(a.trigger)), ("types", .array(a.types.map(JSONValue.string))),
+        .object([("at", .string(Self.local(a.started))), ("trigger", .string(a.trigger)), ("types", .array(a.types.map(JSONValue.string))),
                  ("outcome", .string(a.outcome)), ("count", .number(Double(a.count))), ("durationMs", .number(Double(a.durationMillis))),
                  ("httpStatus", a.httpStatus.map { .number(Double($0)) } ?? .null), ("error", a.error.map(JSONValue.string) ?? .null)])
     }
@@ -152,6 +167,10 @@ public struct StatusReport {
         } else {
             lines.append("gateway:     not set — run: healthspool gateway set https://HOST:PORT/PATH [--ca-file CA.pem]")
         }
+        if let ingest = j["ingest"], ingest["enabled"]?.boolValue == true {
+            lines.append("ingest:      \(ingest["url"]?.stringValue ?? "") (token in \(ingest["tokenFile"]?.stringValue ?? ""))")
+            lines.append("             SHA-256 fingerprint \(ingest["fingerprintSHA256"]?.stringValue ?? "not made yet (run: healthspool ingest)")")
+        }
         if let s = j["lastSync"], s != .null {
             lines.append("last sync:   \(s["at"]?.stringValue ?? "") \(s["outcome"]?.stringValue ?? ""), \(s["count"]?.intValue ?? 0) sample(s) of \(s["types"]?.arrayValue?.compactMap(\.stringValue).joined(separator: ",") ?? "") (\(s["trigger"]?.stringValue ?? ""))\(s["error"]?.stringValue.map { ": " + $0 } ?? "")")
         } else {
@@ -166,7 +185,8 @@ public struct StatusReport {
         let byType = store["queuedByType"]?.objectValue ?? []
         if !byType.isEmpty {
             lines.append("queued by type:")
-            for (k, v) in byType { lines.append("  \(k.padding(28)) \(v.intValue ?? 0)") }
+            let width = byType.map(\.0.count).max() ?? 0
+            for (k, v) in byType { lines.append("  \(k.padding(width))  \(v.intValue ?? 0)") }
         }
         return lines.joined(separator: "\n")
     }

@@ -131,6 +131,7 @@ public final class SyncWorker: @unchecked Sendable {
     private let onResult: @Sendable (SyncJobResult) -> Void
     private let onProgress: @Sendable (String, Int) -> Void
     private let transport: TransportFactory
+    private let onRequest: @Sendable (Double) -> Void
     private let group = DispatchGroup()
     /// Per-sender resources. `@unchecked Sendable`: touched only on that sender's queue (the
     /// background store only on its background queue).
@@ -153,10 +154,12 @@ public final class SyncWorker: @unchecked Sendable {
     public static let httpsTransport: TransportFactory = { endpoint throws(GatewayError) in try HTTPSClient(options: endpoint.tls) }
 
     /// Creates the worker. `onProgress` is called from sender queues, `onResult` from the
-    /// worker's state queue (it must not call back into the worker synchronously).
+    /// worker's state queue (it must not call back into the worker synchronously); `onRequest`
+    /// gets each gateway request's duration in seconds, from sender queues.
     public init(senders: Int, storePath: String, logger: Logger, clock: @escaping @Sendable () -> Timestamp,
                 transport: @escaping TransportFactory = SyncWorker.httpsTransport,
                 onProgress: @escaping @Sendable (String, Int) -> Void = { _, _ in },
+                onRequest: @escaping @Sendable (Double) -> Void = { _ in },
                 onResult: @escaping @Sendable (SyncJobResult) -> Void) {
         let n = max(1, senders)
         self.senders = (0..<n).map { DispatchQueue(label: "healthspool.sync.sender.\($0)") }
@@ -168,6 +171,7 @@ public final class SyncWorker: @unchecked Sendable {
         self.onResult = onResult
         self.onProgress = onProgress
         self.transport = transport
+        self.onRequest = onRequest
     }
 
     /// Replaces the gateway settings (nil: no gateway configured; jobs are not run).
@@ -260,7 +264,7 @@ public final class SyncWorker: @unchecked Sendable {
                 st.backgroundStore = store
             }
             if st.client == nil || st.endpoint != config.endpoint {
-                st.client = try GatewayClient(endpoint: config.endpoint, transport: transport(config.endpoint))
+                st.client = try GatewayClient(endpoint: config.endpoint, transport: TimedTransport(transport(config.endpoint), report: onRequest))
                 st.endpoint = config.endpoint
             }
         } catch let e as GatewayError {

@@ -4,11 +4,21 @@ import HealthSpoolCore
 public enum SettingsLoader {
     /// Reads both files and the environment. Errors name the file and line.
     public static func load(paths: Paths, environment: [String: String], overrides: [(String, String)] = []) throws -> Settings {
-        var files: [(origin: String, text: String)] = []
-        for path in [paths.systemConfigFile, paths.userConfigFile] {
-            if let text = try FileSystem.readText(path) { files.append((path, text)) }
+        try loadTracked(paths: paths, environment: environment, overrides: overrides).settings
+    }
+
+    /// `load`, keeping where each setting came from (`healthspool config show`).
+    public static func loadTracked(paths: Paths, environment: [String: String], overrides: [(String, String)] = []) throws -> ResolvedSettings {
+        try SettingsReader.resolveTracked(files: try files(paths: paths), environment: environment, overrides: overrides)
+    }
+
+    /// The config files that exist, system file first.
+    public static func files(paths: Paths) throws -> [SettingsFile] {
+        var files: [SettingsFile] = []
+        for (path, layer) in [(paths.systemConfigFile, SettingsLayer.system), (paths.userConfigFile, .user)] {
+            if let text = try FileSystem.readText(path) { files.append(SettingsFile(path: path, text: text, layer: layer)) }
         }
-        return try SettingsReader.resolve(files: files, environment: environment, overrides: overrides)
+        return files
     }
 
     /// Sets (or removes, with nil) keys in the user's config file, atomically, mode 0600.

@@ -8,7 +8,7 @@ import Glibc
 public struct SystemTimeZone: OffsetRules {
     public init() {}
 
-    public func offset(atUTC millis: Int64) -> Int32 {
+    public func offset(atUTCMillis millis: Int64) -> Int32 {
         var t = time_t(Timestamp.floorDivide(millis, 1000).0)
         var parts = tm()
         guard localtime_r(&t, &parts) != nil else { return 0 }

@@ -14,6 +14,10 @@ public final class SystemdWatchdog: Sendable {
     private let logger: Logger
     private let lastBeat: Atomic<UInt64>
     private let stopped = Atomic<Bool>(false)
+    private let pings = Atomic<UInt64>(0)
+
+    /// How many keep-alives the thread has sent.
+    public var keepAlives: UInt64 { pings.load(ordering: .relaxed) }
 
     /// A watchdog for the interval systemd asked for (`WATCHDOG_USEC`), or nil when it asked none.
     public convenience init?(notifier: SystemdNotifier, logger: Logger) {
@@ -63,6 +67,7 @@ public final class SystemdWatchdog: Sendable {
                     logger.notice("the coordinator answers again; watchdog keep-alives resume", metadata: ["event": "watchdog"])
                 }
                 notifier.watchdog()
+                _ = pings.wrappingAdd(1, ordering: .relaxed)
             } else if !silent {
                 silent = true
                 logger.critical("the coordinator has not answered for \((now - last) / 1_000_000) s; watchdog keep-alives stop and systemd will restart the daemon",

@@ -25,7 +25,7 @@ extension JournalStore {
 
     /// Every goal, by id.
     public func goals() throws(StoreError) -> [Goal] {
-        try rows("SELECT id, name, rrule, start_date, type, target FROM goals ORDER BY id") { s -> Goal in
+        try conn.rows("SELECT id, name, rrule, start_date, type, target FROM goals ORDER BY id") { s -> Goal in
             Goal(id: s.int(0), name: s.string(1) ?? "", rule: s.string(2).flatMap { try? RecurrenceRule(parsing: $0) },
                  start: CivilDate(parsing: s.string(3) ?? "") ?? CivilDate(year: 1970, month: 1, day: 1),
                  type: s.string(4), target: s.isNull(5) ? nil : s.double(5))
@@ -35,7 +35,7 @@ extension JournalStore {
     /// The days each goal was checked off, with how: `[goalID: [day: how]]`.
     public func goalChecks() throws(StoreError) -> [Int64: [String: GoalCheck]] {
         var out: [Int64: [String: GoalCheck]] = [:]
-        for (id, day, how) in try rows("SELECT goal_id, day, how FROM goal_checks", { _ in }, { s in (s.int(0), s.string(1) ?? "", s.string(2) ?? "") }) {
+        for (id, day, how) in try conn.rows("SELECT goal_id, day, how FROM goal_checks", { _ in }, { s in (s.int(0), s.string(1) ?? "", s.string(2) ?? "") }) {
             out[id, default: [:]][day] = GoalCheck(rawValue: how) ?? .hand
         }
         return out
@@ -78,7 +78,7 @@ extension JournalStore {
 
     /// Notes, newest first, of one category or all.
     public func notes(category: String? = nil) throws(StoreError) -> [Note] {
-        try rows("SELECT id, category, text, created_ms, created_off, audio FROM notes WHERE ?1 IS NULL OR category = ?1 ORDER BY created_ms DESC, id DESC") { s in
+        try conn.rows("SELECT id, category, text, created_ms, created_off, audio FROM notes WHERE ?1 IS NULL OR category = ?1 ORDER BY created_ms DESC, id DESC") { s in
             s.bind(1, category)
         } _: { s in
             Note(id: s.int(0), category: s.string(1) ?? "", text: s.string(2) ?? "",
@@ -88,13 +88,13 @@ extension JournalStore {
 
     /// The categories in use, with how many notes each has.
     public func noteCategories() throws(StoreError) -> [(String, Int)] {
-        try rows("SELECT category, count(*) FROM notes GROUP BY category ORDER BY category") { _ in } _: { s in (s.string(0) ?? "", Int(s.int(1))) }
+        try conn.rows("SELECT category, count(*) FROM notes GROUP BY category ORDER BY category") { _ in } _: { s in (s.string(0) ?? "", Int(s.int(1))) }
     }
 
     /// Removes a note; returns it (its audio file is the caller's to delete), nil when none.
     public func removeNote(id: Int64) throws(StoreError) -> Note? {
         try write { () throws(StoreError) -> Note? in
-            let found = try rows("SELECT id, category, text, created_ms, created_off, audio FROM notes WHERE id = ?") { $0.bind(1, id) } _: { s in
+            let found = try conn.rows("SELECT id, category, text, created_ms, created_off, audio FROM notes WHERE id = ?") { $0.bind(1, id) } _: { s in
                 Note(id: s.int(0), category: s.string(1) ?? "", text: s.string(2) ?? "",
                      created: Timestamp(millis: s.int(3), utcOffsetSeconds: Int32(s.int(4))), audioFile: s.string(5))
             }.first

@@ -29,7 +29,7 @@ extension JournalStore {
 
     /// Every medication, by name.
     public func medications() throws(StoreError) -> [Medication] {
-        try rows("SELECT \(Self.medicationColumns) FROM medications ORDER BY name COLLATE NOCASE") { s in readMedication(s) }
+        try conn.rows("SELECT \(Self.medicationColumns) FROM medications ORDER BY name COLLATE NOCASE") { s in readMedication(s) }
     }
 
     /// The medication with this id, or whose name or other name is `key` (any case).
@@ -64,7 +64,7 @@ extension JournalStore {
 
     /// Doses taken in [from, to) (milliseconds), oldest first; all when both are nil.
     public func doses(fromMillis: Int64 = .min, toMillis: Int64 = .max) throws(StoreError) -> [Dose] {
-        try rows("SELECT id, medication_id, taken_ms, taken_off, reminder_id FROM doses WHERE taken_ms >= ? AND taken_ms < ? ORDER BY taken_ms, id") { s in
+        try conn.rows("SELECT id, medication_id, taken_ms, taken_off, reminder_id FROM doses WHERE taken_ms >= ? AND taken_ms < ? ORDER BY taken_ms, id") { s in
             s.bind(1, fromMillis); s.bind(2, toMillis)
         } _: { s in
             Dose(id: s.int(0), medicationID: s.int(1), takenAt: Timestamp(millis: s.int(2), utcOffsetSeconds: Int32(s.int(3))),

@@ -21,7 +21,7 @@ extension JournalStore {
     /// Every reminder, by id, with the instant each last fired. A row that no longer parses
     /// (edited by hand) is left out rather than stopping every other reminder.
     public func reminders() throws(StoreError) -> [(reminder: Reminder, lastFired: Timestamp?)] {
-        try rows("""
+        try conn.rows("""
             SELECT id, name, kind, times, rrule, start_date, medication_id, created_ms, created_off, last_fired_ms
             FROM reminders ORDER BY id
             """) { s -> (reminder: Reminder, lastFired: Timestamp?)? in

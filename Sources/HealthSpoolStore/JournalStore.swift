@@ -28,15 +28,6 @@ public final class JournalStore {
         return conn.changes
     }
 
-    /// The rows of `sql`, each read by `read`.
-    func rows<T>(_ sql: String, _ bind: (Statement) -> Void = { _ in }, _ read: (Statement) throws(StoreError) -> T) throws(StoreError) -> [T] {
-        let s = try conn.prepare(sql)
-        bind(s)
-        var out: [T] = []
-        while try s.step() { out.append(try read(s)) }
-        return out
-    }
-
     /// `body` in one transaction.
     func write<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         try conn.exec("BEGIN IMMEDIATE")

@@ -62,6 +62,15 @@ final class Connection {
 
     var changes: Int { Int(sqlite3_changes(db)) }
 
+    /// The rows of `sql` with `bind` applied, each read by `read`.
+    func rows<T>(_ sql: String, _ bind: (Statement) -> Void = { _ in }, _ read: (Statement) throws(StoreError) -> T) throws(StoreError) -> [T] {
+        let s = try prepare(sql)
+        bind(s)
+        var out: [T] = []
+        while try s.step() { out.append(try read(s)) }
+        return out
+    }
+
     func transaction<T>(_ body: () throws -> T) throws -> T {
         try exec("BEGIN IMMEDIATE")
         do {

@@ -124,24 +124,30 @@ public final class SampleStore {
     /// (switching a new file to WAL, a migration step): the daemon's services and a command open
     /// a new store together, and SQLite answers such a conflict at once, without its busy
     /// timeout, where waiting could deadlock. Gives up after about 15 s with SQLite's error.
-    static func retryingWhileBusy(_ body: () throws(StoreError) -> Void) throws(StoreError) {
-        var waitedMillis = 0
+    /// Returns how many times it tried again.
+    @discardableResult
+    static func retryingWhileBusy(_ body: () throws(StoreError) -> Void) throws(StoreError) -> Int {
+        var retries = 0
         while true {
             do {
                 try body()
-                return
+                return retries
             } catch {
-                guard error.isRetryable, waitedMillis < 15_000 else { throw error }
+                guard error.isRetryable, retries < 300 else { throw error }
                 usleep(50_000)
-                waitedMillis += 50
+                retries += 1
             }
         }
     }
 
+    /// How many times opening this store tried again while another connection held the lock
+    /// it needed (0 nearly always).
+    let openRetries: Int
+
     /// Opens (creating if needed) the store at `path`, with mode 0600.
     public init(path: String) throws(StoreError) {
         let conn = try Connection(path: path)
-        try Self.retryingWhileBusy { () throws(StoreError) in
+        openRetries = try Self.retryingWhileBusy { () throws(StoreError) in
             try conn.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-16384; PRAGMA wal_autocheckpoint=16384;")
             try Schema.migrate(conn)
         }

@@ -102,11 +102,7 @@ public final class SymptomJournalStore {
 
     /// One of the user's lists, by name.
     public func list(_ list: String) throws(StoreError) -> [String] {
-        let q = try conn.prepare("SELECT name FROM journal_factors WHERE kind = ? ORDER BY name COLLATE NOCASE")
-        q.bind(1, list)
-        var out: [String] = []
-        while try q.step() { out.append(q.string(0) ?? "") }
-        return out
+        try conn.rows("SELECT name FROM journal_factors WHERE kind = ? ORDER BY name COLLATE NOCASE") { $0.bind(1, list) } _: { $0.string(0) ?? "" }
     }
 
     // MARK: Symptom entries
@@ -157,30 +153,19 @@ public final class SymptomJournalStore {
 
     /// The entries whose id starts with `prefix` (hex digits, dashes ignored), at most `limit`.
     public func symptomEntries(idPrefix prefix: String, limit: Int = 2) throws(StoreError) -> [SymptomEntry] {
-        let hex = prefix.uppercased().filter { $0 != "-" }
-        let q = try conn.prepare("SELECT \(Self.symptomColumns) FROM symptom_entries WHERE hex(id) LIKE ? || '%' LIMIT ?")
-        q.bind(1, hex); q.bind(2, limit)
-        var out: [SymptomEntry] = []
-        while try q.step() { out.append(readSymptom(q)) }
-        return out
+        try entries(of: Self.symptoms, idPrefix: prefix, limit: limit, readSymptom)
     }
 
     /// The entries of a local day (not deleted), in time order.
     public func symptomEntries(day: CivilDate) throws(StoreError) -> [SymptomEntry] {
-        let q = try conn.prepare("SELECT \(Self.symptomColumns) FROM symptom_entries WHERE day = ? AND deleted = 0 ORDER BY at_ms, id")
-        q.bind(1, day.daysSinceEpoch)
-        var out: [SymptomEntry] = []
-        while try q.step() { out.append(readSymptom(q)) }
-        return out
+        try entries(of: Self.symptoms, day: day, readSymptom)
     }
 
     /// The most recent entries (not deleted), newest first.
     public func recentSymptomEntries(limit: Int) throws(StoreError) -> [SymptomEntry] {
-        let q = try conn.prepare("SELECT \(Self.symptomColumns) FROM symptom_entries WHERE deleted = 0 ORDER BY at_ms DESC, id LIMIT ?")
-        q.bind(1, limit)
-        var out: [SymptomEntry] = []
-        while try q.step() { out.append(readSymptom(q)) }
-        return out
+        try conn.rows("SELECT \(Self.symptomColumns) FROM symptom_entries WHERE deleted = 0 ORDER BY at_ms DESC, id LIMIT ?") {
+            $0.bind(1, limit)
+        } _: { readSymptom($0) }
     }
 
     private func readSymptom(_ q: Statement) -> SymptomEntry {
@@ -230,21 +215,12 @@ public final class SymptomJournalStore {
 
     /// The lifestyle entries whose id starts with `prefix`, at most `limit`.
     public func lifestyleEntries(idPrefix prefix: String, limit: Int = 2) throws(StoreError) -> [LifestyleEntry] {
-        let hex = prefix.uppercased().filter { $0 != "-" }
-        let q = try conn.prepare("SELECT \(Self.lifestyleColumns) FROM lifestyle_entries WHERE hex(id) LIKE ? || '%' LIMIT ?")
-        q.bind(1, hex); q.bind(2, limit)
-        var out: [LifestyleEntry] = []
-        while try q.step() { out.append(readLifestyle(q)) }
-        return out
+        try entries(of: Self.lifestyle, idPrefix: prefix, limit: limit, readLifestyle)
     }
 
     /// The lifestyle entries of a local day (not deleted), in time order.
     public func lifestyleEntries(day: CivilDate) throws(StoreError) -> [LifestyleEntry] {
-        let q = try conn.prepare("SELECT \(Self.lifestyleColumns) FROM lifestyle_entries WHERE day = ? AND deleted = 0 ORDER BY at_ms, id")
-        q.bind(1, day.daysSinceEpoch)
-        var out: [LifestyleEntry] = []
-        while try q.step() { out.append(readLifestyle(q)) }
-        return out
+        try entries(of: Self.lifestyle, day: day, readLifestyle)
     }
 
     private func readLifestyle(_ q: Statement) -> LifestyleEntry {
@@ -258,6 +234,34 @@ public final class SymptomJournalStore {
                               at: Timestamp(millis: q.int(2), utcOffsetSeconds: Int32(truncatingIfNeeded: q.int(3))),
                               timeOfDay: PartOfDay(rawValue: q.string(4) ?? ""), measure: measure, note: q.string(8),
                               version: Int(q.int(9)), deleted: q.int(10) != 0)
+    }
+
+    // MARK: Reading entries of either table
+
+    /// A table of entries with a 16-byte id, a `day` index and a `deleted` flag, and the columns
+    /// its reader expects.
+    struct EntryTable {
+        var name: String
+        var columns: String
+    }
+
+    static let symptoms = EntryTable(name: "symptom_entries", columns: symptomColumns)
+    static let lifestyle = EntryTable(name: "lifestyle_entries", columns: lifestyleColumns)
+
+    /// The entries of `table` whose id starts with `prefix` (hex digits, dashes ignored), at most `limit`.
+    private func entries<T>(of table: EntryTable, idPrefix prefix: String, limit: Int,
+                            _ read: (Statement) -> T) throws(StoreError) -> [T] {
+        let hex = prefix.uppercased().filter { $0 != "-" }
+        return try conn.rows("SELECT \(table.columns) FROM \(table.name) WHERE hex(id) LIKE ? || '%' LIMIT ?") {
+            $0.bind(1, hex); $0.bind(2, limit)
+        } _: { read($0) }
+    }
+
+    /// The entries of `table` on a local day (not deleted), in time order.
+    private func entries<T>(of table: EntryTable, day: CivilDate, _ read: (Statement) -> T) throws(StoreError) -> [T] {
+        try conn.rows("SELECT \(table.columns) FROM \(table.name) WHERE day = ? AND deleted = 0 ORDER BY at_ms, id") {
+            $0.bind(1, day.daysSinceEpoch)
+        } _: { read($0) }
     }
 
     // MARK: Lists as JSON text

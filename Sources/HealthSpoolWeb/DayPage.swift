@@ -20,7 +20,7 @@ enum DayPage {
             month.append((d, score))
         }
         func clock(_ ms: Int64) -> String {
-            let s = Timestamp(millis: ms, utcOffsetSeconds: days.zone.offset(atUTC: Timestamp.floorDivide(ms, 1000).0)).iso8601Local
+            let s = Timestamp(millis: ms, utcOffsetSeconds: days.zone.offset(atUTCMillis: ms)).iso8601Local
             return String(s.dropFirst(11).prefix(5))
         }
 

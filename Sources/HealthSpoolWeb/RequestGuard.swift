@@ -4,14 +4,18 @@ import Hummingbird
 /// The checks every request passes before a page sees it, in this order:
 /// 1. `Host` must be the loopback name and port the server listens on (127.0.0.1, [::1] or
 ///    localhost): anything else is a DNS-rebinding attempt and gets 403.
-/// 2. Except for `/login` and the style sheet and script, a live session cookie: else 401.
-/// 3. A state-changing request (not GET/HEAD) needs an `Origin` equal to `http://<Host>` and the
+/// 2. `/metrics` (a Prometheus scrape) needs the metrics token as `Authorization: Bearer …`,
+///    no cookie: else 401 with `WWW-Authenticate: Bearer`.
+/// 3. Except for `/login` and the style sheet and script, a live session cookie: else 401.
+/// 4. A state-changing request (not GET/HEAD) needs an `Origin` equal to `http://<Host>` and the
 ///    session's CSRF token (`X-CSRF-Token` header or a `csrf` form field): else 403.
 /// Every answer carries a strict Content-Security-Policy and no-store caching.
 struct RequestGuard: RouterMiddleware {
     typealias Context = WebContext
     let port: Int
     let sessions: WebSessions
+    /// The token `/metrics` needs; nil: every scrape is refused.
+    let metricsToken: String?
 
     /// Paths that need no session.
     static let open: Set<String> = ["/login", "/static/app.css", "/static/app.js"]
@@ -24,7 +28,11 @@ struct RequestGuard: RouterMiddleware {
             return Self.secured(Page.plain(status: .forbidden, title: "Refused",
                                            text: "This address is not the health journal's. Open it with the command healthspool ui."))
         }
-        if !Self.open.contains(request.uri.path) {
+        if request.uri.path == MetricsRoute.path {
+            guard let token = metricsToken, MetricsToken.accepts(request.headers[.authorization], token: token) else {
+                return Self.secured(MetricsRoute.unauthorized(presented: request.headers[.authorization] != nil))
+            }
+        } else if !Self.open.contains(request.uri.path) {
             let now = DaemonClock.now()
             guard let id = request.cookies["hs_session"]?.value, let session = sessions.session(id, now: now) else {
                 return Self.secured(Page.plain(status: .unauthorized, title: "Please log in",

@@ -11,14 +11,17 @@ public struct WebInterface: Service {
     let port: Int
     let stateDir: String
     let logger: Logger
+    let metrics: DaemonMetrics?
 
     /// A web interface for the configuration the daemon started with; each page reads the
-    /// configuration afresh, so toggles and reloads show at once.
-    public init(context: DaemonContext, logger: Logger) {
+    /// configuration afresh, so toggles and reloads show at once. With `metrics`, it also serves
+    /// `/metrics` to scrapes that send the metrics token (`MetricsToken`).
+    public init(context: DaemonContext, logger: Logger, metrics: DaemonMetrics? = nil) {
         environment = context.environment
         port = context.settings.webPort
         stateDir = context.stateDir
         self.logger = logger
+        self.metrics = metrics
     }
 
     /// Serves until the task is cancelled. A port in use is logged, and the daemon runs on.
@@ -28,7 +31,13 @@ public struct WebInterface: Service {
             logger.error("web interface not started: \(error)", metadata: ["event": "error"])
             return
         }
-        let routes = WebRoutes(environment: environment, port: port, secret: secret)
+        var routes = WebRoutes(environment: environment, port: port, secret: secret)
+        if let metrics {
+            routes.metrics = metrics
+            do { routes.metricsToken = try MetricsToken.loadOrCreate(stateDir: stateDir) } catch {
+                logger.error("/metrics refuses every scrape: \(error)", metadata: ["event": "error"])
+            }
+        }
         let router = routes.router()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for host in ["127.0.0.1", "::1"] {

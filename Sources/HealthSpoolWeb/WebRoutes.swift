@@ -7,6 +7,9 @@ struct WebRoutes: Sendable {
     let environment: [String: String]
     let port: Int
     let secret: [UInt8]
+    /// The daemon's metrics for `/metrics`, and the token a scrape needs.
+    var metrics: DaemonMetrics?
+    var metricsToken: String?
     let sessions = WebSessions()
     let store = StoreQueue()
     let sync = SyncRun()
@@ -16,7 +19,8 @@ struct WebRoutes: Sendable {
 
     func router() -> Router<WebContext> {
         let router = Router(context: WebContext.self)
-        router.add(middleware: RequestGuard(port: port, sessions: sessions))
+        router.add(middleware: RequestGuard(port: port, sessions: sessions, metricsToken: metricsToken))
+        if let metrics { MetricsRoute.add(to: router, metrics: metrics) }
         router.get("/static/app.css") { _, _ in
             var r = Page.respond(.ok, Assets.css + "\n" + JournalAssets.css, type: "text/css; charset=utf-8")
             r.headers[.cacheControl] = "max-age=3600"

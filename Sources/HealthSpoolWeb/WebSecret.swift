@@ -12,26 +12,32 @@ public enum WebSecret {
 
     /// Reads the secret, creating it (0600, atomically: never half-written) when absent.
     public static func loadOrCreate(stateDir: String) throws -> [UInt8] {
-        let file = path(stateDir: stateDir)
-        if let bytes = try read(file) { return bytes }
+        try loadOrCreate(file: path(stateDir: stateDir), name: "web secret", remedy: "run healthspool ui again")
+    }
+
+    /// Reads 32 random bytes kept as hex in `file` (0600), creating the file when absent. `name`
+    /// and `remedy` go into the errors (the web secret, the metrics token).
+    static func loadOrCreate(file: String, name: String, remedy: String) throws -> [UInt8] {
+        let stateDir = FileSystem.parent(file)
+        if let bytes = try read(file, name: name, remedy: remedy) { return bytes }
         try FileSystem.makeDirectory(stateDir, mode: 0o700)
         let temp = file + ".\(getpid()).tmp"
         try FileSystem.writeAtomically(temp, Array((Hex.encode(RandomBytes.make(32)) + "\n").utf8), mode: 0o600)
         // link() fails when another process made the file first: then theirs is the secret.
         _ = link(temp, file)
         unlink(temp)
-        guard let bytes = try read(file) else { throw WebError.secret(file, "could not be created") }
+        guard let bytes = try read(file, name: name, remedy: remedy) else { throw WebError.secret(name, file, "could not be created") }
         return bytes
     }
 
-    static func read(_ file: String) throws -> [UInt8]? {
+    static func read(_ file: String, name: String, remedy: String) throws -> [UInt8]? {
         guard let text = try FileSystem.readText(file) else { return nil }
         var st = stat()
         if stat(file, &st) == 0, st.st_mode & 0o077 != 0 {
-            throw WebError.secret(file, "is readable by other users; run: chmod 600 \(file)")
+            throw WebError.secret(name, file, "is readable by other users; run: chmod 600 \(file)")
         }
         guard let bytes = Hex.decode(text.trimmingSpaces), bytes.count == 32 else {
-            throw WebError.secret(file, "is not 64 hex digits; delete it and run healthspool ui again")
+            throw WebError.secret(name, file, "is not 64 hex digits; delete it and \(remedy)")
         }
         return bytes
     }
@@ -39,12 +45,13 @@ public enum WebSecret {
 
 /// Errors of the web interface.
 public enum WebError: Error, CustomStringConvertible {
-    case secret(String, String)
+    /// A secret file (`name`, path, what is wrong) that cannot be used.
+    case secret(String, String, String)
     case bind(String, String)
 
     public var description: String {
         switch self {
-        case let .secret(file, why): "web secret \(file) \(why)"
+        case let .secret(name, file, why): "\(name) \(file) \(why)"
         case let .bind(address, why): "web interface: cannot listen on \(address): \(why)"
         }
     }

@@ -29,7 +29,7 @@ struct DayCommand: ParsableCommand {
             /etc/localtime): 23 or 25 hours when the clocks change. See docs/formats.md, "Day totals".
             """)
     @OptionGroup var common: CommonOptions
-    @Argument(help: ArgumentHelp("The date, YYYY-MM-DD (default: today).", valueName: "DATE")) var date: String?
+    @Argument(help: ArgumentHelp("The date, YYYY-MM-DD (default: today).", valueName: "DATE"), completion: Completions.dates) var date: String?
     @Flag(help: "Print JSON (with the heart-rate curve).") var json = false
 
     func run() throws {
@@ -46,7 +46,7 @@ struct CalendarCommand: ParsableCommand {
         abstract: "Show a month: days with data marked with *, today in [brackets].",
         discussion: "Read from the daily rollups: fast on a store of any size. --json gives each day's steps and sleep.")
     @OptionGroup var common: CommonOptions
-    @Argument(help: ArgumentHelp("The month, YYYY-MM (default: this month).", valueName: "MONTH")) var month: String?
+    @Argument(help: ArgumentHelp("The month, YYYY-MM (default: this month).", valueName: "MONTH"), completion: Completions.months) var month: String?
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {

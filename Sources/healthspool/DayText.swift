@@ -7,7 +7,7 @@ enum DayText {
 
     static func render(_ s: DaySummary, zone: ZoneRules) -> String {
         func time(_ ms: Int64) -> String {
-            String(Timestamp(millis: ms, utcOffsetSeconds: zone.offset(atUTC: Timestamp.floorDivide(ms, 1000).0)).iso8601Local.dropFirst(11).prefix(5))
+            String(Timestamp(millis: ms, utcOffsetSeconds: zone.offset(atUTCMillis: ms)).iso8601Local.dropFirst(11).prefix(5))
         }
         var lines = ["\(weekdays[s.date.weekday]) \(s.date)" + (s.end - s.start == 86_400_000 ? "" : " (\((s.end - s.start) / 3_600_000) hours)")]
         func row(_ label: String, _ value: String) { lines.append(label.padding(14) + value) }

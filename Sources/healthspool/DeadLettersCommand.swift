@@ -9,7 +9,7 @@ struct DeadLettersCommand: ParsableCommand {
     )
     @OptionGroup var common: CommonOptions
     @Flag(help: "Put the parked samples back at the end of their type's queue.") var retry = false
-    @Option(name: .customLong("type"), help: "Only this type.") var type: String?
+    @Option(name: .customLong("type"), help: "Only this type.", completion: Completions.types) var type: String?
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {

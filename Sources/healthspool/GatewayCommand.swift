@@ -27,15 +27,15 @@ struct GatewaySet: ParsableCommand {
     )
     @OptionGroup var common: CommonOptions
     @Argument(help: "The gateway's https:// URL (the REST proxy base URL for confluent-v2/v3).") var url: String
-    @Option(help: "Wire format: json, confluent-v2 or confluent-v3.") var format: String?
+    @Option(help: "Wire format: json, confluent-v2 or confluent-v3.", completion: Completions.formats) var format: String?
     @Option(help: "Kafka topic (confluent-v2/v3).") var topic: String?
     @Option(help: "Kafka cluster id (confluent-v3).") var cluster: String?
-    @Option(name: .customLong("ca-file"), help: "PEM file of CA certificates to trust (a private CA).") var caFile: String?
+    @Option(name: .customLong("ca-file"), help: "PEM file of CA certificates to trust (a private CA).", completion: .file()) var caFile: String?
     @Option(help: "Public-key pin: sha256//BASE64.") var pin: String?
-    @Option(help: "Authentication: none, api-key, basic or bearer.") var auth: String?
-    @Option(name: .customLong("credentials-file"), help: "File (mode 0600) holding the API key, token or user:password.") var credentialsFile: String?
-    @Option(name: .customLong("client-cert"), help: "PEM client certificate (mutual TLS).") var clientCert: String?
-    @Option(name: .customLong("client-key"), help: "PEM key of the client certificate.") var clientKey: String?
+    @Option(help: "Authentication: none, api-key, basic or bearer.", completion: Completions.auth) var auth: String?
+    @Option(name: .customLong("credentials-file"), help: "File (mode 0600) holding the API key, token or user:password.", completion: .file()) var credentialsFile: String?
+    @Option(name: .customLong("client-cert"), help: "PEM client certificate (mutual TLS).", completion: .file()) var clientCert: String?
+    @Option(name: .customLong("client-key"), help: "PEM key of the client certificate.", completion: .file()) var clientKey: String?
     @Flag(name: .customLong("no-test"), help: "Save without probing the gateway.") var noTest = false
 
     func run() throws {
@@ -56,11 +56,11 @@ struct GatewaySet: ParsableCommand {
             changes.append(("gateway.ca_file", caFile))
         }
         if let pin { do { try GatewaySettingsCheck.checkPin(pin) } catch { throw CLIError("--pin: \(error)") } }
-        if let format { changes.append(("gateway.format", format)) }
+        if let format { changes.append(("gateway.format", format.lowercased())) }
         if let topic { changes.append(("gateway.topic", topic)) }
         if let cluster { changes.append(("gateway.cluster", cluster)) }
         if let pin { changes.append(("gateway.pin", pin)) }
-        if let auth { changes.append(("gateway.auth", auth)) }
+        if let auth { changes.append(("gateway.auth", auth.lowercased())) }
         if let f = absolute(credentialsFile) {
             do { _ = try Credentials.load(file: context.paths.expand(f), environment: [:]) } catch { throw CLIError("\(error)") }
             changes.append(("gateway.credentials_file", f))

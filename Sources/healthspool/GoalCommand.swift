@@ -14,8 +14,8 @@ struct GoalAdd: ParsableCommand {
     @OptionGroup var common: CommonOptions
     @Argument(help: "What to do (\"Physio exercises\").") var name: String
     @OptionGroup var repeatRule: RepeatOptions
-    @Option(help: "The first day (YYYY-MM-DD; default today).") var start: String?
-    @Option(help: "A measured goal's sample type (stepCount, appleStandHour; see healthspool types).") var type: String?
+    @Option(help: "The first day (YYYY-MM-DD; default today).", completion: Completions.dates) var start: String?
+    @Option(help: "A measured goal's sample type (stepCount, appleStandHour; see healthspool types).", completion: Completions.types) var type: String?
     @Option(help: "The day total that meets it (10000).") var target: Double?
     @Flag(help: "Print JSON.") var json = false
 
@@ -31,7 +31,7 @@ struct GoalAdd: ParsableCommand {
 struct GoalList: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List goals and whether they are done on a day.")
     @OptionGroup var common: CommonOptions
-    @Option(help: "The day (YYYY-MM-DD; default today).") var date: String?
+    @Option(help: "The day (YYYY-MM-DD; default today).", completion: Completions.dates) var date: String?
     @Flag(help: "Print JSON.") var json = false
 
     static func json(_ g: Goal) -> JSONValue {
@@ -68,7 +68,7 @@ struct GoalDone: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "done", abstract: "Check a goal off (today, or --date).")
     @OptionGroup var common: CommonOptions
     @Argument(help: "The goal's id.") var id: Int64
-    @Option(help: "The day (YYYY-MM-DD; default today).") var date: String?
+    @Option(help: "The day (YYYY-MM-DD; default today).", completion: Completions.dates) var date: String?
 
     func run() throws {
         let g = try withJournal(common) { j, now in try j.completeGoal(id, day: try j.day(date, now: now), now: now) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import HealthSpoolCore
 import HealthSpoolDaemon
+import HealthSpoolIngest
 import HealthSpoolWeb
 import HealthSpoolLinux
 import Logging
@@ -17,6 +18,9 @@ struct HealthSpoolCommand: ParsableCommand {
             Drop Apple Health exports, Health Auto Export JSON/CSV, or healthspool's own JSON/NDJSON/CSV \
             into ~/HealthSpool. The daemon imports them into a local SQLite store and sends new samples \
             over HTTPS to the gateway you set. See healthspool(1), healthspool.conf(5) and healthspool-spool(7).
+
+            Every command takes -q/--quiet (log errors only) and -v/--verbose (log at debug level). Shell \
+            completions: healthspool --generate-completion-script bash (or zsh, fish); see healthspool(1).
             """,
         version: HealthSpoolVersion.current,
         subcommands: [
@@ -25,15 +29,52 @@ struct HealthSpoolCommand: ParsableCommand {
             DeadLettersCommand.self, PurgeCommand.self, NotifyTestCommand.self,
             MedCommand.self, RemindCommand.self, GoalCommand.self, NoteCommand.self, MeasureCommand.self, UICommand.self,
             DayCommand.self, CalendarCommand.self, RebuildRollupsCommand.self,
-            SymptomCommand.self, LifestyleCommand.self, JournalCommand.self,
+            SymptomCommand.self, LifestyleCommand.self, JournalCommand.self, ConfigCommand.self, IngestCommand.self,
         ]
     )
+
+    // Taken out of the arguments before parsing (`CommandLineVerbosity.extract`), so that every
+    // command accepts them anywhere; declared here for the help and the completion scripts.
+    @Flag(name: .shortAndLong, help: "Log errors only (every command).") var quiet = false
+    @Flag(name: .shortAndLong, help: "Log at debug level (every command).") var verbose = false
+
+    /// Parses and runs the command, after taking out `-q`/`-v`; a mistyped subcommand gets a
+    /// "did you mean" hint and exit status 64 (EX_USAGE), as ArgumentParser gives a mistyped option.
+    static func main() {
+        let (arguments, verbosity) = CommandLineVerbosity.extract(from: Array(CommandLine.arguments.dropFirst()))
+        Verbosity.current = verbosity
+        var command: ParsableCommand
+        do {
+            command = try parseAsRoot(arguments)
+        } catch {
+            if let message = SubcommandTypo.message(for: arguments, root: Self.self) {
+                StandardError.write(message + "\n")
+                exit(withError: ExitCode(64))
+            }
+            exit(withError: error)
+        }
+        do { try command.run() } catch { exit(withError: error) }
+    }
+}
+
+/// The verbosity the command line asked for (`-q`, `-v`), set once in `main`.
+enum Verbosity {
+    nonisolated(unsafe) static var current = CommandLineVerbosity.normal
 }
 
 /// Options every command that reads settings accepts.
 struct CommonOptions: ParsableArguments {
-    @Option(name: .customLong("set"), help: ArgumentHelp("Override a setting for this run (KEY=VALUE, repeatable).", valueName: "KEY=VALUE"))
+    @Option(name: .customLong("set"), help: ArgumentHelp("Override a setting for this run (KEY=VALUE, repeatable).", valueName: "KEY=VALUE"),
+            completion: .list(SettingKey.all.map { $0.name + "=" }))
     var overrides: [String] = []
+
+    /// The `--set` overrides as (key, value) pairs.
+    func overridePairs() throws -> [(String, String)] {
+        try overrides.map { o in
+            guard let eq = o.firstIndex(of: "=") else { throw ValidationError("--set takes KEY=VALUE, got '\(o)'") }
+            return (String(o[..<eq]), String(o[o.index(after: eq)...]))
+        }
+    }
 
     /// The context; a configuration error is reported and exits 78 (EX_CONFIG).
     func context() throws -> DaemonContext {
@@ -45,11 +86,7 @@ struct CommonOptions: ParsableArguments {
     /// The context, or the `SettingsError` as it is (for `status`, which reports it and goes on
     /// to show the daemon).
     func loadContext() throws -> DaemonContext {
-        var pairs: [(String, String)] = []
-        for o in overrides {
-            guard let eq = o.firstIndex(of: "=") else { throw ValidationError("--set takes KEY=VALUE, got '\(o)'") }
-            pairs.append((String(o[..<eq]), String(o[o.index(after: eq)...])))
-        }
+        let pairs = try overridePairs()
         do { return try DaemonContext(overrides: pairs) } catch let error as SettingsError {
             throw error
         } catch {
@@ -71,8 +108,9 @@ struct CLIError: Error, CustomStringConvertible {
     init(_ d: String) { description = d }
 }
 
+/// The logger of a command, at `level` unless `-q` or `-v` asks for another.
 func makeLogger(_ label: String, level: String = "info") -> Logger {
-    let parsed = Logger.Level(rawValue: level) ?? .info
+    let parsed = Logger.Level(rawValue: Verbosity.current.logLevel(default: level)) ?? .info
     LoggingSystem.bootstrap { JournalLogHandler(label: $0, level: parsed) }
     var logger = Logger(label: label)
     logger.logLevel = parsed
@@ -91,7 +129,8 @@ struct DaemonCommand: ParsableCommand {
         let context = try common.context()
         let logger = makeLogger("healthspool", level: context.settings.logLevel)
         let daemon = Daemon(context: context, logger: logger)
-        if context.settings.webEnabled { daemon.extraServices.append(WebInterface(context: context, logger: logger)) }
+        if context.settings.webEnabled { daemon.extraServices.append(WebInterface(context: context, logger: logger, metrics: daemon.metrics)) }
+        if context.settings.ingestListen != nil { daemon.extraServices.append(IngestService(context: context, logger: logger)) }
         let code = daemon.run()
         if code != 0 { throw ExitCode(code) }
     }

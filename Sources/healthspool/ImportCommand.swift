@@ -20,7 +20,7 @@ struct ImportCommand: ParsableCommand {
             """
     )
     @OptionGroup var common: CommonOptions
-    @Argument(help: "Files to import (each is tried; see the exit status below).") var files: [String]
+    @Argument(help: "Files to import (each is tried; see the exit status below).", completion: .file()) var files: [String]
     @Flag(help: "Print the summary as JSON.") var json = false
     @Flag(name: .customLong("no-progress"), help: "No progress bar, even on a terminal.") var noProgress = false
 
@@ -71,10 +71,11 @@ struct ImportCommand: ParsableCommand {
         var lines = ["\(EscapedText.escape(s.file)): \(s.outcome.rawValue)\(s.format.map { " (\($0))" } ?? ""), \(s.result.new) new, \(s.result.duplicates) duplicate, \(s.result.revised) revised, \(s.skipped.values.reduce(0, +)) skipped in \(s.durationMillis) ms"]
         let types = Set(s.result.gained.keys).union(s.result.duplicatesByType.keys).union(s.skipped.keys).sorted()
         if !types.isEmpty {
-            lines.append("  TYPE                          NEW  DUPLICATE  SKIPPED")
+            let width = max(28, types.map(\.count).max() ?? 0)
+            lines.append("  \(TextTable.pad("TYPE", width)) \("NEW".leftPad(5)) \("DUPLICATE".leftPad(10)) \("SKIPPED".leftPad(8))")
             for t in types {
                 let new = s.result.gained[t] ?? 0, dup = s.result.duplicatesByType[t] ?? 0, skip = s.skipped[t] ?? 0
-                lines.append("  \(t.padding(28)) \(String(new).leftPad(5)) \(String(dup).leftPad(10)) \(String(skip).leftPad(8))")
+                lines.append("  \(TextTable.pad(t, width)) \(String(new).leftPad(5)) \(String(dup).leftPad(10)) \(String(skip).leftPad(8))")
             }
         }
         if !s.notRead.isEmpty { lines.append("  not read: \(ImportSummary.list(s.notRead))") }

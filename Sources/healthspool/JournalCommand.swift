@@ -11,7 +11,7 @@ struct JournalCommand: ParsableCommand {
             """
     )
     @OptionGroup var common: CommonOptions
-    @Argument(help: "The day: YYYY-MM-DD, today or yesterday (default: today).") var date: String?
+    @Argument(help: "The day: YYYY-MM-DD, today or yesterday (default: today).", completion: Completions.dates) var date: String?
     @Flag(help: "Print the day as JSON.") var json = false
 
     func run() throws {

@@ -20,7 +20,7 @@ struct LifestyleLogCommand: ParsableCommand {
     @Argument(help: "The factor (exercise, diet, water, stress, caffeine, sleep, or your own).") var factor: String
     @Option(help: "How much (a number).") var amount: Double?
     @Option(help: "The amount's unit (cups, ml, minutes, hours, …).") var unit: String?
-    @Option(help: "A level instead of an amount: none, low, moderate or high.") var level: String?
+    @Option(help: "A level instead of an amount: none, low, moderate or high.", completion: .list(["none", "low", "moderate", "high"])) var level: String?
     @Option(name: .customLong("when"), help: ArgumentHelp("Time of day: morning, afternoon, evening or night (default: from the time).", valueName: "PART"))
     var when: String?
     @Option(help: ArgumentHelp("When: 2026-11-22T08:00 (local time), with +01:00 or Z, or 08:00 for today (default: now).", valueName: "TIME"))
@@ -53,7 +53,7 @@ struct LifestyleLogCommand: ParsableCommand {
 struct LifestyleListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List a day's lifestyle factors (today by default).")
     @OptionGroup var common: CommonOptions
-    @Option(help: ArgumentHelp("The day: YYYY-MM-DD, today or yesterday.", valueName: "DATE")) var date: String?
+    @Option(help: ArgumentHelp("The day: YYYY-MM-DD, today or yesterday.", valueName: "DATE"), completion: Completions.dates) var date: String?
     @Flag(help: "Print the entries as JSON.") var json = false
 
     func run() throws {

@@ -80,7 +80,7 @@ struct MedTake: ParsableCommand {
 struct MedDoses: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "doses", abstract: "List the doses taken on a day (today by default).")
     @OptionGroup var common: CommonOptions
-    @Option(help: "The day (YYYY-MM-DD).") var date: String?
+    @Option(help: "The day (YYYY-MM-DD).", completion: Completions.dates) var date: String?
     @Flag(help: "List every dose logged.") var all = false
     @Flag(help: "Print JSON.") var json = false
 

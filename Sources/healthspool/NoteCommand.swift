@@ -20,7 +20,7 @@ struct NoteAdd: ParsableCommand {
     @OptionGroup var common: CommonOptions
     @Argument(help: "The note's text.") var text = ""
     @Option(help: "The category (cardiology; default general).") var category: String?
-    @Option(help: "An audio recording to keep with it (m4a, mp3, ogg, opus, wav, webm, aac, flac).") var audio: String?
+    @Option(help: "An audio recording to keep with it (m4a, mp3, ogg, opus, wav, webm, aac, flac).", completion: .file(extensions: ["m4a", "mp3", "ogg", "oga", "opus", "wav", "webm", "aac", "flac"])) var audio: String?
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {

@@ -28,18 +28,18 @@ struct RemindAdd: ParsableCommand {
     @Argument(help: "What to be reminded of (\"Take ibuprofen\").") var name: String
     @Option(help: ArgumentHelp("Times of day (08:00,20:00).", valueName: "HH:MM,…")) var times: String
     @OptionGroup var repeatRule: RepeatOptions
-    @Option(help: "The first day (YYYY-MM-DD; default today).") var start: String?
+    @Option(help: "The first day (YYYY-MM-DD; default today).", completion: Completions.dates) var start: String?
     @Option(help: "A medication: its reminder's \"taken\" action logs a dose.") var med: String?
-    @Option(help: "medication, lifestyle, appointment, device or other.") var kind: String?
+    @Option(help: "medication, lifestyle, appointment, device or other.", completion: .list(ReminderKind.allCases.map(\.rawValue))) var kind: String?
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
         let rule = try repeatRule.rule() ?? RecurrenceRule(.daily)
-        guard kind == nil || ReminderKind(rawValue: kind!) != nil else {
+        guard kind == nil || ReminderKind(rawValue: kind!.lowercased()) != nil else {
             throw ValidationError("--kind: '\(kind!)' is not one of \(ReminderKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let r = try withJournal(common) { j, now in
-            try j.addReminder(name: name, kind: kind.flatMap(ReminderKind.init(rawValue:)), times: try TimeOfDay.list(parsing: times),
+            try j.addReminder(name: name, kind: kind.flatMap { ReminderKind(rawValue: $0.lowercased()) }, times: try TimeOfDay.list(parsing: times),
                               rule: rule, start: try start.map { try j.day($0, now: now) }, medication: med, now: now)
         }
         if json { printJSON(RemindCommand.json(r)) } else { print("added reminder \(r.id): \(r.name) at \(r.times.map(\.description).joined(separator: ", ")), \(r.rule)") }

@@ -39,7 +39,7 @@ struct SymptomLogCommand: ParsableCommand {
     )
     @OptionGroup var common: CommonOptions
     @Argument(help: "The symptom (headache, chest pain, …); made when new.") var symptom: String
-    @Option(help: "mild, moderate, severe or debilitating (or 1–4).") var severity: String
+    @Option(help: "mild, moderate, severe or debilitating (or 1–4).", completion: .list(["mild", "moderate", "severe", "debilitating"])) var severity: String
     @OptionGroup var fields: SymptomFields
     @Flag(help: "Print the entry as JSON.") var json = false
 
@@ -114,7 +114,7 @@ struct SymptomListCommand: ParsableCommand {
         discussion: "Symptoms imported from Apple Health or Health Auto Export are listed too (marked imported)."
     )
     @OptionGroup var common: CommonOptions
-    @Option(help: ArgumentHelp("Only this day: YYYY-MM-DD, today or yesterday.", valueName: "DATE")) var date: String?
+    @Option(help: ArgumentHelp("Only this day: YYYY-MM-DD, today or yesterday.", valueName: "DATE"), completion: Completions.dates) var date: String?
     @Flag(help: "Print the entries as JSON.") var json = false
 
     func run() throws {

@@ -47,4 +47,15 @@ import Testing
         #expect(Array(text)[14] == "8")
         #expect(SampleID(string: text) == id)
     }
+
+    /// W1 (web fuzz target): `init(bytes:)` read the array through a pointer that had escaped its
+    /// closure. Many fresh arrays, each freed at once, make a stale read give the wrong id even
+    /// without AddressSanitizer (which reports it outright in `make fuzz-smoke`'s web seeds).
+    @Test func anIDMadeFromBytesHoldsThoseBytes() {
+        for n in 0..<2000 {
+            let bytes = (0..<16).map { UInt8(truncatingIfNeeded: n &* 31 &+ $0 &* 7) }
+            let id = SampleID(bytes: Array(bytes))
+            #expect(id.bytes == bytes)
+        }
+    }
 }

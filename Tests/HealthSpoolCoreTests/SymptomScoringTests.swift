@@ -4,7 +4,7 @@ import Testing
 /// The daily score rule and local days, with zones passed in (no system clock, no tzdata).
 @Suite struct SymptomScoringTests {
     /// Europe/Berlin in 2026: +01:00, +02:00 from 2026-03-29 01:00 UTC, +01:00 from 2026-10-25 01:00 UTC.
-    let berlin = ZoneTransitions(initial: 3600, transitions: [(1_774_746_000_000, 7200), (1_792_890_000_000, 3600)])
+    let berlin = ZoneRules(name: "Europe/Berlin", transitions: [1_774_746_000, 1_792_890_000], offsets: [7200, 3600], initialOffset: 3600)
     let id = SampleID(bytes: [UInt8](repeating: 1, count: 16))
 
     func entry(_ symptom: String, _ severity: Severity, at: Timestamp, category: String = "All Symptoms", deleted: Bool = false) -> SymptomEntry {
@@ -54,7 +54,7 @@ import Testing
 
     @Test func onADayWithAZoneChangeEachEntryCountsOnTheDateItWasLivedOn() {
         // Flying Berlin → New York on 2026-11-20: a morning entry in Berlin, an evening one in New York.
-        let newYork = FixedOffset(seconds: -5 * 3600)
+        let newYork = ZoneRules.fixed(name: "EST", offset: -5 * 3600)
         let day = CivilDate(year: 2026, month: 11, day: 20)
         let morning = local(day, 8, in: berlin), evening = local(day, 23, 30, in: newYork)
         // 23:30 in New York is already the 21st in Berlin: it still counts for the 20th.

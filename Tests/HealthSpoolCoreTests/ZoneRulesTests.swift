@@ -29,8 +29,27 @@ func tzif(_ name: String) -> [UInt8]? {
         // (and its rule past them) agree with the rule.
         var t: Int64 = 1_199_145_600
         while t < 2_208_988_800 {
-            #expect(zone.offset(atUTC: t) == rule.offset(atUTC: t))
+            #expect(zone.offset(atUTCSeconds: t) == rule.offset(atUTCSeconds: t))
             t += 3600 * 7
+        }
+    }
+
+    /// One zone type serves both uses: the journal's day rules (`LocalDay`, instants in
+    /// milliseconds through `offset(atUTCMillis:)`) and the day view and reminders (`WallClock`,
+    /// seconds through `offset(atUTCSeconds:)`) find the same days of 23 and 25 hours.
+    @Test(arguments: [("Europe/Berlin", "2026-03-29", 23), ("Europe/Berlin", "2026-10-25", 25), ("Europe/Berlin", "2026-06-01", 24),
+                      ("America/New_York", "2026-03-08", 23), ("America/New_York", "2026-11-01", 25)])
+    func aDSTDayLastsAsLongInBothUses(_ name: String, _ date: String, _ hours: Int) throws {
+        let zone = try ZoneRules(name: name, tzif: try #require(tzif(name), "tzdata is installed (scripts/setup-deps.sh --test)"))
+        let day = try #require(CivilDate(parsing: date))
+        let journal = LocalDay.bounds(of: day, in: zone)
+        let (start, end) = WallClock.bounds(of: day, zone: zone)
+        #expect(journal.upperBound - journal.lowerBound == Int64(hours) * 3_600_000)
+        #expect(end - start == Int64(hours) * 3_600_000)
+        #expect(journal == start..<end)
+        // The two units read the same offset at the same instant, either side of the change.
+        for t in [start, start + 2 * 3_600_000, start + 4 * 3_600_000] {
+            #expect(zone.offset(atUTCMillis: t) == zone.offset(atUTCSeconds: t / 1000))
         }
     }
 

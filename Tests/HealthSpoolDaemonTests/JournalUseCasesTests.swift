@@ -11,7 +11,7 @@ import Glibc
 /// fixed zone.
 @Suite struct JournalUseCasesTests {
     let store: SampleStore
-    let zone = FixedOffset(seconds: 3600)
+    let zone = ZoneRules.fixed(name: "UTC+1", offset: 3600)
     let clock = ManualClock()
     let day = CivilDate(year: 2026, month: 11, day: 20)
 

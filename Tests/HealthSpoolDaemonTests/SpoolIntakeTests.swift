@@ -72,6 +72,35 @@ import Glibc
         #expect(log.read() == nil)
     }
 
+    @Test func aNewFileReusingTheInodeOfACrashedOneStartsFromZero() throws {
+        let log = ImportAttemptLog(stateDir: dir)
+        write(bytes: Array("big.json".utf8), "[1,2,3]")
+        let path = spool.path + "/big.json"
+        try log.begin(file: "big.json", filePath: path, attempt: 2)
+        let crashed = try #require(log.read())
+        #expect(log.previousAttempts(file: "big.json", filePath: path) == 2)
+        // The crashed file deleted and a new one written under its name on its inode: the record
+        // names the same name, device and inode, with the old file's change time or size.
+        func record(changedNanos: Int64, size: Int64) throws {
+            try FileSystem.writeAtomically(log.path, Array("""
+                {"file":"big.json","device":"\(crashed.identity.device)","inode":"\(crashed.identity.inode)",\
+                "changedNanos":"\(changedNanos)","size":"\(size)","attempts":2}
+                """.utf8))
+        }
+        try record(changedNanos: crashed.identity.changedNanos - 1, size: crashed.identity.size)
+        #expect(log.previousAttempts(file: "big.json", filePath: path) == 0)
+        try record(changedNanos: crashed.identity.changedNanos, size: crashed.identity.size + 1)
+        #expect(log.previousAttempts(file: "big.json", filePath: path) == 0)
+        try record(changedNanos: crashed.identity.changedNanos, size: crashed.identity.size)
+        #expect(log.previousAttempts(file: "big.json", filePath: path) == 2)
+        // For real: the same inode written again with other content is another file.
+        let fd = open(path, O_WRONLY | O_TRUNC)
+        _ = "[4]".withCString { Glibc.write(fd, $0, 3) }
+        close(fd)
+        #expect(try #require(ImportAttemptLog.FileIdentity(path: path)).inode == crashed.identity.inode)
+        #expect(log.previousAttempts(file: "big.json", filePath: path) == 0)
+    }
+
     @Test func aFileThatCrashedTheImporterTwiceIsSetAsideWithTheReason() throws {
         let store = try DaemonContext(environment: ["HOME": dir, "HEALTHSPOOL_STATE_DIR": dir + "/state"]).openStore()
         let importer = ExportImporter(store: store, logger: Logger(label: "test"), clock: { Timestamp(millis: 1_767_261_600_000) })

@@ -31,7 +31,8 @@ import Glibc
                                         overrides: [("gateway.url", "https://gw.test/ingest"), ("sync.throttle_seconds", "60"),
                                                     ("retry.base_seconds", "30"), ("sync.senders", "1")])
         let gateway = self.gateway
-        sync = SyncCoordinator(context: context, logger: Logger(label: "test"), queue: queue, clock: clock, transport: { _ in gateway })
+        sync = SyncCoordinator(context: context, logger: Logger(label: "test"), queue: queue, clock: clock,
+                               metrics: DaemonMetrics(storePath: context.storePath, started: clock.now()), transport: { _ in gateway })
         let changes = self.changes.continuation
         sync.changed = { changes.yield() }
         try sync.open()

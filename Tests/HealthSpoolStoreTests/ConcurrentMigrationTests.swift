@@ -21,6 +21,37 @@ import Glibc
             #expect(failures.all.isEmpty, "\(failures.all)")
         }
     }
+
+    /// Another connection holds the write lock of a new store for a moment while a second opens
+    /// it: switching the file to WAL needs that lock and SQLite refuses at once (no busy
+    /// timeout while holding a read lock), so the open tries again, waits for the lock to be
+    /// released and succeeds.
+    @Test func openingWaitsForAnotherConnectionsWriteLockAndSucceeds() throws {
+        var template = Array("/tmp/healthspool-store-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+        let path = dir + "/held.db"
+        let holder = try Connection(path: path)
+        try holder.exec("BEGIN IMMEDIATE")
+        let released = Failures()
+        let release = DispatchSemaphore(value: 0)
+        let holding = Holder(holder)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(300)) {
+            released.add("released")
+            try? holding.connection.exec("COMMIT")
+            release.signal()
+        }
+        let store = try SampleStore(path: path)
+        #expect(released.all == ["released"], "the open finished before the lock was released")
+        #expect(store.openRetries > 0)
+        #expect(try store.queuedCounts().isEmpty)
+        release.wait()
+    }
+}
+
+/// A connection handed to the thread that releases its lock (used by one thread at a time).
+private final class Holder: @unchecked Sendable {
+    let connection: Connection
+    init(_ connection: Connection) { self.connection = connection }
 }
 
 private final class Failures: @unchecked Sendable {

@@ -17,14 +17,12 @@ public struct SleepFigure: Hashable, Sendable {
     }
 }
 
-/// Heart rate figures: lowest, highest, mean and count of readings.
-public struct HeartRateFigure: Hashable, Sendable {
+/// Readings of one measure: lowest, highest, sum and count (so the mean).
+public struct ReadingRange: Hashable, Sendable {
     public var min = Double.infinity
     public var max = -Double.infinity
     public var sum = 0.0
     public var count = 0
-    /// The day's curve (empty when read from a rollup).
-    public var curve: [HeartRatePoint] = []
 
     public init() {}
 
@@ -35,9 +33,11 @@ public struct HeartRateFigure: Hashable, Sendable {
         self.count = count
     }
 
+    /// The mean of the readings (0 with none).
     public var average: Double { count == 0 ? 0 : sum / Double(count) }
 
-    mutating func add(_ v: Double) {
+    /// Counts one reading.
+    public mutating func add(_ v: Double) {
         min = Swift.min(min, v)
         max = Swift.max(max, v)
         sum += v
@@ -45,22 +45,35 @@ public struct HeartRateFigure: Hashable, Sendable {
     }
 }
 
-/// A point of the heart-rate curve: the readings of one bucket starting at `time` (ms).
+/// Heart rate figures: the day's readings (`hr.min`, `hr.average`, … read through to them)
+/// and its curve.
+@dynamicMemberLookup
+public struct HeartRateFigure: Hashable, Sendable {
+    public var readings = ReadingRange()
+    /// The day's curve (empty when read from a rollup).
+    public var curve: [HeartRatePoint] = []
+
+    public init(readings: ReadingRange = ReadingRange(), curve: [HeartRatePoint] = []) {
+        self.readings = readings
+        self.curve = curve
+    }
+
+    /// A field of `readings` (`min`, `max`, `sum`, `count`, `average`).
+    public subscript<T>(dynamicMember field: KeyPath<ReadingRange, T>) -> T { readings[keyPath: field] }
+}
+
+/// A point of the heart-rate curve: the readings of one bucket starting at `time` (ms);
+/// `point.min`, `point.average`, … read through to them.
+@dynamicMemberLookup
 public struct HeartRatePoint: Hashable, Sendable {
     public var time: Int64
-    public var min = Double.infinity
-    public var max = -Double.infinity
-    public var sum = 0.0
-    public var count = 0
+    public var readings = ReadingRange()
 
-    public init(time: Int64) { self.time = time }
-
-    public var average: Double { count == 0 ? 0 : sum / Double(count) }
-
-    mutating func add(_ v: Double) {
-        min = Swift.min(min, v)
-        max = Swift.max(max, v)
-        sum += v
-        count += 1
+    public init(time: Int64, readings: ReadingRange = ReadingRange()) {
+        self.time = time
+        self.readings = readings
     }
+
+    /// A field of `readings` (`min`, `max`, `sum`, `count`, `average`).
+    public subscript<T>(dynamicMember field: KeyPath<ReadingRange, T>) -> T { readings[keyPath: field] }
 }

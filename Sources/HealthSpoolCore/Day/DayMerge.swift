@@ -97,9 +97,9 @@ public enum DayMerge {
         var figure = HeartRateFigure()
         var buckets: [Int64: HeartRatePoint] = [:]
         for s in samples where s.start >= from && s.start < to && s.value.isFinite {
-            figure.add(s.value)
+            figure.readings.add(s.value)
             let key = from + (s.start - from) / bucketMillis * bucketMillis
-            buckets[key, default: HeartRatePoint(time: key)].add(s.value)
+            buckets[key, default: HeartRatePoint(time: key)].readings.add(s.value)
         }
         guard figure.count > 0 else { return nil }
         figure.curve = buckets.keys.sorted().map { buckets[$0]! }

@@ -15,7 +15,7 @@ public struct RollupPolicy: Hashable, Sendable {
     /// The local day (days since 1970-01-01) of the instant `millis`.
     public func day(ofMillis millis: Int64) -> Int64 {
         let s = Timestamp.floorDivide(millis, 1000).0
-        return Timestamp.floorDivide(s + Int64(zone.offset(atUTC: s)), 86_400).0
+        return Timestamp.floorDivide(s + Int64(zone.offset(atUTCSeconds: s)), 86_400).0
     }
 
     /// The instants `[start, end)` of local day `day`.

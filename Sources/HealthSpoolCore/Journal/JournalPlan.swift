@@ -21,14 +21,13 @@ public struct JournalPlan: Hashable, Sendable {
     /// a change of zone moves the local date back.
     public static func plan(now: Int64, zone: ZoneRules, reminders: [Reminder], lastFired: [Int64: Timestamp],
                             scoredThrough: CivilDate?) -> JournalPlan {
-        let offsets = ZoneOffsets(zone)
         let check = ReminderSchedule.dueReminders(reminders, lastFired: lastFired,
-                                                  now: LocalDay.timestamp(now, in: offsets), zone: zone)
-        let ended: Int64 = LocalDay.lastCompleteDay(at: now, in: offsets).daysSinceEpoch
+                                                  now: LocalDay.timestamp(now, in: zone), zone: zone)
+        let ended: Int64 = LocalDay.lastCompleteDay(at: now, in: zone).daysSinceEpoch
         let afterScored: Int64 = (scoredThrough?.daysSinceEpoch ?? ended - 1) + 1
         let first: Int64 = max(afterScored, ended - Int64(catchUpDays) + 1)
         let days = first <= ended ? (first...ended).map { CivilDate(daysSinceEpoch: $0) } : []
-        let midnight = LocalDay.nextMidnight(after: now, in: offsets)
+        let midnight = LocalDay.nextMidnight(after: now, in: zone)
         return JournalPlan(reminders: check, scoreDays: days, wake: min(check.nextCheck?.millis ?? midnight, midnight))
     }
 }

@@ -9,9 +9,9 @@ public enum LocalDay {
         let local = day.daysSinceEpoch * dayMillis
         // The offset at local midnight is the offset at (midnight − offset): two guesses cover
         // both sides of a transition; the earliest instant whose local time is midnight or later wins.
-        let first = local - Int64(zone.offset(atUTC: local)) * 1000
-        let second = local - Int64(zone.offset(atUTC: first)) * 1000
-        let candidates = [first, second].filter { $0 + Int64(zone.offset(atUTC: $0)) * 1000 >= local }
+        let first = local - Int64(zone.offset(atUTCMillis: local)) * 1000
+        let second = local - Int64(zone.offset(atUTCMillis: first)) * 1000
+        let candidates = [first, second].filter { $0 + Int64(zone.offset(atUTCMillis: $0)) * 1000 >= local }
         return candidates.min() ?? max(first, second)
     }
 
@@ -22,12 +22,12 @@ public enum LocalDay {
 
     /// The local date of an instant in `zone`.
     public static func date(of millis: Int64, in zone: some OffsetRules) -> CivilDate {
-        Timestamp(millis: millis, utcOffsetSeconds: zone.offset(atUTC: millis)).localDate
+        Timestamp(millis: millis, utcOffsetSeconds: zone.offset(atUTCMillis: millis)).localDate
     }
 
     /// `now` with the offset `zone` has then.
     public static func timestamp(_ millis: Int64, in zone: some OffsetRules) -> Timestamp {
-        Timestamp(millis: millis, utcOffsetSeconds: zone.offset(atUTC: millis))
+        Timestamp(millis: millis, utcOffsetSeconds: zone.offset(atUTCMillis: millis))
     }
 
     /// The instant of a local wall-clock time on `day` in `zone`, with its offset. A time that
@@ -38,11 +38,11 @@ public enum LocalDay {
         let local = day.daysSinceEpoch * dayMillis + Int64(hour * 3600 + minute * 60 + second) * 1000
         // The offsets in effect around that time; each is tried, the earliest instant that
         // reads as this wall-clock time wins.
-        let before = zone.offset(atUTC: local - dayMillis)
-        let offsets = Set([before, zone.offset(atUTC: local), zone.offset(atUTC: local + dayMillis)])
-        let valid = offsets.map { local - Int64($0) * 1000 }.filter { local == $0 + Int64(zone.offset(atUTC: $0)) * 1000 }
+        let before = zone.offset(atUTCMillis: local - dayMillis)
+        let offsets = Set([before, zone.offset(atUTCMillis: local), zone.offset(atUTCMillis: local + dayMillis)])
+        let valid = offsets.map { local - Int64($0) * 1000 }.filter { local == $0 + Int64(zone.offset(atUTCMillis: $0)) * 1000 }
         let t = valid.min() ?? local - Int64(before) * 1000
-        return Timestamp(millis: t, utcOffsetSeconds: zone.offset(atUTC: t))
+        return Timestamp(millis: t, utcOffsetSeconds: zone.offset(atUTCMillis: t))
     }
 
     /// The first local midnight in `zone` after `now`: when the day that holds `now` ends and

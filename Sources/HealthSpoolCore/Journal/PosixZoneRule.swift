@@ -50,7 +50,7 @@ public struct PosixZoneRule: Hashable, Sendable {
     }
 
     /// The offset in effect at `utc` seconds since the epoch.
-    public func offset(atUTC utc: Int64) -> Int32 {
+    public func offset(atUTCSeconds utc: Int64) -> Int32 {
         guard let dst = daylight else { return standardOffset }
         let year = Timestamp(seconds: utc + Int64(standardOffset)).localDate.year
         let start = dst.start.date(in: year).daysSinceEpoch * 86_400 + dst.start.time - Int64(standardOffset)

@@ -36,7 +36,7 @@ public enum ReminderSchedule {
         guard !r.times.isEmpty, let start = r.rule.firstDate(onOrAfter: r.start) else { return }
         let afterSeconds = Timestamp.floorDivide(after.millis, 1000).0
         // The local date of `after` in the zone, less a day for offsets on either side.
-        let localAfter = afterSeconds + Int64(zone.offset(atUTC: afterSeconds))
+        let localAfter = afterSeconds + Int64(zone.offset(atUTCSeconds: afterSeconds))
         var day = max(start.daysSinceEpoch, Timestamp.floorDivide(localAfter, 86_400).0 - 1)
         let end = day + dayLimit
         while day < end {
@@ -50,7 +50,7 @@ public enum ReminderSchedule {
                     case .unique(let u), .ambiguous(let u, _): utc = u
                     }
                     guard utc * 1000 > after.millis else { continue }
-                    if !body(zone.timestamp(atUTC: utc)) { return }
+                    if !body(zone.timestamp(atUTCSeconds: utc)) { return }
                 }
             }
             day += 1

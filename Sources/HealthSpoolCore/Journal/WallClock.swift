@@ -11,23 +11,22 @@ public enum WallClock {
         guard let a = TimestampParser.parse(t, defaultOffsetSeconds: 0),
               let b = TimestampParser.parse(t, defaultOffsetSeconds: 3600) else { return nil }
         if a.millis == b.millis {   // an offset was written: that instant, shown in the zone's offset
-            return zone.timestamp(atUTC: Timestamp.floorDivide(a.millis, 1000).0).with(millis: a.millis)
+            return LocalDay.timestamp(a.millis, in: zone)
         }
         // No offset written: a local wall-clock time in the zone.
         let (seconds, ms) = Timestamp.floorDivide(a.millis, 1000)
         let utc = zone.resolve(local: seconds).instant
-        return zone.timestamp(atUTC: utc).adding(millis: ms)
+        return zone.timestamp(atUTCSeconds: utc).adding(millis: ms)
     }
 
     /// The local date of `t` in `zone`.
     public static func localDay(of t: Timestamp, zone: ZoneRules) -> CivilDate {
-        let s = Timestamp.floorDivide(t.millis, 1000).0
-        return CivilDate(daysSinceEpoch: Timestamp.floorDivide(s + Int64(zone.offset(atUTC: s)), 86_400).0)
+        LocalDay.date(of: t.millis, in: zone)
     }
 
     /// `seconds` after local midnight of `day` in `zone`, as RFC 5545 §3.3.5 reads it.
     public static func at(_ day: CivilDate, _ seconds: Int64, zone: ZoneRules) -> Timestamp {
-        zone.timestamp(atUTC: zone.resolve(local: day.daysSinceEpoch * 86_400 + seconds).instant)
+        zone.timestamp(atUTCSeconds: zone.resolve(local: day.daysSinceEpoch * 86_400 + seconds).instant)
     }
 
     /// The instants [start, end) of a local day, in milliseconds (23 or 25 hours on DST days).
@@ -35,9 +34,4 @@ public enum WallClock {
         let next = CivilDate(daysSinceEpoch: day.daysSinceEpoch + 1)
         return (at(day, 0, zone: zone).millis, at(next, 0, zone: zone).millis)
     }
-}
-
-extension Timestamp {
-    /// The same offset with other milliseconds.
-    public func with(millis m: Int64) -> Timestamp { Timestamp(millis: m, utcOffsetSeconds: utcOffsetSeconds) }
 }

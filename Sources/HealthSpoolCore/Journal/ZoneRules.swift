@@ -2,7 +2,7 @@
 ///
 /// Pure data, read from `/usr/share/zoneinfo` by `HealthSpoolLinux` (`ZoneInfo`) and passed in:
 /// the recurrence engine never asks the machine for its zone.
-public struct ZoneRules: Hashable, Sendable {
+public struct ZoneRules: Hashable, Sendable, OffsetRules {
     /// The zone's name as a calendar knows it (`Europe/Berlin`), or `UTC`.
     public var name: String
     /// Transition instants (seconds since the epoch, ascending) and the offset from each on.
@@ -32,29 +32,34 @@ public struct ZoneRules: Hashable, Sendable {
     }
 
     /// The offset from UTC (seconds, east positive) in effect at `utc` seconds since the epoch.
-    public func offset(atUTC utc: Int64) -> Int32 {
-        if let last = transitions.last, utc >= last, let rule { return rule.offset(atUTC: utc) }
+    public func offset(atUTCSeconds utc: Int64) -> Int32 {
+        if let last = transitions.last, utc >= last, let rule { return rule.offset(atUTCSeconds: utc) }
         // The last transition at or before `utc` (binary search).
         var lo = 0, hi = transitions.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if transitions[mid] <= utc { lo = mid + 1 } else { hi = mid }
         }
-        if lo == 0 { return transitions.isEmpty ? (rule?.offset(atUTC: utc) ?? initialOffset) : initialOffset }
+        if lo == 0 { return transitions.isEmpty ? (rule?.offset(atUTCSeconds: utc) ?? initialOffset) : initialOffset }
         return offsets[lo - 1]
     }
 
+    /// The offset from UTC (seconds, east positive) in effect at `millis` since the epoch.
+    public func offset(atUTCMillis millis: Int64) -> Int32 {
+        offset(atUTCSeconds: Timestamp.floorDivide(millis, 1000).0)
+    }
+
     /// A timestamp for `utc` carrying the zone's offset at that instant.
-    public func timestamp(atUTC utc: Int64) -> Timestamp {
-        Timestamp(seconds: utc, utcOffsetSeconds: offset(atUTC: utc))
+    public func timestamp(atUTCSeconds utc: Int64) -> Timestamp {
+        Timestamp(seconds: utc, utcOffsetSeconds: offset(atUTCSeconds: utc))
     }
 
     /// What a local wall-clock time (`local` seconds since the epoch in the local frame) is.
     public func resolve(local: Int64) -> LocalTime {
         // Offsets change at most once within a day on either side in every real zone.
-        let before = offset(atUTC: local - 86_400), after = offset(atUTC: local + 86_400)
+        let before = offset(atUTCSeconds: local - 86_400), after = offset(atUTCSeconds: local + 86_400)
         let candidates = Set([before, after]).map { local - Int64($0) }.filter { u in
-            Int64(offset(atUTC: u)) == local - u
+            Int64(offset(atUTCSeconds: u)) == local - u
         }.sorted()
         switch candidates.count {
         case 0: return .nonexistent(shifted: local - Int64(before))

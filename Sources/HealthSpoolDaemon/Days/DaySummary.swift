@@ -61,7 +61,7 @@ public struct DaySummary: Sendable {
 
     /// The zone offset used for local times; set by `HealthDays`.
     var zone: ZoneRules = .utc
-    func offset(_ ms: Int64) -> Int32 { zone.offset(atUTC: Timestamp.floorDivide(ms, 1000).0) }
+    func offset(_ ms: Int64) -> Int32 { zone.offset(atUTCMillis: ms) }
 
     static func rounded(_ v: Double) -> Double { (v * 1000).rounded() / 1000 }
 }

@@ -42,19 +42,8 @@ extension HealthJournal {
         CalendarExport(zone: zone, stamp: now).calendar(try reminders())
     }
 
-    /// What the reminder scheduler fires now: the due-reminder policy over the stored
-    /// reminders and their last firings, in the journal's zone. With `record`, the fired
-    /// reminders are marked fired at `now` (the scheduler's call; a preview passes false).
-    public func dueReminders(now: Timestamp, record: Bool = true) throws -> ReminderCheck {
-        let stored = try journal.reminders()
-        var last: [Int64: Timestamp] = [:]
-        for (r, fired) in stored { if let fired { last[r.id] = fired } }
-        let check = ReminderSchedule.dueReminders(stored.map(\.reminder), lastFired: last, now: now, zone: zone)
-        if record, !check.due.isEmpty { try journal.recordFired(check.due.map(\.reminder.id), at: now) }
-        return check
-    }
-
-    /// The stored reminders and when each last fired: the journal scheduler's planning input.
+    /// The stored reminders and when each last fired: the journal scheduler's planning input
+    /// (`JournalPlan` decides what is due; `recordFired` marks what fired).
     public func reminderFirings() throws -> (reminders: [Reminder], lastFired: [Int64: Timestamp]) {
         let stored = try journal.reminders()
         var last: [Int64: Timestamp] = [:]

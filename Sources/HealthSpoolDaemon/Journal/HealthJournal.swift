@@ -44,6 +44,6 @@ public final class HealthJournal {
     }
 
     /// A timestamp shown in the journal's zone.
-    public func local(_ t: Timestamp) -> Timestamp { zone.timestamp(atUTC: Timestamp.floorDivide(t.millis, 1000).0).with(millis: t.millis) }
+    public func local(_ t: Timestamp) -> Timestamp { LocalDay.timestamp(t.millis, in: zone) }
 }
 

@@ -23,6 +23,9 @@ extension Daemon {
             RetentionService(schedule: retention, beginStop: stop),
             ReloadService(daemon: self),
             JournalService(context: context, logger: logger),
+            MetricsTextfileService(metrics: metrics, logger: logger) {   // written once the daemon has started
+                await self.onQueue { self.started ? self.context.settings.metricsTextfile.map(self.context.paths.expand) : nil }
+            },
         ] + (context.settings.locationEnabled ? [LocationService(sampler: LocationSampler(context: context, logger: logger))] : [])
             + extraServices
     }

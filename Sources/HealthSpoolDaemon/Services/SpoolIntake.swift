@@ -38,9 +38,12 @@ final class SpoolIntake: @unchecked Sendable {
     var gained: @Sendable ([String]) -> Void = { _ in }
     /// Called on `queue` whenever something status shows changed.
     var changed: @Sendable () -> Void = {}
+    /// The Prometheus counters: imports by outcome.
+    let metrics: DaemonMetrics
 
-    init(context: DaemonContext, logger: Logger, queue: DispatchQueue, clock: any ServiceClock) {
+    init(context: DaemonContext, logger: Logger, queue: DispatchQueue, clock: any ServiceClock, metrics: DaemonMetrics) {
         self.context = context
+        self.metrics = metrics
         self.logger = logger
         self.queue = queue
         self.clock = clock
@@ -193,6 +196,7 @@ final class SpoolIntake: @unchecked Sendable {
 
     func imported(_ s: ImportSummary, movedTo: String?, moveError: String?) {
         importing = nil
+        metrics.imported(s)
         var meta: Logger.Metadata = ["event": "import", "file": "\(s.file)", "count": "\(s.result.new + s.result.revised)",
                                      "outcome": "\(s.outcome.rawValue)", "duplicates": "\(s.result.duplicates)"]
         if let f = s.format { meta["format"] = "\(f)" }

@@ -30,10 +30,13 @@ final class StatusBoard: @unchecked Sendable {
     private var trailing: (any ServiceTimer)?
     private var heartbeat: DispatchSourceTimer?
     private var watchdog: SystemdWatchdog?
+    /// The Prometheus counters: the watchdog's keep-alives.
+    let metrics: DaemonMetrics
 
     init(context: DaemonContext, logger: Logger, notifier: SystemdNotifier, queue: DispatchQueue, clock: any ServiceClock,
-         sync: SyncCoordinator, intake: SpoolIntake) {
+         sync: SyncCoordinator, intake: SpoolIntake, metrics: DaemonMetrics) {
         self.context = context
+        self.metrics = metrics
         self.logger = logger
         self.notifier = notifier
         self.queue = queue
@@ -156,6 +159,7 @@ final class StatusBoard: @unchecked Sendable {
         heartbeat = t
         watchdog.start()
         self.watchdog = watchdog
+        metrics.watch(watchdog)
     }
 
     /// The end of a stop: the final status and the watchdog thread stopped.

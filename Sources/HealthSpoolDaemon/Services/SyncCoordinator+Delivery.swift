@@ -63,6 +63,7 @@ extension SyncCoordinator {
     func flushAttempt() {
         guard worker.pendingJobs == 0, let row = attempt.row else { return }
         attempt = AttemptRecord()
+        metrics.attemptFinished(row.outcome)
         try? store?.recordSync(row)
     }
 }

@@ -39,12 +39,15 @@ public final class SyncCoordinator: @unchecked Sendable {
     private var stopping = false
     /// Called on `queue` whenever something status shows changed.
     var changed: @Sendable () -> Void = {}
+    /// The Prometheus counters: jobs, attempts and request durations.
+    let metrics: DaemonMetrics
 
     /// A coordinator for `context`'s settings; `transport` makes each sender's connection
     /// (libcurl in production).
     init(context: DaemonContext, logger: Logger, queue: DispatchQueue, clock: any ServiceClock,
-         transport: @escaping SyncWorker.TransportFactory = SyncWorker.httpsTransport) {
+         metrics: DaemonMetrics, transport: @escaping SyncWorker.TransportFactory = SyncWorker.httpsTransport) {
         self.context = context
+        self.metrics = metrics
         self.logger = logger
         self.queue = queue
         self.clock = clock
@@ -56,6 +59,7 @@ public final class SyncCoordinator: @unchecked Sendable {
         worker = SyncWorker(senders: settings.senders, storePath: context.storePath, logger: logger, clock: { clock.now() },
                             transport: transport,
                             onProgress: { type, sent in box.value?.queue.async { box.value?.progressed(type, sent) } },
+                            onRequest: metrics.requestFinished,
                             onResult: { r in box.value?.queue.async { box.value?.handle(r) } })
         box.value = self
     }
@@ -158,6 +162,7 @@ public final class SyncCoordinator: @unchecked Sendable {
     private func handle(_ r: SyncJobResult) {
         progress[r.type] = nil
         attempt.add(r)
+        metrics.jobFinished(r)
         recordDelivery(r)
         finishWaiters(result: r)
         if worker.pendingJobs == 0 { queue.async { self.flushAttempt() } }

@@ -14,11 +14,10 @@ public enum SyncHistory {
             return w.text
         }
         if attempts.isEmpty { return "no sync attempts yet" }
-        var lines = ["TIME                      TRIGGER   TYPES                     OUTCOME  COUNT  DURATION  ERROR"]
-        for a in attempts {
+        let rows = attempts.map { a -> [String] in
             let duration = a.durationMillis >= 1000 ? "\(a.durationMillis / 1000).\(a.durationMillis % 1000 / 100) s" : "\(a.durationMillis) ms"
-            lines.append("\(a.started.iso8601UTC.padding(26))\(a.trigger.padding(10))\(a.types.joined(separator: ",").padding(26))\(a.outcome.padding(9))\(String(a.count).padding(7))\(duration.padding(10))\(a.error ?? "")")
+            return [StatusReport.local(a.started), a.trigger, a.types.joined(separator: ","), a.outcome, String(a.count), duration, a.error ?? ""]
         }
-        return lines.joined(separator: "\n")
+        return TextTable(["TIME", "TRIGGER", "TYPES", "OUTCOME", "COUNT", "DURATION", "ERROR"], rows).text
     }
 }

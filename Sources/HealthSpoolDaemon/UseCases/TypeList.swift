@@ -21,21 +21,19 @@ public enum TypeList {
             w.value(.array(items))
             return w.text
         }
+        // Columns as wide as the longest type name, unit and frequency: aligned across categories.
+        let name = DataType.all.map(\.name.count).max() ?? 0, unit = DataType.all.map(\.unit.count).max() ?? 0
+        let frequency = DeliveryFrequency.allCases.map(\.rawValue.count).max() ?? 0
         var lines: [String] = []
         for category in DataCategory.allCases {
             lines.append("\(category.displayName) (\(category.rawValue))")
             for t in category.dataTypes {
                 let state = s.isEnabled(t.name) ? "on " : "off"
                 let q = queued[t.name].map { "  \($0) queued" } ?? ""
-                lines.append("  \(state) \(column(t.name, 28)) \(column(s.frequency(of: t.name).rawValue, 10)) \(column(t.unit, 12)) \(t.hkIdentifier)\(q)")
+                lines.append("  \(state) \(TextTable.pad(t.name, name))  \(TextTable.pad(s.frequency(of: t.name).rawValue, frequency))  \(TextTable.pad(t.unit, unit))  \(t.hkIdentifier)\(q)")
             }
         }
         return lines.joined(separator: "\n")
-    }
-
-    /// `text` padded to `width`, with one space after a longer one (columns never touch).
-    static func column(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
     }
 
     /// Samples waiting to be sent, by type (none when there is no store yet or it cannot be read).

@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CTLSServer
+import HealthSpoolCore
+import HealthSpoolDaemon
+import HealthSpoolLinux
+
+/// The certificate the ingest endpoint presents: the one given (`ingest.cert_file` and
+/// `ingest.key_file`), or the daemon's own, made once (EC P-256, self-signed, both files 0600
+/// in the state directory) and kept, so its fingerprint stays what the phone pinned.
+public enum IngestCertificate {
+    /// Days the own certificate is valid: Apple's limit for TLS server certificates (825).
+    public static let validityDays = 825
+
+    /// The certificate and key paths, after making the own certificate when it is missing.
+    /// Returns whether it was made now.
+    @discardableResult
+    public static func ensure(context: DaemonContext) throws(IngestError) -> Bool {
+        let cert = context.ingestCertPath, key = context.ingestKeyPath
+        if !context.ingestUsesOwnCertificate {
+            guard context.settings.ingestKeyFile != nil else {
+                throw .setting("ingest.key_file", "ingest.cert_file is set but ingest.key_file is not; set both, or neither to use the daemon's own certificate")
+            }
+            for path in [cert, key] where !FileSystem.exists(path) { throw .file(path, "does not exist") }
+            return false
+        }
+        if FileSystem.exists(cert) && FileSystem.exists(key) { return false }
+        do { try FileSystem.makeDirectory(context.stateDir, mode: 0o700) } catch { throw .file(context.stateDir, "\(error)") }
+        let host = hostName()
+        var san = ["DNS:localhost", "DNS:\(host)", "DNS:\(host).local"]
+        if let listen = context.settings.ingestListen, listen.host != "0.0.0.0", listen.host != "::" { san.insert("IP:\(listen.host)", at: 0) }
+        var error = [CChar](repeating: 0, count: 512)
+        let rc = hs_tls_make_self_signed(cert, key, "healthspool on \(host)", san.joined(separator: ","), Int32(validityDays), &error, error.count)
+        guard rc == 0 else { throw .file(cert, cText(error)) }
+        return true
+    }
+
+    /// This machine's host name.
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+        let name = String(cString: buffer)
+        return name.isEmpty ? "localhost" : name
+    }
+}

@@ -1,0 +1,228 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CTLSServer
+import HealthSpoolCore
+import HealthSpoolLock
+import Logging
+
+/// The ingest endpoint's listener: one accept thread and at most `maxConnections` connection
+/// threads, each connection under its own time limits (`IngestLimits`). `stop` ends intake,
+/// wakes every connection (a body still arriving is discarded) and waits for them, bounded.
+public final class IngestServer: @unchecked Sendable {
+    /// What the server needs; all of it read once at start.
+    public struct Configuration: Sendable {
+        public var listen: ListenAddress
+        public var certPath: String
+        public var keyPath: String
+        public var token: [UInt8]
+        public var spoolDir: String
+        public var maxBodyBytes: Int
+        public var maxConnections: Int
+        public var limits = IngestLimits()
+
+        public init(listen: ListenAddress, certPath: String, keyPath: String, token: [UInt8], spoolDir: String,
+                    maxBodyBytes: Int, maxConnections: Int) {
+            self.listen = listen
+            self.certPath = certPath
+            self.keyPath = keyPath
+            self.token = token
+            self.spoolDir = spoolDir
+            self.maxBodyBytes = maxBodyBytes
+            self.maxConnections = maxConnections
+        }
+    }
+
+    /// Shared between the accept thread, the connection threads and `stop`.
+    struct State {
+        var stopping = false
+        /// Sockets of the connections being served (shut down at a stop to wake them).
+        var sockets: Set<Int32> = []
+    }
+
+    let configuration: Configuration
+    let logger: Logger
+    let state = Lock(State())
+    /// One body is checked at a time, so memory holds at most one body being parsed.
+    let checking = Lock(())
+    private let tls: OpaquePointer
+    private let listenFD: Int32
+    private var acceptThread: pthread_t?
+
+    /// Loads the certificate and binds the socket; `start` begins accepting.
+    public init(_ configuration: Configuration, logger: Logger) throws(IngestError) {
+        self.configuration = configuration
+        self.logger = logger
+        var error = [CChar](repeating: 0, count: 512)
+        guard let tls = hs_tls_server_new(configuration.certPath, configuration.keyPath, &error, error.count) else {
+            throw .file(configuration.certPath, cText(error))
+        }
+        self.tls = tls
+        do { listenFD = try Self.bind(configuration.listen) } catch {
+            hs_tls_server_free(tls)
+            throw error
+        }
+    }
+
+    deinit {
+        if listenFD >= 0 { close(listenFD) }
+        hs_tls_server_free(tls)
+    }
+
+    /// Starts the accept thread. Temporary files a crash left in the spool are removed first.
+    public func start() throws(IngestError) {
+        for name in SpoolDrop.removeLeftovers(in: configuration.spoolDir) {
+            logger.notice("removed \(name), a pushed body a previous run did not finish", metadata: ["event": "ingest", "file": "\(name)"])
+        }
+        guard let thread = IngestThread.start({ [self] in acceptLoop() }) else {
+            throw .listen(configuration.listen.description, "cannot start a thread")
+        }
+        acceptThread = thread
+    }
+
+    /// Stops accepting, wakes every connection and waits up to `timeoutSeconds` for them to end.
+    /// Returns how many were still running at the deadline.
+    @discardableResult
+    public func stop(timeoutSeconds: Double) -> Int {
+        state.withLock(wake: true) { s in
+            s.stopping = true
+            for fd in s.sockets { shutdown(fd, Int32(SHUT_RDWR)) }
+        }
+        if let acceptThread { pthread_join(acceptThread, nil) }
+        acceptThread = nil
+        let deadline = Self.monotonicSeconds() + timeoutSeconds
+        while Self.monotonicSeconds() < deadline {
+            if state.withLock({ $0.sockets.isEmpty }) { return 0 }
+            usleep(20_000)
+        }
+        return state.withLock { $0.sockets.count }
+    }
+
+    /// Accepts until the stop; waits while `maxConnections` are served (the kernel queues the rest).
+    func acceptLoop() {
+        while true {
+            let (stopping, busy) = state.withLock { ($0.stopping, $0.sockets.count >= configuration.maxConnections) }
+            if stopping { return }
+            if busy { usleep(20_000); continue }
+            var p = pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, 200) > 0 else { continue }
+            var address = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let fd = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listenFD, $0, &length) }
+            }
+            if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            guard fd >= 0 else {
+                if errno == EMFILE || errno == ENFILE { usleep(100_000) }
+                continue
+            }
+            let peer = Self.describe(address)
+            let admitted = state.withLock { s -> Bool in
+                if s.stopping { return false }
+                s.sockets.insert(fd)
+                return true
+            }
+            guard admitted else { close(fd); return }
+            let started = IngestThread.detach { [self] in
+                IngestConnection(server: self, fd: fd, peer: peer).serve()
+            }
+            if !started {
+                state.withLock(wake: true) { _ = $0.sockets.remove(fd) }
+                close(fd)
+            }
+        }
+    }
+
+    /// Hands an accepted socket to TLS; nil (socket closed, reason logged) when the handshake fails.
+    func handshake(_ fd: Int32, peer: String) -> OpaquePointer? {
+        var error = [CChar](repeating: 0, count: 512)
+        let ms = Int32(configuration.limits.handshakeSeconds * 1000)
+        guard let conn = hs_tls_accept(tls, fd, ms, &error, error.count) else {
+            logger.info("ingest: \(cText(error))", metadata: ["event": "ingest", "ingest.peer": "\(peer)"])
+            return nil
+        }
+        return conn
+    }
+
+    /// Whether a stop began.
+    var stopping: Bool { state.withLock { $0.stopping } }
+
+    /// A connection's end: its socket leaves the set before it is closed (so a stop never shuts
+    /// down a reused descriptor).
+    func finished(_ fd: Int32, close closeConnection: () -> Void) {
+        state.withLock(wake: true) { s in
+            s.sockets.remove(fd)
+            closeConnection()
+        }
+    }
+
+    static func bind(_ listen: ListenAddress) throws(IngestError) -> Int32 {
+        let family = listen.isIPv6 ? AF_INET6 : AF_INET
+        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .listen(listen.description, String(cString: strerror(errno))) }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var rc: Int32
+        if listen.isIPv6 {
+            var a = sockaddr_in6()
+            a.sin6_family = sa_family_t(AF_INET6)
+            a.sin6_port = UInt16(listen.port).bigEndian
+            guard inet_pton(AF_INET6, listen.host, &a.sin6_addr) == 1 else { close(fd); throw .listen(listen.description, "not an IPv6 address") }
+            rc = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) } }
+        } else {
+            var a = sockaddr_in()
+            a.sin_family = sa_family_t(AF_INET)
+            a.sin_port = UInt16(listen.port).bigEndian
+            guard inet_pton(AF_INET, listen.host, &a.sin_addr) == 1 else { close(fd); throw .listen(listen.description, "not an IPv4 address") }
+            rc = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        }
+        guard rc == 0, Glibc.listen(fd, 64) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw .listen(listen.description, reason)
+        }
+        return fd
+    }
+
+    /// The peer's address as text.
+    static func describe(_ address: sockaddr_storage) -> String {
+        var copy = address
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        func found() -> String { cText(text) }
+        return withUnsafePointer(to: &copy) { p -> String in
+            if Int32(address.ss_family) == AF_INET {
+                return p.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { a in
+                    var addr = a.pointee.sin_addr
+                    inet_ntop(AF_INET, &addr, &text, socklen_t(text.count))
+                    return found() + ":\(UInt16(bigEndian: a.pointee.sin_port))"
+                }
+            }
+            return p.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { a in
+                var addr = a.pointee.sin6_addr
+                inet_ntop(AF_INET6, &addr, &text, socklen_t(text.count))
+                return "[" + found() + "]:\(UInt16(bigEndian: a.pointee.sin6_port))"
+            }
+        }
+    }
+
+    static func monotonicSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}
+
+/// Time limits of one connection, so a slow or stalled client cannot hold a thread for long.
+public struct IngestLimits: Sendable {
+    /// The TLS handshake.
+    public var handshakeSeconds = 10.0
+    /// The request head, from the end of the handshake.
+    public var headSeconds = 10.0
+    /// The longest pause while the body arrives.
+    public var bodyIdleSeconds = 20.0
+    /// The whole body, however steadily it trickles in.
+    public var bodyTotalSeconds = 120.0
+    /// Writing the answer.
+    public var answerSeconds = 10.0
+    public init() {}
+}

@@ -1,0 +1,74 @@
+import HealthSpoolCore
+import HealthSpoolDaemon
+import HealthSpoolLinux
+import Logging
+import ServiceLifecycle
+
+/// The ingest endpoint (`ingest.listen`) as one entry of the daemon's service group: it starts
+/// the server on threads of its own, and at a stop ends intake first, discarding any body still
+/// arriving, within `stopSeconds`. An endpoint that cannot start is logged; the daemon runs on.
+public struct IngestService: Service {
+    let context: DaemonContext
+    let logger: Logger
+    /// How long a stop waits for connections to end (they are woken at once; this bounds a
+    /// body being checked).
+    public static let stopSeconds = 5.0
+
+    public init(context: DaemonContext, logger: Logger) {
+        self.context = context
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        let server = start()
+        try? await gracefulShutdown()
+        guard let server else { return }
+        let left = await Self.offPool { server.stop(timeoutSeconds: Self.stopSeconds) }
+        if left > 0 {
+            logger.warning("ingest: \(left) connection(s) still running at the stop; their bodies are not kept", metadata: ["event": "ingest"])
+        }
+    }
+
+    /// The running server, or nil (logged) when the endpoint cannot start.
+    func start() -> IngestServer? {
+        guard let listen = context.settings.ingestListen else { return nil }
+        do {
+            let token = try IngestToken.loadOrCreate(path: context.ingestTokenPath)
+            if try IngestCertificate.ensure(context: context) {
+                logger.notice("ingest: made a self-signed certificate \(context.ingestCertPath)", metadata: ["event": "ingest"])
+            }
+            try? FileSystem.makeDirectory(context.spool.path, mode: 0o700)
+            var configuration = IngestServer.Configuration(
+                listen: listen, certPath: context.ingestCertPath, keyPath: context.ingestKeyPath, token: token,
+                spoolDir: context.spool.path, maxBodyBytes: context.settings.ingestMaxBodyBytes,
+                maxConnections: context.settings.ingestMaxConnections)
+            configuration.limits = IngestLimits.from(environment: context.environment)
+            let server = try IngestServer(configuration, logger: logger)
+            try server.start()
+            logger.notice("ingest endpoint on \(context.ingestURL ?? ""), certificate SHA-256 fingerprint \(context.ingestFingerprint ?? "unknown"), token in \(context.ingestTokenPath)",
+                          metadata: ["event": "start"])
+            return server
+        } catch {
+            logger.error("ingest endpoint not started: \(error)", metadata: ["event": "error"])
+            return nil
+        }
+    }
+
+    /// Runs a blocking call on a thread of its own and awaits its result.
+    static func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            if !IngestThread.detach({ continuation.resume(returning: body()) }) { continuation.resume(returning: body()) }
+        }
+    }
+}
+
+extension IngestLimits {
+    /// The default limits; the integration tests shorten the body limits with
+    /// `HEALTHSPOOL_INGEST_BODY_IDLE_SECONDS` and `HEALTHSPOOL_INGEST_BODY_TOTAL_SECONDS`.
+    static func from(environment: [String: String]) -> IngestLimits {
+        var limits = IngestLimits()
+        if let v = environment["HEALTHSPOOL_INGEST_BODY_IDLE_SECONDS"].flatMap(Double.init), v > 0 { limits.bodyIdleSeconds = v }
+        if let v = environment["HEALTHSPOOL_INGEST_BODY_TOTAL_SECONDS"].flatMap(Double.init), v > 0 { limits.bodyTotalSeconds = v }
+        return limits
+    }
+}

@@ -1,0 +1,102 @@
+import ArgumentParser
+import HealthSpoolCore
+import HealthSpoolDaemon
+import HealthSpoolLinux
+
+struct ConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "Check the configuration, or show the effective settings and where each came from.",
+        subcommands: [ConfigCheckCommand.self, ConfigShowCommand.self]
+    )
+}
+
+struct ConfigCheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Validate every file and setting the daemon would read.",
+        discussion: """
+            Reads /etc/healthspool/healthspool.conf ($HEALTHSPOOL_SYSTEM_CONFIG), ~/.config/healthspool/healthspool.conf, \
+            the HEALTHSPOOL_* environment variables and --set, reporting every bad line and value (not only the first), \
+            then checks what the values name: directories, the CA, client certificate and key files, the gateway URL and \
+            pin, the credentials file (a regular file of yours, mode 0600, or the systemd credential) and the web secret. \
+            Each problem is one line, 'file:line: key: message'.
+
+            Exit status: 0 when the daemon would accept the configuration (warnings are printed but do not fail it), \
+            78 (EX_CONFIG) when anything is an error.
+            """
+    )
+    @OptionGroup var common: CommonOptions
+    @Flag(help: "Print JSON: {\"ok\", \"errors\", \"warnings\"}.") var json = false
+
+    func run() throws {
+        let pairs = try common.overridePairs()
+        let environment = ProcessEnvironment.current
+        let paths = Paths(environment: environment)
+        let (_, problems) = ConfigCheck.run(paths: paths, environment: environment, overrides: pairs)
+        let errors = problems.filter { !$0.isWarning }, warnings = problems.filter(\.isWarning)
+        if json {
+            func item(_ p: ConfigProblem) -> JSONValue {
+                .object([("origin", .string(p.origin)), ("key", .string(p.key)), ("message", .string(p.message)), ("line", .string(p.line))])
+            }
+            var w = JSONWriter()
+            w.value(.object([("ok", .bool(errors.isEmpty)), ("errors", .array(errors.map(item))), ("warnings", .array(warnings.map(item)))]))
+            print(w.text)
+        } else {
+            for p in problems where !Verbosity.current.isQuiet || !p.isWarning { StandardError.write(p.line + "\n") }
+            let files = [paths.systemConfigFile, paths.userConfigFile].filter(FileSystem.exists)
+            let read = files.isEmpty ? "no config file" : files.joined(separator: ", ")
+            if errors.isEmpty {
+                if !Verbosity.current.isQuiet {
+                    print("OK: \(read)\(warnings.isEmpty ? "" : " (\(warnings.count) warning\(warnings.count == 1 ? "" : "s"))")")
+                }
+            } else {
+                StandardError.write("\(errors.count) error\(errors.count == 1 ? "" : "s"): the daemon would not start with this configuration\n")
+            }
+        }
+        if !errors.isEmpty { throw ExitCode(78) }
+    }
+}
+
+struct ConfigShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Print every setting's effective value and where it came from.",
+        discussion: """
+            The origin is 'default', a config file and line (the /etc file or yours), 'environment HEALTHSPOOL_…', \
+            or '--set'. Values are shown as the daemon reads them. Secrets are never printed: a URL's \
+            user information and query are masked. A config file with an error is reported as 'config check' does \
+            (exit status 78).
+            """
+    )
+    @OptionGroup var common: CommonOptions
+    @Flag(help: "Print JSON: one object per setting with key, value, origin and where.") var json = false
+
+    func run() throws {
+        let pairs = try common.overridePairs()
+        let environment = ProcessEnvironment.current
+        let resolved: ResolvedSettings
+        do {
+            resolved = try SettingsLoader.loadTracked(paths: Paths(environment: environment), environment: environment, overrides: pairs)
+        } catch let error as SettingsError {
+            throw configurationError(error)
+        }
+        let rows = SettingKey.all.map { key -> (key: String, value: String, masked: Bool, origin: SettingOrigin) in
+            let shown = SettingMask.shown(key: key.name, value: resolved.valueText(of: key))
+            return (key.name, shown.text, shown.masked, resolved.origin(of: key.name))
+        }
+        if json {
+            var w = JSONWriter()
+            w.value(.array(rows.map { row in
+                var fields: [(String, JSONValue)] = [("key", .string(row.key)), ("value", .string(row.value)), ("masked", .bool(row.masked)),
+                                                     ("origin", .string(row.origin.kind)), ("where", .string(row.origin.text))]
+                if case let .file(_, path, line) = row.origin { fields += [("file", .string(path)), ("line", .number(Double(line)))] }
+                if case let .environment(name) = row.origin { fields.append(("variable", .string(name))) }
+                return .object(fields)
+            }))
+            print(w.text)
+            return
+        }
+        print(TextTable(["KEY", "VALUE", "ORIGIN"], rows.map { [$0.key, $0.value, $0.origin.text] }).text)
+    }
+}

@@ -1,0 +1,307 @@
+"""The ingest endpoint (issue 19, "Push from the phone"): the real daemon serving POST /ingest over
+TLS, driven by a client that pins the certificate's SHA-256 fingerprint as a phone would, posting
+real Health Auto Export payloads; and probed with wrong tokens, a client of another uid, oversized,
+malformed and slow bodies, and a stop while a body is still arriving."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pwd
+import socket
+import ssl
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, free_port, wait_until
+
+GOLDEN = ROOT / "Tests" / "HealthExportTests" / "Golden"
+# Health Auto Export payloads as the app writes them, and the samples each yields.
+PAYLOADS = {"hae-sleep-segments.json": 6, "hae-workouts.json": 6, "hae-us-minutes.json": 16}
+
+
+class Endpoint:
+    """The daemon's ingest endpoint on a free loopback port, and a TLS client for it."""
+
+    def __init__(self, hs, **settings):
+        self.hs = hs
+        self.port = free_port()
+        self.env = {"HEALTHSPOOL_INGEST_LISTEN": f"127.0.0.1:{self.port}"}
+        self.env.update({"HEALTHSPOOL_INGEST_" + k.upper(): str(v) for k, v in settings.items()})
+        hs.env.update(self.env)
+
+    def info(self) -> dict:
+        return json.loads(self.hs.run("ingest", "--json", "--show-token").stdout)
+
+    def start(self):
+        self.hs.start()
+        assert wait_until(lambda: "ingest endpoint on" in self.hs.read_log(), 20), self.hs.read_log()
+        info = self.info()
+        self.token, self.fingerprint = info["token"], info["fingerprintSHA256"]
+
+    def connect(self, cafile: str | None = None) -> ssl.SSLSocket:
+        """A TLS connection: verified against `cafile`, else pinned to the fingerprint."""
+        if cafile:
+            context = ssl.create_default_context(cafile=cafile)
+        else:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+            context.check_hostname = False
+            context.verify_mode = ssl.CERT_NONE
+        s = context.wrap_socket(socket.create_connection(("127.0.0.1", self.port), timeout=30), server_hostname="127.0.0.1")
+        if not cafile:
+            der = s.getpeercert(binary_form=True)
+            seen = ":".join(f"{b:02X}" for b in hashlib.sha256(der).digest())
+            assert seen == self.fingerprint, "the certificate is not the pinned one"
+        return s
+
+    def post(self, body: bytes, headers: dict | None = None, cafile: str | None = None) -> tuple[int, dict]:
+        hdrs = {"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"} if headers is None else headers
+        head = f"POST /ingest HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nContent-Length: {len(body)}\r\n"
+        head += "".join(f"{k}: {v}\r\n" for k, v in hdrs.items()) + "\r\n"
+        with self.connect(cafile) as s:
+            s.sendall(head.encode() + body)
+            return read_answer(s)
+
+    def spool_files(self) -> list[str]:
+        """Everything directly in the spool, hidden names included (archive/ and failed/ left out)."""
+        return sorted(p.name for p in self.hs.spool.iterdir() if p.name not in ("archive", "failed")) if self.hs.spool.exists() else []
+
+    def archived(self) -> list[Path]:
+        archive = self.hs.spool / "archive"
+        return sorted(archive.iterdir()) if archive.exists() else []
+
+
+def read_answer(s) -> tuple[int, dict]:
+    data = b""
+    while True:
+        try:
+            chunk = s.recv(65536)
+        except (ssl.SSLError, ConnectionResetError):
+            break
+        if not chunk:
+            break
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1])
+    return status, json.loads(body) if body.strip() else {}
+
+
+def set_gateway(hs, gateway):
+    hs.run("gateway", "set", gateway.url, "--ca-file", str(gateway.certs["ca"]))
+
+
+def test_payloads_pushed_over_pinned_tls_are_imported_and_delivered_like_dropped_files(hs, gateway):
+    set_gateway(hs, gateway)
+    ep = Endpoint(hs)
+    ep.start()
+    sent = {}
+    for name, _ in PAYLOADS.items():
+        body = (GOLDEN / name).read_bytes()
+        status, answer = ep.post(body)
+        assert status == 200, answer
+        assert answer["status"] == "accepted" and answer["file"].endswith(".json") and answer["bytes"] == len(body)
+        sent[answer["file"]] = body
+    # Each body went through the spool as a file of its own, byte for byte, and was imported
+    # (archived, or in failed/ with the good samples kept, exactly as a dropped file would be).
+    failed = hs.spool / "failed"
+    def done():
+        return sorted([*ep.archived(), *(p for p in failed.iterdir() if p.suffix == ".json")]) if failed.exists() else ep.archived()
+    assert wait_until(lambda: len(done()) == len(sent), 20), done()
+    assert {p.name: p.read_bytes() for p in done()} == sent
+    assert ep.spool_files() == []
+    # Types delivered hourly or daily by default go now too.
+    hs.run("sync")
+    want = {s["id"] for name in PAYLOADS for s in json.loads((GOLDEN / name.replace(".json", ".expected.json")).read_text())["samples"]}
+    got = gateway.wait_for_samples(len(want), timeout=30)
+    assert want <= {s["id"] for s in got}, hs.read_log()
+    # Beyond the parsed samples, only the journal's copies of the app's symptoms (as for a dropped file).
+    assert {s["type"] for s in got if s["id"] not in want} <= {"symptomEntry"}
+    status = hs.status()
+    assert status["ingest"]["enabled"] and status["ingest"]["fingerprintSHA256"] == ep.fingerprint
+    assert status["store"]["queued"] == 0
+    # The log line at start names the fingerprint for pinning; `status` shows it too.
+    assert ep.fingerprint in hs.read_log()
+    assert ep.fingerprint in hs.run("status").stdout
+
+
+def test_the_own_certificate_and_token_are_made_once_private_and_kept(hs):
+    ep = Endpoint(hs)
+    first = ep.info()
+    for path in (hs.state / "ingest-cert.pem", hs.state / "ingest-key.pem", hs.state / "ingest-token"):
+        assert path.stat().st_mode & 0o777 == 0o600, path
+    ep.start()
+    assert ep.info()["fingerprintSHA256"] == first["fingerprintSHA256"] and ep.token == first["token"]
+    pem = (hs.state / "ingest-cert.pem").read_text()
+    text = subprocess.run(["openssl", "x509", "-noout", "-text"], input=pem, capture_output=True, text=True, check=True).stdout
+    assert "prime256v1" in text and "IP Address:127.0.0.1" in text
+    with ep.connect():
+        pass
+
+
+def test_wrong_or_missing_token_is_401_and_nothing_is_written(hs):
+    ep = Endpoint(hs)
+    ep.start()
+    body = (GOLDEN / "hae-workouts.json").read_bytes()
+    for headers in ({"Authorization": "Bearer " + "0" * 64}, {"Authorization": f"Bearer {ep.token}x"},
+                    {"X-API-Key": ep.token[:-1]}, {"Authorization": f"Basic {ep.token}"}, {}):
+        status, answer = ep.post(body, headers=headers)
+        assert status == 401, (headers, answer)
+        assert "token" in answer["error"]
+    assert ep.spool_files() == [] and ep.archived() == []
+    # The API-key header is the other accepted way.
+    status, _ = ep.post(body, headers={"X-API-Key": ep.token})
+    assert status == 200
+
+
+def test_a_client_of_another_uid_can_neither_read_the_token_nor_post_without_it(hs):
+    ep = Endpoint(hs)
+    ep.start()
+    nobody = pwd.getpwnam("nobody")
+    client = f"""
+import json, socket, ssl, sys
+try:
+    open({str(hs.state / 'ingest-token')!r}).read()
+    print("READ")
+except PermissionError:
+    print("DENIED")
+ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT); ctx.check_hostname = False; ctx.verify_mode = ssl.CERT_NONE
+s = ctx.wrap_socket(socket.create_connection(("127.0.0.1", {ep.port})), server_hostname="127.0.0.1")
+body = b'{{"data": {{"metrics": []}}}}'
+s.sendall(b"POST /ingest HTTP/1.1\\r\\nHost: x\\r\\nContent-Length: %d\\r\\n\\r\\n" % len(body) + body)
+print(s.recv(4096).split(b" ")[1].decode())
+"""
+    p = subprocess.run(["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}", "--clear-groups", sys.executable, "-c", client],
+                       capture_output=True, text=True, timeout=30, cwd="/")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["DENIED", "401"], p.stdout
+    assert ep.spool_files() == [] and ep.archived() == []
+
+
+def test_an_oversized_body_is_413_before_it_is_read_and_nothing_is_written(hs):
+    ep = Endpoint(hs, max_body_bytes=2048)
+    ep.start()
+    body = (GOLDEN / "hae-us-minutes.json").read_bytes()
+    assert len(body) > 2048
+    status, answer = ep.post(body)
+    assert status == 413 and "ingest.max_body_bytes" in answer["error"]
+    # A huge announced length is refused at once: the answer comes without a byte of body sent.
+    with ep.connect() as s:
+        s.sendall(f"POST /ingest HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {ep.token}\r\nContent-Length: 10000000000\r\n\r\n".encode())
+        started = time.time()
+        status, _ = read_answer(s)
+        assert status == 413 and time.time() - started < 5
+    assert ep.spool_files() == [] and ep.archived() == []
+    # Chunked bodies are answered 411 (not supported: the app sends a Content-Length).
+    with ep.connect() as s:
+        s.sendall(f"POST /ingest HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {ep.token}\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n".encode())
+        assert read_answer(s)[0] == 411
+
+
+@pytest.mark.parametrize("body, reason", [
+    (b"this is not json", "not JSON"),
+    (b'{"samples": [{"type": "heartRate", "value": 60}]}', "not Health Auto Export JSON"),
+    (b'{"data": {"metrics": [{"name": "step_count", "units": "count", "data": [', "not complete JSON"),
+    (b'{"data": {"metrics": {"name": "step_count"}}}', "must be an array"),
+    (b"\xff\xfe{\x00", "not JSON"),
+])
+def test_a_malformed_body_is_400_with_a_reason_nothing_is_kept_and_the_daemon_goes_on(hs, body, reason):
+    ep = Endpoint(hs)
+    ep.start()
+    status, answer = ep.post(body)
+    assert status == 400 and reason in answer["error"], answer
+    assert ep.spool_files() == [] and ep.archived() == []
+    status, _ = ep.post((GOLDEN / "hae-workouts.json").read_bytes())
+    assert status == 200
+    assert hs.daemon.poll() is None
+
+
+def test_a_malformed_request_head_is_400(hs):
+    ep = Endpoint(hs)
+    ep.start()
+    with ep.connect() as s:
+        s.sendall(b"POST /ingest HTTP/1.1\r\nBad Header\r\n\r\n")
+        assert read_answer(s)[0] == 400
+
+
+def test_a_slow_client_does_not_block_another_and_is_cut_off_with_nothing_kept(hs):
+    ep = Endpoint(hs, max_connections=2)
+    hs.env.update({"HEALTHSPOOL_INGEST_BODY_TOTAL_SECONDS": "4", "HEALTHSPOOL_INGEST_BODY_IDLE_SECONDS": "2"})
+    ep.start()
+    body = (GOLDEN / "hae-us-minutes.json").read_bytes()
+    result = {}
+
+    def trickle():
+        with ep.connect() as s:
+            s.sendall(f"POST /ingest HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {ep.token}\r\nContent-Length: {len(body)}\r\n\r\n".encode())
+            try:
+                for b in body[:200]:
+                    s.sendall(bytes([b]))
+                    time.sleep(0.05)
+            except OSError:
+                pass
+            result["slow"] = read_answer(s)
+
+    slow = threading.Thread(target=trickle)
+    slow.start()
+    time.sleep(0.5)
+    started = time.time()
+    status, _ = ep.post(body)
+    assert status == 200 and time.time() - started < 3, "the second client waited for the slow one"
+    slow.join(30)
+    assert result["slow"][0] == 408, result
+    # A client that stops sending is cut off after the idle limit.
+    with ep.connect() as s:
+        s.sendall(f"POST /ingest HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {ep.token}\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body[:100])
+        started = time.time()
+        assert read_answer(s)[0] == 408 and time.time() - started < 6
+    assert wait_until(lambda: len(ep.archived()) == 1, 20)
+    assert ep.spool_files() == []
+
+
+def test_a_body_still_arriving_at_a_stop_is_dropped_and_the_stop_is_bounded(hs):
+    ep = Endpoint(hs)
+    ep.start()
+    body = (GOLDEN / "hae-us-minutes.json").read_bytes()
+    s = ep.connect()
+    s.sendall(f"POST /ingest HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {ep.token}\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body[:1000])
+    # The body is being written under its hidden name.
+    assert wait_until(lambda: any(n.startswith(".ingest-") for n in ep.spool_files()), 10), ep.spool_files()
+    started = time.time()
+    code = hs.stop()
+    took = time.time() - started
+    s.close()
+    assert code == 0, hs.read_log()
+    assert took < 10, f"the stop took {took:.1f} s"
+    assert ep.spool_files() == [] and ep.archived() == [], ep.spool_files()
+    assert "the daemon stopped after 1000 of" in hs.read_log()
+
+
+def test_a_given_certificate_is_presented_and_verifies_against_its_ca(hs, certs):
+    ep = Endpoint(hs, cert_file=certs["cert"], key_file=certs["key"])
+    ep.start()
+    assert not (hs.state / "ingest-cert.pem").exists()
+    assert ep.info()["selfSigned"] is False
+    status, answer = ep.post((GOLDEN / "hae-workouts.json").read_bytes(), cafile=str(certs["ca"]))
+    assert status == 200, answer
+
+
+def test_a_certificate_without_its_key_is_a_clear_error_and_the_daemon_runs_on(hs, certs):
+    ep = Endpoint(hs, cert_file=certs["cert"])
+    hs.start()
+    assert wait_until(lambda: "ingest endpoint not started" in hs.read_log(), 20), hs.read_log()
+    assert "ingest.key_file" in hs.read_log()
+    assert hs.daemon.poll() is None
+    assert hs.status()["daemon"]["running"]
+
+
+def test_the_endpoint_is_off_by_default(hs):
+    hs.start()
+    assert hs.status()["ingest"] == {"enabled": False}
+    p = hs.run("ingest", check=False)
+    assert p.returncode != 0 and "ingest.listen" in p.stderr
+    assert "ingest endpoint" not in hs.read_log()
