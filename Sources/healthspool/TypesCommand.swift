@@ -42,7 +42,7 @@ struct TypesEnable: ParsableCommand {
         discussion: "Enabling one type of a disabled category keeps the category disabled and names the type in types.enabled."
     )
     @OptionGroup var common: CommonOptions
-    @Argument(help: "Type names, category names, or any HealthKit identifier (HKQuantityTypeIdentifierDietaryBiotin).") var names: [String]
+    @Argument(help: "Type names, category names, or any HealthKit identifier (HKQuantityTypeIdentifierDietaryBiotin).", completion: Completions.typesAndCategories) var names: [String]
 
     func run() throws {
         let context = try common.context()
@@ -61,7 +61,7 @@ struct TypesDisable: ParsableCommand {
         discussion: "A category covers every HealthKit identifier of its family, not only the types 'types list' shows (healthspool.conf(5), types.disabled)."
     )
     @OptionGroup var common: CommonOptions
-    @Argument(help: "Type names, category names, or any HealthKit identifier (HKQuantityTypeIdentifierDietaryBiotin).") var names: [String]
+    @Argument(help: "Type names, category names, or any HealthKit identifier (HKQuantityTypeIdentifierDietaryBiotin).", completion: Completions.typesAndCategories) var names: [String]
 
     func run() throws {
         let context = try common.context()
@@ -80,8 +80,8 @@ struct FrequencyCommand: ParsableCommand {
         discussion: "Import always happens at once; only sending waits. With --type, sets that type's delivery frequency (immediate or hourly) under realtime sync."
     )
     @OptionGroup var common: CommonOptions
-    @Argument(help: "realtime, hourly, daily or manual; with --type: immediate or hourly.") var value: String?
-    @Option(name: .customLong("type"), help: "Set this type's delivery frequency instead.") var type: String?
+    @Argument(help: "realtime, hourly, daily or manual; with --type: immediate or hourly (case ignored).", completion: Completions.frequencies) var value: String?
+    @Option(name: .customLong("type"), help: "Set this type's delivery frequency instead.", completion: Completions.types) var type: String?
 
     func run() throws {
         let context = try common.context()
@@ -89,12 +89,13 @@ struct FrequencyCommand: ParsableCommand {
         guard let value else {
             print("sync frequency: \(s.syncFrequency.rawValue)")
             print("delivery frequency by type (under realtime sync):")
-            for t in DataType.all where s.isEnabled(t.name) { print("  \(t.name.padding(28)) \(s.frequency(of: t.name).rawValue)") }
+            let width = DataType.all.map(\.name.count).max() ?? 0
+            for t in DataType.all where s.isEnabled(t.name) { print("  \(TextTable.pad(t.name, width))  \(s.frequency(of: t.name).rawValue)") }
             return
         }
         if let type {
             guard let t = DataType.lookup(type) else { throw CLIError("unknown type '\(type)'; see 'healthspool types list'") }
-            guard let f = DeliveryFrequency(rawValue: value) else { throw CLIError("a type's frequency is immediate or hourly, not '\(value)'") }
+            guard let f = DeliveryFrequency(rawValue: value.lowercased()) else { throw CLIError("a type's frequency is immediate or hourly, not '\(value)'") }
             var hourly = s.hourlyTypes.map(DataType.canonicalName).filter { $0 != t.name }
             var immediate = s.immediateTypes.map(DataType.canonicalName).filter { $0 != t.name }
             if f == .hourly { hourly.append(t.name) } else { immediate.append(t.name) }
@@ -103,10 +104,10 @@ struct FrequencyCommand: ParsableCommand {
             print("\(t.name): \(f.rawValue)")
             return
         }
-        guard SyncFrequency(rawValue: value) != nil else {
+        guard let frequency = SyncFrequency(rawValue: value.lowercased()) else {
             throw CLIError("sync frequency is one of: \(SyncFrequency.allCases.map(\.rawValue).joined(separator: ", ")); got '\(value)'")
         }
-        try SettingsLoader.update(paths: context.paths, [("sync.frequency", value)])
-        print("sync frequency: \(value)")
+        try SettingsLoader.update(paths: context.paths, [("sync.frequency", frequency.rawValue)])
+        print("sync frequency: \(frequency.rawValue)")
     }
 }
