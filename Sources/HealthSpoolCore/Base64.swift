@@ -23,4 +23,33 @@ public enum Base64 {
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// Decodes standard base64 (padding optional; nothing after it); nil when `bytes` are not
+    /// base64. With `ignoringWhitespace`, spaces, tabs and line breaks are skipped (a PEM body).
+    public static func decode<C: Collection>(_ bytes: C, ignoringWhitespace: Bool = false) -> [UInt8]? where C.Element == UInt8 {
+        var out: [UInt8] = []
+        var buffer: UInt32 = 0, bits = 0
+        var padding = 0
+        for c in bytes {
+            let v: UInt32
+            switch c {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): v = UInt32(c - UInt8(ascii: "A"))
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): v = UInt32(c - UInt8(ascii: "a")) + 26
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): v = UInt32(c - UInt8(ascii: "0")) + 52
+            case UInt8(ascii: "+"): v = 62
+            case UInt8(ascii: "/"): v = 63
+            case UInt8(ascii: "="): padding += 1; continue
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t") where ignoringWhitespace: continue
+            default: return nil
+            }
+            if padding > 0 { return nil }
+            buffer = buffer << 6 | v
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8((buffer >> UInt32(bits)) & 0xFF))
+            }
+        }
+        return padding <= 2 ? out : nil
+    }
 }

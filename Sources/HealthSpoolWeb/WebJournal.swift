@@ -5,16 +5,7 @@
 /// queue. Records put in line are announced to the daemon through its control socket, exactly
 /// as the command line does, so the daemon syncs them as it syncs imports.
 enum WebJournal {
-    static func open(_ ctx: DaemonContext) throws -> JournalUseCases {
-        let journal = JournalUseCases(store: try ctx.openStore(), settings: ctx.settings)
-        let socket = ctx.controlSocket
-        journal.onQueued = { types in
-            guard let client = ControlClient(path: socket, timeoutSeconds: 5) else { return }
-            _ = client.send(.object([("command", .string("observe")), ("types", .array(types.map(JSONValue.string)))]))
-            _ = client.next()
-        }
-        return journal
-    }
+    static func open(_ ctx: DaemonContext) throws -> JournalUseCases { try JournalUseCases.open(context: ctx) }
 
     /// Symptoms offered when the user has logged few of their own.
     static let commonSymptoms = ["Headache", "Tiredness", "Dizziness", "Nausea", "Back pain", "Shortness of breath"]
