@@ -40,7 +40,7 @@ extension StatusReport {
         if let w = live["importWaiting"], let cause = w["cause"]?.stringValue, let at = w["retryAtMillis"]?.doubleValue {
             let secs = max(0, (Int64(at) - now + 999) / 1000)
             let more = (w["files"]?.intValue ?? 1) - 1
-            waiting = .object([("file", w["file"] ?? .null), ("cause", .string(cause)), ("retryAt", w["retryAt"] ?? .null),
+            waiting = .object([("file", w["file"] ?? .null), ("cause", .string(cause)), ("retryAt", StatusReport.local(w["retryAt"])),
                                ("text", .string("waiting: \(cause), retrying in \(secs) s (\(w["file"]?.stringValue ?? "")\(more > 0 ? " and \(more) more" : ""))"))])
         }
         return .object([

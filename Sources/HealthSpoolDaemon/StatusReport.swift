@@ -69,7 +69,7 @@ public struct StatusReport {
             ("lastAnswer", live["lastAnswer"] ?? .null),
             ("error", live["lastError"] ?? .null),
             ("stoppedReason", live["stoppedReason"] ?? .null),
-            ("incident", live["incident"] ?? .null),
+            ("incident", Self.localIncident(live["incident"])),
             ("retryAt", Self.local(live["retryAt"])),
             ("retryInSeconds", live["retryAtMillis"]?.intValue.map { .number(Double(max(0, ($0 - Int(now.millis) + 999) / 1000))) } ?? .null),
         ]
@@ -84,6 +84,12 @@ public struct StatusReport {
         members.append(("nextSync", Self.local(live["nextSync"])))
         members.append(("syncFrequency", .string(context.settings.syncFrequency.rawValue)))
         json = .object(members)
+    }
+
+    /// The outage record with its `since` in the machine's zone.
+    static func localIncident(_ value: JSONValue?) -> JSONValue {
+        guard case .object(let members)? = value else { return value ?? .null }
+        return .object(members.map { $0.0 == "since" ? ($0.0, local($0.1)) : $0 })
     }
 
     /// The machine's zone (`TZ`, else /etc/localtime), in which times are shown.
