@@ -9,8 +9,10 @@ interface on and off.
 Times are medians and 95th percentiles. A command's wall time and the CPU time (user + system)
 of its process come from wait4. A page's time is the request's round trip on one kept-alive
 loopback connection, from sending the request to the last byte of the body: the server's time
-plus a fraction of a millisecond of the client's. Pages are requested round-robin (each round
-asks every page once), so a moment of load on the shared machine falls on all pages alike.
+plus a fraction of a millisecond of the client's. Beside it, the CPU time all the daemon's
+threads used during the request (/proc/PID/task/*/schedstat, in ns): the server's own work,
+which waiting for a core on a loaded machine does not inflate. Pages are requested round-robin
+(each round asks every page once), so a moment of load falls on all pages alike.
 """
 from __future__ import annotations
 
@@ -72,6 +74,10 @@ def cli(e: Env, runs: int) -> None:
     measure("healthspool day DATE --json", [["day", d, "--json"] for d in days])
     measure("healthspool calendar MONTH", [["calendar", m] for m in months])
     measure("healthspool calendar MONTH --json", [["calendar", m, "--json"] for m in months])
+    # The journal on the same store (issue 16's commands: it must not scan samples).
+    measure("healthspool symptom log headache --severity moderate --when evening --aggravated-by caffeine",
+            [["symptom", "log", "headache", "--severity", "moderate", "--when", "evening", "--aggravated-by", "caffeine"]])
+    measure("healthspool journal DATE", [["journal", f"2026-{m:02d}-{d:02d}"] for m in (6, 7, 8, 9) for d in range(1, 29)])
 
 
 def free_port() -> int:
@@ -120,6 +126,16 @@ class Daemon:
         f = open(f"/proc/{self.p.pid}/stat").read().rsplit(")", 1)[1].split()
         return (int(f[11]) + int(f[12])) * 1000 / os.sysconf("SC_CLK_TCK")
 
+    def run_ns(self) -> int:
+        """CPU time of all the daemon's threads so far, in ns (schedstat: exact, unlike clock ticks)."""
+        total = 0
+        for t in os.listdir(f"/proc/{self.p.pid}/task"):
+            try:
+                total += int(open(f"/proc/{self.p.pid}/task/{t}/schedstat").read().split()[0])
+            except (FileNotFoundError, ProcessLookupError):
+                pass
+        return total
+
     def rss_kib(self) -> int:
         for line in open(f"/proc/{self.p.pid}/status"):
             if line.startswith("VmRSS:"):
@@ -149,22 +165,28 @@ def web(e: Env, requests: int) -> None:
         # Days of the calendar's year with journal entries, and of the years before, in turn.
         days = [f"/day/{y}-{m:02d}-{dd:02d}" for y in (2026, 2025, 2021, 2017) for m in range(1, 13) for dd in (5, 20)]
         times["/day/DATE (96 days over ten years)"] = []
+        cpus: dict[str, list[float]] = {p: [] for p in times}
         cpu0, loads = d.cpu_ms(), [float(load())]
         for i in range(requests):
             for path in PAGES + [days[i % len(days)]]:
+                key = path if path in times else "/day/DATE (96 days over ten years)"
+                n0 = d.run_ns()
                 t0 = time.perf_counter()
                 status, _, _ = d.get(path)
                 ms = (time.perf_counter() - t0) * 1000
+                cpus[key].append((d.run_ns() - n0) / 1e6)
                 assert status == 200, (path, status)
-                times[path if path in times else "/day/DATE (96 days over ten years)"].append(ms)
+                times[key].append(ms)
             loads.append(float(load()))
         cpu = d.cpu_ms() - cpu0
         n = requests * (len(PAGES) + 1)
         print(f"daemon CPU {cpu / n:.2f} ms a request over {n} requests; load average {min(loads):.1f}–{max(loads):.1f}")
-        print("| page | median (ms) | p95 (ms) | max (ms) | requests |")
-        print("|---|---:|---:|---:|---:|")
+        print("| page | round trip median (ms) | round trip p95 | max | daemon CPU median (ms) | CPU p95 | requests |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
         for path, t in times.items():
-            print(f"| `{path}` | {statistics.median(t):.1f} | {pct(t, 95):.1f} | {max(t):.1f} | {len(t)} |", flush=True)
+            c = cpus[path]
+            print(f"| `{path}` | {statistics.median(t):.1f} | {pct(t, 95):.1f} | {max(t):.1f} | {statistics.median(c):.1f} | "
+                  f"{pct(c, 95):.1f} | {len(t)} |", flush=True)
     finally:
         d.stop()
 
