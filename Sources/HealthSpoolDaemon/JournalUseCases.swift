@@ -213,6 +213,13 @@ public final class JournalUseCases {
         return try journal.recentSymptomEntries(limit: 50)
     }
 
+    /// Each day's symptom score over `from...to` (the sum of its entries' severity weights), in
+    /// one read whatever the span: the calendar's shading. Days without entries are absent.
+    public func symptomScores(from: CivilDate, to: CivilDate) throws -> [CivilDate: Int] {
+        try absorbImports()
+        return try journal.severityTotals(from: from, to: to)
+    }
+
     /// The categories and their symptoms.
     public func categories() throws -> [SymptomCategory] { try journal.categories() }
 

@@ -12,8 +12,11 @@ public struct StatusReport {
 
     /// Gathers the report. Works whether or not the daemon runs. `configError` is the error of
     /// a config file that could not be read (the report then uses the built-in defaults, and the
-    /// daemon keeps running on the configuration it read before).
-    public init(context: DaemonContext, configError: String? = nil, now: Timestamp = DaemonContext.now()) throws {
+    /// daemon keeps running on the configuration it read before). With `queuedCountLimit` (the
+    /// web overview) the store's part is only the queued counts by type, each counted up to
+    /// `queuedCountLimit + 1`, and the parked ones: bounded work on a store of millions of samples.
+    public init(context: DaemonContext, configError: String? = nil, now: Timestamp = DaemonContext.now(),
+                queuedCountLimit: Int? = nil) throws {
         var members: [(String, JSONValue)] = []
         let pid = ProcessLock.holder(of: context.pidFile)
         var live: JSONValue = .null
@@ -35,7 +38,16 @@ public struct StatusReport {
         var storeMembers: [(String, JSONValue)] = [("path", .string(context.storePath))]
         var lastImport: JSONValue = .null, lastSync: JSONValue = .null, lastSuccess: JSONValue = .null
         var lastFix: JSONValue = .null
-        if FileSystem.exists(context.storePath), let store = try? SampleStore(path: context.storePath) {
+        if let limit = queuedCountLimit, FileSystem.exists(context.storePath), let store = try? SampleStore(path: context.storePath) {
+            let queued: [String: Int] = try store.queuedCounts(upTo: limit), parked: [String: Int] = try store.deadLetterCounts()
+            let queuedByType: [(String, JSONValue)] = queued.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.number(Double($0.value))) }
+            let parkedByType: [(String, JSONValue)] = parked.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.number(Double($0.value))) }
+            storeMembers.append(("queuedCountLimit", .number(Double(limit))))
+            storeMembers.append(("queuedByType", .object(queuedByType)))
+            storeMembers.append(("parkedByType", .object(parkedByType)))
+            if let a = try store.syncHistory(limit: 1).first { lastSync = Self.json(a) }
+            if let a = try store.lastSuccessfulSync() { lastSuccess = Self.json(a) }
+        } else if FileSystem.exists(context.storePath), let store = try? SampleStore(path: context.storePath) {
             let queued = try store.queuedCounts(), synced = try store.syncedCounts(), parked = try store.deadLetterCounts()
             func sum(_ d: [String: Int]) -> JSONValue { .number(Double(d.values.reduce(0, +))) }
             storeMembers += [("samples", sum(queued.merging(synced, uniquingKeysWith: +).merging(parked, uniquingKeysWith: +))),

@@ -640,6 +640,23 @@ public final class SampleStore {
 
     /// Queued sample counts by type.
     public func queuedCounts() throws(StoreError) -> [String: Int] { try countsByType("state = 0 AND rowid > types.synced_to") }
+    /// Queued sample counts by type, each counted up to `limit + 1` (a count above `limit`
+    /// means "more than `limit`"): the work stays bounded on a store with millions of samples
+    /// in line, where the exact counts read the whole queue index (about a second each).
+    public func queuedCounts(upTo limit: Int) throws(StoreError) -> [String: Int] {
+        let types = try conn.prepare("SELECT id, name, synced_to FROM types")
+        let count = try conn.prepare("SELECT count(*) FROM (SELECT 1 FROM samples WHERE type = ?1 AND state = 0 AND rowid > ?2 LIMIT ?3)")
+        var out: [String: Int] = [:]
+        while try types.step() {
+            count.bind(1, types.int(0)); count.bind(2, types.int(2)); count.bind(3, Int64(limit) + 1)
+            _ = try count.step()
+            let n = Int(count.int(0))
+            count.reset()
+            if n > 0 { out[types.string(1) ?? ""] = n }
+        }
+        return out
+    }
+
     /// Synced sample counts by type.
     public func syncedCounts() throws(StoreError) -> [String: Int] { try countsByType("state = 0 AND rowid <= types.synced_to") }
     /// Parked sample counts by type.
@@ -648,17 +665,24 @@ public final class SampleStore {
     /// The types that have queued samples.
     public func typesWithQueuedSamples() throws(StoreError) -> [String] { try queuedCounts().keys.sorted() }
 
-    /// Samples whose local interval overlaps a day, for `healthspool day`.
+    /// Samples that overlap `[fromMillis, toMillis)` and start at most `DayMerge.lookbackMillis`
+    /// (48 h) before it (a measured goal's day). The lower bound keeps the read one range of the
+    /// `(type, start_ms)` index instead of every sample of the type from the first one on.
     public func samples(type: String, fromMillis: Int64, toMillis: Int64) throws(StoreError) -> [StoredSample] {
         guard let id = try typeID(type, create: false) else { return [] }
-        let s = try conn.prepare("SELECT \(Self.sampleColumns) FROM samples WHERE type = ? AND start_ms < ? AND end_ms >= ? ORDER BY start_ms")
+        let s = try conn.prepare(Self.overlappingSamplesQuery)
         s.bind(1, id)
         s.bind(2, toMillis)
         s.bind(3, fromMillis)
+        s.bind(4, fromMillis > Int64.min + DayMerge.lookbackMillis ? fromMillis - DayMerge.lookbackMillis : Int64.min)
         var out: [StoredSample] = []
         while try s.step() { out.append(try readSample(s, type: type)) }
         return out
     }
+
+    static let overlappingSamplesQuery = """
+        SELECT \(sampleColumns) FROM samples WHERE type = ?1 AND start_ms >= ?4 AND start_ms < ?2 AND end_ms >= ?3 ORDER BY start_ms
+        """
 
     /// The condition on `samples` that selects synced rows.
     private static let synced = "state = 0 AND rowid <= (SELECT synced_to FROM types WHERE types.id = samples.type)"

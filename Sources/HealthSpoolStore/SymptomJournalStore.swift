@@ -161,6 +161,20 @@ public final class SymptomJournalStore {
         try entries(of: Self.symptoms, day: day, readSymptom)
     }
 
+    /// Each local day's score over `from...to`: the sum of the severity weights of its entries
+    /// (deleted ones left out), read in one range of the day index (the calendar's shading).
+    /// Days without entries are absent.
+    public func severityTotals(from: CivilDate, to: CivilDate) throws(StoreError) -> [CivilDate: Int] {
+        let q = try conn.prepare(Self.severityTotalsQuery)
+        q.bind(1, from.daysSinceEpoch); q.bind(2, to.daysSinceEpoch)
+        var out: [CivilDate: Int] = [:]
+        while try q.step() { out[CivilDate(daysSinceEpoch: q.int(0))] = Int(q.int(1)) }
+        return out
+    }
+
+    static let severityTotalsQuery =
+        "SELECT day, sum(severity) FROM symptom_entries WHERE day BETWEEN ?1 AND ?2 AND deleted = 0 GROUP BY day"
+
     /// The most recent entries (not deleted), newest first.
     public func recentSymptomEntries(limit: Int) throws(StoreError) -> [SymptomEntry] {
         try conn.rows("SELECT \(Self.symptomColumns) FROM symptom_entries WHERE deleted = 0 ORDER BY at_ms DESC, id LIMIT ?") {

@@ -16,11 +16,20 @@ enum DashboardPage {
         "stopping": ("Stopping", "The background service is stopping."),
     ]
 
+    /// Queued counts above this show as "more than …": counting millions of queued samples
+    /// exactly takes about a second a page (BENCHMARKS.md, "Views on ten years of data").
+    static let queuedCountLimit = 10_000
+
+    /// "1234", or "more than 10,000" for a count past `queuedCountLimit`.
+    static func queuedText(_ n: Int) -> String {
+        n > queuedCountLimit ? "more than " + DayPage.grouped(Double(queuedCountLimit)) : String(n)
+    }
+
     static func render(_ ctx: DaemonContext, query: Form, csrf: String) throws -> String {
         var p = Page(title: "Overview", path: "/", csrf: csrf)
         p.notice(query)
         SymptomPages.startCard(ctx, &p)
-        let report = try StatusReport(context: ctx).json
+        let report = try StatusReport(context: ctx, queuedCountLimit: queuedCountLimit).json
         let state = report["daemon"]?["state"]?.stringValue ?? "stopped"
         let (word, explain) = stateWords[state] ?? (state, "")
         p.raw("<section class=\"card\" aria-labelledby=\"state-h\"><h2 id=\"state-h\">Status</h2>")
@@ -47,9 +56,9 @@ enum DashboardPage {
         let queued = (report["store"]?["queuedByType"]?.objectValue ?? []).filter { ($0.1.intValue ?? 0) > 0 }
         p.raw("<section class=\"card\" aria-labelledby=\"queue-h\"><h2 id=\"queue-h\">Waiting to be sent</h2>")
         if queued.isEmpty { p.raw("<p>Nothing is waiting.</p>") } else {
-            p.raw(Chart.bars(queued.map { (Format.typeName($0.0), $0.1.intValue ?? 0) }, label: "Entries waiting to be sent, by kind"))
+            p.raw(Chart.bars(queued.map { (Format.typeName($0.0), min($0.1.intValue ?? 0, Self.queuedCountLimit)) }, label: "Entries waiting to be sent, by kind"))
             p.raw("<table><thead><tr><th scope=\"col\">Kind of data</th><th scope=\"col\">Entries</th></tr></thead><tbody>")
-            for (t, n) in queued { p.raw("<tr><td>"); p.text(Format.typeName(t)); p.raw("</td><td>\(n.intValue ?? 0)</td></tr>") }
+            for (t, n) in queued { p.raw("<tr><td>"); p.text(Format.typeName(t)); p.raw("</td><td>\(Self.queuedText(n.intValue ?? 0))</td></tr>") }
             p.raw("</tbody></table>")
         }
         p.raw("</section>")

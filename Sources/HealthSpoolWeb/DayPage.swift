@@ -14,11 +14,9 @@ enum DayPage {
         let summary = try days.day(date)
         let journal = JournalUseCases(store: try ctx.openStore(), settings: ctx.settings)
         let entries = try journal.day(date)
-        var month: [(CalendarDay, Int)] = []
-        for d in try days.month(year: date.year, month: date.month, now: now) {
-            let score = try journal.symptoms(on: d.date).filter { !$0.deleted }.reduce(0) { $0 + $1.severity.weight }
-            month.append((d, score))
-        }
+        let calendar = try days.month(year: date.year, month: date.month, now: now)
+        let scores = try journal.symptomScores(from: calendar.first!.date, to: calendar.last!.date)
+        let month = calendar.map { ($0, scores[$0.date] ?? 0) }
         func clock(_ ms: Int64) -> String {
             let s = Timestamp(millis: ms, utcOffsetSeconds: days.zone.offset(atUTCMillis: ms)).iso8601Local
             return String(s.dropFirst(11).prefix(5))

@@ -39,6 +39,21 @@ import Testing
         #expect(SourcePriority.standard.rank(name: "Health", device: "name:Apple Watch") == 0)
     }
 
+    /// Ranks are looked up once per run of one source and device: a source whose later run comes
+    /// from a better device still ranks by it, ahead of a source in between.
+    @Test func aSourcesRankIsItsBestDeviceWhateverTheOrderOfItsRuns() {
+        let phone1 = steps(0, 30 * m, 150, "Health", device: "iPhone")
+        let phone2 = steps(30 * m, h, 150, "Health", device: "iPhone")
+        let app = steps(0, 2 * h, 800, "Pedometer++")
+        let watch = steps(h, 2 * h, 100, "Health", device: "name:Apple Watch")
+        // "Health" ranks as a watch (0) and covers both hours: 400; the app adds nothing.
+        #expect(total([phone1, phone2, app, watch]) == 400)
+        #expect(total([watch, app, phone1, phone2]) == 400)
+        // Ranked by the phone alone, "Health" (1) would still precede the app (2): rank the app
+        // first to see the device decide.
+        #expect(total([phone1, phone2, app, watch], priority: SourcePriority(["watch", "pedometer", "phone"])) == 400)
+    }
+
     @Test func appsComeAfterWatchAndPhoneAndOnlyFillGaps() {
         let watch = steps(8 * h, 9 * h, 3000, "Apple Watch")
         let app = steps(8 * h, 10 * h, 5000, "Pedometer++")

@@ -85,6 +85,28 @@ import Glibc
         #expect(try js.storedScores(day)?.first { $0.scope == .symptom && $0.name == "headache" }?.score == 0)
     }
 
+    /// The calendar's shading: each day's sum of severity weights over a span, read at once,
+    /// equals the day-by-day sums; deleted entries and days outside the span are left out.
+    @Test func aSpansSymptomScoresEqualEachDaysSumOfWeights() throws {
+        let j = journal()
+        let first = CivilDate(year: 2026, month: 11, day: 1), last = CivilDate(year: 2026, month: 11, day: 30)
+        func on(_ d: Int, _ h: Int) -> Timestamp { LocalDay.timestamp(CivilDate(year: 2026, month: 11, day: d), hour: h, minute: 0, in: zone) }
+        try j.logSymptom(SymptomLog(symptom: "headache", severity: .moderate, at: on(1, 0)))
+        try j.logSymptom(SymptomLog(symptom: "nausea", severity: .debilitating, at: on(1, 23)))
+        try j.logSymptom(SymptomLog(symptom: "headache", severity: .mild, at: on(17, 12)))
+        let (gone, _) = try j.logSymptom(SymptomLog(symptom: "headache", severity: .severe, at: on(17, 13)))
+        try j.deleteSymptom(gone.id.description)
+        try j.logSymptom(SymptomLog(symptom: "headache", severity: .severe, at: on(30, 23)))
+        try j.logSymptom(SymptomLog(symptom: "headache", severity: .severe,
+                                    at: LocalDay.timestamp(CivilDate(year: 2026, month: 10, day: 31), hour: 23, minute: 0, in: zone)))
+        let scores = try j.symptomScores(from: first, to: last)
+        #expect(scores == [first: 6, CivilDate(year: 2026, month: 11, day: 17): 1, last: 3])
+        for key in first.daysSinceEpoch...last.daysSinceEpoch {
+            let d = CivilDate(daysSinceEpoch: key)
+            #expect(scores[d] ?? 0 == (try j.symptoms(on: d)).reduce(0) { $0 + $1.severity.weight }, "\(d)")
+        }
+    }
+
     @Test func importedSymptomsBecomeEntriesOnceAndADeletedOneStaysDeleted() throws {
         let headache = Sample(type: "headache", value: 3, unit: "count", start: at(7), end: at(8), source: SampleSource(name: "Phone"))
         let notPresent = Sample(type: "nausea", value: 1, unit: "count", start: at(7), source: SampleSource(name: "Phone"))

@@ -45,4 +45,27 @@ import Glibc
         while try plan.step() { details.append(plan.string(3) ?? "") }
         #expect(details.contains { $0.contains("USING INDEX symptom_entries_day") }, "\(details)")
     }
+
+    /// The calendar's shading reads a month's scores in one range of the day index.
+    @Test func aMonthsSeverityTotalsAreOneRangeOfTheDayIndex() throws {
+        var template = Array("/tmp/healthspool-store-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+        let store = try SampleStore(path: dir + "/plan.db")
+        let plan = try store.conn.prepare("EXPLAIN QUERY PLAN \(SymptomJournalStore.severityTotalsQuery)")
+        var details: [String] = []
+        while try plan.step() { details.append(plan.string(3) ?? "") }
+        #expect(details.contains { $0.contains("USING INDEX symptom_entries_day (day>? AND day<?)") }, "\(details)")
+    }
+
+    /// A measured goal's day reads one bounded range of `(type, start_ms)`, not every sample of
+    /// the type from the first one on (ten years of steps on a large store).
+    @Test func aDaysSamplesForAGoalAreABoundedRangeOfTheTypesIndex() throws {
+        var template = Array("/tmp/healthspool-store-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+        let store = try SampleStore(path: dir + "/plan.db")
+        let plan = try store.conn.prepare("EXPLAIN QUERY PLAN \(SampleStore.overlappingSamplesQuery)")
+        var details: [String] = []
+        while try plan.step() { details.append(plan.string(3) ?? "") }
+        #expect(details.contains { $0.contains("(type=? AND start_ms>? AND start_ms<?)") }, "\(details)")
+    }
 }

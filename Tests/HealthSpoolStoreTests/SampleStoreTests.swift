@@ -31,6 +31,14 @@ import Glibc
         #expect(try store.sampleCount() == 8)
     }
 
+    /// The web overview's counts: exact up to the limit, `limit + 1` past it (shown as "more
+    /// than"), per type; types with nothing queued are absent.
+    @Test func queuedCountsUpToALimitStopCountingPastIt() throws {
+        _ = try store.insert((0..<25).map { sample($0) } + (0..<3).map { sample($0, type: "stepCount") }, now: now)
+        #expect(try store.queuedCounts(upTo: 10) == ["heartRate": 11, "stepCount": 3])
+        #expect(try store.queuedCounts(upTo: 100) == (try store.queuedCounts()))
+    }
+
     @Test func aRevisedValueReplacesTheSampleAndQueuesItAgain() throws {
         _ = try store.insert([sample(0, type: "stepCount", value: 1000, revisable: true)], now: now)
         let q = try store.queued(type: "stepCount", limit: 10)

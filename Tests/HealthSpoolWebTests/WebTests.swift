@@ -53,6 +53,13 @@ import Testing
         #expect(f["csrf"] == "x+y")
     }
 
+    /// The overview counts queued samples only up to its limit (millions take a second).
+    @Test func aQueuedCountPastTheOverviewsLimitReadsMoreThan() {
+        #expect(DashboardPage.queuedText(42) == "42")
+        #expect(DashboardPage.queuedText(DashboardPage.queuedCountLimit) == "10000")
+        #expect(DashboardPage.queuedText(DashboardPage.queuedCountLimit + 1) == "more than 10,000")
+    }
+
     @Test func typeNamesAreShownInPlainWords() {
         #expect(Format.typeName("heartRate") == "Heart rate")
         #expect(Format.typeName("HKQuantityTypeIdentifierDietaryBiotin") == "Dietary biotin")

@@ -41,11 +41,18 @@ public enum DayMerge {
     }
 
     /// The samples grouped by source, highest priority first (ties by name, for a stable order).
+    ///
+    /// A source's rank is looked up once per run of samples from the same source and device (the
+    /// store reads them in runs): ranking lowercases and searches both names, which per sample
+    /// was most of the rollups' share of an import (BENCHMARKS.md, "Daily rollups").
     static func bySource(_ samples: [DaySample], priority: SourcePriority) -> [[DaySample]] {
         var groups: [String: [DaySample]] = [:]
         var rank: [String: Int] = [:]
+        var last: (source: String, device: String?)?
         for s in samples {
             groups[s.source, default: []].append(s)
+            if let l = last, l.source == s.source, l.device == s.device { continue }
+            last = (s.source, s.device)
             let r = priority.rank(name: s.source, device: s.device)
             rank[s.source] = min(rank[s.source] ?? r, r)
         }
