@@ -77,6 +77,18 @@ import Glibc
         await settled()
     }
 
+    @Test func theStatusLineCountsTheQueueOnlyUpToItsLimit() async throws {
+        let sync = self.sync
+        try addSamples(3)
+        let few = await onQueue { sync.queuedCountText(limit: 5) }
+        #expect(few == "3")
+        try addSamples(4)
+        let many = await onQueue { sync.queuedCountText(limit: 5) }
+        #expect(many == "more than 5")
+        let exact = await onQueue { sync.queuedCountText() }
+        #expect(exact == "7")
+    }
+
     @Test func aTypeSyncsAtOnceThenAtMostOncePerThrottleWindow() async throws {
         try addSamples(3)
         await observe()

@@ -62,28 +62,28 @@ final class StatusBoard: @unchecked Sendable {
 
     /// The one-line status for sd_notify STATUS= (shown by `systemctl --user status`).
     func statusLine() -> String {
-        let queued = sync.queuedCount()
+        let queued = sync.queuedCountText()
         let spool = context.spool.path.replacingHome(context.paths.home)
         if sync.locked {
             let waiting = ((try? context.spool.pendingFiles()) ?? []).count
-            return "locked · \(waiting) file(s) waiting · \(Self.grouped(queued)) queued"
+            return "locked · \(waiting) file(s) waiting · \(queued) queued"
         }
         if let reason = sync.configError ?? sync.stoppedReason { return "sync stopped: \(reason)" }
         if context.settings.gatewayURL == nil {
-            return "watching \(spool) · \(Self.grouped(queued)) queued · no gateway set (healthspool gateway set https://…)"
+            return "watching \(spool) · \(queued) queued · no gateway set (healthspool gateway set https://…)"
         }
-        if let file = intake.importing { return "importing \(file) · \(Self.grouped(queued)) queued" }
-        if let waiting = intake.importWaitingText(now: clock.now().millis) { return waiting + " · \(Self.grouped(queued)) queued" }
+        if let file = intake.importing { return "importing \(file) · \(queued) queued" }
+        if let waiting = intake.importWaitingText(now: clock.now().millis) { return waiting + " · \(queued) queued" }
         if let retry = sync.scheduler.retryAt.values.min(), sync.lastError != nil || sync.policy.incident != nil {
             let secs = max(0, (retry - clock.now().millis + 999) / 1000)
             let why = sync.policy.incident?.kind == .unauthorized ? "gateway refused the credentials"
                 : (sync.lastAnswer?.hasPrefix("HTTP") == true ? "gateway answered \(sync.lastAnswer ?? "")" : "gateway unreachable")
-            return "\(why), retrying in \(secs) s · \(Self.grouped(queued)) queued"
+            return "\(why), retrying in \(secs) s · \(queued) queued"
         }
         if !sync.progress.isEmpty {
-            return "syncing \(sync.progress.keys.sorted().joined(separator: ", ")) · \(Self.grouped(queued)) queued"
+            return "syncing \(sync.progress.keys.sorted().joined(separator: ", ")) · \(queued) queued"
         }
-        return "watching \(spool) · \(Self.grouped(queued)) queued" + (sync.lastSyncText.map { " · " + $0 } ?? "")
+        return "watching \(spool) · \(queued) queued" + (sync.lastSyncText.map { " · " + $0 } ?? "")
     }
 
     /// Publishes the status at most once a second (the queued counts cost a scan of the

@@ -91,7 +91,18 @@ public final class SyncCoordinator: @unchecked Sendable {
     func queuedTypes() -> [String] { (try? store?.typesWithQueuedSamples()) ?? [] }
 
     /// The number of queued samples, all types together.
-    func queuedCount() -> Int { ((try? store?.queuedCounts()) ?? [:]).values.reduce(0, +) }
+
+    /// The queued total as the status line shows it, each type counted up to
+    /// `statusCountLimit` ("more than 100,000" past it): published up to once a second, it must
+    /// not read a queue index of millions each time (about a second of CPU with 20 million).
+    func queuedCountText(limit: Int = statusCountLimit) -> String {
+        let counts = (try? store?.queuedCounts(upTo: limit)) ?? [:]
+        let total = counts.values.reduce(0) { $0 + min($1, limit) }
+        return (counts.values.contains { $0 > limit } ? "more than " : "") + StatusBoard.grouped(total)
+    }
+
+    /// How far the status line counts each type's queue.
+    static let statusCountLimit = 100_000
 
     /// Jobs queued or in flight, for the daemon's state.
     var pendingJobs: Int { progress.count + worker.pendingJobs }
