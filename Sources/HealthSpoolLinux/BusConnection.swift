@@ -113,15 +113,24 @@ final class BusConnection {
     private func failure(_ rc: Int32, _ error: sd_bus_error?) -> NotificationError {
         let name = error?.name.map { String(cString: $0) }
         let message = error?.message.map { String(cString: $0) } ?? Self.errnoText(rc)
+        return Self.failure(rc: rc, errorName: name, message: message, address: address, timeoutSeconds: Double(timeoutMicros) / 1e6)
+    }
+
+    /// What a failed call means: no notification daemon, a timeout, a lost connection (the bus
+    /// went away: `Disconnected`, or an errno with no D-Bus error), or the daemon's refusal.
+    static func failure(rc: Int32, errorName name: String?, message: String, address: String, timeoutSeconds: Double) -> NotificationError {
         switch name {
         case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner":
             return .noNotificationDaemon(address: address)
         case "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Timeout", "org.freedesktop.DBus.Error.TimedOut":
-            return .timedOut(seconds: Double(timeoutMicros) / 1e6)
+            return .timedOut(seconds: timeoutSeconds)
+        case "org.freedesktop.DBus.Error.Disconnected", "org.freedesktop.DBus.Error.NoServer":
+            // sd-bus names a connection the peer reset so: the bus is gone, not refusing.
+            return .connectionLost(reason: message)
         case let name?:
             return .refused(name: name, message: message)
         case nil:
-            if rc == -ETIMEDOUT { return .timedOut(seconds: Double(timeoutMicros) / 1e6) }
+            if rc == -ETIMEDOUT { return .timedOut(seconds: timeoutSeconds) }
             return .connectionLost(reason: message)
         }
     }

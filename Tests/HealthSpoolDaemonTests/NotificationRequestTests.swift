@@ -109,4 +109,18 @@ import HealthSpoolDaemon
         #expect(NotificationEvent.CloseReason(code: 3) == .closedByCall)
         #expect(NotificationEvent.CloseReason(code: 9) == .other(9))
     }
+
+    /// A bus that went away answers a pending call with `Disconnected` ("Connection reset by
+    /// peer"): a lost connection, retried on a new one, not the notification daemon's refusal
+    /// (which was logged as such and never reconnected; seen in CI as a flaky bus test).
+    @Test func aDisconnectedBusIsALostConnectionNotARefusal() {
+        func failure(_ name: String?) -> NotificationError {
+            BusConnection.failure(rc: -104, errorName: name, message: "Connection reset by peer", address: "unix:path=/x", timeoutSeconds: 3)
+        }
+        #expect(failure("org.freedesktop.DBus.Error.Disconnected") == .connectionLost(reason: "Connection reset by peer"))
+        #expect(failure("org.freedesktop.DBus.Error.Disconnected").isRetryable)
+        #expect(failure(nil) == .connectionLost(reason: "Connection reset by peer"))
+        #expect(failure("org.freedesktop.DBus.Error.ServiceUnknown") == .noNotificationDaemon(address: "unix:path=/x"))
+        #expect(failure("org.freedesktop.Notifications.Error.Busy") == .refused(name: "org.freedesktop.Notifications.Error.Busy", message: "Connection reset by peer"))
+    }
 }
