@@ -124,10 +124,16 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         Timestamp.pad(year, 4) + "-" + Timestamp.pad(month, 2) + "-" + Timestamp.pad(day, 2)
     }
 
-    /// Parses `YYYY-MM-DD`.
+    /// Parses `YYYY-MM-DD`: a year of four digits (0000–9999, as written back), a month and day
+    /// of one or two. A longer year overflowed the day arithmetic and stopped the daemon
+    /// (`/day/00…0499…-03-31`, W2 of the web fuzz target).
     public init?(parsing text: String) {
-        let parts = text.split(separator: "-")
-        guard parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        func digits(_ p: Substring, _ counts: ClosedRange<Int>) -> Bool {
+            counts.contains(p.utf8.count) && p.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        }
+        guard parts.count == 3, digits(parts[0], 4...4), digits(parts[1], 1...2), digits(parts[2], 1...2),
+              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
               (1...12).contains(m), d >= 1 else { return nil }
         self.init(year: y, month: m, day: d)
         guard d <= daysInMonth else { return nil }

@@ -22,4 +22,17 @@ import Testing
         #expect(CivilDate(year: 2100, month: 2, day: 1).daysInMonth == 28)
         #expect(CivilDate(parsing: "2026-02-30") == nil)
     }
+
+    /// W2 (web fuzz target): `/day/00000000000000000000000000000004991677238259235423-03-31`
+    /// parsed to a year past Int64's day arithmetic and the day page overflowed, stopping the
+    /// daemon. Only four-digit years are dates; what parses is written back the same.
+    @Test func onlyFourDigitYearsAreDates() {
+        #expect(CivilDate(parsing: "00000000000000000000000000000004991677238259235423-03-31") == nil)
+        #expect(CivilDate(parsing: "99999-01-01") == nil)
+        #expect(CivilDate(parsing: "+2026-01-01") == nil)
+        #expect(CivilDate(parsing: "2026--1-01") == nil)
+        #expect(CivilDate(parsing: "2026-1-5") == CivilDate(year: 2026, month: 1, day: 5))
+        #expect(CivilDate(parsing: "0000-01-01")?.description == "0000-01-01")
+        #expect(CivilDate(parsing: "9999-12-31")?.description == "9999-12-31")
+    }
 }
