@@ -9,7 +9,10 @@ NOTIFY_SOCKET listener with WATCHDOG_USEC set standing in for systemd:
   2. start again: the import resumes (duplicates recognized) and completes, and the sync of its
      samples starts; after SYNC_SECONDS of sync the gateway turns slow (every answer DELAY s
      late) and the daemon gets a SIGTERM with a batch at the gateway;
-  3. start again with the gateway hung (answers after 120 s): SIGTERM with a batch in flight.
+  3. start again with the gateway hung (answers after 120 s): SIGTERM with a batch in flight;
+  4. start again with the gateway well: every sample of the export reaches it, none is left
+     queued. The run fails (exit 1) when a stop was not clean or took longer than its bound, or
+     a sample was lost.
 """
 import json
 import os
@@ -101,6 +104,19 @@ def main():
         report["queued_after"], report["synced_after"] = after["queued"], after["synced"]
         # Retention may have pruned synced samples (store.max_mb): they count as synced here.
         report["pruned_by_retention"] = report["samples"] - after["samples"]
+
+        # 4. The gateway well again: everything imported arrives, once or (at-least-once) more.
+        gw.faults.clear()
+        t0 = time.monotonic()
+        hs.start(env=env)
+        wait_until(lambda: hs.status()["store"]["queued"] == 0, 1800, interval=1)
+        report["final_sync_s"] = time.monotonic() - t0
+        ids = gw.sample_ids()
+        report["accepted_distinct"], report["accepted_total"] = len(set(ids)), len(ids)
+        report["queued_at_end"] = hs.status()["store"]["queued"]
+        marks["final_sigterm"] = time.monotonic()
+        code, report["final_stop_s"] = stop_timed(hs)
+        report["final_stop_exit"] = code
     finally:
         if hs.daemon:
             hs.stop()
@@ -119,9 +135,23 @@ def main():
     report["largest_keepalive_gap_sync_s"], report["keepalives_sync"] = largest_gap(marks["sync_start"], marks["sync_end"])
     for k in ("stop_during_import_s", "stop_during_slow_sync_s", "stop_during_hung_sync_s", "resumed_import_s"):
         report[k] = round(report[k], 3)
+    # Bounds: the import and a slow gateway stop within a few seconds; a hung gateway within the
+    # stop grace (Daemon.stopGraceSeconds, 10 s) plus a second; every stop exits 0.
+    problems = [k for k in ("import_stop_exit", "slow_sync_stop_exit", "hung_sync_stop_exit", "final_stop_exit") if report.get(k) != 0]
+    problems += [k for k, bound in (("stop_during_import_s", 3), ("stop_during_slow_sync_s", DELAY + 2), ("stop_during_hung_sync_s", 11),
+                                    ("final_stop_s", 3)) if report[k] > bound]
+    if not report.get("file_still_in_spool"):
+        problems.append("file_still_in_spool")
+    # Every sample stored reached the gateway (retention prunes only synced samples, so the
+    # count after the import is the floor) and none is left in line.
+    if report.get("accepted_distinct", 0) < report["samples"] or report.get("queued_at_end") != 0:
+        problems.append("lost: accepted_distinct < samples or queued_at_end != 0")
+    report["verdict"] = "ok" if not problems else "FAILED: " + ", ".join(problems)
+    report["final_stop_s"] = round(report["final_stop_s"], 3)
     print(json.dumps(report, indent=1))
     print(hs.read_log()[-3000:], file=sys.stderr)
     shutil.rmtree(home, ignore_errors=True)
+    sys.exit(1 if problems else 0)
 
 
 if __name__ == "__main__":

@@ -47,6 +47,10 @@ class Healthspool:
             # Parallel daemons would share port 8484: the web tests turn it on with a free port.
             "HEALTHSPOOL_WEB_ENABLED": "false",
         }
+        # The sanitizer runs of docs/fuzzing.md: their options reach the daemon and the CLI.
+        for name in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "SWIFT_BACKTRACE"):
+            if name in os.environ:
+                self.env[name] = os.environ[name]
         self.daemon: subprocess.Popen | None = None
         self.log = home / "daemon.log"
 

@@ -36,8 +36,10 @@ extension DaemonMetrics {
             do {
                 if store == nil, FileSystem.exists(storePath) { store = try SampleStore(path: storePath) }
                 guard let s = store else { return nil }
-                return StoreFigures(queued: try s.queuedCounts(), synced: try s.syncedCounts(), parked: try s.deadLetterCounts(),
-                                    lastSuccess: try s.lastSuccessfulSync().map { Timestamp(millis: $0.started.millis + $0.durationMillis) })
+                return try s.snapshot { () throws(StoreError) in
+                    StoreFigures(queued: try s.queuedCounts(), synced: try s.syncedCounts(), parked: try s.deadLetterCounts(),
+                                 lastSuccess: try s.lastSuccessfulSync().map { Timestamp(millis: $0.started.millis + $0.durationMillis) })
+                }
             } catch {
                 store = nil
                 return nil

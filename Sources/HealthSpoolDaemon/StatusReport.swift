@@ -48,7 +48,9 @@ public struct StatusReport {
             if let a = try store.syncHistory(limit: 1).first { lastSync = Self.json(a) }
             if let a = try store.lastSuccessfulSync() { lastSuccess = Self.json(a) }
         } else if FileSystem.exists(context.storePath), let store = try? SampleStore(path: context.storePath) {
-            let queued = try store.queuedCounts(), synced = try store.syncedCounts(), parked = try store.deadLetterCounts()
+            let (queued, synced, parked) = try store.snapshot { () throws(StoreError) in
+                (try store.queuedCounts(), try store.syncedCounts(), try store.deadLetterCounts())
+            }
             func sum(_ d: [String: Int]) -> JSONValue { .number(Double(d.values.reduce(0, +))) }
             storeMembers += [("samples", sum(queued.merging(synced, uniquingKeysWith: +).merging(parked, uniquingKeysWith: +))),
                              ("synced", sum(synced)), ("queued", sum(queued)), ("parked", sum(parked)),

@@ -294,6 +294,16 @@ public final class SampleStore {
         }
     }
 
+    /// Runs `body`'s reads in one read transaction: in WAL mode they all see the store as it was
+    /// at the first read, so counts taken one after the other add up while the daemon writes
+    /// (queued and synced counted a moment apart counted a batch marked in between twice).
+    public func snapshot<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        guard sqlite3_get_autocommit(conn.db) != 0 else { return try body() }
+        try conn.exec("BEGIN DEFERRED")
+        defer { try? conn.exec("COMMIT") }
+        return try body()
+    }
+
     /// Runs `body` in a write transaction unless one is open already.
     func inTransaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         guard sqlite3_get_autocommit(conn.db) != 0 else { return try body() }
