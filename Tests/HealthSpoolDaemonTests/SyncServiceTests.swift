@@ -141,19 +141,26 @@ import Glibc
         #expect(recovered)
     }
 
-    @Test func aStopEndsWithinTheBudgetAndTheBatchInFlightStaysQueued() async throws {
-        try addSamples(5)
-        gateway.holdNextRequest()
-        await onQueue { [sync] in sync.observe(["heartRate"]) }
-        await gateway.nextArrival()
-
-        let budget = StopBudget(seconds: 10, clock: clock)
+    /// Runs the sync service in a service group and triggers its graceful shutdown under a stop
+    /// budget of `seconds` on the manual clock: the daemon's stop, without signals.
+    func stopWithBudget(seconds: Int) async -> (StopBudget, Task<Void, any Error>) {
+        let budget = StopBudget(seconds: seconds, clock: clock)
         budget.begin()
         let sync = self.sync, queue = self.queue
         let service = SyncService(sync: sync, budget: budget, beginStop: { queue.async { sync.beginStop() } })
         let group = ServiceGroup(services: [service], logger: Logger(label: "test"))
         let running = Task { try await group.run() }
         await group.triggerGracefulShutdown()
+        return (budget, running)
+    }
+
+    @Test func aStopEndsWithinTheBudgetAndTheBatchInFlightStaysQueued() async throws {
+        try addSamples(5)
+        gateway.holdNextRequest()
+        await onQueue { [sync] in sync.observe(["heartRate"]) }
+        await gateway.nextArrival()
+
+        let (budget, running) = await stopWithBudget(seconds: 10)
         clock.advance(by: 9_999)
         clock.advance(by: 1)
         try await running.value
@@ -172,13 +179,7 @@ import Glibc
         await onQueue { [sync] in sync.observe(["heartRate"]) }
         await gateway.nextArrival()
 
-        let budget = StopBudget(seconds: 10, clock: clock)
-        budget.begin()
-        let sync = self.sync, queue = self.queue
-        let service = SyncService(sync: sync, budget: budget, beginStop: { queue.async { sync.beginStop() } })
-        let group = ServiceGroup(services: [service], logger: Logger(label: "test"))
-        let running = Task { try await group.run() }
-        await group.triggerGracefulShutdown()
+        let (budget, running) = await stopWithBudget(seconds: 10)
         clock.advance(by: 9_000)
         gateway.letGo()
         try await running.value
