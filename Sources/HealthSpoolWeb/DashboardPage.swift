@@ -31,7 +31,12 @@ enum DashboardPage {
         SymptomPages.startCard(ctx, &p)
         let report = try StatusReport(context: ctx, queuedCountLimit: queuedCountLimit).json
         let state = report["daemon"]?["state"]?.stringValue ?? "stopped"
-        let (word, explain) = stateWords[state] ?? (state, "")
+        var (word, explain) = stateWords[state] ?? (state, "")
+        let waiting = (report["store"]?["queuedByType"]?.objectValue ?? []).contains { ($0.1.intValue ?? 0) > 0 }
+        if waiting, state == "idle" || state == "success" {
+            // "Up to date" would not be true: entries wait for the next send (or for a server).
+            explain = "Some entries are waiting to be sent: see Waiting to be sent below."
+        }
         p.raw("<section class=\"card\" aria-labelledby=\"state-h\"><h2 id=\"state-h\">Status</h2>")
         p.raw("<p class=\"state \(Page.escape(state))\" id=\"daemon-state\" data-state=\"\(Page.escape(state))\">"); p.text(word); p.raw("</p><p>"); p.text(explain); p.raw("</p>")
         if let last = report["lastSuccessfulSync"]?["at"]?.stringValue {
@@ -56,7 +61,8 @@ enum DashboardPage {
         let queued = (report["store"]?["queuedByType"]?.objectValue ?? []).filter { ($0.1.intValue ?? 0) > 0 }
         p.raw("<section class=\"card\" aria-labelledby=\"queue-h\"><h2 id=\"queue-h\">Waiting to be sent</h2>")
         if queued.isEmpty { p.raw("<p>Nothing is waiting.</p>") } else {
-            p.raw(Chart.bars(queued.map { (Format.typeName($0.0), min($0.1.intValue ?? 0, Self.queuedCountLimit)) }, label: "Entries waiting to be sent, by kind"))
+            p.raw(Chart.bars(queued.map { (Format.typeName($0.0), $0.1.intValue ?? 0) }, label: "Entries waiting to be sent, by kind",
+                             valueText: Self.queuedText))
             p.raw("<table><thead><tr><th scope=\"col\">Kind of data</th><th scope=\"col\">Entries</th></tr></thead><tbody>")
             for (t, n) in queued { p.raw("<tr><td>"); p.text(Format.typeName(t)); p.raw("</td><td>\(Self.queuedText(n.intValue ?? 0))</td></tr>") }
             p.raw("</tbody></table>")

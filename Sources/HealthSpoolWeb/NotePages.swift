@@ -110,7 +110,7 @@ enum NotePages {
         let journal = try HealthJournal(context: ctx)
         guard let id = Int64(id), let note = try journal.notes(category: nil).first(where: { $0.id == id }),
               let path = journal.audioPath(note) else {
-            return Page.plain(status: .notFound, title: "No recording", text: "This note has no recording.")
+            return Page.plain(status: .notFound, title: "No recording", text: "This note has no recording.", back: ("/notes", "Back to the notes"))
         }
         let bytes = try FileSystem.read(path, limit: maxAudioBytes)
         let ext = String(path.split(separator: ".").last ?? "")

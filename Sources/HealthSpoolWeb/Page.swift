@@ -71,11 +71,12 @@ struct Page {
     }
 
     /// A page without navigation (refusals, log-in hints).
-    static func plain(status: HTTPResponse.Status, title: String, text: String) -> Response {
-        respond(status, """
+    static func plain(status: HTTPResponse.Status, title: String, text: String, back: (href: String, label: String)? = nil) -> Response {
+        let link = back.map { "<p><a href=\"\(escape($0.href))\">\(escape($0.label))</a></p>" } ?? ""
+        return respond(status, """
             <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">\
             <title>\(escape(title)) – Health journal</title><link rel="stylesheet" href="/static/app.css"></head>\
-            <body><main id="main"><h1>\(escape(title))</h1><p>\(escape(text))</p></main></body></html>
+            <body><main id="main"><h1>\(escape(title))</h1><p>\(escape(text))</p>\(link)</main></body></html>
             """)
     }
 

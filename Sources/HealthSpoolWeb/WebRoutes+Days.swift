@@ -23,7 +23,8 @@ extension WebRoutes {
         }
         router.get("/day/:date") { r, c in
             guard let text = c.coreContext.parameters.get("date"), let date = CivilDate(parsing: text) else {
-                return Page.plain(status: .notFound, title: "No such day", text: "Days are written YYYY-MM-DD, for example /day/2026-11-22.")
+                return Page.plain(status: .notFound, title: "No such day", text: "Days are written YYYY-MM-DD, for example /day/2026-11-22.",
+                                  back: ("/day", "Go to today"))
             }
             return try await page(r, c) { ctx, q, csrf in try DayPage.render(ctx, date: date, query: q, csrf: csrf) }
         }

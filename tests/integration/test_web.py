@@ -507,3 +507,34 @@ def test_a_typed_note_without_recording_and_a_bad_upload_is_refused(web, browser
     r, _ = web.request("POST", "/notes/audio?category=x", {**h, "Content-Type": "audio/webm", "X-CSRF-Token": "0" * 64}, "x")
     assert r.status == 403
     assert len(json.loads(web.hs.run("note", "list", "--json").stdout)) == 1
+
+
+def test_a_queue_past_ten_thousand_reads_more_than_and_a_day_that_is_no_date_is_no_such_day(hs, browser):
+    """The overview counts each type's queue up to 10,000 (bounded work on a store with millions
+    waiting) and says "more than 10,000" past it; a day address that is no date gets a 404 page
+    that says how to write one. No gateway: what is imported stays queued."""
+    w = Web(hs, free_port())
+    hs.start(env=w.env)
+    assert wait_until(lambda: listening(w.port), 15), hs.read_log()
+    hs.drop("many.json", json.dumps(samples(10_050)))
+    assert wait_until(lambda: hs.status()["store"]["queued"] == 10_050, 60), hs.read_log()
+    browser.get(w.link())
+    browser.get(w.base + "/")
+    body = browser.find_element("tag name", "body").text
+    assert "more than 10,000" in body, body
+    assert "Everything is up to date" not in body and "waiting to be sent" in body, body
+    chart = browser.find_element("css selector", "svg[aria-labelledby=chart-title]").get_attribute("innerHTML")
+    assert "more than 10,000" in chart and "10001" not in chart and ">10000<" not in chart, chart
+    browser.execute_script("document.getElementById('state-h').scrollIntoView()")
+    shot(browser, "overview-waiting-status")
+    browser.execute_script("document.getElementById('queue-h').scrollIntoView()")
+    shot(browser, "overview-more-than-ten-thousand")
+    r, page = w.request("GET", "/day/2026-13-45", {"Cookie": w.session()[0]})
+    assert r.status == 404 and b"No such day" in page
+    browser.get(w.base + "/day/2026-13-45")
+    body = browser.find_element("tag name", "body").text
+    assert "No such day" in body and "YYYY-MM-DD" in body, body
+    shot(browser, "day-no-such-day")
+    browser.find_element("link text", "Go to today").click()
+    assert wait_until(lambda: browser.current_url.rstrip("/").endswith("/day") or "/day/" in browser.current_url, 10)
+    assert "No such day" not in browser.find_element("tag name", "body").text
