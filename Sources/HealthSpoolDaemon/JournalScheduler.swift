@@ -13,6 +13,9 @@ import Logging
 /// then planned anew. Wall time comes from `now`; it sleeps on `clock`. Store work runs on a
 /// queue of its own, never on the cooperative pool. Scores put in line for the gateway are
 /// announced to the daemon through its control socket, as the CLI does.
+///
+/// `@unchecked Sendable`: its stored properties are constants except `journal` and `zone`,
+/// which are read and written on `queue` only (`onQueue`); `clock` is only slept on.
 public final class JournalScheduler<C: Clock<Duration>>: @unchecked Sendable {
     let context: DaemonContext
     let logger: Logger

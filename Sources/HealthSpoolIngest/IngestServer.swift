@@ -9,6 +9,11 @@ import Logging
 /// The ingest endpoint's listener: one accept thread and at most `maxConnections` connection
 /// threads, each connection under its own time limits (`IngestLimits`). `stop` ends intake,
 /// wakes every connection (a body still arriving is discarded) and waits for them, bounded.
+///
+/// `@unchecked Sendable`: what the threads share is `state` and `checking`, each behind its
+/// lock; `configuration`, `logger`, `tls` and `listenFD` are set in `init` and only read;
+/// `acceptThread` is written by `start` and `stop`, which its owner calls from one task, one
+/// after the other (the ingest service's `run`).
 public final class IngestServer: @unchecked Sendable {
     /// What the server needs; all of it read once at start.
     public struct Configuration: Sendable {
