@@ -189,11 +189,4 @@ extension SampleStore {
         for day in sleepDays { if let r = try computeSleepRollup(day: day) { out.append(r) } }
         return out.sorted { ($0.day, $0.figure) < ($1.day, $1.figure) }
     }
-
-    /// The first and last day that have any rollup.
-    public func rollupDayRange() throws(StoreError) -> ClosedRange<Int64>? {
-        let s = try conn.prepare("SELECT min(day), max(day) FROM day_rollups")
-        guard try s.step(), !s.isNull(0) else { return nil }
-        return s.int(0)...s.int(1)
-    }
 }
