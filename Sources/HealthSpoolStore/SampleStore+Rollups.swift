@@ -175,7 +175,7 @@ extension SampleStore {
     }
 
     /// Every rollup recomputed from the samples, without storing (to check the stored ones).
-    public func recomputedRollups() throws(StoreError) -> [DayRollup] {
+    func recomputedRollups() throws(StoreError) -> [DayRollup] {
         let span = try conn.prepare("SELECT name, (SELECT min(start_ms) FROM samples WHERE type = types.id), (SELECT max(end_ms) FROM samples WHERE type = types.id) FROM types")
         var out: [DayRollup] = []
         var sleepDays = Set<Int64>()
