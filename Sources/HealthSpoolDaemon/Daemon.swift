@@ -188,12 +188,21 @@ public final class Daemon: @unchecked Sendable {
     func beginStop() {
         stopBudget.begin()
         q.async {
-            guard self.started, !self.status.lifecycle.stopRequested().isEmpty else { return }
+            guard self.started else { return }
+            let actions = self.status.lifecycle.stopRequested()
+            guard !actions.isEmpty else { return }
             self.logger.notice("stopping: interrupting the import, finishing the batch in flight", metadata: ["event": "stop"])
             self.notifier.stopping(status: "stopping: interrupting the import, finishing the batch in flight")
-            self.intake.beginStop()
-            self.sync.beginStop()
-            self.retention.stop()
+            for action in actions {
+                switch action {
+                case .stopIntake:
+                    self.intake.stopTakingFiles()
+                    self.retention.stop()
+                case .interruptImport: self.intake.interruptImport()
+                case .finishBatchInFlight: self.sync.beginStop()
+                case .readSpool: self.intake.rescan()
+                }
+            }
         }
     }
 
