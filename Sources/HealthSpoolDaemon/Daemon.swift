@@ -119,7 +119,7 @@ public final class Daemon: @unchecked Sendable {
         control = try ControlServer(path: context.controlSocket, sync: sync)
         q.sync {
             watchSecrets()
-            let locked = FileSystem.exists(context.lockFlagPath)
+            let locked = LockFlag.isSet(context: context)
             sync.setLocked(locked)
             intake.locked = locked
             logger.info("watching \(context.spool.path)\(locked ? " (locked)" : "")",

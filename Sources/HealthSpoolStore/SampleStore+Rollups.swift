@@ -60,11 +60,6 @@ extension SampleStore {
         }
     }
 
-    /// Marks the days a stored sample changes (called for each row written or removed).
-    func markRollup(type: String, start: Int64, end: Int64) {
-        rollups.mark(type: type, start: start, end: end)
-    }
-
     /// Recomputes the rollups of the days marked since the last flush. Call inside the write
     /// transaction, just before it commits.
     func flushRollups() throws(StoreError) {
