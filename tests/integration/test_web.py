@@ -507,3 +507,14 @@ def test_a_typed_note_without_recording_and_a_bad_upload_is_refused(web, browser
     r, _ = web.request("POST", "/notes/audio?category=x", {**h, "Content-Type": "audio/webm", "X-CSRF-Token": "0" * 64}, "x")
     assert r.status == 403
     assert len(json.loads(web.hs.run("note", "list", "--json").stdout)) == 1
+
+
+def test_a_measurement_saved_in_the_browser_reaches_the_gateway_at_once(web, gateway):
+    # The web's measure page stored the samples without telling the sync part: they waited for
+    # the next unrelated sync of their type. It now goes through the CLI's JournalRunner.
+    cookie, csrf = web.session()
+    form = {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded", "Origin": web.base}
+    r, _ = web.request("POST", "/measure", form, "kind=hr&value-hr=64&csrf=" + csrf)
+    assert r.status == 303 and "ok=" in (r.getheader("Location") or ""), r.getheader("Location")
+    assert wait_until(lambda: any(s["type"] == "heartRate" for s in gateway.samples), 20), web.hs.read_log()
+    assert [s["value"] for s in gateway.samples if s["type"] == "heartRate"] == [64]
