@@ -212,5 +212,5 @@ public struct StatusReport {
 
 extension String {
     /// Left-aligned in `width` columns.
-    public func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+    func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
 }

@@ -46,11 +46,7 @@ struct CalendarCommand: ParsableCommand {
             if json {
                 printJSON(.object([
                     ("month", .string(String(y) + "-" + (m < 10 ? "0" : "") + String(m))),
-                    ("days", .array(list.map { d in
-                        .object([("date", .string(d.date.description)), ("hasData", .bool(d.hasData)), ("today", .bool(d.isToday)),
-                                 ("steps", d.steps.map { .number($0.rounded()) } ?? .null),
-                                 ("sleepMinutes", d.sleepMinutes.map { .number($0.rounded()) } ?? .null)])
-                    })),
+                    ("days", .array(list.map(\.json))),
                 ]))
             } else {
                 print(DayText.grid(list, year: y, month: m, color: isatty(1) != 0))
