@@ -264,9 +264,6 @@ final class AppleHealthSampleBuilder {
         return v
     }
 
-    /// The element name, for messages.
-    var elementName: String { String(decoding: scanner.name, as: UTF8.self) }
-
     // MARK: - Me
 
     private func profile() {

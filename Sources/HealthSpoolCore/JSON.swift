@@ -310,13 +310,6 @@ public struct JSONWriter {
         bytes.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
 
-    /// Appends text that is JSON already, as it is.
-    public mutating func rawJSON(_ s: String) {
-        if s.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
-            bytes.append(contentsOf: s.utf8)
-        }
-    }
-
     /// Appends a quoted, escaped string.
     public mutating func string(_ s: String) {
         // Fast path: most strings need no escaping; copy their UTF-8 in one go.

@@ -55,7 +55,7 @@ public enum ImportOutcome: String, Sendable, CaseIterable {
     }
 
     /// Whether the file leaves the spool for archive/ (or is deleted).
-    public var retires: Bool { self == .imported || self == .unchanged }
+    var retires: Bool { self == .imported || self == .unchanged }
 
     /// Whether the file goes to failed/.
     public var quarantines: Bool { self == .partial || self == .failed }

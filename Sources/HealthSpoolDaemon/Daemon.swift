@@ -119,7 +119,7 @@ public final class Daemon: @unchecked Sendable {
         control = try ControlServer(path: context.controlSocket, sync: sync)
         q.sync {
             watchSecrets()
-            let locked = FileSystem.exists(context.lockFlagPath)
+            let locked = LockFlag.isSet(context: context)
             sync.setLocked(locked)
             intake.locked = locked
             logger.info("watching \(context.spool.path)\(locked ? " (locked)" : "")",
@@ -188,12 +188,21 @@ public final class Daemon: @unchecked Sendable {
     func beginStop() {
         stopBudget.begin()
         q.async {
-            guard self.started, !self.status.lifecycle.stopRequested().isEmpty else { return }
+            guard self.started else { return }
+            let actions = self.status.lifecycle.stopRequested()
+            guard !actions.isEmpty else { return }
             self.logger.notice("stopping: interrupting the import, finishing the batch in flight", metadata: ["event": "stop"])
             self.notifier.stopping(status: "stopping: interrupting the import, finishing the batch in flight")
-            self.intake.beginStop()
-            self.sync.beginStop()
-            self.retention.stop()
+            for action in actions {
+                switch action {
+                case .stopIntake:
+                    self.intake.stopTakingFiles()
+                    self.retention.stop()
+                case .interruptImport: self.intake.interruptImport()
+                case .finishBatchInFlight: self.sync.beginStop()
+                case .readSpool: self.intake.rescan()
+                }
+            }
         }
     }
 

@@ -42,7 +42,6 @@ public struct DaemonContext: Sendable {
     public var pidFile: String { runtimeDir + "/daemon.pid" }
     public var statusFile: String { runtimeDir + "/status.json" }
     public var controlSocket: String { runtimeDir + "/control.sock" }
-    public var syncLockFile: String { stateDir + "/sync.lock" }
 
     /// Creates the state and runtime directories (0700) and the store file (0600), and opens it,
     /// its daily rollups drawn in the machine's zone with the configured source priority.

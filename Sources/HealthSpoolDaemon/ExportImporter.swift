@@ -230,9 +230,6 @@ public final class ExportImporter: @unchecked Sendable {
     /// any thread. Its committed samples are kept; `importFile` returns outcome `interrupted`.
     public func interrupt() { stopRequested.set() }
 
-    /// Whether `interrupt()` was called.
-    public var isInterrupted: Bool { stopRequested.isSet }
-
     /// The identity of an import: a SHA-256 of every byte of the file, read in one pass before
     /// parsing (an identical re-drop is then archived without being parsed), plus a digest of
     /// the settings that shaped the import (the enabled and disabled types), so a file re-dropped

@@ -24,7 +24,7 @@ public enum InProcessSync {
     /// Syncs `types` (all with queued samples when empty) and returns one result per type.
     public static func run(context: DaemonContext, types requested: [String], logger: Logger,
                            progress: @escaping @Sendable (String, Int) -> Void) throws -> [SyncJobResult] {
-        if FileSystem.exists(context.lockFlagPath) { throw Failure.locked }
+        if LockFlag.isSet(context: context) { throw Failure.locked }
         try FileSystem.makeDirectory(context.runtimeDir, mode: 0o700)
         guard let lock = ProcessLock(path: context.pidFile, writePID: true) else { throw Failure.daemonBusy }
         defer { withExtendedLifetime(lock) {} }

@@ -103,11 +103,7 @@ public final class JournalScheduler<C: Clock<Duration>>: @unchecked Sendable {
     private func score(_ days: [CivilDate], with journal: HealthJournal) {
         let socket = context.controlSocket
         let scoring = JournalUseCases(store: journal.store, settings: context.settings, zone: journal.zone, clock: now)
-        scoring.onQueued = { types in
-            guard let client = ControlClient(path: socket, timeoutSeconds: 5) else { return }
-            _ = client.send(.object([("command", .string("observe")), ("types", .array(types.map(JSONValue.string)))]))
-            _ = client.next()
-        }
+        scoring.onQueued = { ControlClient.observe($0, socket: socket) }
         for day in days {
             do {
                 let scores = try scoring.scores(for: day)

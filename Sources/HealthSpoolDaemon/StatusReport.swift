@@ -31,7 +31,7 @@ public struct StatusReport {
             ("error", fileError.map(JSONValue.string) ?? .null),
             ("daemonKeepsPreviousConfig", .bool(pid != nil && fileError != nil)),
         ])))
-        members.append(("locked", .bool(FileSystem.exists(context.lockFlagPath))))
+        members.append(("locked", .bool(LockFlag.isSet(context: context))))
 
         members.append(("spool", Self.spoolMember(context.spool, live: live, now: DaemonContext.now().millis)))
 
@@ -214,5 +214,5 @@ public struct StatusReport {
 
 extension String {
     /// Left-aligned in `width` columns.
-    public func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+    func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
 }

@@ -7,9 +7,6 @@ import Glibc
 public struct SystemdNotifier: Sendable {
     public init() {}
 
-    /// Whether a notify socket is present.
-    public var isActive: Bool { getenv("NOTIFY_SOCKET") != nil }
-
     /// The watchdog interval systemd expects pings within, in microseconds, or nil.
     public var watchdogMicroseconds: UInt64? {
         var usec: UInt64 = 0

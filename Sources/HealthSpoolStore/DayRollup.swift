@@ -32,7 +32,7 @@ public struct DayRollup: Hashable, Sendable {
     public static let sleep = "sleep"
 
     /// Whether two rollups agree (values within a relative 1e-9: a sum's rounding depends on its order).
-    public func agrees(with o: DayRollup) -> Bool {
+    func agrees(with o: DayRollup) -> Bool {
         func close(_ a: Double?, _ b: Double?) -> Bool {
             guard let a, let b else { return a == nil && b == nil }
             return abs(a - b) <= 1e-9 * max(1, abs(a), abs(b))

@@ -60,11 +60,6 @@ extension SampleStore {
         }
     }
 
-    /// Marks the days a stored sample changes (called for each row written or removed).
-    func markRollup(type: String, start: Int64, end: Int64) {
-        rollups.mark(type: type, start: start, end: end)
-    }
-
     /// Recomputes the rollups of the days marked since the last flush. Call inside the write
     /// transaction, just before it commits.
     func flushRollups() throws(StoreError) {
@@ -175,7 +170,7 @@ extension SampleStore {
     }
 
     /// Every rollup recomputed from the samples, without storing (to check the stored ones).
-    public func recomputedRollups() throws(StoreError) -> [DayRollup] {
+    func recomputedRollups() throws(StoreError) -> [DayRollup] {
         let span = try conn.prepare("SELECT name, (SELECT min(start_ms) FROM samples WHERE type = types.id), (SELECT max(end_ms) FROM samples WHERE type = types.id) FROM types")
         var out: [DayRollup] = []
         var sleepDays = Set<Int64>()
@@ -188,12 +183,5 @@ extension SampleStore {
         }
         for day in sleepDays { if let r = try computeSleepRollup(day: day) { out.append(r) } }
         return out.sorted { ($0.day, $0.figure) < ($1.day, $1.figure) }
-    }
-
-    /// The first and last day that have any rollup.
-    public func rollupDayRange() throws(StoreError) -> ClosedRange<Int64>? {
-        let s = try conn.prepare("SELECT min(day), max(day) FROM day_rollups")
-        guard try s.step(), !s.isNull(0) else { return nil }
-        return s.int(0)...s.int(1)
     }
 }

@@ -177,7 +177,7 @@ public final class SampleStore {
     }
 
     /// This connection's `PRAGMA synchronous`: 0 off, 1 normal, 2 full, 3 extra.
-    public func synchronousMode() throws(StoreError) -> Int {
+    func synchronousMode() throws(StoreError) -> Int {
         let s = try conn.prepare("PRAGMA synchronous")
         _ = try s.step()
         return Int(s.int(0))
@@ -515,7 +515,7 @@ public final class SampleStore {
 
     /// Up to `limit` queued samples of `type` (past its mark, not parked), in send order, with
     /// row id greater than `afterRowID`.
-    public func queued(type: String, limit: Int, afterRowID: Int64 = 0) throws(StoreError) -> [StoredSample] {
+    func queued(type: String, limit: Int, afterRowID: Int64 = 0) throws(StoreError) -> [StoredSample] {
         guard let id = try typeID(type, create: false) else { return [] }
         let s = queuedStmt
         s.bind(1, id)
@@ -735,7 +735,7 @@ public final class SampleStore {
     }
 
     /// How many pruned samples are remembered as delivered.
-    public func deliveredCount() throws(StoreError) -> Int {
+    func deliveredCount() throws(StoreError) -> Int {
         let s = try conn.prepare("SELECT count(*) FROM delivered")
         _ = try s.step()
         return Int(s.int(0))
@@ -752,7 +752,7 @@ public final class SampleStore {
     }
 
     /// Total sample count.
-    public func sampleCount() throws(StoreError) -> Int {
+    func sampleCount() throws(StoreError) -> Int {
         let s = try conn.prepare("SELECT count(*) FROM samples")
         _ = try s.step()
         return Int(s.int(0))

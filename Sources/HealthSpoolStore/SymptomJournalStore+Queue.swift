@@ -41,7 +41,7 @@ extension SymptomJournalStore {
 
     /// The queued (not yet delivered) journal records of `type`, for tests and status: id,
     /// version and tombstone flag, in send order.
-    public func queuedRecords(type: String) throws(StoreError) -> [(id: SampleID, version: Int, deleted: Bool)] {
+    func queuedRecords(type: String) throws(StoreError) -> [(id: SampleID, version: Int, deleted: Bool)] {
         guard let t = try store.typeID(type, create: false) else { return [] }
         let q = try conn.prepare("""
             SELECT id, version, deleted FROM samples WHERE type = ?1 AND state = 0

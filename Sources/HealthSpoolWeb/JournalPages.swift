@@ -160,8 +160,8 @@ enum JournalPages {
         default: return Page.redirect("/measure", error: "Unknown measurement.")
         }
         do {
-            let now = DaemonClock.now()
-            _ = try HealthJournal(context: ctx).measure(m, at: now, now: now)
+            // Through the CLI's runner: the types it queued are announced to the sync part.
+            _ = try JournalRunner.run(context: ctx) { r in try r.records().measure(m, at: r.now, now: r.now) }
             return Page.redirect("/measure", ok: "Saved.")
         } catch { return Page.redirect("/measure", error: "\(error)") }
     }

@@ -17,7 +17,7 @@ enum SettingsPage {
         var p = Page(title: "Settings", path: "/settings", csrf: csrf)
         p.notice(query)
         let s = ctx.settings
-        let locked = FileSystem.exists(ctx.lockFlagPath)
+        let locked = LockFlag.isSet(context: ctx)
 
         p.raw("<h2 id=\"lock\">Pause</h2>")
         p.form("/settings/lock") { p in
@@ -87,12 +87,10 @@ enum SettingsPage {
     /// Lock and unlock, as `healthspool lock` / `unlock` do: the flag file the daemon watches.
     static func setLock(_ ctx: DaemonContext, _ form: Form) throws -> Response {
         if form["locked"] == "1" {
-            try FileSystem.makeDirectory(ctx.stateDir, mode: 0o700)
-            try FileSystem.writeAtomically(ctx.lockFlagPath, Array("locked\n".utf8))
+            try LockFlag.set(context: ctx)
             return Page.redirect("/settings", ok: "Locked: nothing is read or sent until you unlock.")
         }
-        try FileSystem.remove(ctx.lockFlagPath)
-        FileSystem.syncDirectory(of: ctx.lockFlagPath)
+        try LockFlag.clear(context: ctx)
         return Page.redirect("/settings", ok: "Unlocked.")
     }
 

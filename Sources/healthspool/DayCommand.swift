@@ -5,18 +5,6 @@ import HealthSpoolDaemon
 import Glibc
 #endif
 
-/// Opens the day views for a command; journal and zone errors become one-line CLI errors.
-func withDays<T>(_ common: CommonOptions, _ body: (HealthDays, Timestamp) throws -> T) throws -> T {
-    let context = try common.context()
-    do {
-        return try body(try HealthDays(context: context), DaemonContext.now())
-    } catch let e as JournalError {
-        throw CLIError(e.description)
-    } catch let e as ZoneRulesError {
-        throw CLIError(e.description)
-    }
-}
-
 struct DayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "day",
@@ -33,8 +21,9 @@ struct DayCommand: ParsableCommand {
     @Flag(help: "Print JSON (with the heart-rate curve).") var json = false
 
     func run() throws {
-        try withDays(common) { days, now in
-            let summary = try days.day(try days.date(date, now: now))
+        try withJournal(common) { r in
+            let days = try r.days()
+            let summary = try days.day(try days.date(date, now: r.now))
             if json { printJSON(summary.json) } else { print(DayText.render(summary, zone: days.zone)) }
         }
     }
@@ -50,17 +39,14 @@ struct CalendarCommand: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        try withDays(common) { days, now in
-            let (y, m) = try days.month(month, now: now)
-            let list = try days.month(year: y, month: m, now: now)
+        try withJournal(common) { r in
+            let days = try r.days()
+            let (y, m) = try days.month(month, now: r.now)
+            let list = try days.month(year: y, month: m, now: r.now)
             if json {
                 printJSON(.object([
                     ("month", .string(String(y) + "-" + (m < 10 ? "0" : "") + String(m))),
-                    ("days", .array(list.map { d in
-                        .object([("date", .string(d.date.description)), ("hasData", .bool(d.hasData)), ("today", .bool(d.isToday)),
-                                 ("steps", d.steps.map { .number($0.rounded()) } ?? .null),
-                                 ("sleepMinutes", d.sleepMinutes.map { .number($0.rounded()) } ?? .null)])
-                    })),
+                    ("days", .array(list.map(\.json))),
                 ]))
             } else {
                 print(DayText.grid(list, year: y, month: m, color: isatty(1) != 0))
@@ -77,8 +63,8 @@ struct RebuildRollupsCommand: ParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() throws {
-        try withDays(common) { days, _ in
-            try days.rebuildRollups()
+        try withJournal(common) { r in
+            try r.days().rebuildRollups()
             print("rollups rebuilt")
         }
     }

@@ -21,8 +21,9 @@ struct GoalAdd: ParsableCommand {
 
     func run() throws {
         let rule = try repeatRule.rule()
-        let g = try withJournal(common) { j, now in
-            try j.addGoal(name: name, rule: rule, start: try start.map { try j.day($0, now: now) }, type: type, target: target, now: now)
+        let g = try withJournal(common) { r in
+            let j = try r.records()
+            return try j.addGoal(name: name, rule: rule, start: try start.map { try j.day($0, now: r.now) }, type: type, target: target, now: r.now)
         }
         if json { printJSON(GoalList.json(g)) } else { print("added goal \(g.id): \(g.name)\(g.rule.map { ", \($0)" } ?? ", once")") }
     }
@@ -41,7 +42,10 @@ struct GoalList: ParsableCommand {
     }
 
     func run() throws {
-        let list = try withJournal(common) { j, now in try j.goals(on: try j.day(date, now: now), now: now) }
+        let list = try withJournal(common) { r in
+            let j = try r.records()
+            return try j.goals(on: try j.day(date, now: r.now), now: r.now)
+        }
         if json {
             printJSON(.array(list.map { s in
                 var o = Self.json(s.goal).objectValue ?? []
@@ -71,7 +75,10 @@ struct GoalDone: ParsableCommand {
     @Option(help: "The day (YYYY-MM-DD; default today).", completion: Completions.dates) var date: String?
 
     func run() throws {
-        let g = try withJournal(common) { j, now in try j.completeGoal(id, day: try j.day(date, now: now), now: now) }
+        let g = try withJournal(common) { r in
+            let j = try r.records()
+            return try j.completeGoal(id, day: try j.day(date, now: r.now), now: r.now)
+        }
         print("done: \(g.name)")
     }
 }
@@ -82,7 +89,7 @@ struct GoalRemove: ParsableCommand {
     @Argument(help: "The goal's id.") var id: Int64
 
     func run() throws {
-        try withJournal(common) { j, _ in try j.removeGoal(id) }
+        try withJournal(common) { try $0.records().removeGoal(id) }
         print("removed goal \(id)")
     }
 }

@@ -53,7 +53,7 @@ struct ImportCommand: ParsableCommand {
             }
             bar.finish()
             if s.outcome.isFailure { failures += 1 }
-            if json { summaries.append(Self.json(s)) } else { print(Self.text(s)) }
+            if json { summaries.append(s.json) } else { print(s.text) }
         }
         if json {
             var w = JSONWriter()
@@ -62,31 +62,6 @@ struct ImportCommand: ParsableCommand {
         }
         importer.tellDaemon()
         if failures > 0 { throw ExitCode(1) }
-    }
-
-    static func text(_ s: ImportSummary) -> String {
-        if s.outcome == .unchanged {
-            return "\(EscapedText.escape(s.file)): unchanged, identical to a file imported before; nothing new to store"
-        }
-        var lines = ["\(EscapedText.escape(s.file)): \(s.outcome.rawValue)\(s.format.map { " (\($0))" } ?? ""), \(s.result.new) new, \(s.result.duplicates) duplicate, \(s.result.revised) revised, \(s.skipped.values.reduce(0, +)) skipped in \(s.durationMillis) ms"]
-        let types = Set(s.result.gained.keys).union(s.result.duplicatesByType.keys).union(s.skipped.keys).sorted()
-        if !types.isEmpty {
-            let width = max(28, types.map(\.count).max() ?? 0)
-            lines.append("  \(TextTable.pad("TYPE", width)) \("NEW".leftPad(5)) \("DUPLICATE".leftPad(10)) \("SKIPPED".leftPad(8))")
-            for t in types {
-                let new = s.result.gained[t] ?? 0, dup = s.result.duplicatesByType[t] ?? 0, skip = s.skipped[t] ?? 0
-                lines.append("  \(TextTable.pad(t, width)) \(String(new).leftPad(5)) \(String(dup).leftPad(10)) \(String(skip).leftPad(8))")
-            }
-        }
-        if !s.notRead.isEmpty { lines.append("  not read: \(ImportSummary.list(s.notRead))") }
-        if let r = s.reason, s.outcome != .unchanged { lines.append("  error: \(r)") }
-        if !s.problemKinds.isEmpty {
-            for k in s.problemKinds {
-                lines.append("    \(k.count) × \(k.kind)")
-                for e in k.examples { lines.append("        e.g. \(e.description)") }
-            }
-        }
-        return lines.joined(separator: "\n")
     }
 
     /// The path to read for an argument (symbolic links followed: the user named the file), or
@@ -106,24 +81,6 @@ struct ImportCommand: ParsableCommand {
         defer { free(real) }
         return .success(String(cString: real))
     }
-
-    static func json(_ s: ImportSummary) -> JSONValue {
-        func dict(_ d: [String: Int]) -> JSONValue { .object(d.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) }) }
-        return .object([
-            ("file", .string(s.file)), ("format", s.format.map(JSONValue.string) ?? .null), ("outcome", .string(s.outcome.rawValue)),
-            ("new", .number(Double(s.result.new))), ("duplicates", .number(Double(s.result.duplicates))),
-            ("revised", .number(Double(s.result.revised))), ("skipped", .number(Double(s.skipped.values.reduce(0, +)))),
-            ("newByType", dict(s.result.gained)), ("duplicatesByType", dict(s.result.duplicatesByType)), ("skippedByType", dict(s.skipped)),
-            ("durationMs", .number(Double(s.durationMillis))), ("reason", s.reason.map(JSONValue.string) ?? .null),
-            ("problems", .array(s.problems.map(JSONValue.string))),
-            ("problemCount", .number(Double(s.problemCount))),
-            ("problemKinds", .array(s.problemKinds.map { k in
-                .object([("kind", .string(k.kind)), ("count", .number(Double(k.count))),
-                         ("examples", .array(k.examples.map { JSONValue.string($0.description) }))])
-            })),
-            ("notRead", dict(s.notRead)),
-        ])
-    }
 }
 
 /// Why one argument of `healthspool import` was not imported.
@@ -135,10 +92,6 @@ struct CLIProblem: Error, CustomStringConvertible {
         self.outcome = outcome
         self.description = description
     }
-}
-
-extension String {
-    func leftPad(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
 }
 
 /// A one-line progress bar on stderr: bytes, records/s, ETA.

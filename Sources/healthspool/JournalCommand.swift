@@ -15,11 +15,9 @@ struct JournalCommand: ParsableCommand {
     @Flag(help: "Print the day as JSON.") var json = false
 
     func run() throws {
-        let journal = try JournalCLI.open(common)
-        let day = try date.map { try JournalCLI.date($0, today: journal.today) }
-        let d = try journalCall { try journal.day(day) }
+        let d = try withJournal(common) { r in try r.entries.day(try date.map { try JournalCLI.date($0, today: r.entries.today) }) }
         if json {
-            return JournalCLI.print(.object([
+            return printJSON(.object([
                 ("date", .string(d.day.description)), ("complete", .bool(d.complete)),
                 ("symptoms", .array(d.symptoms.map(JournalCLI.json))), ("lifestyle", .array(d.lifestyle.map(JournalCLI.json))),
                 ("scores", .object([

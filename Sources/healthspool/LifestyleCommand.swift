@@ -42,10 +42,11 @@ struct LifestyleLogCommand: ParsableCommand {
             measure = .level(l)
         }
         let when = try self.when.map(JournalCLI.timeOfDay)
-        let journal = try JournalCLI.open(common)
-        let at = try self.at.map { try JournalCLI.time($0, today: journal.today) }
-        let entry = try journalCall { try journal.logLifestyle(LifestyleLog(factor: factor, measure: measure, when: when, at: at, note: note)) }
-        if json { return JournalCLI.print(JournalCLI.json(entry)) }
+        let entry = try withJournal(common) { r in
+            let at = try self.at.map { try JournalCLI.time($0, today: r.entries.today) }
+            return try r.entries.logLifestyle(LifestyleLog(factor: factor, measure: measure, when: when, at: at, note: note))
+        }
+        if json { return printJSON(JournalCLI.json(entry)) }
         print("logged " + JournalCLI.line(entry))
     }
 }
@@ -57,10 +58,11 @@ struct LifestyleListCommand: ParsableCommand {
     @Flag(help: "Print the entries as JSON.") var json = false
 
     func run() throws {
-        let journal = try JournalCLI.open(common)
-        let day = try date.map { try JournalCLI.date($0, today: journal.today) } ?? journal.today
-        let entries = try journalCall { try journal.lifestyle(on: day) }
-        if json { return JournalCLI.print(.array(entries.map(JournalCLI.json))) }
+        let (day, entries) = try withJournal(common) { r in
+            let day = try date.map { try JournalCLI.date($0, today: r.entries.today) } ?? r.entries.today
+            return (day, try r.entries.lifestyle(on: day))
+        }
+        if json { return printJSON(.array(entries.map(JournalCLI.json))) }
         if entries.isEmpty { print("no lifestyle factors logged on \(day)") }
         for e in entries { print(JournalCLI.line(e)) }
     }

@@ -19,8 +19,9 @@ struct MeasureOptions: ParsableArguments {
     @Flag(help: "Print JSON.") var json = false
 
     func store(_ m: (HealthJournal, Timestamp) throws -> ManualMeasurement) throws {
-        let (samples, result) = try withJournal(common) { j, now in
-            try j.measure(try m(j, now), at: try at.map { try j.time($0, now: now) } ?? now, now: now)
+        let (samples, result) = try withJournal(common) { r in
+            let j = try r.records()
+            return try j.measure(try m(j, r.now), at: try at.map { try j.time($0, now: r.now) } ?? r.now, now: r.now)
         }
         if json {
             printJSON(.array(samples.map { s in

@@ -34,10 +34,10 @@ struct MedAdd: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        let m = try withJournal(common) { j, now in
-            try j.addMedication(Medication(name: name, otherNames: otherNames.split(separator: ",").map { String($0).trimmingSpaces },
-                                           dose: dose, prescriber: prescriber, directions: directions,
-                                           times: try times.map(TimeOfDay.list(parsing:)) ?? []), now: now)
+        let m = try withJournal(common) { r in
+            try r.records().addMedication(Medication(name: name, otherNames: otherNames.split(separator: ",").map { String($0).trimmingSpaces },
+                                                     dose: dose, prescriber: prescriber, directions: directions,
+                                                     times: try times.map(TimeOfDay.list(parsing:)) ?? []), now: r.now)
         }
         if json { printJSON(MedCommand.json(m)) } else { print("added medication \(m.id): \(m.name)") }
     }
@@ -49,7 +49,7 @@ struct MedList: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        let meds = try withJournal(common) { j, _ in try j.medications() }
+        let meds = try withJournal(common) { try $0.records().medications() }
         if json { printJSON(.array(meds.map(MedCommand.json))); return }
         if meds.isEmpty { print("no medications; add one with: healthspool med add NAME --dose \"400 mg\""); return }
         for m in meds {
@@ -72,7 +72,10 @@ struct MedTake: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        let (d, m) = try withJournal(common) { j, now in try j.takeDose(medication, at: try at.map { try j.time($0, now: now) } ?? now) }
+        let (d, m) = try withJournal(common) { r in
+            let j = try r.records()
+            return try j.takeDose(medication, at: try at.map { try j.time($0, now: r.now) } ?? r.now)
+        }
         if json { printJSON(MedCommand.json(d, m)) } else { print("dose \(d.id): \(m.name) at \(d.takenAt.shortLocal)") }
     }
 }
@@ -85,7 +88,10 @@ struct MedDoses: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        let list = try withJournal(common) { j, now in try j.doses(on: all ? nil : try j.day(date, now: now)) }
+        let list = try withJournal(common) { r in
+            let j = try r.records()
+            return try j.doses(on: all ? nil : try j.day(date, now: r.now))
+        }
         if json { printJSON(.array(list.map(MedCommand.json))); return }
         if list.isEmpty { print("no doses logged"); return }
         for (d, m) in list { print("\(d.id)  \(d.takenAt.shortLocal)  \(m?.name ?? "(removed)")\(d.reminderID.map { "  (reminder \($0))" } ?? "")") }
@@ -104,9 +110,10 @@ struct MedDoseEdit: ParsableCommand {
     @Option(help: "The new time: HH:MM today, YYYY-MM-DD HH:MM, or with an offset.") var at: String
 
     func run() throws {
-        let t = try withJournal(common) { j, now in
-            let t = try j.time(at, now: now)
-            try j.editDose(id: id, takenAt: t, now: now)
+        let t = try withJournal(common) { r in
+            let j = try r.records()
+            let t = try j.time(at, now: r.now)
+            try j.editDose(id: id, takenAt: t, now: r.now)
             return j.local(t)
         }
         print("dose \(id) now at \(t.shortLocal)")
@@ -119,7 +126,7 @@ struct MedDoseRemove: ParsableCommand {
     @Argument(help: "The dose's id (med doses).") var id: Int64
 
     func run() throws {
-        try withJournal(common) { j, _ in try j.removeDose(id: id) }
+        try withJournal(common) { try $0.records().removeDose(id: id) }
         print("removed dose \(id)")
     }
 }
@@ -131,7 +138,7 @@ struct MedRemove: ParsableCommand {
     @Argument(help: "The medication: name, other name or id.") var medication: String
 
     func run() throws {
-        let m = try withJournal(common) { j, _ in try j.removeMedication(medication) }
+        let m = try withJournal(common) { try $0.records().removeMedication(medication) }
         print("removed medication \(m.id): \(m.name) and its doses")
     }
 }

@@ -24,8 +24,9 @@ struct NoteAdd: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        let out = try withJournal(common) { j, now in
-            let n = try j.addNote(text: text, category: category, audio: audio, now: now)
+        let out = try withJournal(common) { r in
+            let j = try r.records()
+            let n = try j.addNote(text: text, category: category, audio: audio, now: r.now)
             return json ? NoteCommand.json(n, j) : .string("added note \(n.id) in \(n.category)\(n.audioFile == nil ? "" : " with audio")")
         }
         if case .string(let s) = out { print(s) } else { printJSON(out) }
@@ -39,7 +40,8 @@ struct NoteList: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        try withJournal(common) { j, _ in
+        try withJournal(common) { r in
+            let j = try r.records()
             let notes = try j.notes(category: category)
             if json { printJSON(.array(notes.map { NoteCommand.json($0, j) })); return }
             if notes.isEmpty { print("no notes"); return }
@@ -56,7 +58,7 @@ struct NoteCategories: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        let cats = try withJournal(common) { j, _ in try j.noteCategories() }
+        let cats = try withJournal(common) { try $0.records().noteCategories() }
         if json { printJSON(.array(cats.map { .object([("category", .string($0.0)), ("notes", .number(Double($0.1)))]) })); return }
         for (c, n) in cats { print("\(c)  \(n)") }
     }
@@ -68,7 +70,7 @@ struct NoteRemove: ParsableCommand {
     @Argument(help: "The note's id.") var id: Int64
 
     func run() throws {
-        let n = try withJournal(common) { j, _ in try j.removeNote(id) }
+        let n = try withJournal(common) { try $0.records().removeNote(id) }
         print("removed note \(n.id)\(n.audioFile == nil ? "" : " and its audio")")
     }
 }

@@ -38,9 +38,10 @@ struct RemindAdd: ParsableCommand {
         guard kind == nil || ReminderKind(rawValue: kind!.lowercased()) != nil else {
             throw ValidationError("--kind: '\(kind!)' is not one of \(ReminderKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        let r = try withJournal(common) { j, now in
-            try j.addReminder(name: name, kind: kind.flatMap { ReminderKind(rawValue: $0.lowercased()) }, times: try TimeOfDay.list(parsing: times),
-                              rule: rule, start: try start.map { try j.day($0, now: now) }, medication: med, now: now)
+        let r = try withJournal(common) { run in
+            let j = try run.records()
+            return try j.addReminder(name: name, kind: kind.flatMap { ReminderKind(rawValue: $0.lowercased()) }, times: try TimeOfDay.list(parsing: times),
+                                     rule: rule, start: try start.map { try j.day($0, now: run.now) }, medication: med, now: run.now)
         }
         if json { printJSON(RemindCommand.json(r)) } else { print("added reminder \(r.id): \(r.name) at \(r.times.map(\.description).joined(separator: ", ")), \(r.rule)") }
     }
@@ -52,8 +53,9 @@ struct RemindList: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        let rows = try withJournal(common) { j, now in
-            try j.reminders().map { r in (r, ReminderSchedule.occurrences(of: r, after: now, count: 1, zone: j.zone).first) }
+        let rows = try withJournal(common) { run in
+            let j = try run.records()
+            return try j.reminders().map { r in (r, ReminderSchedule.occurrences(of: r, after: run.now, count: 1, zone: j.zone).first) }
         }
         if json {
             printJSON(.array(rows.map { r, next in
@@ -80,8 +82,9 @@ struct RemindNext: ParsableCommand {
 
     func run() throws {
         guard (1...10_000).contains(count) else { throw ValidationError("--count takes 1 to 10000") }
-        let list = try withJournal(common) { j, now in
-            try j.nextOccurrences(of: id, after: try after.map { try j.time($0, now: now) } ?? now, count: count)
+        let list = try withJournal(common) { r in
+            let j = try r.records()
+            return try j.nextOccurrences(of: id, after: try after.map { try j.time($0, now: r.now) } ?? r.now, count: count)
         }
         if json { printJSON(.array(list.map { .string($0.iso8601Local) })); return }
         for t in list { print(t.shortLocal) }
@@ -94,7 +97,7 @@ struct RemindRemove: ParsableCommand {
     @Argument(help: "The reminder's id.") var id: Int64
 
     func run() throws {
-        let r = try withJournal(common) { j, _ in try j.removeReminder(id) }
+        let r = try withJournal(common) { try $0.records().removeReminder(id) }
         print("removed reminder \(r.id): \(r.name)")
     }
 }
@@ -106,7 +109,7 @@ struct RemindExport: ParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() throws {
-        let text = try withJournal(common) { j, now in try j.calendar(now: now) }
+        let text = try withJournal(common) { r in try r.records().calendar(now: r.now) }
         print(text, terminator: "")
     }
 }
@@ -119,7 +122,10 @@ struct RemindTaken: ParsableCommand {
     @Option(help: "When it was taken (default now).") var at: String?
 
     func run() throws {
-        let (d, m) = try withJournal(common) { j, now in try j.takeDose(fromReminder: id, at: try at.map { try j.time($0, now: now) } ?? now) }
+        let (d, m) = try withJournal(common) { r in
+            let j = try r.records()
+            return try j.takeDose(fromReminder: id, at: try at.map { try j.time($0, now: r.now) } ?? r.now)
+        }
         print("dose \(d.id): \(m.name) at \(d.takenAt.shortLocal) (reminder \(id))")
     }
 }

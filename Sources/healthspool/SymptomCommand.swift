@@ -46,14 +46,13 @@ struct SymptomLogCommand: ParsableCommand {
     func run() throws {
         let severity = try JournalCLI.severity(self.severity)
         let when = try fields.when.map(JournalCLI.timeOfDay)
-        let journal = try JournalCLI.open(common)
-        let at = try fields.at.map { try JournalCLI.time($0, today: journal.today) }
-        let (entry, movedFrom) = try journalCall {
-            try journal.logSymptom(SymptomLog(symptom: symptom, severity: severity, when: when, at: at, category: fields.category,
-                                              relievedBy: JournalCLI.names(fields.relievedBy), aggravatedBy: JournalCLI.names(fields.aggravatedBy),
-                                              note: fields.note))
+        let (entry, movedFrom) = try withJournal(common) { r in
+            let at = try fields.at.map { try JournalCLI.time($0, today: r.entries.today) }
+            return try r.entries.logSymptom(SymptomLog(symptom: symptom, severity: severity, when: when, at: at, category: fields.category,
+                                                       relievedBy: JournalCLI.names(fields.relievedBy), aggravatedBy: JournalCLI.names(fields.aggravatedBy),
+                                                       note: fields.note))
         }
-        if json { return JournalCLI.print(JournalCLI.json(entry)) }
+        if json { return printJSON(JournalCLI.json(entry)) }
         print("logged " + JournalCLI.line(entry))
         if let movedFrom { print("\(entry.symptom) moved from \(movedFrom) to \(entry.category)") }
     }
@@ -81,10 +80,11 @@ struct SymptomEditCommand: ParsableCommand {
         if !fields.relievedBy.isEmpty { changes.relievedBy = JournalCLI.names(fields.relievedBy) }
         if !fields.aggravatedBy.isEmpty { changes.aggravatedBy = JournalCLI.names(fields.aggravatedBy) }
         changes.note = fields.note
-        let journal = try JournalCLI.open(common)
-        changes.at = try fields.at.map { try JournalCLI.time($0, today: journal.today) }
-        let entry = try journalCall { try journal.editSymptom(id, changes) }
-        if json { return JournalCLI.print(JournalCLI.json(entry)) }
+        let entry = try withJournal(common) { r in
+            changes.at = try fields.at.map { try JournalCLI.time($0, today: r.entries.today) }
+            return try r.entries.editSymptom(id, changes)
+        }
+        if json { return printJSON(JournalCLI.json(entry)) }
         print("edited (version \(entry.version)) " + JournalCLI.line(entry))
     }
 }
@@ -100,9 +100,8 @@ struct SymptomDeleteCommand: ParsableCommand {
     @Flag(help: "Print the deleted entry as JSON.") var json = false
 
     func run() throws {
-        let journal = try JournalCLI.open(common)
-        let entry = try journalCall { try journal.deleteSymptom(id) }
-        if json { return JournalCLI.print(JournalCLI.json(entry)) }
+        let entry = try withJournal(common) { try $0.entries.deleteSymptom(id) }
+        if json { return printJSON(JournalCLI.json(entry)) }
         print("deleted " + JournalCLI.line(entry))
     }
 }
@@ -118,10 +117,11 @@ struct SymptomListCommand: ParsableCommand {
     @Flag(help: "Print the entries as JSON.") var json = false
 
     func run() throws {
-        let journal = try JournalCLI.open(common)
-        let day = try date.map { try JournalCLI.date($0, today: journal.today) }
-        let entries = try journalCall { try journal.symptoms(on: day) }
-        if json { return JournalCLI.print(.array(entries.map(JournalCLI.json))) }
+        let (day, entries) = try withJournal(common) { r in
+            let day = try date.map { try JournalCLI.date($0, today: r.entries.today) }
+            return (day, try r.entries.symptoms(on: day))
+        }
+        if json { return printJSON(.array(entries.map(JournalCLI.json))) }
         if entries.isEmpty {
             print(day.map { "no symptoms logged on \($0)" } ?? "no symptoms logged yet; try: healthspool symptom log headache --severity mild")
             return
@@ -141,11 +141,12 @@ struct SymptomCategoriesCommand: ParsableCommand {
     @Flag(help: "Print the categories as JSON.") var json = false
 
     func run() throws {
-        let journal = try JournalCLI.open(common)
-        if let add { _ = try journalCall { try journal.addCategory(add) } }
-        let categories = try journalCall { try journal.categories() }
+        let categories = try withJournal(common) { r in
+            if let add { try r.entries.addCategory(add) }
+            return try r.entries.categories()
+        }
         if json {
-            return JournalCLI.print(.array(categories.map { c in
+            return printJSON(.array(categories.map { c in
                 .object([("name", .string(c.name)), ("symptoms", .array(c.symptoms.map(JSONValue.string)))])
             }))
         }
@@ -153,9 +154,4 @@ struct SymptomCategoriesCommand: ParsableCommand {
             print("\(EscapedText.escape(c.name)): " + (c.symptoms.isEmpty ? "no symptoms yet" : c.symptoms.map(EscapedText.escape).joined(separator: ", ")))
         }
     }
-}
-
-/// Runs a journal use case; its refusals (`SymptomJournalError`) become one-line CLI errors.
-func journalCall<T>(_ body: () throws -> T) throws -> T {
-    do { return try body() } catch let e as SymptomJournalError { throw CLIError(e.description) }
 }

@@ -2,7 +2,6 @@ import ArgumentParser
 import HealthSpoolCore
 import HealthSpoolDaemon
 import HealthSpoolLinux
-import HealthSpoolStore
 
 struct TypesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

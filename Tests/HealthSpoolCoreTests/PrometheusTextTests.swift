@@ -1,4 +1,4 @@
-import HealthSpoolCore
+@testable import HealthSpoolCore
 import Testing
 
 @Suite struct PrometheusTextTests {

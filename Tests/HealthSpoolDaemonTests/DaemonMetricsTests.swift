@@ -1,4 +1,4 @@
-import HealthSpoolCore
+@testable import HealthSpoolCore
 @testable import HealthSpoolDaemon
 import HealthSpoolGateway
 import Testing

@@ -1,7 +1,7 @@
 import Testing
 import HealthSpoolCore
 import HealthSpoolLinux
-import HealthSpoolStore
+@testable import HealthSpoolStore
 import Logging
 @testable import HealthSpoolDaemon
 #if canImport(Glibc)

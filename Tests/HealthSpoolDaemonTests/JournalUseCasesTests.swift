@@ -1,7 +1,7 @@
 import Synchronization
 import Testing
 import HealthSpoolCore
-import HealthSpoolStore
+@testable import HealthSpoolStore
 @testable import HealthSpoolDaemon
 #if canImport(Glibc)
 import Glibc

@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 import icalendar
 import pytest
 import recurring_ical_events
-from conftest import BIN
+from conftest import BIN, wait_until
 
 # Every repeat rule the CLI accepts, in its own words.
 RULES = [
@@ -214,5 +214,20 @@ def test_journal_commands_work_while_the_daemon_runs(hs):
         hs.run("remind", "add", "Change CGM sensor", "--times", "09:00", "--every", "2", "weeks", "--kind", "device")
         assert len(json.loads(hs.run("med", "doses", "--json").stdout)) == 1
         assert json.loads(hs.run("remind", "list", "--json").stdout)[0]["kind"] == "device"
+    finally:
+        hs.stop()
+
+
+def test_a_running_daemon_sends_a_measurement_logged_from_the_cli_at_once(hs, gateway):
+    # Before the one journal runner, med/measure/… opened the journal without telling a running
+    # daemon: a measurement waited for the next unrelated sync of its type.
+    hs.run("gateway", "set", gateway.url, "--ca-file", str(gateway.certs["ca"]), "--no-test")
+    hs.start()
+    try:
+        hs.run("med", "add", "metformin", "--dose", "500 mg")
+        hs.run("med", "take", "metformin")
+        hs.run("measure", "bp", "128/82")
+        assert wait_until(lambda: {"bloodPressureSystolic", "bloodPressureDiastolic"} <= {s["type"] for s in gateway.samples}, 20), hs.read_log()
+        assert sorted((s["type"], s["value"]) for s in gateway.samples) == [("bloodPressureDiastolic", 82), ("bloodPressureSystolic", 128)]
     finally:
         hs.stop()

@@ -538,3 +538,14 @@ def test_a_queue_past_ten_thousand_reads_more_than_and_a_day_that_is_no_date_is_
     browser.find_element("link text", "Go to today").click()
     assert wait_until(lambda: browser.current_url.rstrip("/").endswith("/day") or "/day/" in browser.current_url, 10)
     assert "No such day" not in browser.find_element("tag name", "body").text
+
+
+def test_a_measurement_saved_in_the_browser_reaches_the_gateway_at_once(web, gateway):
+    # The web's measure page stored the samples without telling the sync part: they waited for
+    # the next unrelated sync of their type. It now goes through the CLI's JournalRunner.
+    cookie, csrf = web.session()
+    form = {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded", "Origin": web.base}
+    r, _ = web.request("POST", "/measure", form, "kind=hr&value-hr=64&csrf=" + csrf)
+    assert r.status == 303 and "ok=" in (r.getheader("Location") or ""), r.getheader("Location")
+    assert wait_until(lambda: any(s["type"] == "heartRate" for s in gateway.samples), 20), web.hs.read_log()
+    assert [s["value"] for s in gateway.samples if s["type"] == "heartRate"] == [64]

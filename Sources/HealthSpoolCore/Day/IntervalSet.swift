@@ -24,14 +24,6 @@ public struct IntervalSet: Hashable, Sendable {
         IntervalSet(intervals.map { ($0.start, $0.end) } + other.intervals.map { ($0.start, $0.end) })
     }
 
-    /// The part inside `[from, to)`.
-    public func clipped(from: Int64, to: Int64) -> IntervalSet {
-        IntervalSet(intervals.compactMap { i in
-            let s = max(i.start, from), e = min(i.end, to)
-            return e > s ? (s, e) : nil
-        })
-    }
-
     /// How much of `[start, end)` this set covers, in milliseconds.
     public func covered(_ start: Int64, _ end: Int64) -> Int64 {
         guard end > start else { return 0 }

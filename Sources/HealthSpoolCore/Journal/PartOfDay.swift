@@ -21,17 +21,6 @@ public enum PartOfDay: String, CaseIterable, Sendable, CustomStringConvertible {
         self.init(hour: Int(Timestamp.floorDivide(local, 86_400_000).1 / 3_600_000))
     }
 
-    /// A typical local hour for this part of the day (for an entry logged with `--when` on
-    /// another day than today and no exact time): 08:00, 14:00, 19:00, 23:00.
-    public var typicalHour: Int {
-        switch self {
-        case .morning: 8
-        case .afternoon: 14
-        case .evening: 19
-        case .night: 23
-        }
-    }
-
     /// Parses a name, any case.
     public init?(parsing text: String) {
         self.init(rawValue: text.lowercased().trimmingSpaces)

@@ -59,7 +59,7 @@ public struct MetricFamily: Sendable, Equatable {
 
     /// Whether `name` is a valid metric name (`[a-zA-Z_:][a-zA-Z0-9_:]*`); label names are the
     /// same without the colon (`allowColon: false`).
-    public static func isValidName(_ name: String, allowColon: Bool = true) -> Bool {
+    static func isValidName(_ name: String, allowColon: Bool = true) -> Bool {
         guard let first = name.utf8.first else { return false }
         func letter(_ c: UInt8) -> Bool { (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || c == 0x5F || (allowColon && c == 0x3A) }
         return letter(first) && name.utf8.allSatisfy { letter($0) || ($0 >= 0x30 && $0 <= 0x39) }

@@ -73,4 +73,11 @@ public struct CalendarDay: Sendable {
     public var steps: Double?
     public var sleepMinutes: Double?
     public var isToday: Bool
+
+    /// The day as `healthspool calendar --json` lists it.
+    public var json: JSONValue {
+        .object([("date", .string(date.description)), ("hasData", .bool(hasData)), ("today", .bool(isToday)),
+                 ("steps", steps.map { .number($0.rounded()) } ?? .null),
+                 ("sleepMinutes", sleepMinutes.map { .number($0.rounded()) } ?? .null)])
+    }
 }

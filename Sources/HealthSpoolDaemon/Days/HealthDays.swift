@@ -13,9 +13,14 @@ public final class HealthDays {
 
     /// Opens the store; `zone` defaults to the machine's. Rollups computed for another zone or
     /// source priority are rebuilt first.
-    public init(context: DaemonContext, zone: ZoneRules? = nil) throws {
-        journal = try HealthJournal(context: context, zone: zone)
-        store.rollupPolicy = RollupPolicy(zone: journal.zone, priority: context.settings.sourcePriority)
+    public convenience init(context: DaemonContext, zone: ZoneRules? = nil) throws {
+        self.init(journal: try HealthJournal(context: context, zone: zone))
+    }
+
+    /// The day views on `journal`'s store and zone (`JournalRunner`'s).
+    init(journal: HealthJournal) {
+        self.journal = journal
+        store.rollupPolicy = RollupPolicy(zone: journal.zone, priority: journal.context.settings.sourcePriority)
     }
 
     /// Rebuilds the rollups if they were computed under another policy; true when it did.

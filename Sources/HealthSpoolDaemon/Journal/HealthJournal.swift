@@ -13,12 +13,19 @@ public final class HealthJournal {
     public let zone: ZoneRules
     let store: SampleStore
     let journal: JournalStore
+    /// Told the types that gained queued samples after a write (a manual measurement).
+    public var onQueued: ([String]) -> Void = { _ in }
 
     /// Opens the store; `zone` defaults to the machine's (`TZ`, else `/etc/localtime`).
-    public init(context: DaemonContext, zone: ZoneRules? = nil) throws {
+    public convenience init(context: DaemonContext, zone: ZoneRules? = nil) throws {
+        self.init(context: context, store: try context.openStore(), zone: try zone ?? ZoneInfo.current(environment: context.environment))
+    }
+
+    /// The journal on a store already open (`JournalRunner`'s).
+    init(context: DaemonContext, store: SampleStore, zone: ZoneRules) {
         self.context = context
-        self.zone = try zone ?? ZoneInfo.current(environment: context.environment)
-        store = try context.openStore()
+        self.zone = zone
+        self.store = store
         journal = JournalStore(store)
     }
 

@@ -57,12 +57,16 @@ final class SpoolIntake: @unchecked Sendable {
         queue.sync { self.importer = importer }
     }
 
-    /// The stop began: the import in progress ends at its next batch boundary (what it
-    /// committed is kept, the file stays in the spool); no other starts.
-    func beginStop() {
+    /// The stop began: no other import starts, the retry timer is cancelled.
+    func stopTakingFiles() {
         stopping = true
         retryTimer?.cancel()
         retryTimer = nil
+    }
+
+    /// The import in progress ends at its next batch boundary (what it committed is kept, the
+    /// file stays in the spool and is imported again, idempotently, at the next start).
+    func interruptImport() {
         importer?.interrupt()
     }
 

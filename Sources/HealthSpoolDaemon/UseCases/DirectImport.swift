@@ -27,8 +27,6 @@ public final class DirectImport {
 
     /// Tells a running daemon which types gained samples (nothing when none runs or none gained).
     public func tellDaemon() {
-        guard !gained.isEmpty, let client = ControlClient(path: context.controlSocket, timeoutSeconds: 5) else { return }
-        _ = client.send(.object([("command", .string("observe")), ("types", .array(gained.sorted().map(JSONValue.string)))]))
-        _ = client.next()
+        ControlClient.observe(gained.sorted(), socket: context.controlSocket)
     }
 }

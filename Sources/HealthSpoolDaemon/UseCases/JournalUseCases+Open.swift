@@ -8,11 +8,7 @@ extension JournalUseCases {
     public static func open(context: DaemonContext) throws -> JournalUseCases {
         let journal = JournalUseCases(store: try context.openStore(), settings: context.settings)
         let socket = context.controlSocket
-        journal.onQueued = { types in
-            guard let client = ControlClient(path: socket, timeoutSeconds: 5) else { return }
-            _ = client.send(.object([("command", .string("observe")), ("types", .array(types.map(JSONValue.string)))]))
-            _ = client.next()
-        }
+        journal.onQueued = { ControlClient.observe($0, socket: socket) }
         return journal
     }
 }

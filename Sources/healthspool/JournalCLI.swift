@@ -3,15 +3,39 @@ import HealthSpoolCore
 import HealthSpoolDaemon
 import HealthSpoolLinux
 
-/// What the journal commands share: opening the journal on the store (with or without a
-/// running daemon), reading dates and times, and showing entries.
-enum JournalCLI {
-    /// The journal's use cases on the store; records put in line are announced to a running
-    /// daemon through its control socket (it then syncs them as it syncs imports).
-    static func open(_ common: CommonOptions) throws -> JournalUseCases {
-        try JournalUseCases.open(context: try common.context())
+/// Runs a journal command (symptom, lifestyle, journal, med, remind, goal, note, measure, day,
+/// calendar, rebuild-rollups) through the daemon module's `JournalRunner`, with or without a
+/// running daemon: the store opened once, what it queues announced to a running daemon; its
+/// refusals become one-line CLI errors (exit status 1).
+func withJournal<T>(_ common: CommonOptions, _ body: (JournalRunner) throws -> T) throws -> T {
+    let context = try common.context()
+    do { return try JournalRunner.run(context: context, body) } catch let refusal as JournalRunner.Refusal {
+        throw CLIError(refusal.description)
     }
+}
 
+/// Prints a JSON value on one line.
+func printJSON(_ v: JSONValue) {
+    var w = JSONWriter()
+    w.value(v)
+    print(w.text)
+}
+
+extension String {
+    /// The text and at least one space, padded to `width` (a column of a journal line).
+    func padding(_ width: Int) -> String { count >= width ? self + " " : self + String(repeating: " ", count: width - count) }
+}
+
+extension Timestamp {
+    /// `2026-03-29 08:00` in the timestamp's own offset.
+    var shortLocal: String {
+        let s = iso8601Local
+        return String(s.prefix(10)) + " " + String(s.dropFirst(11).prefix(5))
+    }
+}
+
+/// What the journal commands share: reading dates and times, and showing entries.
+enum JournalCLI {
     /// A date: `YYYY-MM-DD`, `today` or `yesterday`.
     static func date(_ text: String, today: CivilDate) throws -> CivilDate {
         switch text.lowercased() {
@@ -129,11 +153,5 @@ enum JournalCLI {
     static func json(_ s: SymptomScore) -> JSONValue {
         .object([("scope", .string(s.scope.rawValue)), ("name", .string(s.name)), ("score", .number(Double(s.score))),
                  ("entries", .number(Double(s.entries))), ("id", .string(s.id.description))])
-    }
-
-    static func print(_ v: JSONValue) {
-        var w = JSONWriter()
-        w.value(v)
-        Swift.print(w.text)
     }
 }

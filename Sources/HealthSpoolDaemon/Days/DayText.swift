@@ -1,16 +1,16 @@
 import HealthSpoolCore
-import HealthSpoolDaemon
 
-/// The terminal forms of the day view and the month grid.
-enum DayText {
+/// The terminal forms of the day view and the month grid (`healthspool day`, `calendar`).
+public enum DayText {
     static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
 
-    static func render(_ s: DaySummary, zone: ZoneRules) -> String {
+    /// The day view: the date, then a row a figure (steps, distance, sleep, heart rate, …).
+    public static func render(_ s: DaySummary, zone: ZoneRules) -> String {
         func time(_ ms: Int64) -> String {
             String(Timestamp(millis: ms, utcOffsetSeconds: zone.offset(atUTCMillis: ms)).iso8601Local.dropFirst(11).prefix(5))
         }
         var lines = ["\(weekdays[s.date.weekday]) \(s.date)" + (s.end - s.start == 86_400_000 ? "" : " (\((s.end - s.start) / 3_600_000) hours)")]
-        func row(_ label: String, _ value: String) { lines.append(label.padding(14) + value) }
+        func row(_ label: String, _ value: String) { lines.append(padded(label, 14) + value) }
         let t = s.totals
         row("Steps", t["stepCount"].map { grouped($0) } ?? "—")
         row("Distance", t["distanceWalkingRunning"].map { number($0, 2) + " km" } ?? "—")
@@ -40,9 +40,9 @@ enum DayText {
 
     /// A month grid, weeks from Monday; `*` marks days with data, today is in brackets (and
     /// reversed on a terminal).
-    static func grid(_ days: [CalendarDay], year: Int, month: Int, color: Bool) -> String {
+    public static func grid(_ days: [CalendarDay], year: Int, month: Int, color: Bool) -> String {
         let names = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
-        var lines = ["\(names[month - 1]) \(year)".padding(28), " Mo   Tu   We   Th   Fr   Sa   Su"]
+        var lines = [padded("\(names[month - 1]) \(year)", 28), " Mo   Tu   We   Th   Fr   Sa   Su"]
         var cells = [String](repeating: "    ", count: (days.first!.date.weekday + 6) % 7)
         for d in days {
             var cell = (d.date.day < 10 ? " " : "") + String(d.date.day) + (d.hasData ? "*" : " ")
@@ -87,8 +87,9 @@ enum DayText {
         }
         return String(out.reversed())
     }
-}
 
-extension String {
-    func padding(_ width: Int) -> String { count >= width ? self + " " : self + String(repeating: " ", count: width - count) }
+    /// `s` and at least one space, padded to `width`.
+    static func padded(_ s: String, _ width: Int) -> String {
+        s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count)
+    }
 }

@@ -1,25 +1,5 @@
 import ArgumentParser
 import HealthSpoolCore
-import HealthSpoolDaemon
-
-/// Opens the health journal for a command; journal errors become one-line CLI errors.
-func withJournal<T>(_ common: CommonOptions, _ body: (HealthJournal, Timestamp) throws -> T) throws -> T {
-    let context = try common.context()
-    do {
-        return try body(try HealthJournal(context: context), DaemonContext.now())
-    } catch let e as JournalError {
-        throw CLIError(e.description)
-    } catch let e as ZoneRulesError {
-        throw CLIError(e.description)
-    }
-}
-
-/// Prints a JSON value.
-func printJSON(_ v: JSONValue) {
-    var w = JSONWriter()
-    w.value(v)
-    print(w.text)
-}
 
 /// Reads the repeat options shared by `remind add` and `goal add`.
 struct RepeatOptions: ParsableArguments {
@@ -74,13 +54,5 @@ struct RepeatOptions: ParsableArguments {
         } catch let e as JournalError {
             throw ValidationError(e.description)
         }
-    }
-}
-
-extension Timestamp {
-    /// `2026-03-29 08:00` in the timestamp's own offset.
-    var shortLocal: String {
-        let s = iso8601Local
-        return String(s.prefix(10)) + " " + String(s.dropFirst(11).prefix(5))
     }
 }

@@ -1,8 +1,5 @@
 import ArgumentParser
-import HealthSpoolCore
 import HealthSpoolDaemon
-import HealthSpoolLinux
-import HealthSpoolStore
 
 struct LockCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,9 +10,7 @@ struct LockCommand: ParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() throws {
-        let context = try common.context()
-        try FileSystem.makeDirectory(context.stateDir, mode: 0o700)
-        try FileSystem.writeAtomically(context.lockFlagPath, Array("locked\n".utf8))
+        try LockFlag.set(context: try common.context())
         print("locked: files wait in the spool and samples stay queued until 'healthspool unlock'")
     }
 }
@@ -25,9 +20,7 @@ struct UnlockCommand: ParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() throws {
-        let context = try common.context()
-        try FileSystem.remove(context.lockFlagPath)
-        FileSystem.syncDirectory(of: context.lockFlagPath)
+        try LockFlag.clear(context: try common.context())
         print("unlocked")
     }
 }

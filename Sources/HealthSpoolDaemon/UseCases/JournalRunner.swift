@@ -1,0 +1,73 @@
+import HealthSpoolCore
+import HealthSpoolLinux
+import HealthSpoolStore
+
+/// One journal command (the CLI's symptom, lifestyle, journal, med, remind, goal, note,
+/// measure, day, calendar and rebuild-rollups), run the same way for each: the store opened once, the journal's use cases on it,
+/// the time the command runs at; the records it puts in line are announced to a running daemon
+/// through its control socket (it then syncs them as it syncs imports); a refusal is one line.
+///
+/// Not thread-safe (it owns a store connection): one per command.
+public final class JournalRunner {
+    /// A journal request that cannot be done, in one line that says what the user can do (a
+    /// `JournalError`, `SymptomJournalError` or `ZoneRulesError` as it reads).
+    public struct Refusal: Error, CustomStringConvertible, Sendable {
+        public let description: String
+    }
+
+    public let context: DaemonContext
+    /// The time the command runs at.
+    public let now: Timestamp
+    let store: SampleStore
+    let announce: ([String]) -> Void
+    private var opened: HealthJournal?
+
+    /// Symptoms, lifestyle factors, days and scores.
+    public let entries: JournalUseCases
+
+    init(context: DaemonContext, now: Timestamp, announce: @escaping ([String]) -> Void) throws {
+        self.context = context
+        self.now = now
+        self.announce = announce
+        store = try context.openStore()
+        entries = JournalUseCases(store: store, settings: context.settings, clock: { now })
+        entries.onQueued = announce
+    }
+
+    /// Medications, doses, reminders, goals, notes and manual measurements, in the machine's
+    /// zone (`TZ`, else `/etc/localtime`), on the same store. Read at first use: a zone that
+    /// cannot be read refuses only the commands that need it.
+    public func records() throws -> HealthJournal {
+        if let opened { return opened }
+        let journal = HealthJournal(context: context, store: store, zone: try ZoneInfo.current(environment: context.environment))
+        journal.onQueued = announce
+        opened = journal
+        return journal
+    }
+
+    /// The day views and the month calendar, on the same store and zone as `records()`.
+    public func days() throws -> HealthDays { HealthDays(journal: try records()) }
+
+    /// Runs `body` on the journal of `context`'s store (created when needed) at the current
+    /// time; queued records are announced to a running daemon at `context.controlSocket`.
+    /// Journal refusals come out as a `Refusal`; other errors (the store's) as they are.
+    public static func run<T>(context: DaemonContext, now: Timestamp = DaemonContext.now(),
+                              _ body: (JournalRunner) throws -> T) throws -> T {
+        let socket = context.controlSocket
+        return try run(context: context, now: now, announce: { ControlClient.observe($0, socket: socket) }, body)
+    }
+
+    /// `run` with another announcement (a test's).
+    static func run<T>(context: DaemonContext, now: Timestamp, announce: @escaping ([String]) -> Void,
+                       _ body: (JournalRunner) throws -> T) throws -> T {
+        do {
+            return try body(try JournalRunner(context: context, now: now, announce: announce))
+        } catch let e as JournalError {
+            throw Refusal(description: e.description)
+        } catch let e as SymptomJournalError {
+            throw Refusal(description: e.description)
+        } catch let e as ZoneRulesError {
+            throw Refusal(description: e.description)
+        }
+    }
+}
