@@ -34,6 +34,24 @@ import Testing
         }
     }
 
+    /// The SHA-256 of the bodies of `EncoderCorpus.rows(600, seed: 7)` (whole, halves and a few
+    /// parts, every format) as the pointer-buffer encoder of commit b6a6d53 wrote them.
+    static let pinnedDigest = "8dd7a7169c9395294e42f8355cb8c594d79b0211230166f9f2a1e9eec1c121aa"
+
+    @Test func bodiesMatchWhatThePointerEncoderWrote() throws {
+        let (a, b) = both(EncoderCorpus.rows(600, seed: 7), capacity: 0)
+        for form in [a, b] as [any EncoderForm] {
+            var all: [UInt8] = []
+            for format in GatewayFormat.allCases {
+                for range in [0..<600, 0..<300, 300..<600, 137..<212, 599..<600] {
+                    all += form.bytes(range, format: format, envelope: envelope, now: now)
+                }
+            }
+            let digest = SHA256.hash(all).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+            #expect(digest == Self.pinnedDigest, "\(type(of: form))")
+        }
+    }
+
     @Test func theWholeJSONBatchInPlaceLeavesTheObjectsAsTheyWere() throws {
         let (a, b) = both(EncoderCorpus.rows(40, seed: 3), capacity: 256)
         let first = b.bytes(0..<40, format: .json, envelope: envelope, now: now)
