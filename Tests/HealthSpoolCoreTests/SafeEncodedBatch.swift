@@ -1,7 +1,10 @@
 @testable import HealthSpoolCore
 
 /// `EncodedBatch` with its storage in a Swift array: every write is a bounds-checked append or
-/// subscript, no buffer pool, no pointer arithmetic. Same API, byte-identical bodies.
+/// subscript, no buffer pool, no pointer arithmetic. Same API, byte-identical bodies. Kept here
+/// for `SafeEncodedBatchTests` and `EncoderBenchmark` only: it measured 1.3-2.2x the pointer
+/// form's CPU time (BENCHMARKS.md, "Sync encoder: safe vs unsafe buffers (paired)"), so
+/// production keeps `EncodedBatch`.
 final class SafeEncodedBatch: @unchecked Sendable {
     private(set) var rowIDs: [Int64] = []
     private(set) var ids: [SampleID] = []
