@@ -20,16 +20,13 @@ let package = Package(
         .target(name: "HealthSpoolLock"),
         // The domain: no file system, no clock; its one C library is libcrypto, for SHA-256.
         .target(
-            name: "HealthSpoolCore", dependencies: ["CCrypto", "HealthSpoolLock"],
-            // Sample ids are derived for every record parsed: no dynamic exclusivity checks there either.
-            // Measured (BENCHMARKS.md, "Exclusivity checks"): parse-only 10-31 % slower with them.
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+            name: "HealthSpoolCore", dependencies: ["CCrypto", "HealthSpoolLock"]
         ),
-        // Parsers: bytes in, samples out.
+        // Parsers: bytes in, samples out. Both targets build with dynamic exclusivity checks; the
+        // Apple Health scanner's hot stored properties alone are `@exclusivity(unchecked)` (see
+        // XMLTagScanner.swift; measured in BENCHMARKS.md, "Exclusivity checks (paired)").
         .target(
-            name: "HealthExport", dependencies: ["HealthSpoolCore", "HealthSpoolLock", "CZlib"],
-            // The export scanner's hot loops: dynamic exclusivity checks cost ~10 % of a parse.
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+            name: "HealthExport", dependencies: ["HealthSpoolCore", "HealthSpoolLock", "CZlib"]
         ),
 
         // System libraries, each imported by exactly one adapter target.

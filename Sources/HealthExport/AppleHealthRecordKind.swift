@@ -25,7 +25,8 @@ final class AppleHealthRecordKind {
     /// Whether a `Correlation` may repeat this type's records (see `CorrelationCopies`).
     let isCorrelationMember: Bool
     /// Unit plans by the unit as written (a type is nearly always written in one unit).
-    var units = ValueInterner<UnitPlan>(slots: 4)
+    // Read for every record: unchecked, as the scanner's properties (see `XMLTagScanner`).
+    @exclusivity(unchecked) var units = ValueInterner<UnitPlan>(slots: 4)
 
     init(hkIdentifier: String) {
         self.hkIdentifier = hkIdentifier

@@ -12,37 +12,40 @@ final class AppleHealthSampleBuilder {
              workoutActivity, beatList, other
     }
 
+    // The stored properties the parse reads and writes for every byte or record are
+    // `@exclusivity(unchecked)`: no dynamic exclusivity check on each access (the rest of the
+    // package builds with them). Measured: BENCHMARKS.md, "Exclusivity checks (paired)".
     let scanner: XMLTagScanner
     let sink: SampleSink
-    var report = ParseReport()
+    @exclusivity(unchecked) var report = ParseReport()
     /// Whether the `<HealthData` root was seen.
-    private(set) var sawHealthData = false
-    private(set) var healthDataClosed = false
-    var stack: [Element] = []
+    @exclusivity(unchecked) private(set) var sawHealthData = false
+    @exclusivity(unchecked) private(set) var healthDataClosed = false
+    @exclusivity(unchecked) var stack: [Element] = []
 
-    var record: PendingRecord?
-    var workout: PendingWorkout?
+    @exclusivity(unchecked) var record: PendingRecord?
+    @exclusivity(unchecked) var workout: PendingWorkout?
     /// The open `Correlation`, whose metadata its member records carry.
-    var correlation: PendingCorrelation?
-    var correlationCopies = CorrelationCopies()
+    @exclusivity(unchecked) var correlation: PendingCorrelation?
+    @exclusivity(unchecked) var correlationCopies = CorrelationCopies()
     /// The first attribute of the current element (or its children) whose value is not UTF-8.
-    var invalidField: InvalidField?
+    @exclusivity(unchecked) var invalidField: InvalidField?
     /// The UTC offset records carry on each local day (days since the epoch), for the
     /// `ActivitySummary` of that day, whose date has no zone.
-    var offsetsByDay: [Int64: Int32] = [:]
+    @exclusivity(unchecked) var offsetsByDay: [Int64: Int32] = [:]
     /// The UTC range of the local day last noted, and its offset: consecutive records share it.
-    var notedDay: (from: Int64, to: Int64, offset: Int32) = (0, 0, 0)
+    @exclusivity(unchecked) var notedDay: (from: Int64, to: Int64, offset: Int32) = (0, 0, 0)
     /// The offset of a local day on which no record carries one (days since the epoch → seconds).
-    var fallbackOffset: (Int64) -> Int32 = MachineTimeZone.offset(onLocalDay:)
+    @exclusivity(unchecked) var fallbackOffset: (Int64) -> Int32 = MachineTimeZone.offset(onLocalDay:)
 
     // Caches of strings that repeat on every record.
-    var kinds = ValueInterner<AppleHealthRecordKind>(slots: 8)
-    var kindsByIdentifier: [String: AppleHealthRecordKind] = [:]
-    var sourceNames = ValueInterner<String>(slots: 8)
-    var sourceVersions = ValueInterner<String>(slots: 8)
-    var devices = ValueInterner<String>(slots: 8)
-    var categoryValues = ValueInterner<String>(slots: 16)
-    var metadataKeys = ValueInterner<String>(slots: 32)
+    @exclusivity(unchecked) var kinds = ValueInterner<AppleHealthRecordKind>(slots: 8)
+    @exclusivity(unchecked) var kindsByIdentifier: [String: AppleHealthRecordKind] = [:]
+    @exclusivity(unchecked) var sourceNames = ValueInterner<String>(slots: 8)
+    @exclusivity(unchecked) var sourceVersions = ValueInterner<String>(slots: 8)
+    @exclusivity(unchecked) var devices = ValueInterner<String>(slots: 8)
+    @exclusivity(unchecked) var categoryValues = ValueInterner<String>(slots: 16)
+    @exclusivity(unchecked) var metadataKeys = ValueInterner<String>(slots: 32)
 
     init(scanner: XMLTagScanner, sink: SampleSink) {
         self.scanner = scanner

@@ -11,8 +11,9 @@ struct ValueInterner<Value> {
         let keys: UnsafeMutablePointer<UnsafeMutableRawPointer?>
         let counts: UnsafeMutablePointer<Int>
         let values: UnsafeMutablePointer<Value?>
-        var last = 0
-        var next = 0
+        // Read for every attribute value: unchecked, as the scanner's (see `XMLTagScanner`).
+        @exclusivity(unchecked) var last = 0
+        @exclusivity(unchecked) var next = 0
 
         init(slots: Int) {
             self.slots = slots

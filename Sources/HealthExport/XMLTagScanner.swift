@@ -39,28 +39,31 @@ final class XMLTagScanner {
     /// Largest single tag accepted before the input is called malformed.
     static let maxTagBytes = 16 << 20
 
+    // The stored properties the parse reads and writes for every byte or record are
+    // `@exclusivity(unchecked)`: no dynamic exclusivity check on each access (the rest of the
+    // package builds with them). Measured: BENCHMARKS.md, "Exclusivity checks (paired)".
     private let stream: ByteStream
-    private(set) var bytes: UnsafeMutableRawPointer
-    private var capacity: Int
-    private var pos = 0
-    private var end = 0
-    private var atEOF = false
+    @exclusivity(unchecked) private(set) var bytes: UnsafeMutableRawPointer
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var pos = 0
+    @exclusivity(unchecked) private var end = 0
+    @exclusivity(unchecked) private var atEOF = false
     /// Stream offset of `bytes[0]`.
-    private var base: Int64 = 0
+    @exclusivity(unchecked) private var base: Int64 = 0
     /// 1-based line of `pos` (counted between tags and inside skipped markup; newlines inside
     /// attribute values are counted too).
-    private(set) var line = 1
+    @exclusivity(unchecked) private(set) var line = 1
 
     /// The current tag's name, as byte offsets.
-    private(set) var nameStart = 0
-    private(set) var nameEnd = 0
+    @exclusivity(unchecked) private(set) var nameStart = 0
+    @exclusivity(unchecked) private(set) var nameEnd = 0
     /// The current tag's attributes (the first `attributeCount` are valid).
-    private(set) var attributes: UnsafeMutablePointer<Attribute>
-    private(set) var attributeCount = 0
-    private var attributeCapacity = 32
+    @exclusivity(unchecked) private(set) var attributes: UnsafeMutablePointer<Attribute>
+    @exclusivity(unchecked) private(set) var attributeCount = 0
+    @exclusivity(unchecked) private var attributeCapacity = 32
     /// Stream offset and line where the current tag starts.
-    private(set) var tagOffset: Int64 = 0
-    private(set) var tagLine = 1
+    @exclusivity(unchecked) private(set) var tagOffset: Int64 = 0
+    @exclusivity(unchecked) private(set) var tagLine = 1
 
     init(_ stream: ByteStream, chunkSize: Int = 1 << 20) {
         self.stream = stream

@@ -13,6 +13,12 @@ import HealthSpoolLock
 /// unit, source, import time) are encoded once and copied. Written by one thread, then handed on;
 /// after that only `withBody` writes, and only outside the objects (see `headroom`).
 ///
+/// Unsafe on purpose: the storage is a pointer buffer from a pool (`BatchBuffers`), written
+/// through `JSONBytes`. A safe form with the same output (a Swift array, bounds-checked appends,
+/// no pool: `SafeEncodedBatch` in the tests) takes 1.3-2.2x its CPU time to encode and build
+/// bodies (paired, BENCHMARKS.md, "Sync encoder: safe vs unsafe buffers (paired)"), well past
+/// the 10 % the unsafe form must be worth; `SafeEncodedBatchTests` pins both to the same bytes.
+///
 /// `@unchecked Sendable` on that invariant: one writer before the hand-over, and after it only
 /// reads of the objects plus `withBody` writing outside them.
 public final class EncodedBatch: @unchecked Sendable {

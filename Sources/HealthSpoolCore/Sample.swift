@@ -145,12 +145,15 @@ public enum SampleIdentity {
             var n = 0
             func byte(_ b: UInt8) { key[n] = b; n += 1 }
             func text(_ s: String) {
-                let copied: Void? = s.utf8.withContiguousStorageIfAvailable { utf8 in
-                    guard let from = utf8.baseAddress, !utf8.isEmpty else { return }
+                // `n` goes in by value and comes back as the count: a closure that captured it
+                // would check exclusive access to it at run time for every sample (BENCHMARKS.md,
+                // "Exclusivity checks (paired)").
+                let copied: Int? = s.utf8.withContiguousStorageIfAvailable { [n] utf8 in
+                    guard let from = utf8.baseAddress, !utf8.isEmpty else { return 0 }
                     UnsafeMutableRawPointer(key.baseAddress! + n).copyMemory(from: from, byteCount: utf8.count)
-                    n += utf8.count
+                    return utf8.count
                 }
-                if copied == nil { for b in s.utf8 { key[n] = b; n += 1 } }
+                if let copied { n += copied } else { for b in s.utf8 { key[n] = b; n += 1 } }
             }
             func decimal(_ v: Int64) {
                 if v == 0 { byte(0x30); return }
