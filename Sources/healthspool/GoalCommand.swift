@@ -25,7 +25,7 @@ struct GoalAdd: ParsableCommand {
             let j = try r.records()
             return try j.addGoal(name: name, rule: rule, start: try start.map { try j.day($0, now: r.now) }, type: type, target: target, now: r.now)
         }
-        if json { printJSON(GoalList.json(g)) } else { print("added goal \(g.id): \(g.name)\(g.rule.map { ", \($0)" } ?? ", once")") }
+        if json { printJSON(JournalRows.json(g)) } else { print("added goal \(g.id): \(g.name)\(g.rule.map { ", \($0)" } ?? ", once")") }
     }
 }
 
@@ -35,12 +35,6 @@ struct GoalList: ParsableCommand {
     @Option(help: "The day (YYYY-MM-DD; default today).", completion: Completions.dates) var date: String?
     @Flag(help: "Print JSON.") var json = false
 
-    static func json(_ g: Goal) -> JSONValue {
-        .object([("id", .number(Double(g.id))), ("name", .string(g.name)), ("rrule", g.rule.map { .string($0.description) } ?? .null),
-                 ("start", .string(g.start.description)), ("type", g.type.map(JSONValue.string) ?? .null),
-                 ("target", g.target.map(JSONValue.number) ?? .null)])
-    }
-
     func run() throws {
         let list = try withJournal(common) { r in
             let j = try r.records()
@@ -48,7 +42,7 @@ struct GoalList: ParsableCommand {
         }
         if json {
             printJSON(.array(list.map { s in
-                var o = Self.json(s.goal).objectValue ?? []
+                var o = JournalRows.json(s.goal).objectValue ?? []
                 o += [("date", .string(s.day.description)), ("applies", .bool(s.applies)), ("done", .bool(s.done != nil)),
                       ("doneBy", s.done.map { .string($0.rawValue) } ?? .null), ("total", s.total.map(JSONValue.number) ?? .null)]
                 return .object(o)

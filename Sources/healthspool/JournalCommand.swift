@@ -19,10 +19,10 @@ struct JournalCommand: ParsableCommand {
         if json {
             return printJSON(.object([
                 ("date", .string(d.day.description)), ("complete", .bool(d.complete)),
-                ("symptoms", .array(d.symptoms.map(JournalCLI.json))), ("lifestyle", .array(d.lifestyle.map(JournalCLI.json))),
+                ("symptoms", .array(d.symptoms.map(JournalRows.json))), ("lifestyle", .array(d.lifestyle.map(JournalRows.json))),
                 ("scores", .object([
-                    ("categories", .array(d.scores.filter { $0.scope == .category }.map(JournalCLI.json))),
-                    ("symptoms", .array(d.scores.filter { $0.scope == .symptom }.map(JournalCLI.json))),
+                    ("categories", .array(d.scores.filter { $0.scope == .category }.map(JournalRows.json))),
+                    ("symptoms", .array(d.scores.filter { $0.scope == .symptom }.map(JournalRows.json))),
                 ])),
             ]))
         }
@@ -30,10 +30,10 @@ struct JournalCommand: ParsableCommand {
         print("Health journal for \(names[d.day.weekday]) \(d.day)" + (d.complete ? "" : " (so far: the day is not over)"))
         print("\nSymptoms")
         if d.symptoms.isEmpty { print("  none logged") }
-        for e in d.symptoms { print("  " + JournalCLI.line(e)) }
+        for e in d.symptoms { print("  " + JournalRows.line(e)) }
         print("\nLifestyle")
         if d.lifestyle.isEmpty { print("  none logged") }
-        for e in d.lifestyle { print("  " + JournalCLI.line(e)) }
+        for e in d.lifestyle { print("  " + JournalRows.line(e)) }
         for (scope, title) in [(ScoreScope.category, "Scores by category"), (.symptom, "Scores by symptom")] {
             let scores = d.scores.filter { $0.scope == scope }
             print("\n\(title)")

@@ -46,8 +46,8 @@ struct LifestyleLogCommand: ParsableCommand {
             let at = try self.at.map { try JournalCLI.time($0, today: r.entries.today) }
             return try r.entries.logLifestyle(LifestyleLog(factor: factor, measure: measure, when: when, at: at, note: note))
         }
-        if json { return printJSON(JournalCLI.json(entry)) }
-        print("logged " + JournalCLI.line(entry))
+        if json { return printJSON(JournalRows.json(entry)) }
+        print("logged " + JournalRows.line(entry))
     }
 }
 
@@ -62,8 +62,8 @@ struct LifestyleListCommand: ParsableCommand {
             let day = try date.map { try JournalCLI.date($0, today: r.entries.today) } ?? r.entries.today
             return (day, try r.entries.lifestyle(on: day))
         }
-        if json { return printJSON(.array(entries.map(JournalCLI.json))) }
+        if json { return printJSON(.array(entries.map(JournalRows.json))) }
         if entries.isEmpty { print("no lifestyle factors logged on \(day)") }
-        for e in entries { print(JournalCLI.line(e)) }
+        for e in entries { print(JournalRows.line(e)) }
     }
 }

@@ -7,18 +7,6 @@ struct MedCommand: ParsableCommand {
         commandName: "med", abstract: "Medications and the doses you take.",
         discussion: "Each medication has a name, other names, dose, prescriber, directions and times; each dose taken is logged with a time stamp you can change.",
         subcommands: [MedAdd.self, MedList.self, MedTake.self, MedDoses.self, MedDose.self, MedRemove.self])
-
-    static func json(_ m: Medication) -> JSONValue {
-        .object([("id", .number(Double(m.id))), ("name", .string(m.name)), ("otherNames", .array(m.otherNames.map(JSONValue.string))),
-                 ("dose", .string(m.dose)), ("prescriber", .string(m.prescriber)), ("directions", .string(m.directions)),
-                 ("times", .array(m.times.map { .string($0.description) }))])
-    }
-
-    static func json(_ d: Dose, _ m: Medication?) -> JSONValue {
-        .object([("id", .number(Double(d.id))), ("medicationId", .number(Double(d.medicationID))),
-                 ("medication", m.map { .string($0.name) } ?? .null), ("takenAt", .string(d.takenAt.iso8601Local)),
-                 ("reminderId", d.reminderID.map { .number(Double($0)) } ?? .null)])
-    }
 }
 
 struct MedAdd: ParsableCommand {
@@ -39,7 +27,7 @@ struct MedAdd: ParsableCommand {
                                                      dose: dose, prescriber: prescriber, directions: directions,
                                                      times: try times.map(TimeOfDay.list(parsing:)) ?? []), now: r.now)
         }
-        if json { printJSON(MedCommand.json(m)) } else { print("added medication \(m.id): \(m.name)") }
+        if json { printJSON(JournalRows.json(m)) } else { print("added medication \(m.id): \(m.name)") }
     }
 }
 
@@ -50,7 +38,7 @@ struct MedList: ParsableCommand {
 
     func run() throws {
         let meds = try withJournal(common) { try $0.records().medications() }
-        if json { printJSON(.array(meds.map(MedCommand.json))); return }
+        if json { printJSON(.array(meds.map(JournalRows.json))); return }
         if meds.isEmpty { print("no medications; add one with: healthspool med add NAME --dose \"400 mg\""); return }
         for m in meds {
             var line = "\(m.id)  \(m.name)"
@@ -76,7 +64,7 @@ struct MedTake: ParsableCommand {
             let j = try r.records()
             return try j.takeDose(medication, at: try at.map { try j.time($0, now: r.now) } ?? r.now)
         }
-        if json { printJSON(MedCommand.json(d, m)) } else { print("dose \(d.id): \(m.name) at \(d.takenAt.shortLocal)") }
+        if json { printJSON(JournalRows.json(d, m)) } else { print("dose \(d.id): \(m.name) at \(d.takenAt.shortLocal)") }
     }
 }
 
@@ -92,7 +80,7 @@ struct MedDoses: ParsableCommand {
             let j = try r.records()
             return try j.doses(on: all ? nil : try j.day(date, now: r.now))
         }
-        if json { printJSON(.array(list.map(MedCommand.json))); return }
+        if json { printJSON(.array(list.map(JournalRows.json))); return }
         if list.isEmpty { print("no doses logged"); return }
         for (d, m) in list { print("\(d.id)  \(d.takenAt.shortLocal)  \(m?.name ?? "(removed)")\(d.reminderID.map { "  (reminder \($0))" } ?? "")") }
     }

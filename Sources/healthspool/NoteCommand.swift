@@ -7,11 +7,6 @@ struct NoteCommand: ParsableCommand {
         commandName: "note", abstract: "Notes in your own categories, with an optional audio recording.",
         discussion: "Audio files are copied beside the store (<state dir>/notes/, mode 0600) and removed with their note and by purge.",
         subcommands: [NoteAdd.self, NoteList.self, NoteCategories.self, NoteRemove.self])
-
-    static func json(_ n: Note, _ j: HealthJournal) -> JSONValue {
-        .object([("id", .number(Double(n.id))), ("category", .string(n.category)), ("text", .string(n.text)),
-                 ("created", .string(n.created.iso8601Local)), ("audio", j.audioPath(n).map(JSONValue.string) ?? .null)])
-    }
 }
 
 struct NoteAdd: ParsableCommand {
@@ -27,7 +22,7 @@ struct NoteAdd: ParsableCommand {
         let out = try withJournal(common) { r in
             let j = try r.records()
             let n = try j.addNote(text: text, category: category, audio: audio, now: r.now)
-            return json ? NoteCommand.json(n, j) : .string("added note \(n.id) in \(n.category)\(n.audioFile == nil ? "" : " with audio")")
+            return json ? JournalRows.json(n, j) : .string("added note \(n.id) in \(n.category)\(n.audioFile == nil ? "" : " with audio")")
         }
         if case .string(let s) = out { print(s) } else { printJSON(out) }
     }
@@ -43,7 +38,7 @@ struct NoteList: ParsableCommand {
         try withJournal(common) { r in
             let j = try r.records()
             let notes = try j.notes(category: category)
-            if json { printJSON(.array(notes.map { NoteCommand.json($0, j) })); return }
+            if json { printJSON(.array(notes.map { JournalRows.json($0, j) })); return }
             if notes.isEmpty { print("no notes"); return }
             for n in notes {
                 print("\(n.id)  \(n.created.shortLocal)  [\(n.category)]  \(n.text)\(j.audioPath(n).map { "  (audio: \($0))" } ?? "")")

@@ -11,13 +11,6 @@ struct RemindCommand: ParsableCommand {
             clocks skip on a DST day gives no reminder that day; a time that happens twice rings at the first.
             """,
         subcommands: [RemindAdd.self, RemindList.self, RemindNext.self, RemindRemove.self, RemindExport.self, RemindTaken.self])
-
-    static func json(_ r: Reminder) -> JSONValue {
-        .object([("id", .number(Double(r.id))), ("name", .string(r.name)), ("kind", .string(r.kind.rawValue)),
-                 ("times", .array(r.times.map { .string($0.description) })), ("rrule", .string(r.rule.description)),
-                 ("start", .string(ReminderSchedule.seriesStart(of: r).description)),
-                 ("medicationId", r.medicationID.map { .number(Double($0)) } ?? .null)])
-    }
 }
 
 struct RemindAdd: ParsableCommand {
@@ -43,7 +36,7 @@ struct RemindAdd: ParsableCommand {
             return try j.addReminder(name: name, kind: kind.flatMap { ReminderKind(rawValue: $0.lowercased()) }, times: try TimeOfDay.list(parsing: times),
                                      rule: rule, start: try start.map { try j.day($0, now: run.now) }, medication: med, now: run.now)
         }
-        if json { printJSON(RemindCommand.json(r)) } else { print("added reminder \(r.id): \(r.name) at \(r.times.map(\.description).joined(separator: ", ")), \(r.rule)") }
+        if json { printJSON(JournalRows.json(r)) } else { print("added reminder \(r.id): \(r.name) at \(r.times.map(\.description).joined(separator: ", ")), \(r.rule)") }
     }
 }
 
@@ -59,7 +52,7 @@ struct RemindList: ParsableCommand {
         }
         if json {
             printJSON(.array(rows.map { r, next in
-                var o = RemindCommand.json(r).objectValue ?? []
+                var o = JournalRows.json(r).objectValue ?? []
                 o.append(("next", next.map { .string($0.iso8601Local) } ?? .null))
                 return .object(o)
             }))

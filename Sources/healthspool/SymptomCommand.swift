@@ -52,8 +52,8 @@ struct SymptomLogCommand: ParsableCommand {
                                                        relievedBy: JournalCLI.names(fields.relievedBy), aggravatedBy: JournalCLI.names(fields.aggravatedBy),
                                                        note: fields.note))
         }
-        if json { return printJSON(JournalCLI.json(entry)) }
-        print("logged " + JournalCLI.line(entry))
+        if json { return printJSON(JournalRows.json(entry)) }
+        print("logged " + JournalRows.line(entry))
         if let movedFrom { print("\(entry.symptom) moved from \(movedFrom) to \(entry.category)") }
     }
 }
@@ -84,8 +84,8 @@ struct SymptomEditCommand: ParsableCommand {
             changes.at = try fields.at.map { try JournalCLI.time($0, today: r.entries.today) }
             return try r.entries.editSymptom(id, changes)
         }
-        if json { return printJSON(JournalCLI.json(entry)) }
-        print("edited (version \(entry.version)) " + JournalCLI.line(entry))
+        if json { return printJSON(JournalRows.json(entry)) }
+        print("edited (version \(entry.version)) " + JournalRows.line(entry))
     }
 }
 
@@ -101,8 +101,8 @@ struct SymptomDeleteCommand: ParsableCommand {
 
     func run() throws {
         let entry = try withJournal(common) { try $0.entries.deleteSymptom(id) }
-        if json { return printJSON(JournalCLI.json(entry)) }
-        print("deleted " + JournalCLI.line(entry))
+        if json { return printJSON(JournalRows.json(entry)) }
+        print("deleted " + JournalRows.line(entry))
     }
 }
 
@@ -121,12 +121,12 @@ struct SymptomListCommand: ParsableCommand {
             let day = try date.map { try JournalCLI.date($0, today: r.entries.today) }
             return (day, try r.entries.symptoms(on: day))
         }
-        if json { return printJSON(.array(entries.map(JournalCLI.json))) }
+        if json { return printJSON(.array(entries.map(JournalRows.json))) }
         if entries.isEmpty {
             print(day.map { "no symptoms logged on \($0)" } ?? "no symptoms logged yet; try: healthspool symptom log headache --severity mild")
             return
         }
-        for e in entries { print(JournalCLI.line(e)) }
+        for e in entries { print(JournalRows.line(e)) }
     }
 }
 
