@@ -149,7 +149,10 @@ public final class EncodedBatch: @unchecked Sendable {
         used += JSONBytes.timestamp(start, utc: false, lastDay: &lastDay, into: storage + used)
         let startLength = used - startAt
         put(",\"endDate\":")
-        if end == start {
+        // `==` on timestamps compares instants: the end's text is the start's only when its
+        // offset is the same too (F1: an end at the same instant in another offset was sent
+        // with the start's offset).
+        if end.millis == start.millis && end.utcOffsetSeconds == start.utcOffsetSeconds {
             (storage + used).update(from: storage + startAt, count: startLength)   // an instant: the end is the start
             used += startLength
         } else {

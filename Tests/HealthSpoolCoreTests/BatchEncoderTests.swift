@@ -28,6 +28,23 @@ import Testing
         #expect(s["metadata"]?.objectValue?.map(\.0) == ["a", "b"])
     }
 
+    /// F1 (the apple-xml and hae-json fuzz targets' round trip): a sample whose end is the same
+    /// instant as its start in another UTC offset (a zero-length workout logged across a zone
+    /// change) was sent with the start's text as its end, so the end's offset was lost.
+    @Test(arguments: [
+        (Int64(1_767_258_600_000), Int32(3000), Int32(3600), "2026-01-01T10:00:00.000+00:50", "2026-01-01T10:10:00.000+01:00"),
+        (Int64(1_707_357_600_000), Int32(-28800), Int32(-32400), "2024-02-07T18:00:00.000-08:00", "2024-02-07T17:00:00.000-09:00"),
+        (Int64(1_707_357_600_000), Int32(-28800), Int32(-28800), "2024-02-07T18:00:00.000-08:00", "2024-02-07T18:00:00.000-08:00"),
+    ])
+    func anEndAtTheStartsInstantKeepsItsOwnOffset(millis: Int64, startOffset: Int32, endOffset: Int32, start: String, end: String) throws {
+        let sample = Sample(type: "stepCount", value: 100, unit: "count", start: Timestamp(millis: millis, utcOffsetSeconds: startOffset),
+                            end: Timestamp(millis: millis, utcOffsetSeconds: endOffset), source: SampleSource(name: "Watch"))
+        let body = BatchEncoder.encode([StoredSample(sample: sample, createdAt: now, rowID: 1)], format: .json, envelope: envelope, now: now)
+        let s = try #require(try JSONParser.parse(body)["samples"]?.arrayValue?.first)
+        #expect(s["startDate"]?.stringValue == start)
+        #expect(s["endDate"]?.stringValue == end)
+    }
+
     @Test func confluentV2RecordsAreKeyedByTheUserAndCarryTheSampleID() throws {
         let v = try JSONParser.parse(BatchEncoder.encode(stored(3), format: .confluentV2, envelope: envelope, now: now))
         let records = try #require(v["records"]?.arrayValue)
