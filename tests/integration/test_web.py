@@ -372,7 +372,7 @@ def test_a_symptom_is_logged_in_two_actions_from_the_start_page(web, browser):
     entries = symptoms_json(web.hs)
     assert [(e["symptom"], e["severity"], e["origin"]) for e in entries] == [("Headache", "moderate", "manual")], entries
     hour = int(entries[0]["at"][11:13])
-    expected = "morning" if 5 <= hour < 12 else "afternoon" if hour < 17 else "evening" if 17 <= hour < 21 else "night"
+    expected = "morning" if 5 <= hour < 12 else "afternoon" if 12 <= hour < 17 else "evening" if 17 <= hour < 21 else "night"
     assert entries[0]["timeOfDay"] == expected
     # The journal page it lands on shows the day's scores per category and per symptom.
     cat = browser.find_element(By.ID, "scores-category").text
