@@ -21,11 +21,6 @@ func printJSON(_ v: JSONValue) {
     print(w.text)
 }
 
-extension String {
-    /// The text and at least one space, padded to `width` (a column of a journal line).
-    func padding(_ width: Int) -> String { count >= width ? self + " " : self + String(repeating: " ", count: width - count) }
-}
-
 extension Timestamp {
     /// `2026-03-29 08:00` in the timestamp's own offset.
     var shortLocal: String {

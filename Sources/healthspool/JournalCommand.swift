@@ -38,8 +38,9 @@ struct JournalCommand: ParsableCommand {
             let scores = d.scores.filter { $0.scope == scope }
             print("\n\(title)")
             if scores.isEmpty { print("  none yet") }
-            let width = scores.map { $0.name.count }.max() ?? 0
-            for s in scores { print("  \(EscapedText.escape(s.name).padding(width))  \(s.score)") }
+            let names = scores.map { EscapedText.escape($0.name) }
+            let width = names.map(\.count).max() ?? 0
+            for (name, s) in zip(names, scores) { print("  \(name.padding(width))  \(s.score)") }
         }
     }
 }

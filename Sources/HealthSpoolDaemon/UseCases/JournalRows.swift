@@ -10,13 +10,8 @@ public enum JournalRows {
     /// `HH:MM` of a timestamp in its own offset.
     public static func clock(_ t: Timestamp) -> String { String(t.iso8601Local.dropFirst(11).prefix(5)) }
 
-    /// The text and at least one space, padded to `width`.
-    static func column(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
-    }
-
     public static func line(_ e: SymptomEntry) -> String {
-        var parts = ["\(shortID(e.id))  \(e.day) \(clock(e.at))  \(column(e.timeOfDay.rawValue, 9)) \(EscapedText.escape(e.symptom)) (\(EscapedText.escape(e.category))): \(e.severity) (\(e.severity.weight))"]
+        var parts = ["\(shortID(e.id))  \(e.day) \(clock(e.at))  \(e.timeOfDay.rawValue.padding(9)) \(EscapedText.escape(e.symptom)) (\(EscapedText.escape(e.category))): \(e.severity) (\(e.severity.weight))"]
         if !e.aggravatedBy.isEmpty { parts.append("aggravated by " + e.aggravatedBy.map(EscapedText.escape).joined(separator: ", ")) }
         if !e.relievedBy.isEmpty { parts.append("relieved by " + e.relievedBy.map(EscapedText.escape).joined(separator: ", ")) }
         if let n = e.note { parts.append("note: " + EscapedText.escape(n)) }
@@ -25,7 +20,7 @@ public enum JournalRows {
     }
 
     public static func line(_ e: LifestyleEntry) -> String {
-        var parts = ["\(shortID(e.id))  \(e.day) \(clock(e.at))  \(column(e.timeOfDay.rawValue, 9)) \(EscapedText.escape(e.factor))" + (e.measure.map { ": \($0)" } ?? "")]
+        var parts = ["\(shortID(e.id))  \(e.day) \(clock(e.at))  \(e.timeOfDay.rawValue.padding(9)) \(EscapedText.escape(e.factor))" + (e.measure.map { ": \($0)" } ?? "")]
         if let n = e.note { parts.append("note: " + EscapedText.escape(n)) }
         return parts.joined(separator: "; ")
     }
