@@ -53,6 +53,10 @@ final class AppleHealthRecordKind {
             case convert
             /// No conversion known: kept as written, under the HealthKit identifier.
             case unconvertible
+            /// No conversion known, and the type is written as a registry name (`heartRate`,
+            /// `ActivitySummary`), not a HealthKit identifier: there is no identifier to keep it
+            /// under, so the record is refused, as the native parser refuses such a sample.
+            case refused
         }
         let mode: Mode
         /// The unit as written, decoded (`mmol<180.1558800000541>/L`).
@@ -93,6 +97,7 @@ final class AppleHealthRecordKind {
         if UnitConversion.toCanonical(1, unit: spelled, type: name).1 == canonical {
             return UnitPlan(mode: .convert, written: spelled, unit: canonical, type: name)
         }
+        guard hkIdentifier.hasPrefix("HK") else { return UnitPlan(mode: .refused, written: written, unit: normalized, type: name) }
         return UnitPlan(mode: .unconvertible, written: written, unit: normalized, type: hkIdentifier)
     }
 }

@@ -82,6 +82,9 @@ extension AppleHealthSampleBuilder {
             if summarized { value = average }
             guard value >= 0 else { problem("\(kind.hkIdentifier) record without a value"); return }
             switch plan.mode {
+            case .refused:
+                problem("\(kind.hkIdentifier) record refused: unit '\(plan.written)' cannot be converted to \(kind.name)'s unit \(kind.canonicalUnit ?? "")")
+                return
             case .identity, .unconvertible:
                 guard let v = number(value) else {
                     // A category-like value on a type the registry lists as a quantity.

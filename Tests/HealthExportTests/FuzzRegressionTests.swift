@@ -42,6 +42,25 @@ struct FuzzRegressionTests {
         #expect(sink.samples.isEmpty && report.problemCount == 1)
     }
 
+    /// Fuzz finding A3 (apple-xml round trip, the eighth session): a record whose type is written
+    /// as a registry name, not a HealthKit identifier, in a unit that type cannot take, was kept
+    /// under the name as written (`ActivitySummary` in `count`; `heartRate` in `kg` even kept the
+    /// registry's own name in a unit it cannot take); the native parser refused it when it came
+    /// back. The record is now refused with the reason, as the native parser refuses it.
+    @Test(arguments: [("ActivitySummary", "count", "activitySummary", "kcal"), ("heartRate", "kg", "heartRate", "count/min")])
+    func aRegistryNameInAUnitItCannotTakeIsRefused(_ type: String, _ unit: String, _ name: String, _ canonical: String) throws {
+        let xml = """
+            <HealthData><Record type="\(type)" sourceName="Watch" unit="\(unit)" startDate="2026-01-01 10:00:00 +0100" value="100"/>\
+            <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Watch" unit="count" startDate="2026-01-01 10:00:00 +0100" value="100"/></HealthData>
+            """
+        let sink = CollectingSink()
+        let report = try AppleHealthParser.parseXML(MemoryByteSource(xml), into: sink)
+        #expect(sink.samples.map(\.type) == ["stepCount"])
+        #expect(report.problems.map(\.description).contains { $0.contains("\(type) record refused: unit '\(unit)' cannot be converted to \(name)'s unit \(canonical)") },
+                "\(report.problems)")
+        #expect(try roundTrip(sink.samples) == sink.samples)
+    }
+
     /// Every golden Apple Health export survives the encoder and the native parser.
     @Test(arguments: ["modern-export", "ios8-export", "ios16-broken-dtd", "no-dtd-minimal", "unescaped-device"])
     func goldenExportsRoundTrip(_ name: String) throws {
