@@ -41,6 +41,23 @@ public enum FileSystem {
         return (Int64(st.st_size), st.st_mode & 0o7777, st.st_uid)
     }
 
+    /// Whether some process has the regular file at `path` open for writing: a copy into the
+    /// spool still in progress. Asked with a read lease (`F_SETLEASE`), which the kernel grants
+    /// only while no one has the file open for writing, and released at once. False when a lease
+    /// cannot be asked for (a file of another owner without `CAP_LEASE`, a file system without
+    /// leases): the file is then taken as complete, as before.
+    public static func isOpenForWriting(_ path: String) -> Bool {
+        let setLease: Int32 = 1024, readLease: Int32 = 0, unlock: Int32 = 2   // F_SETLEASE, F_RDLCK, F_UNLCK
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        if fcntl(fd, setLease, readLease) == 0 {
+            _ = fcntl(fd, setLease, unlock)
+            return false
+        }
+        return errno == EAGAIN
+    }
+
     /// Names in a directory (no `.`/`..`), sorted.
     public static func list(_ dir: String) throws -> [String] {
         guard let d = opendir(dir) else { throw FileError("opendir", dir) }

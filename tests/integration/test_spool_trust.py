@@ -130,6 +130,26 @@ def test_an_unreadable_file_waits_in_the_spool_and_is_imported_once_readable(hs)
     assert wait_until(lambda: hs.status()["spool"]["waiting"] is None, 5)
 
 
+def test_a_file_still_being_written_when_the_daemon_starts_waits_for_its_writer_and_is_imported_whole(hs):
+    # The start-up scan saw a file a copy was still writing (found by a CI run: a test that
+    # dropped a file just after the start had it read at 0 bytes and quarantined as malformed).
+    hs.spool.mkdir()
+    text = json.dumps(samples(7))
+    writer = open(hs.spool / "copying.json", "w")
+    writer.write(text[:20])
+    writer.flush()
+    try:
+        hs.start()
+        assert wait_until(lambda: "copying.json is still being written" in hs.read_log(), 15), hs.read_log()
+        assert (hs.spool / "copying.json").exists() and not list((hs.spool / "failed").iterdir())
+        writer.write(text[20:])
+    finally:
+        writer.close()
+    assert wait_until(lambda: (hs.spool / "archive" / "copying.json").exists(), 15), hs.read_log()
+    assert wait_until(lambda: hs.status()["store"]["samples"] == 7), hs.read_log()
+    assert not list((hs.spool / "failed").iterdir()), hs.read_log()
+
+
 @pytest.fixture
 def tiny_state(hs, tmp_path):
     """A 16 MiB tmpfs as the state directory: a real full disk (root only)."""

@@ -148,6 +148,13 @@ final class SpoolIntake: @unchecked Sendable {
             importNext()
             return
         }
+        // Seen by a scan (start, unlock, overflow) while a copy into the spool is still writing
+        // it: reading it now would quarantine half a file. Its close (IN_CLOSE_WRITE) brings it back.
+        if FileSystem.isOpenForWriting(path) {
+            logger.info("\(name) is still being written; importing it once it is closed", metadata: ["event": "import", "file": "\(name)"])
+            importNext()
+            return
+        }
         importing = name
         changed()
         let settings = context.settings, spool = context.spool, clock = self.clock
