@@ -73,6 +73,10 @@ public final class Daemon: @unchecked Sendable {
     /// waits (it is not one of the cooperative pool's).
     public func run() -> Int32 {
         signal(SIGPIPE, SIG_IGN)
+        // The spool's check for a file still being written holds a read lease for an instant
+        // (`FileSystem.isOpenForWriting`); a writer opening the file in that instant makes the
+        // kernel send the lease holder SIGIO, whose default action would end the daemon.
+        signal(SIGIO, SIG_IGN)
         umask(0o077)
         // The lock first, at once: `healthspool status` sees a running daemon from here on.
         do { try acquireLock() } catch {

@@ -45,7 +45,8 @@ public enum FileSystem {
     /// spool still in progress. Asked with a read lease (`F_SETLEASE`), which the kernel grants
     /// only while no one has the file open for writing, and released at once. False when a lease
     /// cannot be asked for (a file of another owner without `CAP_LEASE`, a file system without
-    /// leases): the file is then taken as complete, as before.
+    /// leases): the file is then taken as complete, as before. A process that calls it must
+    /// ignore SIGIO: a writer opening the file while the lease is held sends it (the daemon does).
     public static func isOpenForWriting(_ path: String) -> Bool {
         let setLease: Int32 = 1024, readLease: Int32 = 0, unlock: Int32 = 2   // F_SETLEASE, F_RDLCK, F_UNLCK
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
