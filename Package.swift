@@ -14,6 +14,10 @@ let package = Package(
         // Foundation are not needed and cost build minutes.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Already in the graph through Hummingbird: the web interface's connection guard is a NIO
+        // channel handler over Hummingbird's HTTP parts (WebConnectionGuard.swift).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.34.1"),
     ],
     targets: [
         // The one lock type (a mutex with a condition), for the few threads that block on purpose.
@@ -57,6 +61,9 @@ let package = Package(
             dependencies: [
                 "HealthSpoolCore", "HealthSpoolStore", "HealthSpoolLinux", "HealthSpoolDaemon",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -97,7 +104,6 @@ let package = Package(
 // builds it with -sanitize=fuzzer,address in .build-fuzz); a plain `swift build` never sees it.
 if Context.environment["HEALTHSPOOL_FUZZ"] == "1" {
     // The web target drives the router without a socket: an EmbeddedChannel for the request context.
-    package.dependencies.append(.package(url: "https://github.com/apple/swift-nio", from: "2.81.0"))
     package.dependencies.append(.package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"))
     package.targets.append(.target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"))
     package.targets.append(.executableTarget(

@@ -29,6 +29,13 @@ import time
 from pathlib import Path
 
 
+def web_address() -> str:
+    """The user's own loopback address, where the daemon serves the web interface
+    (UserLoopbackAddress.swift)."""
+    uid = os.getuid()
+    return f"127.{1 + (uid >> 16) % 254}.{(uid >> 8) & 255}.{uid & 255}"
+
+
 def pct(values: list[float], p: float) -> float:
     s = sorted(values)
     return s[min(len(s) - 1, max(0, int(round(p / 100 * len(s) + 0.5)) - 1))]
@@ -102,7 +109,7 @@ class Daemon:
 
     def listening(self) -> bool:
         with socket.socket() as s:
-            return s.connect_ex(("127.0.0.1", self.port)) == 0
+            return s.connect_ex((web_address(), self.port)) == 0
 
     def login(self) -> None:
         link = subprocess.run([self.e.binary, "ui", "--no-open"], env=self.env, check=True, capture_output=True,
@@ -113,8 +120,8 @@ class Daemon:
 
     def get(self, path: str) -> tuple[int, dict, bytes]:
         if self.conn is None:
-            self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        self.conn.request("GET", path, headers={"Host": f"127.0.0.1:{self.port}", "Cookie": self.cookie})
+            self.conn = http.client.HTTPConnection(web_address(), self.port, timeout=30)
+        self.conn.request("GET", path, headers={"Host": f"{web_address()}:{self.port}", "Cookie": self.cookie})
         r = self.conn.getresponse()
         body = r.read()
         if r.getheader("Connection", "").lower() == "close":

@@ -53,6 +53,8 @@ class Healthspool:
                 self.env[name] = os.environ[name]
         self.daemon: subprocess.Popen | None = None
         self.log = home / "daemon.log"
+        # Every environment a daemon of this test was started with: none of it may reach a log line.
+        self.started_with: list[dict] = []
 
     @property
     def state(self) -> Path:
@@ -71,9 +73,16 @@ class Healthspool:
         assert (p.returncode == 0) == (self.daemon is not None and self.daemon.poll() is None), p.returncode
         return json.loads(p.stdout)
 
-    def start(self, env: dict | None = None):
+    def start(self, env: dict | None = None, nofile: int | None = None):
+        """Starts the daemon; with `nofile`, on that many file descriptors (soft and hard limit)."""
+        self.started_with.append({**self.env, **(env or {})})
+
+        def limit():
+            import resource
+            resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
         self.daemon = subprocess.Popen([BIN, "daemon"], env={**self.env, **(env or {})},
-                                       stdout=open(self.log, "a"), stderr=subprocess.STDOUT)
+                                       stdout=open(self.log, "a"), stderr=subprocess.STDOUT,
+                                       preexec_fn=limit if nofile else None)
         assert wait_until(lambda: (self.runtime / "healthspool" / "control.sock").exists(), 30), self.read_log()
 
     def stop(self):
@@ -90,6 +99,18 @@ class Healthspool:
 
     def read_log(self) -> str:
         return self.log.read_text() if self.log.exists() else ""
+
+    def environment_in_log(self) -> list[str]:
+        """The `NAME=value` pairs (or `"NAME": "value"`, as a Swift dictionary prints them) of the
+        daemon's environment that its log shows: there must be none (issue 26: a failed service
+        printed the whole environment into the journal)."""
+        text = self.read_log()
+        found = []
+        for env in self.started_with:
+            for name, value in env.items():
+                if len(value) >= 3 and (f"{name}={value}" in text or f'"{name}": "{value}"' in text):
+                    found.append(f"{name}={value}")
+        return sorted(set(found))
 
     def drop(self, name: str, content: str | bytes, by_rename: bool = False):
         """Writes a file into the spool in place, or elsewhere and then renames it in."""
@@ -119,6 +140,9 @@ def hs(tmp_path):
     h = Healthspool(tmp_path)
     yield h
     h.stop()
+    # Whatever the test did, and however the daemon failed, its log holds none of its environment.
+    leaked = h.environment_in_log()
+    assert not leaked, f"the daemon's log shows its environment: {leaked}"
 
 
 def samples(n: int, type_: str = "heartRate", start: int = 0, source: str = "test") -> list[dict]:
@@ -144,6 +168,15 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def web_address(uid: int | None = None) -> str:
+    """The loopback address of a user's web interface (UserLoopbackAddress.swift), computed
+    here independently: 127.(1 + (uid >> 16) % 254).((uid >> 8) & 255).(uid & 255)."""
+    if os.environ.get("HEALTHSPOOL_TEST_WEB_ADDRESS"):   # to run the web tests against a binary that served 127.0.0.1
+        return os.environ["HEALTHSPOOL_TEST_WEB_ADDRESS"]
+    uid = os.getuid() if uid is None else uid
+    return f"127.{1 + (uid >> 16) % 254}.{(uid >> 8) & 255}.{uid & 255}"
 
 
 @pytest.fixture(scope="session")

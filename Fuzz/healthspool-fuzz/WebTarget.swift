@@ -38,7 +38,7 @@ enum WebTarget {
             guard let n = HTTPField.Name(name) else { continue }
             fields.append(HTTPField(name: n, value: value))
         }
-        let authority = request.host ?? "127.0.0.1:\(Scratch.port)"
+        let authority = request.host ?? "\(Scratch.address):\(Scratch.port)"
         if who >= 1 {
             let cookie = "hs_session=\(web.session.id)"
             fields[.cookie] = fields[.cookie].map { "\($0); \(cookie)" } ?? cookie
@@ -50,7 +50,7 @@ enum WebTarget {
         let head = HTTPRequest(method: request.method, scheme: "http", authority: authority, path: request.path, headerFields: fields)
         let status = web.respond(Request(head: head, body: .init(buffer: ByteBuffer(bytes: Array(request.body.utf8)))))
         let described = "\(request.method) \(request.path) as \(["a stranger", "a logged-in browser", "a logged-in form"][Int(who)]), Host \(authority)"
-        let allowedHost = ["127.0.0.1:\(Scratch.port)", "[::1]:\(Scratch.port)", "localhost:\(Scratch.port)"].contains(authority.lowercased())
+        let allowedHost = authority.lowercased() == "\(Scratch.address):\(Scratch.port)"
         let open = RequestGuard.open.contains(Request(head: head, body: .init(buffer: ByteBuffer())).uri.path)
         if who == 0, !open, status.code != 401, status.code != 403, status.code != 404 {
             propertyFailed("web: \(described) was answered \(status.code) without a session")
@@ -110,6 +110,7 @@ enum WebTarget {
     /// responder are used from that thread and the one task it waits for at a time.
     final class Scratch: @unchecked Sendable {
         static let port = 8765
+        static let address = "127.1.0.0"
         static let shared = Scratch()
         let responder: RouterResponder<WebContext>
         let session: WebSessions.Session
@@ -123,7 +124,7 @@ enum WebTarget {
             mkdir(home + "/run", 0o700)
             let env = ["HOME": home, "XDG_RUNTIME_DIR": home + "/run", "TZ": "UTC", "PATH": "/usr/bin:/bin"]
             let secret = Array(repeating: UInt8(7), count: 32)
-            let routes = WebRoutes(environment: env, port: Self.port, secret: secret)
+            let routes = WebRoutes(environment: env, address: Self.address, port: Self.port, secret: secret)
             responder = routes.router().buildResponder()
             let now = DaemonClock.now()
             guard let s = routes.sessions.redeem(LoginLink.make(secret: secret, now: now), secret: secret, now: now) else {

@@ -71,8 +71,10 @@ public struct Settings: Sendable, Equatable {
     public var retryAuthSeconds = [60, 300, 900]
     /// Whether the daemon serves the local web interface (`healthspool ui`).
     public var webEnabled = true
-    /// The loopback port of the web interface (127.0.0.1 and ::1).
+    /// The port of the web interface, on the user's own loopback address (`UserLoopbackAddress`).
     public var webPort = 8484
+    /// Seconds between two tries to listen while the web port is used by another program.
+    public var webRetrySeconds = 60
     /// The largest export the web interface's import accepts, in MiB (`web.upload_max_mb`).
     public var webUploadMaxMB = 2048
     /// Where the daemon writes its Prometheus metrics for node_exporter's textfile collector;
@@ -318,8 +320,9 @@ extension SettingKey {
         .int("spool.failed_days", 90, 0...36_500, "Files in failed/ older than this many days are removed with their .reason; 0 keeps them.") { $0.failedDays = $1 },
         .word("log.level", "info", ["trace", "debug", "info", "notice", "warning", "error", "critical"], "Least severe level logged.") { $0.logLevel = $1 },
         .intList("retry.auth_seconds", [60, 300, 900], 1...86_400, "Seconds between retries after the gateway refused the credentials (401/403), comma-separated; the last one repeats. A change to the credentials file is tried at once.") { $0.retryAuthSeconds = $1 },
-        .bool("web.enabled", true, "Serve the local web interface (healthspool ui) on the loopback addresses 127.0.0.1 and ::1 only; every page needs the login link healthspool ui opens.") { $0.webEnabled = $1 },
-        .int("web.port", 8484, 1024...65_535, "The web interface's port on 127.0.0.1 and ::1. On a machine shared by several users, give each a port of their own: a port in use is logged and the daemon runs on without the web interface.") { $0.webPort = $1 },
+        .bool("web.enabled", true, "Serve the local web interface (healthspool ui) on a loopback address of the user's own, 127.B.C.D derived from the user id (healthspool status shows it), so no other user's server ever receives its session cookie; every page needs the login link healthspool ui opens.") { $0.webEnabled = $1 },
+        .int("web.port", 8484, 1024...65_535, "The web interface's port on the user's own loopback address. Each user has an address of their own, so all can keep 8484. A port in use is logged as a warning, healthspool status says so, and the daemon runs on without the web interface, trying again every web.retry_seconds.") { $0.webPort = $1 },
+        .int("web.retry_seconds", 60, 1...3600, "Seconds between two tries to listen while the web port is used by another program.") { $0.webRetrySeconds = $1 },
         .int("web.upload_max_mb", 2048, 1...65_536, "The largest file, in MiB, that Import in the web interface accepts; a larger upload is refused and nothing of it is kept. Larger exports can still be saved to the spool folder directly.") { $0.webUploadMaxMB = $1 },
         .optional("metrics.textfile", "Write the daemon's Prometheus metrics to this file (text format 0.0.4) for node_exporter's textfile collector, e.g. /var/lib/prometheus/node-exporter/healthspool.prom (its directory must be writable by the daemon's user, and added to the packaged unit's sandbox with ReadWritePaths=, see SANDBOX). Replaced atomically (a temporary file in the same directory, then a rename) when the figures change, at most every 5 s. Empty (the default): not written. The same metrics are served at /metrics by the web interface, with a bearer token (healthspool(1), METRICS).") { $0.metricsTextfile = $1 },
         .bool("location.enabled", false, "Record the position from gpsd every location.interval_seconds (the location keep-alive log). Off by default: positions are sensitive. They are stored as samples of type location, kept local unless location is listed in types.enabled.") { $0.locationEnabled = $1 },

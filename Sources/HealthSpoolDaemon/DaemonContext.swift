@@ -96,3 +96,11 @@ public struct DaemonContext: Sendable {
         return Timestamp(millis: Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000, utcOffsetSeconds: Int32(local.tm_gmtoff))
     }
 }
+
+/// What a log line or an error says of a context: where it works, never its environment (a
+/// `ServiceGroup` error names the service that failed, with its properties; issue 26 found the
+/// whole environment of the daemon in the journal that way).
+extension DaemonContext: CustomStringConvertible, CustomDebugStringConvertible {
+    public var description: String { "DaemonContext(state: \(stateDir), spool: \(spool.path))" }
+    public var debugDescription: String { description }
+}

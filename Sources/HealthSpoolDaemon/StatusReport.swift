@@ -92,6 +92,7 @@ public struct StatusReport {
         }
         members.append(("gateway", .object(gateway)))
         members.append(("ingest", context.ingestJSON))
+        members.append(("web", Self.webMember(context, daemonRunning: pid != nil)))
         members.append(("lastImport", lastImport))
         members.append(("lastSync", lastSync))
         members.append(("lastSuccessfulSync", lastSuccess))
@@ -187,6 +188,7 @@ public struct StatusReport {
         } else {
             lines.append("gateway:     not set — run: healthspool gateway set https://HOST:PORT/PATH [--ca-file CA.pem]")
         }
+        if let web = j["web"], let line = Self.webLine(web) { lines.append(line) }
         if let ingest = j["ingest"], ingest["enabled"]?.boolValue == true {
             lines.append("ingest:      \(ingest["url"]?.stringValue ?? "") (token in \(ingest["tokenFile"]?.stringValue ?? ""))")
             lines.append("             SHA-256 fingerprint \(ingest["fingerprintSHA256"]?.stringValue ?? "not made yet (run: healthspool ingest)")")

@@ -28,8 +28,8 @@ public struct LoginLink: Sendable, Equatable {
     /// The token as it appears in the link's query (`?token=`).
     public var token: String { "\(expiresMillis).\(nonce).\(mac)" }
 
-    /// The link for a server on `port`.
-    public func url(port: Int) -> String { "http://127.0.0.1:\(port)/login?token=\(token)" }
+    /// The link for the web interface at `address` (the user's loopback address) and `port`.
+    public func url(address: String, port: Int) -> String { "http://\(address):\(port)/login?token=\(token)" }
 
     /// Parses a token; nil when it is not three dot-separated parts of the right shape.
     public init?(token: String) {

@@ -2,16 +2,18 @@ import HealthSpoolCore
 import Hummingbird
 
 /// The checks every request passes before a page sees it, in this order:
-/// 1. `Host` must be the loopback name and port the server listens on (127.0.0.1, [::1] or
-///    localhost): anything else is a DNS-rebinding attempt and gets 403.
+/// 1. `Host` must be the user's loopback address and port the server listens on: anything else
+///    is a DNS-rebinding attempt and gets 403.
 /// 2. `/metrics` (a Prometheus scrape) needs the metrics token as `Authorization: Bearer …`,
 ///    no cookie: else 401 with `WWW-Authenticate: Bearer`.
 /// 3. Except for `/login` and the style sheet and script, a live session cookie: else 401.
 /// 4. A state-changing request (not GET/HEAD) needs an `Origin` equal to `http://<Host>` and the
 ///    session's CSRF token (`X-CSRF-Token` header or a `csrf` form field): else 403.
-/// Every answer carries a strict Content-Security-Policy and no-store caching.
+/// Every answer carries a strict Content-Security-Policy and no-store caching, a "No such page"
+/// and any other error page included.
 struct RequestGuard: RouterMiddleware {
     typealias Context = WebContext
+    let address: String
     let port: Int
     let sessions: WebSessions
     /// The token `/metrics` needs; nil: every scrape is refused.
@@ -56,10 +58,22 @@ struct RequestGuard: RouterMiddleware {
                 }
             }
         }
-        return Self.secured(try await next(request, context))
+        do {
+            return Self.secured(try await next(request, context))
+        } catch let error as HTTPError where error.status == .notFound {
+            return Self.secured(Page.plain(status: .notFound, title: "No such page",
+                                           text: "There is no page at this address.", back: ("/", "Back to your health journal")))
+        } catch let error as any HTTPResponseError {
+            return Self.secured(try error.response(from: request, context: context))
+        } catch {
+            context.logger.error("web interface: \(request.method) \(request.uri.path) failed: \(error)", metadata: ["event": "error"])
+            return Self.secured(Page.plain(status: .internalServerError, title: "Something went wrong",
+                                           text: "This page could not be shown, and nothing was changed. Reload the page to try again.",
+                                           back: ("/", "Back to your health journal")))
+        }
     }
 
-    var allowedHosts: Set<String> { ["127.0.0.1:\(port)", "[::1]:\(port)", "localhost:\(port)"] }
+    var allowedHosts: Set<String> { ["\(address):\(port)"] }
 
     /// The security headers every answer carries.
     static func secured(_ response: Response) -> Response {

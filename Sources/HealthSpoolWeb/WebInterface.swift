@@ -1,58 +1,112 @@
 @preconcurrency import HealthSpoolDaemon
+import HealthSpoolCore
+import HealthSpoolLinux
 import Hummingbird
+import HummingbirdCore
 import Logging
+import NIOCore
 import ServiceLifecycle
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// The local web interface: the app's screens in the browser, served on 127.0.0.1 and ::1 only,
-/// at `web.port`. Every page needs a session that a one-time login link from `healthspool ui`
-/// opens (`RequestGuard`). A swift-service-lifecycle `Service`: `run()` serves until cancelled.
-public struct WebInterface: Service {
+/// The local web interface: the app's screens in the browser, served on the user's own loopback
+/// address (`UserLoopbackAddress`, 127.B.C.D from the user id) at `web.port`, and nowhere else.
+/// Every page needs a session that a one-time login link from `healthspool ui` opens
+/// (`RequestGuard`); every connection is bounded (`WebLimits`). A swift-service-lifecycle
+/// `Service`: `run()` serves until the graceful shutdown, and never ends the daemon: a port in
+/// use is a warning, tried again every `web.retry_seconds`.
+public struct WebInterface: Service, CustomStringConvertible {
     let environment: [String: String]
+    let address: String
     let port: Int
+    let retrySeconds: Int
     let stateDir: String
+    let statusFile: String
     let logger: Logger
     let metrics: DaemonMetrics?
+    var limits = WebLimits()
 
     /// A web interface for the configuration the daemon started with; each page reads the
     /// configuration afresh, so toggles and reloads show at once. With `metrics`, it also serves
     /// `/metrics` to scrapes that send the metrics token (`MetricsToken`).
     public init(context: DaemonContext, logger: Logger, metrics: DaemonMetrics? = nil) {
         environment = context.environment
+        address = UserLoopbackAddress.forUser(getuid())
         port = context.settings.webPort
+        retrySeconds = context.settings.webRetrySeconds
         stateDir = context.stateDir
+        statusFile = WebStatus.path(runtimeDir: context.runtimeDir)
         self.logger = logger
         self.metrics = metrics
     }
 
-    /// Serves until the task is cancelled. A port in use is logged, and the daemon runs on.
+    /// What a log line says of the service: never its environment.
+    public var description: String { "WebInterface(http://\(address):\(port)/)" }
+
+    /// Serves until the graceful shutdown. Never throws: a web interface that cannot start is
+    /// logged and shown by `healthspool status`, and the daemon runs on without it.
     public func run() async throws {
+        defer { WebStatus.remove(file: statusFile) }
         let secret: [UInt8]
         do { secret = try WebSecret.loadOrCreate(stateDir: stateDir) } catch {
             logger.error("web interface not started: \(error)", metadata: ["event": "error"])
+            WebStatus(url: url, state: .failed, problem: "\(error)").write(file: statusFile)
+            try? await gracefulShutdown()
             return
         }
-        var routes = WebRoutes(environment: environment, port: port, secret: secret)
+        var routes = WebRoutes(environment: environment, address: address, port: port, secret: secret,
+                               usedLinksFile: stateDir + "/web.used-links")
         if let metrics {
             routes.metrics = metrics
             do { routes.metricsToken = try MetricsToken.loadOrCreate(stateDir: stateDir) } catch {
                 logger.error("/metrics refuses every scrape: \(error)", metadata: ["event": "error"])
             }
         }
-        let router = routes.router()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for host in ["127.0.0.1", "::1"] {
-                let app = Application(router: router, configuration: .init(address: .hostname(host, port: port), serverName: nil),
-                                      logger: logger)
-                group.addTask {
-                    do { try await app.run() } catch {
-                        // ::1 is missing on hosts without IPv6; 127.0.0.1 still serves.
-                        logger.error("web interface: cannot listen on \(host) port \(port): \(error); set web.port to a free port",
-                                     metadata: ["event": "error"])
-                    }
+        let responder = routes.router().buildResponder()
+        let peers = WebPeers(limits: limits)
+        var warnedInUse = false
+        while !Task.isCancelled {
+            let (url, statusFile, logger) = (self.url, self.statusFile, self.logger)
+            let app = Application(
+                responder: responder,
+                server: .http1(configuration: .init(additionalChannelHandlers: [WebConnectionGuard(peers: peers)])),
+                configuration: .init(address: .hostname(address, port: port), serverName: nil, backlog: 128,
+                                     availableConnectionsDelegate: MaximumAvailableConnections(limits.maximumConnections, logger: logger)),
+                onServerRunning: { _ in
+                    WebStatus(url: url, state: .listening, problem: nil).write(file: statusFile)
+                    logger.info("web interface on \(url) (open it with: healthspool ui)", metadata: ["event": "start"])
+                },
+                logger: logger)
+            do {
+                try await app.run()
+                return   // the graceful shutdown
+            } catch {
+                let problem = Self.problem(error, address: address, port: port)
+                WebStatus(url: url, state: .unavailable, problem: problem).write(file: statusFile)
+                if !warnedInUse {
+                    logger.warning("web interface: \(problem); the daemon runs on without it and tries again every \(retrySeconds) s",
+                                   metadata: ["event": "web"])
+                    warnedInUse = true
                 }
             }
-            logger.info("web interface on http://127.0.0.1:\(port)/ (open it with: healthspool ui)", metadata: ["event": "start"])
-            try await group.waitForAll()
+            let seconds = retrySeconds
+            guard (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: .seconds(seconds)) })) != nil else { return }
         }
+    }
+
+    /// The address the browser opens.
+    var url: String { "http://\(address):\(port)/" }
+
+    /// Why the listener could not start, in a person's words.
+    static func problem(_ error: any Error, address: String, port: Int) -> String {
+        let errno = (error as? IOError)?.errnoCode
+        if errno == EADDRINUSE || "\(error)".contains("Address already in use") {
+            return "port \(port) is used by another program"
+        }
+        if errno == EADDRNOTAVAIL || "\(error)".contains("Cannot assign requested address") {
+            return "address \(address) cannot be used on this machine"
+        }
+        return "cannot listen on \(address) port \(port): \(error)"
     }
 }

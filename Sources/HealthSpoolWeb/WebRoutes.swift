@@ -5,12 +5,23 @@ import Hummingbird
 /// The routes: the login link, the pages, their forms and the sync progress stream.
 struct WebRoutes: Sendable {
     let environment: [String: String]
+    /// The loopback address and port the pages are served at (the only `Host` accepted).
+    let address: String
     let port: Int
     let secret: [UInt8]
     /// The daemon's metrics for `/metrics`, and the token a scrape needs.
     var metrics: DaemonMetrics?
     var metricsToken: String?
-    let sessions = WebSessions()
+    let sessions: WebSessions
+
+    /// `usedLinksFile`: where used login links are kept until they expire (nil: memory only).
+    init(environment: [String: String], address: String, port: Int, secret: [UInt8], usedLinksFile: String? = nil) {
+        self.environment = environment
+        self.address = address
+        self.port = port
+        self.secret = secret
+        sessions = WebSessions(usedLinksFile: usedLinksFile)
+    }
     let store = StoreQueue()
     let sync = SyncRun()
 
@@ -19,7 +30,7 @@ struct WebRoutes: Sendable {
 
     func router() -> Router<WebContext> {
         let router = Router(context: WebContext.self)
-        router.add(middleware: RequestGuard(port: port, sessions: sessions, metricsToken: metricsToken))
+        router.add(middleware: RequestGuard(address: address, port: port, sessions: sessions, metricsToken: metricsToken))
         if let metrics { MetricsRoute.add(to: router, metrics: metrics) }
         router.get("/static/app.css") { _, _ in
             var r = Page.respond(.ok, Assets.css + "\n" + JournalAssets.css, type: "text/css; charset=utf-8")

@@ -1,8 +1,10 @@
 import HealthSpoolCore
+import HealthSpoolLinux
 import Synchronization
 
-/// Logged-in browser sessions and the login links already used, in memory: a daemon restart
-/// logs everyone out (run `healthspool ui` again).
+/// Logged-in browser sessions, in memory (a daemon restart logs everyone out: run `healthspool
+/// ui` again), and the login links already used, also in `usedLinksFile` (0600) until they
+/// expire: a link used once does not open a session again after a restart.
 final class WebSessions: Sendable {
     /// One session: its id (the cookie) and the CSRF token its forms carry.
     struct Session: Sendable {
@@ -19,6 +21,21 @@ final class WebSessions: Sendable {
         var usedNonces: [String: Int64] = [:]
     }
     private let state = Mutex(State())
+    /// Where used links are kept across restarts (one `nonce expiry-millis` line each); nil: in
+    /// memory only.
+    let usedLinksFile: String?
+
+    init(usedLinksFile: String? = nil, now: Timestamp = DaemonClock.now()) {
+        self.usedLinksFile = usedLinksFile
+        guard let usedLinksFile, let text = try? FileSystem.readText(usedLinksFile) else { return }
+        var used: [String: Int64] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, let expires = Int64(parts[1]), expires > now.millis else { continue }
+            used[String(parts[0])] = expires
+        }
+        state.withLock { $0.usedNonces = used }
+    }
 
     /// Opens a session for a valid, unused login link; nil otherwise. The link's nonce is kept
     /// until it expires, so the same link never opens a second session.
@@ -29,6 +46,11 @@ final class WebSessions: Sendable {
             s.sessions = s.sessions.filter { $0.value.expiresMillis > now.millis }
             guard s.usedNonces[link.nonce] == nil else { return nil }
             s.usedNonces[link.nonce] = link.expiresMillis
+            // Written before the session opens: a link is never good twice, restart or not.
+            if let usedLinksFile {
+                let text = s.usedNonces.map { "\($0.key) \($0.value)\n" }.joined()
+                guard (try? FileSystem.writeAtomically(usedLinksFile, Array(text.utf8), mode: 0o600)) != nil else { return nil }
+            }
             let session = Session(id: RandomBytes.token(), csrf: RandomBytes.token(), expiresMillis: now.millis + Self.lifetimeMillis)
             s.sessions[session.id] = session
             return session

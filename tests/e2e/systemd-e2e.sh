@@ -408,8 +408,11 @@ if [ -n "$DROPIN_FILE" ]; then
     chown -R "$U:$G" "$H/.config/systemd"
     log "drop-in $DROPIN_FILE installed"
 fi
-# The web interface on a port of its own (8484 may be taken on a shared machine).
+# The web interface on a port of its own (8484 may be taken on a shared machine), on the user's
+# own loopback address (UserLoopbackAddress: 127.(1 + (uid >> 16) % 254).((uid >> 8) & 255).(uid & 255)).
 WEBPORT=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+WEBUID=$(id -u "$U")
+WEBADDR="127.$((1 + (WEBUID >> 16) % 254)).$(((WEBUID >> 8) & 255)).$((WEBUID & 255))"
 as_user sh -c "mkdir -p '$H/.config/healthspool' && printf '\n[web]\nport = %s\n' $WEBPORT >> '$H/.config/healthspool/healthspool.conf'"
 check "systemctl --user enable --now healthspool" sysctl_user enable --now healthspool.service
 running() { [ "$(unit_prop healthspool.service ActiveState)/$(unit_prop healthspool.service SubState)" = active/running ]; }
@@ -482,13 +485,13 @@ check "healthspool sync (as the user) completes" manual_sync
 ui_serves() {
     local link code
     link=$(as_user healthspool ui --no-open 2>/dev/null | head -1)
-    case "$link" in "http://127.0.0.1:$WEBPORT/login?token="*) ;; *) echo "healthspool ui printed: $link"; return 1 ;; esac
-    code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$WEBPORT/")
+    case "$link" in "http://$WEBADDR:$WEBPORT/login?token="*) ;; *) echo "healthspool ui printed: $link"; return 1 ;; esac
+    code=$(curl -s -o /dev/null -w '%{http_code}' "http://$WEBADDR:$WEBPORT/")
     [ "$code" = 401 ] || { echo "without the cookie: $code"; return 1; }
     code=$(curl -sS -L -b "" -o "$WORK/overview.html" -w '%{http_code}' "$link")
     [ "$code" = 200 ] && grep -q '<h1>Overview</h1>' "$WORK/overview.html" || { echo "with the link: $code"; return 1; }
 }
-web_listening() { curl -s -o /dev/null "http://127.0.0.1:$WEBPORT/"; }
+web_listening() { curl -s -o /dev/null "http://$WEBADDR:$WEBPORT/"; }
 wait_for 15 web_listening
 check "healthspool ui's link opens the overview (200) of the packaged unit; 401 without the cookie" ui_serves
 

@@ -13,7 +13,7 @@ import time
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from conftest import free_port, samples, wait_until
+from conftest import free_port, samples, wait_until, web_address
 from test_daemon_under_load import notify  # noqa: F401 - the fixture: systemd's end of sd_notify
 
 
@@ -32,7 +32,7 @@ def total(values: dict, name: str) -> float:
 
 def listening(port: int) -> bool:
     with socket.socket() as s:
-        return s.connect_ex(("127.0.0.1", port)) == 0
+        return s.connect_ex((web_address(), port)) == 0
 
 
 class Setup:
@@ -49,8 +49,8 @@ class Setup:
         assert wait_until(self.token_file.exists, 10), hs.read_log()
 
     def scrape(self, token: str | None = None, host: str | None = None):
-        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-        headers = {"Host": host or f"127.0.0.1:{self.port}"}
+        c = http.client.HTTPConnection(web_address(), self.port, timeout=10)
+        headers = {"Host": host or f"{web_address()}:{self.port}"}
         if token is not None:
             headers["Authorization"] = f"Bearer {token}"
         c.request("GET", "/metrics", headers=headers)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, free_port, samples, wait_until
+from conftest import ROOT, free_port, samples, wait_until, web_address
 
 SCREENSHOTS = Path(os.environ.get("HEALTHSPOOL_SCREENSHOTS", ROOT / "test-artifacts" / "web"))
 PAGES = ["/", "/day", "/import", "/journal", "/meds", "/reminders", "/measure", "/settings", "/notes", "/symptoms/log?symptom=Headache"]
@@ -30,7 +30,8 @@ class Web:
     def __init__(self, hs, port: int):
         self.hs, self.port = hs, port
         self.env = {"HEALTHSPOOL_WEB_ENABLED": "true", "HEALTHSPOOL_WEB_PORT": str(port)}
-        self.base = f"http://127.0.0.1:{port}"
+        self.address = web_address()
+        self.base = f"http://{self.address}:{port}"
 
     def link(self) -> str:
         out = self.hs.run("ui", "--no-open", env=self.env).stdout.strip()
@@ -38,8 +39,8 @@ class Web:
         return out
 
     def request(self, method: str, path: str, headers: dict | None = None, body: str | None = None):
-        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-        h = {"Host": f"127.0.0.1:{self.port}", **(headers or {})}
+        c = http.client.HTTPConnection(self.address, self.port, timeout=10)
+        h = {"Host": f"{self.address}:{self.port}", **(headers or {})}
         c.request(method, path, body=body, headers=h)
         r = c.getresponse()
         data = r.read()
@@ -60,7 +61,7 @@ class Web:
 
 def listening(port: int) -> bool:
     with socket.socket() as s:
-        return s.connect_ex(("127.0.0.1", port)) == 0
+        return s.connect_ex((web_address(), port)) == 0
 
 
 @pytest.fixture
@@ -93,11 +94,12 @@ def test_a_second_uid_without_the_secret_gets_401_everywhere_and_cannot_read_the
 import http.client, sys
 codes = []
 for m, p in {[("GET", p) for p in PAGES] + [("POST", p) for p in POSTS]!r}:
-    c = http.client.HTTPConnection("127.0.0.1", {web.port}, timeout=10)
+    c = http.client.HTTPConnection("{web.address}", {web.port}, timeout=10)
     c.request(m, p, body="csrf=x" if m == "POST" else None,
-              headers={{"Host": "127.0.0.1:{web.port}", "Origin": "http://127.0.0.1:{web.port}",
+              headers={{"Host": "{web.address}:{web.port}", "Origin": "{web.base}",
                        "Content-Type": "application/x-www-form-urlencoded"}})
     codes.append(c.getresponse().status)
+    c.close()
 try:
     open({str(secret)!r}).read(); readable = True
 except PermissionError:
@@ -111,7 +113,8 @@ print(sorted(set(codes)), readable)
 
 def test_a_foreign_host_is_refused_with_403_even_with_a_session(web):
     cookie, _ = web.session()
-    for host in ["evil.example", f"evil.example:{web.port}", "127.0.0.1.nip.io:%d" % web.port, "127.0.0.1:1"]:
+    for host in ["evil.example", f"evil.example:{web.port}", "127.0.0.1.nip.io:%d" % web.port, "127.0.0.1:1",
+                 f"127.0.0.1:{web.port}", f"localhost:{web.port}", f"[::1]:{web.port}", f"{web.address}:1"]:
         r, _ = web.request("GET", "/", {"Host": host, "Cookie": cookie})
         assert r.status == 403, (host, r.status)
 

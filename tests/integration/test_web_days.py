@@ -188,9 +188,9 @@ def test_an_upload_over_the_limit_or_without_the_token_is_refused_and_leaves_not
     r, body = web.request("POST", "/import", {**head, "X-CSRF-Token": csrf}, "x" * (1 << 20 | 1))
     assert r.status == 413 and b"web.upload_max_mb" in body
     # Streamed without a length: refused once the limit is passed.
-    c = http.client.HTTPConnection("127.0.0.1", web.port, timeout=20)
+    c = http.client.HTTPConnection(web.address, web.port, timeout=20)
     c.request("POST", "/import", body=iter([b"y" * 65536] * 40), encode_chunked=True,
-              headers={"Host": f"127.0.0.1:{web.port}", **head, "X-CSRF-Token": csrf, "Transfer-Encoding": "chunked"})
+              headers={"Host": f"{web.address}:{web.port}", **head, "X-CSRF-Token": csrf, "Transfer-Encoding": "chunked"})
     assert c.getresponse().status == 413
     c.close()
     assert wait_until(lambda: sorted(p.name for p in web.hs.spool.iterdir() if p.is_file()) == [], 5), list(web.hs.spool.iterdir())
