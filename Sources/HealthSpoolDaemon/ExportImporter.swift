@@ -82,7 +82,7 @@ final class StoreSink: SampleSink {
     let commitEvery = 20_000
     /// …or as soon as one has been open this long: a journal command waiting for the write lock
     /// (`SampleStore.letWaitingWritersIn`, after each commit) never waits much longer than this.
-    let commitAfter: Duration = .milliseconds(250)
+    let commitAfter: Duration = .milliseconds(500)
     private let transactionClock = ContinuousClock()
     private var openedAt: ContinuousClock.Instant?
     private var open = false
