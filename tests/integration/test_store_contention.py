@@ -1,9 +1,9 @@
 """Journal commands while the daemon imports and syncs: they wait for its write lock as a person
 would, and when they cannot save they say so plainly, never with SQLite's own words (issue 26,
 point 5). The real daemon binary importing a generated Apple Health export (bench/generate-
-export.py, HS_LOAD_EXPORT_MB, 150 MB by default: with 40 MB the import can end before the commands do) and syncing to the TLS test gateway, 250 journal
-commands from 16 threads, and a kill -9 of the daemon part way through (restarted at once, so
-the import goes on)."""
+export.py, HS_LOAD_EXPORT_MB, 150 MB by default: with 40 MB the import could end before the
+commands did) and syncing to the TLS test gateway, 250 journal commands from 16 threads, and a
+kill -9 of the daemon part way through (restarted at once, so the import goes on)."""
 import os
 import signal
 import sqlite3
