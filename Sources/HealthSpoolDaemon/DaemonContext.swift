@@ -45,10 +45,10 @@ public struct DaemonContext: Sendable {
 
     /// Creates the state and runtime directories (0700) and the store file (0600), and opens it,
     /// its daily rollups drawn in the machine's zone with the configured source priority.
-    public func openStore() throws -> SampleStore {
+    public func openStore(busyTimeout: Duration? = nil) throws -> SampleStore {
         try FileSystem.makeDirectory(stateDir, mode: 0o700)
         if !FileSystem.exists(storePath) { try FileSystem.touch(storePath, mode: 0o600) }
-        let store = try SampleStore(path: storePath)
+        let store = try SampleStore(path: storePath, busyTimeout: busyTimeout)
         store.rollupPolicy = RollupPolicy(zone: zone, priority: settings.sourcePriority)
         return store
     }

@@ -78,8 +78,13 @@ final class StoreSink: SampleSink {
     /// other thread instead of waiting for a large batch to fill…
     let insertEvery = 2_048
     /// …but are committed in large transactions: hot index pages are written to the WAL once
-    /// per transaction, not once per batch.
+    /// per transaction, not once per batch…
     let commitEvery = 20_000
+    /// …or as soon as one has been open this long: a journal command waiting for the write lock
+    /// (`SampleStore.letWaitingWritersIn`, after each commit) never waits much longer than this.
+    let commitAfter: Duration = .milliseconds(500)
+    private let transactionClock = ContinuousClock()
+    private var openedAt: ContinuousClock.Instant?
     private var open = false
     private var uncommitted = 0
     private var pending = InsertResult()
@@ -156,6 +161,7 @@ final class StoreSink: SampleSink {
         if !open {
             try store.begin()
             open = true
+            openedAt = transactionClock.now
         }
         do {
             pending.add(try store.insert(samples, now: clock()))
@@ -164,7 +170,10 @@ final class StoreSink: SampleSink {
             throw error
         }
         uncommitted += samples.count
-        if uncommitted >= commitEvery { try commit() }
+        if uncommitted >= commitEvery || openedAt.map({ transactionClock.now - $0 >= commitAfter }) == true {
+            try commit()
+            store.letWaitingWritersIn()
+        }
     }
 
     private func commit() throws {

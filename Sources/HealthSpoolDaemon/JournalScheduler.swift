@@ -94,7 +94,7 @@ public final class JournalScheduler<C: Clock<Duration>>: @unchecked Sendable {
             logger.notice("time zone changed from \(zone.name) to \(current.name): reminders and midnight planned anew",
                           metadata: ["event": "journal", "zone": "\(current.name)"])
         }
-        let opened = try HealthJournal(context: context, zone: current)
+        let opened = try HealthJournal(context: context, zone: current, busyTimeout: nil)
         (journal, zone) = (opened, current)
         return opened
     }

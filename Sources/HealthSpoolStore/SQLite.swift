@@ -12,17 +12,26 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     public var description: String { "store \(path): \(message) (SQLite code \(code))" }
     /// Whether trying again later may help (the database was busy or locked).
     public var isRetryable: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
+    /// Whether another connection held the store past this connection's busy timeout
+    /// (SQLITE_BUSY or SQLITE_LOCKED, with any extended code): nothing of the statement was done.
+    public var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
 }
 
 /// One SQLite connection. Owns the handle; closes it in `deinit`.
 final class Connection {
     let db: OpaquePointer
     let path: String
+    /// How this connection waits for another's write lock (SQLite's busy handler).
+    let busy: BusyWait
+
+    /// How long a connection waits for another's lock unless told otherwise: the daemon's
+    /// services. Commands a person runs wait longer (`SampleStore.interactiveBusyTimeout`).
+    static let defaultBusyTimeoutMillis: Int64 = 5_000
 
     /// Turns SQLite's memory statistics (and their global mutex) off, once, before any connection.
     private static let configured: Bool = { hs_sqlite3_disable_memstatus() == SQLITE_OK }()
 
-    init(path: String, readOnly: Bool = false) throws(StoreError) {
+    init(path: String, readOnly: Bool = false, busyTimeoutMillis: Int64 = Connection.defaultBusyTimeoutMillis) throws(StoreError) {
         _ = Self.configured
         var handle: OpaquePointer?
         let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
@@ -34,8 +43,14 @@ final class Connection {
         }
         db = handle
         self.path = path
-        sqlite3_busy_timeout(db, 5000)
+        busy = BusyWait(storePath: path, timeoutMillis: busyTimeoutMillis)
+        sqlite3_busy_handler(db, busyHandler, Unmanaged.passUnretained(busy).toOpaque())
     }
+
+    /// After a commit: lets writers of other connections that wait for the lock take it
+    /// first, pausing at most `maxMillis` (a second by default). Returns the milliseconds paused.
+    @discardableResult
+    func letWaitingWritersIn(maxMillis: Int64 = 1_000) -> Int64 { busy.waitForMarks(maxMillis: maxMillis) }
 
     deinit { sqlite3_close_v2(db) }
 
@@ -46,6 +61,7 @@ final class Connection {
     func exec(_ sql: String) throws(StoreError) {
         var err: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(db, sql, nil, nil, &err)
+        if BusyWait.anyMarked { busy.unmark() }
         if rc != SQLITE_OK {
             let msg = err.map { String(cString: $0) } ?? "error"
             sqlite3_free(err)
@@ -132,6 +148,7 @@ final class Statement {
     @discardableResult
     func step() throws(StoreError) -> Bool {
         let rc = sqlite3_step(stmt)
+        if BusyWait.anyMarked { connection.busy.unmark() }
         if rc == SQLITE_ROW { return true }
         if rc == SQLITE_DONE { return false }
         throw connection.error(rc)

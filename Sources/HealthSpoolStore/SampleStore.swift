@@ -144,9 +144,16 @@ public final class SampleStore {
     /// it needed (0 nearly always).
     let openRetries: Int
 
-    /// Opens (creating if needed) the store at `path`, with mode 0600.
-    public init(path: String) throws(StoreError) {
-        let conn = try Connection(path: path)
+    /// How long a command a person runs (a journal entry from the CLI or the web) waits for
+    /// the daemon's write lock before it gives up and says the entry was not saved.
+    public static let interactiveBusyTimeout: Duration = .seconds(30)
+
+    /// Opens (creating if needed) the store at `path`, with mode 0600. A statement that finds
+    /// the store locked by another connection waits up to `busyTimeout` (5 s unless told)
+    /// before failing with a busy `StoreError`.
+    public init(path: String, busyTimeout: Duration? = nil) throws(StoreError) {
+        let millis = busyTimeout.map { $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000 }
+        let conn = try Connection(path: path, busyTimeoutMillis: millis ?? Connection.defaultBusyTimeoutMillis)
         openRetries = try Self.retryingWhileBusy { () throws(StoreError) in
             try conn.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-16384; PRAGMA wal_autocheckpoint=16384;")
             try Schema.migrate(conn)
@@ -273,6 +280,13 @@ public final class SampleStore {
     public func commit() throws(StoreError) {
         try flushRollups()
         try conn.exec("COMMIT")
+    }
+    /// After a commit, lets writers of other connections (a journal command, the sync worker)
+    /// that wait for the write lock take it first: pauses while any waits, at most `max`.
+    /// Returns how long it paused.
+    @discardableResult
+    public func letWaitingWritersIn(max: Duration = .seconds(1)) -> Duration {
+        .milliseconds(conn.letWaitingWritersIn(maxMillis: max.components.seconds * 1000 + max.components.attoseconds / 1_000_000_000_000_000))
     }
     /// Abandons the transaction `begin` opened, if it is still open.
     public func rollback() {

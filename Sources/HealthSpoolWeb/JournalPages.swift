@@ -51,7 +51,7 @@ enum JournalPages {
         do {
             let m = try HealthJournal(context: ctx).addMedication(Medication(name: form["name"] ?? "", dose: form["dose"] ?? ""), now: DaemonClock.now())
             return Page.redirect("/meds", ok: "Added \(m.name).")
-        } catch { return Page.redirect("/meds", error: "\(error)") }
+        } catch { return Page.redirect("/meds", error: WebJournal.message(error)) }
     }
 
     static func takeDose(_ ctx: DaemonContext, _ form: Form) throws -> Response {
@@ -59,7 +59,7 @@ enum JournalPages {
             let now = DaemonClock.now()
             let (d, m) = try HealthJournal(context: ctx).takeDose(form["id"] ?? "", at: now)
             return Page.redirect("/meds", ok: "Logged: \(m.name) taken at \(Format.local(d.takenAt).suffix(5)).")
-        } catch { return Page.redirect("/meds", error: "\(error)") }
+        } catch { return Page.redirect("/meds", error: WebJournal.message(error)) }
     }
 
     static let repeatWords: [(String, String)] = [("daily", "Every day"), ("weekdays", "Monday to Friday"), ("weekly", "Every week"), ("monthly", "Every month")]
@@ -113,14 +113,14 @@ enum JournalPages {
             let r = try journal.addReminder(name: form["name"] ?? "", kind: nil, times: times, rule: rule, start: nil,
                                             medication: med, now: DaemonClock.now())
             return Page.redirect("/reminders", ok: "Reminder set: \(r.name).")
-        } catch { return Page.redirect("/reminders", error: "\(error)") }
+        } catch { return Page.redirect("/reminders", error: WebJournal.message(error)) }
     }
 
     static func removeReminder(_ ctx: DaemonContext, _ form: Form) throws -> Response {
         do {
             let r = try HealthJournal(context: ctx).removeReminder(Int64(form["id"] ?? "") ?? -1)
             return Page.redirect("/reminders", ok: "Removed: \(r.name).")
-        } catch { return Page.redirect("/reminders", error: "\(error)") }
+        } catch { return Page.redirect("/reminders", error: WebJournal.message(error)) }
     }
 
     static func measure(_ ctx: DaemonContext, query: Form, csrf: String) -> String {
@@ -163,6 +163,6 @@ enum JournalPages {
             // Through the CLI's runner: the types it queued are announced to the sync part.
             _ = try JournalRunner.run(context: ctx) { r in try r.records().measure(m, at: r.now, now: r.now) }
             return Page.redirect("/measure", ok: "Saved.")
-        } catch { return Page.redirect("/measure", error: "\(error)") }
+        } catch { return Page.redirect("/measure", error: WebJournal.message(error)) }
     }
 }

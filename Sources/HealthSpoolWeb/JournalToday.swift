@@ -81,6 +81,6 @@ enum JournalToday {
             let now = DaemonClock.now()
             let g = try journal.completeGoal(Int64(form["id"] ?? "") ?? -1, day: try journal.day(nil, now: now), now: now)
             return Page.redirect("/journal", ok: "Done: \(g.name).")
-        } catch { return Page.redirect("/journal", error: "\(error)") }
+        } catch { return Page.redirect("/journal", error: WebJournal.message(error)) }
     }
 }

@@ -68,7 +68,7 @@ enum NotePages {
         do {
             let n = try HealthJournal(context: ctx).addNote(text: form["text"] ?? "", category: form["category"], audio: nil, now: DaemonClock.now())
             return Page.redirect("/notes", ok: "Note saved in \(n.category).")
-        } catch { return Page.redirect("/notes", error: "Not saved: \(error)") }
+        } catch { return Page.redirect("/notes", error: WebJournal.notSaved(error)) }
     }
 
     /// A note with a recording: the body is the audio, category and text are in the query.
@@ -95,7 +95,7 @@ enum NotePages {
             let n = try HealthJournal(context: ctx).addNote(text: query["text"] ?? "", category: query["category"], audio: temp, now: DaemonClock.now())
             return json(.ok, ["location": "/notes?ok=" + Page.percentEncode("Note with recording saved in \(n.category).")])
         } catch {
-            return json(.badRequest, ["error": "Not saved: \(error)"])
+            return json(.badRequest, ["error": WebJournal.notSaved(error)])
         }
     }
 

@@ -88,7 +88,7 @@ enum SymptomPages {
             let (e, _) = try WebJournal.open(ctx).logSymptom(log)
             return Page.redirect("/journal", ok: "Saved: \(e.symptom), \(e.severity), at \(Format.local(e.at).suffix(5)).")
         } catch {
-            return Page.redirect("/", error: "Not saved: \(error)")
+            return Page.redirect("/", error: WebJournal.notSaved(error))
         }
     }
 }

@@ -7,6 +7,13 @@
 enum WebJournal {
     static func open(_ ctx: DaemonContext) throws -> JournalUseCases { try JournalUseCases.open(context: ctx) }
 
+    /// What a page says when a journal write failed: plainly that it was not saved when the
+    /// store stayed busy (`StoreBusy`), else the error as it reads.
+    static func message(_ error: any Error) -> String { StoreBusy.message(for: error) ?? "\(error)" }
+
+    /// `message`, with "Not saved: " before an error that does not say so itself.
+    static func notSaved(_ error: any Error) -> String { StoreBusy.message(for: error) ?? "Not saved: \(error)" }
+
     /// Symptoms offered when the user has logged few of their own.
     static let commonSymptoms = ["Headache", "Tiredness", "Dizziness", "Nausea", "Back pain", "Shortness of breath"]
 

@@ -70,3 +70,31 @@ import Glibc
         #expect(zoneRefusal?.contains("TZ=Nowhere/Atlantis") == true)
     }
 }
+
+/// A store that stays busy past the command's wait is a plain refusal: not saved, what to do,
+/// no SQLite words (issue 26).
+@Suite struct JournalRunnerBusyTests {
+    @Test func aStoreThatStaysBusyIsRefusedPlainly() throws {
+        let (context, dir) = try JournalRunnerTests.context()
+        defer { _ = try? FileSystem.removeTree(dir) }
+        let holder = try context.openStore()
+        try holder.begin()
+        defer { holder.rollback() }
+        var refusal: String?
+        do {
+            try JournalRunner.run(context: context, now: JournalRunnerTests.now, announce: { _ in }) { _ in
+                // The runner's own store waits 30 s; a second connection with a short wait fails
+                // the same way, sooner.
+                let quick = try context.openStore(busyTimeout: .milliseconds(100))
+                _ = try JournalUseCases(store: quick, settings: context.settings).logSymptom(SymptomLog(symptom: "headache", severity: .mild))
+            }
+        } catch let r as JournalRunner.Refusal { refusal = r.description }
+        #expect(refusal == StoreBusy.notSaved)
+        #expect(refusal?.contains("SQLite") == false && refusal?.contains("locked") == false)
+        #expect(refusal.map { StoreBusy.message(for: JournalRunner.Refusal(description: $0)) } == StoreBusy.notSaved)
+    }
+
+    @Test func otherErrorsAreNotCalledBusy() {
+        #expect(StoreBusy.message(for: JournalError.notFound(kind: "goal", key: "42")) == nil)
+    }
+}

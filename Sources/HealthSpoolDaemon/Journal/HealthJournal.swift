@@ -16,9 +16,12 @@ public final class HealthJournal {
     /// Told the types that gained queued samples after a write (a manual measurement).
     public var onQueued: ([String]) -> Void = { _ in }
 
-    /// Opens the store; `zone` defaults to the machine's (`TZ`, else `/etc/localtime`).
-    public convenience init(context: DaemonContext, zone: ZoneRules? = nil) throws {
-        self.init(context: context, store: try context.openStore(), zone: try zone ?? ZoneInfo.current(environment: context.environment))
+    /// Opens the store; `zone` defaults to the machine's (`TZ`, else `/etc/localtime`). A write
+    /// waits for the daemon's write lock up to `busyTimeout` (a person's wait unless told).
+    public convenience init(context: DaemonContext, zone: ZoneRules? = nil,
+                            busyTimeout: Duration? = SampleStore.interactiveBusyTimeout) throws {
+        self.init(context: context, store: try context.openStore(busyTimeout: busyTimeout),
+                  zone: try zone ?? ZoneInfo.current(environment: context.environment))
     }
 
     /// The journal on a store already open (`JournalRunner`'s).

@@ -29,7 +29,7 @@ public final class JournalRunner {
         self.context = context
         self.now = now
         self.announce = announce
-        store = try context.openStore()
+        store = try context.openStore(busyTimeout: SampleStore.interactiveBusyTimeout)
         entries = JournalUseCases(store: store, settings: context.settings, clock: { now })
         entries.onQueued = announce
     }
@@ -50,7 +50,8 @@ public final class JournalRunner {
 
     /// Runs `body` on the journal of `context`'s store (created when needed) at the current
     /// time; queued records are announced to a running daemon at `context.controlSocket`.
-    /// Journal refusals come out as a `Refusal`; other errors (the store's) as they are.
+    /// Journal refusals come out as a `Refusal`, and so does a store that stayed busy past a
+    /// person's wait (`StoreBusy.notSaved`); other errors (the store's) as they are.
     public static func run<T>(context: DaemonContext, now: Timestamp = DaemonContext.now(),
                               _ body: (JournalRunner) throws -> T) throws -> T {
         let socket = context.controlSocket
@@ -68,6 +69,8 @@ public final class JournalRunner {
             throw Refusal(description: e.description)
         } catch let e as ZoneRulesError {
             throw Refusal(description: e.description)
+        } catch let e as StoreError where e.isBusy {
+            throw Refusal(description: StoreBusy.notSaved)
         }
     }
 }
