@@ -151,6 +151,8 @@ public final class Daemon: @unchecked Sendable {
         switch event {
         case let .fileReady(dir, name) where dir == context.spool.path:
             intake.admit(named: name)
+        case let .fileGone(dir, name) where dir == context.spool.path:
+            intake.left(named: name)
         case let .undecodableName(dir) where dir == context.spool.path:
             intake.rescan()
         case let .fileReady(dir, name) where dir == context.stateDir && name == "locked":

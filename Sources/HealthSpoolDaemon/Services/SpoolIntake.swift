@@ -115,6 +115,20 @@ final class SpoolIntake: @unchecked Sendable {
         }
     }
 
+    /// A file left the spool (deleted or moved away by someone else): it is no longer waiting
+    /// for a retry or queued, and status stops showing it.
+    func left(named name: String) {
+        guard importing != name else { return }   // the import in progress moves it out itself
+        let waited = backoff.waiting[name] != nil
+        backoff.forget(name)
+        pendingImports.removeAll { $0 == name }
+        if waited {
+            logger.info("\(name) left the spool before its retry; no longer waiting for it", metadata: ["event": "import", "file": "\(name)"])
+            armImportRetry()
+            changed()
+        }
+    }
+
     /// The entry's name, after renaming it to a UTF-8 name when it is not one (the rest of
     /// healthspool, the store and the logs handle text names).
     func utf8Name(_ entry: SpoolEntry) -> String? {
