@@ -6,8 +6,8 @@
 /// - **The coordinator answers**: its last heartbeat is less than `WatchdogSec` old. A
 ///   coordinator busy in a slow SQLite call (a write waits up to the store's 5 s busy timeout)
 ///   keeps its keep-alives; one silent for longer than `WatchdogSec` is taken as hung.
-/// - **Work progresses or the daemon is idle**: every piece of work under way (the import of a
-///   file, a sync job) has moved on (bytes parsed, a batch answered) within `stallLimitMicros`
+/// - **Work progresses or the daemon is idle**: each kind of work under way (the import of a
+///   file; the sync jobs, whose senders share one mark) has moved on (bytes parsed, a batch answered) within `stallLimitMicros`
 ///   — the larger of 4 × `WatchdogSec` and 2 minutes, far longer than any one step takes (a
 ///   batch waits at most a few busy timeouts, a gateway request is cut off after its own
 ///   timeout). A file waiting for its retry after a temporary failure is not work under way.
