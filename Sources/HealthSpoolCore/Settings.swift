@@ -338,7 +338,7 @@ extension SettingKey {
         .optional("ingest.cert_file", "PEM certificate (chain allowed) the ingest endpoint presents, with ingest.key_file. Unset: the daemon's own self-signed certificate (EC P-256), made once in the state directory; pin its SHA-256 fingerprint (healthspool ingest).") { $0.ingestCertFile = $1 },
         .optional("ingest.key_file", "PEM private key of ingest.cert_file.") { $0.ingestKeyFile = $1 },
         .int("ingest.max_body_bytes", 67_108_864, 1024...4_294_967_296, "The largest request body the ingest endpoint accepts, in bytes; a larger one is answered 413 and nothing of it is kept.") { $0.ingestMaxBodyBytes = $1 },
-        .int("ingest.max_connections", 8, 1...256, "Connections the ingest endpoint serves at once; further ones wait until one ends. Each has its own time limits (handshake, header, body).") { $0.ingestMaxConnections = $1 },
+        .int("ingest.max_connections", 8, 1...256, "Connections the ingest endpoint serves at once, at most 4 from one address. A connection must finish its TLS handshake within 5 s and send its request head within 10 s of connecting; when all are taken, one that has not yet shown the token and is older than 1 s is closed to make room, and further ones wait only while every connection carries an authorized body (README, \"Push from the phone\").") { $0.ingestMaxConnections = $1 },
     ]
 
     static let byName: [String: SettingKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

@@ -78,6 +78,11 @@ public final class Daemon: @unchecked Sendable {
         // kernel send the lease holder SIGIO, whose default action would end the daemon.
         signal(SIGIO, SIG_IGN)
         umask(0o077)
+        // Room for connections before descriptors run short for the store, the spool and imports.
+        let files = OpenFileLimit.raise()
+        if files.after > files.before {
+            logger.debug("open file limit raised from \(files.before) to \(files.after)", metadata: ["event": "start"])
+        }
         // The lock first, at once: `healthspool status` sees a running daemon from here on.
         do { try acquireLock() } catch {
             logger.critical("cannot start: \(error)", metadata: ["event": "error"])
@@ -146,6 +151,8 @@ public final class Daemon: @unchecked Sendable {
         switch event {
         case let .fileReady(dir, name) where dir == context.spool.path:
             intake.admit(named: name)
+        case let .fileGone(dir, name) where dir == context.spool.path:
+            intake.left(named: name)
         case let .undecodableName(dir) where dir == context.spool.path:
             intake.rescan()
         case let .fileReady(dir, name) where dir == context.stateDir && name == "locked":

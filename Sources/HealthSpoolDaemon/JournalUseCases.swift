@@ -206,6 +206,18 @@ public final class JournalUseCases {
         return .success(e)
     }
 
+    /// How many symptom entries the newest-first list shows unless asked for all.
+    public static let recentSymptomsShown = 50
+
+    /// The newest `recentSymptomsShown` symptom entries (every one when `all`), and how many
+    /// there are in all, so a shortened list can say so.
+    public func recentSymptoms(all: Bool) throws -> (entries: [SymptomEntry], total: Int) {
+        try absorbImports()
+        let entries = try journal.recentSymptomEntries(limit: all ? -1 : Self.recentSymptomsShown)
+        let total = entries.count < Self.recentSymptomsShown && !all ? entries.count : try journal.symptomEntryCount()
+        return (entries, max(total, entries.count))
+    }
+
     /// The symptom entries of `day`, or the 50 most recent when nil.
     public func symptoms(on day: CivilDate?) throws -> [SymptomEntry] {
         try absorbImports()

@@ -1,6 +1,7 @@
 import Dispatch
 import HealthSpoolCore
 import HealthSpoolGateway
+import HealthSpoolLinux
 import HealthSpoolStore
 import Logging
 #if canImport(Glibc)
@@ -133,6 +134,8 @@ public final class SyncWorker: @unchecked Sendable {
     private let transport: TransportFactory
     private let onRequest: @Sendable (Double) -> Void
     private let group = DispatchGroup()
+    /// The jobs under way and when one last moved on (a batch answered), for the watchdog.
+    public let progress = WorkProgress(name: "sync")
     /// Per-sender resources. `@unchecked Sendable`: touched only on that sender's queue (the
     /// background store only on its background queue).
     private final class SenderState: @unchecked Sendable {
@@ -204,7 +207,9 @@ public final class SyncWorker: @unchecked Sendable {
             let sender = idle.removeFirst()
             group.enter()
             senders[sender].async {
+                self.progress.begin()
                 let result = self.run(type: type, trigger: trigger, config: config, sender: sender)
+                self.progress.end()
                 self.state.async {
                     self.inFlight.remove(type)
                     self.idle.append(sender)
@@ -313,6 +318,7 @@ public final class SyncWorker: @unchecked Sendable {
                                metadata: ["event": "sync", "type": "\(type)", "sample": "\(id)"])
             }
             onProgress(type, result.sent)
+            progress.advance()
             if !outcome.retry.isEmpty {
                 result.leftQueued = outcome.retry.count
                 result.error = outcome.error ?? .badResponse("records not accepted")

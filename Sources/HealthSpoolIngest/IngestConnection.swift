@@ -13,6 +13,8 @@ struct IngestConnection {
     let server: IngestServer
     let fd: Int32
     let peer: String
+    /// When the connection was accepted (monotonic seconds): the head's deadline counts from it.
+    let accepted = IngestServer.monotonicSeconds()
 
     /// How reading ended when it did not deliver what was asked.
     enum ReadEnd: Error { case closed, timedOut, failed }
@@ -39,7 +41,7 @@ struct IngestConnection {
         // The head.
         var buffer: [UInt8] = []
         var headEnd: Int?
-        let headDeadline = IngestServer.monotonicSeconds() + limits.headSeconds
+        let headDeadline = accepted + limits.headSeconds
         var searched = 0
         while headEnd == nil {
             guard buffer.count <= RequestHead.maxBytes else { return answer(conn, 431, RequestHeadError.tooLarge.description) }
@@ -62,7 +64,9 @@ struct IngestConnection {
             let announced = (try? head.contentLength()) ?? nil
             if let announced, announced > 0 { drain(conn, upTo: announced) }
             return result
-        case .readBody(let n): length = n
+        case .readBody(let n):
+            length = n
+            server.authorize(fd)
         }
         if head.values("expect").first?.lowercased() == "100-continue" {
             _ = write(conn, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8), seconds: limits.answerSeconds)

@@ -7,8 +7,11 @@ import HealthSpoolLock
 import Logging
 
 /// The ingest endpoint's listener: one accept thread and at most `maxConnections` connection
-/// threads, each connection under its own time limits (`IngestLimits`). `stop` ends intake,
-/// wakes every connection (a body still arriving is discarded) and waits for them, bounded.
+/// threads, each connection under its own time limits (`IngestLimits`). Who gets a slot is
+/// decided at `accept`, before TLS (`IngestSlots`): a cap per listener and per peer, and under
+/// pressure an unauthenticated connection's slot is taken back (its socket shut down) first.
+/// `stop` ends intake, wakes every connection (a body still arriving is discarded) and waits
+/// for them, bounded.
 ///
 /// `@unchecked Sendable`: what the threads share is `state` and `checking`, each behind its
 /// lock; `configuration`, `logger`, `tls` and `listenFD` are set in `init` and only read;
@@ -41,13 +44,16 @@ public final class IngestServer: @unchecked Sendable {
     /// Shared between the accept thread, the connection threads and `stop`.
     struct State {
         var stopping = false
-        /// Sockets of the connections being served (shut down at a stop to wake them).
-        var sockets: Set<Int32> = []
+        /// The connections being served (shut down at a stop, or to make room, to wake them).
+        var slots: IngestSlots
+        /// Connections closed or taken back to make room since the last log line about it.
+        var turnedAway = 0
+        var lastTurnedAwayLog = -Double.infinity
     }
 
     let configuration: Configuration
     let logger: Logger
-    let state = Lock(State())
+    let state: Lock<State>
     /// One body is checked at a time, so memory holds at most one body being parsed.
     let checking = Lock(())
     private let tls: OpaquePointer
@@ -58,6 +64,8 @@ public final class IngestServer: @unchecked Sendable {
     public init(_ configuration: Configuration, logger: Logger) throws(IngestError) {
         self.configuration = configuration
         self.logger = logger
+        state = Lock(State(slots: IngestSlots(maxConnections: configuration.maxConnections, perPeer: configuration.limits.perPeer,
+                                              graceSeconds: configuration.limits.graceSeconds)))
         var error = [CChar](repeating: 0, count: 512)
         guard let tls = hs_tls_server_new(configuration.certPath, configuration.keyPath, &error, error.count) else {
             throw .file(configuration.certPath, cText(error))
@@ -91,22 +99,24 @@ public final class IngestServer: @unchecked Sendable {
     public func stop(timeoutSeconds: Double) -> Int {
         state.withLock(wake: true) { s in
             s.stopping = true
-            for fd in s.sockets { shutdown(fd, Int32(SHUT_RDWR)) }
+            for fd in s.slots.sockets { shutdown(fd, Int32(SHUT_RDWR)) }
         }
         if let acceptThread { pthread_join(acceptThread, nil) }
         acceptThread = nil
         let deadline = Self.monotonicSeconds() + timeoutSeconds
         while Self.monotonicSeconds() < deadline {
-            if state.withLock({ $0.sockets.isEmpty }) { return 0 }
+            if state.withLock({ $0.slots.slots.isEmpty }) { return 0 }
             usleep(20_000)
         }
-        return state.withLock { $0.sockets.count }
+        return state.withLock { $0.slots.slots.count }
     }
 
-    /// Accepts until the stop; waits while `maxConnections` are served (the kernel queues the rest).
+    /// Accepts until the stop. While `maxConnections` are served and none can be taken back, it
+    /// waits (the kernel queues the rest); otherwise it drains the kernel's queue at once, so a
+    /// peer that opens many connections cannot keep others waiting behind them there.
     func acceptLoop() {
         while true {
-            let (stopping, busy) = state.withLock { ($0.stopping, $0.sockets.count >= configuration.maxConnections) }
+            let (stopping, busy) = state.withLock { ($0.stopping, !$0.slots.canAccept(now: Self.monotonicSeconds())) }
             if stopping { return }
             if busy { usleep(20_000); continue }
             var p = pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)
@@ -121,18 +131,28 @@ public final class IngestServer: @unchecked Sendable {
                 if errno == EMFILE || errno == ENFILE { usleep(100_000) }
                 continue
             }
-            let peer = Self.describe(address)
-            let admitted = state.withLock { s -> Bool in
-                if s.stopping { return false }
-                s.sockets.insert(fd)
-                return true
+            let (host, peer) = Self.describe(address)
+            let decision = state.withLock { s -> IngestSlots.Decision? in
+                if s.stopping { return nil }
+                let decision = s.slots.accept(fd, peer: host, now: Self.monotonicSeconds())
+                // Shut down under the lock: the evicted socket cannot have been closed and reused.
+                if case .admit(let evicting?) = decision { shutdown(evicting, Int32(SHUT_RDWR)) }
+                return decision
             }
-            guard admitted else { close(fd); return }
+            guard let decision else { close(fd); return }
+            switch decision {
+            case .refuse:
+                close(fd)
+                noteTurnedAway()
+                continue
+            case .admit(let evicting):
+                if evicting != nil { noteTurnedAway() }
+            }
             let started = IngestThread.detach { [self] in
                 IngestConnection(server: self, fd: fd, peer: peer).serve()
             }
             if !started {
-                state.withLock(wake: true) { _ = $0.sockets.remove(fd) }
+                state.withLock(wake: true) { $0.slots.finish(fd) }
                 close(fd)
             }
         }
@@ -149,6 +169,23 @@ public final class IngestServer: @unchecked Sendable {
         return conn
     }
 
+    /// Counts a connection closed (or taken back) to make room; says so at most once a minute.
+    func noteTurnedAway() {
+        let now = Self.monotonicSeconds()
+        let count: Int? = state.withLock { s in
+            s.turnedAway += 1
+            guard now - s.lastTurnedAwayLog >= 60 else { return nil }
+            defer { s.turnedAway = 0; s.lastTurnedAwayLog = now }
+            return s.turnedAway
+        }
+        guard let count else { return }
+        logger.warning("ingest: the endpoint is full; \(count) connection(s) without a token closed to make room (ingest.max_connections \(configuration.maxConnections), \(configuration.limits.perPeer) per address)",
+                       metadata: ["event": "ingest"])
+    }
+
+    /// The connection's head carried the token: its slot is no longer taken back to make room.
+    func authorize(_ fd: Int32) { state.withLock { $0.slots.authorize(fd) } }
+
     /// Whether a stop began.
     var stopping: Bool { state.withLock { $0.stopping } }
 
@@ -156,7 +193,7 @@ public final class IngestServer: @unchecked Sendable {
     /// down a reused descriptor).
     func finished(_ fd: Int32, close closeConnection: () -> Void) {
         state.withLock(wake: true) { s in
-            s.sockets.remove(fd)
+            s.slots.finish(fd)
             closeConnection()
         }
     }
@@ -181,7 +218,7 @@ public final class IngestServer: @unchecked Sendable {
             guard inet_pton(AF_INET, listen.host, &a.sin_addr) == 1 else { close(fd); throw .listen(listen.description, "not an IPv4 address") }
             rc = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
         }
-        guard rc == 0, Glibc.listen(fd, 64) == 0 else {
+        guard rc == 0, Glibc.listen(fd, 128) == 0 else {
             let reason = String(cString: strerror(errno))
             close(fd)
             throw .listen(listen.description, reason)
@@ -189,8 +226,14 @@ public final class IngestServer: @unchecked Sendable {
         return fd
     }
 
-    /// The peer's address as text.
-    static func describe(_ address: sockaddr_storage) -> String {
+    /// The peer's address as text: without the port (what the per-peer cap counts) and with it.
+    static func describe(_ address: sockaddr_storage) -> (host: String, peer: String) {
+        let peer = describeWithPort(address)
+        let host = peer.hasPrefix("[") ? String(peer.prefix { $0 != "]" }.dropFirst()) : String(peer.prefix { $0 != ":" })
+        return (host, peer)
+    }
+
+    static func describeWithPort(_ address: sockaddr_storage) -> String {
         var copy = address
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         func found() -> String { cText(text) }
@@ -217,12 +260,18 @@ public final class IngestServer: @unchecked Sendable {
     }
 }
 
-/// Time limits of one connection, so a slow or stalled client cannot hold a thread for long.
+/// Limits of the ingest endpoint's connections, so a slow, stalled or hostile client cannot hold a
+/// thread for long. There is no keep-alive: one request per connection (`Connection: close`).
 public struct IngestLimits: Sendable {
-    /// The TLS handshake.
-    public var handshakeSeconds = 10.0
-    /// The request head, from the end of the handshake.
+    /// The TLS handshake, from the accept.
+    public var handshakeSeconds = 5.0
+    /// The request head, from the accept (handshake included): a peer without the token holds
+    /// a slot at most this long.
     public var headSeconds = 10.0
+    /// Connections from one address at once (at most `ingest.max_connections`).
+    public var perPeer = 4
+    /// Under pressure, an unauthenticated connection is taken back once this old.
+    public var graceSeconds = 1.0
     /// The longest pause while the body arrives.
     public var bodyIdleSeconds = 20.0
     /// The whole body, however steadily it trickles in.

@@ -7,7 +7,9 @@ import Glibc
 
 /// Feeds systemd's watchdog from a thread of its own, so that SQLite or curl on the
 /// coordination queue cannot starve the keep-alives. The coordinator proves it is alive with
-/// `beat()`; the thread pings while the last beat is recent (`WatchdogPolicy`).
+/// `beat()`, the workers that they move on with their `WorkProgress`; the thread pings while the
+/// last beat is recent and no work is stuck (`WatchdogPolicy`), on the socket the notifier
+/// opened at start (no descriptor is needed per keep-alive).
 public final class SystemdWatchdog: Sendable {
     public let policy: WatchdogPolicy
     private let notifier: SystemdNotifier
@@ -15,18 +17,20 @@ public final class SystemdWatchdog: Sendable {
     private let lastBeat: Atomic<UInt64>
     private let stopped = Atomic<Bool>(false)
     private let pings = Atomic<UInt64>(0)
+    private let work: [WorkProgress]
 
     /// How many keep-alives the thread has sent.
     public var keepAlives: UInt64 { pings.load(ordering: .relaxed) }
 
     /// A watchdog for the interval systemd asked for (`WATCHDOG_USEC`), or nil when it asked none.
-    public convenience init?(notifier: SystemdNotifier, logger: Logger) {
+    public convenience init?(notifier: SystemdNotifier, logger: Logger, work: [WorkProgress] = []) {
         guard let usec = notifier.watchdogMicroseconds else { return nil }
-        self.init(policy: WatchdogPolicy(intervalMicros: usec), notifier: notifier, logger: logger)
+        self.init(policy: WatchdogPolicy(intervalMicros: usec), notifier: notifier, logger: logger, work: work)
     }
 
-    public init(policy: WatchdogPolicy, notifier: SystemdNotifier, logger: Logger) {
+    public init(policy: WatchdogPolicy, notifier: SystemdNotifier, logger: Logger, work: [WorkProgress] = []) {
         self.policy = policy
+        self.work = work
         self.notifier = notifier
         self.logger = logger
         lastBeat = Atomic(Self.monotonicMicros())
@@ -61,17 +65,27 @@ public final class SystemdWatchdog: Sendable {
         while !stopped.load(ordering: .relaxed) {
             let now = Self.monotonicMicros()
             let last = lastBeat.load(ordering: .relaxed)
-            if policy.shouldPing(nowMicros: now, lastBeatMicros: last) {
+            // The work that moved on least recently (a stuck one among several under way).
+            let slowest = work.compactMap { w in w.lastProgressMicros.map { (w, $0) } }.min { $0.1 < $1.1 }
+            switch policy.decide(nowMicros: now, lastBeatMicros: last, lastProgressMicros: slowest?.1) {
+            case .ping:
                 if silent {
                     silent = false
-                    logger.notice("the coordinator answers again; watchdog keep-alives resume", metadata: ["event": "watchdog"])
+                    logger.notice("the daemon answers and progresses again; watchdog keep-alives resume", metadata: ["event": "watchdog"])
                 }
-                notifier.watchdog()
-                _ = pings.wrappingAdd(1, ordering: .relaxed)
-            } else if !silent {
-                silent = true
-                logger.critical("the coordinator has not answered for \((now - last) / 1_000_000) s; watchdog keep-alives stop and systemd will restart the daemon",
-                                metadata: ["event": "watchdog"])
+                if notifier.watchdog() { _ = pings.wrappingAdd(1, ordering: .relaxed) }
+            case .coordinatorSilent(let micros):
+                if !silent {
+                    silent = true
+                    logger.critical("the coordinator has not answered for \(micros / 1_000_000) s; watchdog keep-alives stop and systemd will restart the daemon",
+                                    metadata: ["event": "watchdog"])
+                }
+            case .workStalled(let micros):
+                if !silent {
+                    silent = true
+                    logger.critical("\(slowest?.0.name ?? "work") has not moved on for \(micros / 1_000_000) s; watchdog keep-alives stop and systemd will restart the daemon",
+                                    metadata: ["event": "watchdog"])
+                }
             }
             Self.sleep(micros: policy.pingIntervalMicros)
         }

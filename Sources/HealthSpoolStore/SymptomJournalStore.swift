@@ -176,6 +176,12 @@ public final class SymptomJournalStore {
         "SELECT day, sum(severity) FROM symptom_entries WHERE day BETWEEN ?1 AND ?2 AND deleted = 0 GROUP BY day"
 
     /// The most recent entries (not deleted), newest first.
+    /// How many symptom entries there are (deleted ones left out).
+    public func symptomEntryCount() throws(StoreError) -> Int {
+        try conn.rows("SELECT count(*) FROM symptom_entries WHERE deleted = 0") { _ in } _: { Int($0.int(0)) }.first ?? 0
+    }
+
+    /// The newest `limit` symptom entries (a negative limit: all of them), newest first.
     public func recentSymptomEntries(limit: Int) throws(StoreError) -> [SymptomEntry] {
         try conn.rows("SELECT \(Self.symptomColumns) FROM symptom_entries WHERE deleted = 0 ORDER BY at_ms DESC, id LIMIT ?") {
             $0.bind(1, limit)

@@ -109,17 +109,24 @@ struct SymptomDeleteCommand: ParsableCommand {
 struct SymptomListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List symptom entries: a day's, or the 50 most recent.",
-        discussion: "Symptoms imported from Apple Health or Health Auto Export are listed too (marked imported)."
+        abstract: "List symptom entries: a day's, the 50 most recent, or all.",
+        discussion: "Symptoms imported from Apple Health or Health Auto Export are listed too (marked imported). When there are more than 50 entries, the list says how many and how to see the rest."
     )
     @OptionGroup var common: CommonOptions
     @Option(help: ArgumentHelp("Only this day: YYYY-MM-DD, today or yesterday.", valueName: "DATE"), completion: Completions.dates) var date: String?
+    @Flag(help: "Every entry, newest first, not only the 50 most recent.") var all = false
     @Flag(help: "Print the entries as JSON.") var json = false
 
+    func validate() throws {
+        if all && date != nil { throw ValidationError("give --all or --date, not both") }
+    }
+
     func run() throws {
-        let (day, entries) = try withJournal(common) { r in
+        let (day, entries, total) = try withJournal(common) { r in
             let day = try date.map { try JournalCLI.date($0, today: r.entries.today) }
-            return (day, try r.entries.symptoms(on: day))
+            if let day { return (Optional(day), try r.entries.symptoms(on: day), 0) }
+            let (entries, total) = try r.entries.recentSymptoms(all: all)
+            return (nil, entries, total)
         }
         if json { return printJSON(.array(entries.map(JournalRows.json))) }
         if entries.isEmpty {
@@ -127,6 +134,9 @@ struct SymptomListCommand: ParsableCommand {
             return
         }
         for e in entries { print(JournalRows.line(e)) }
+        if total > entries.count {
+            print("showing the newest \(entries.count) of \(total) entries; use --all for every one, or --date for one day")
+        }
     }
 }
 

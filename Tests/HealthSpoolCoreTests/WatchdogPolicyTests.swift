@@ -27,4 +27,21 @@ import Testing
     @Test func aBeatRecordedAfterTheThreadReadTheClockCountsAsFresh() {
         #expect(policy.shouldPing(nowMicros: 10, lastBeatMicros: 20))
     }
+
+    @Test func workUnderWayThatStopsMovingStopsThePingsAfterTheStallLimit() {
+        let start: UInt64 = 1_000_000_000
+        #expect(policy.stallLimitMicros == 120_000_000)
+        // Idle (nothing under way): pings while the coordinator beats.
+        #expect(policy.decide(nowMicros: start + 500_000_000, lastBeatMicros: start + 499_000_000, lastProgressMicros: nil) == .ping)
+        // Moving on: pings.
+        #expect(policy.shouldPing(nowMicros: start + 119_000_000, lastBeatMicros: start + 118_000_000, lastProgressMicros: start))
+        // Stuck on one step past the limit: no ping, whatever the coordinator says.
+        #expect(policy.decide(nowMicros: start + 121_000_000, lastBeatMicros: start + 120_000_000, lastProgressMicros: start)
+                == .workStalled(micros: 121_000_000))
+        // A silent coordinator is reported first.
+        #expect(policy.decide(nowMicros: start + 200_000_000, lastBeatMicros: start, lastProgressMicros: start)
+                == .coordinatorSilent(micros: 200_000_000))
+        // A long WatchdogSec lengthens the stall limit to 4 intervals.
+        #expect(WatchdogPolicy(intervalMicros: 60_000_000).stallLimitMicros == 240_000_000)
+    }
 }

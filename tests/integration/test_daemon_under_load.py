@@ -9,6 +9,7 @@ bench/stop-bench.sh runs the same steps on 1 GB with the release binary)."""
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import sqlite3
@@ -20,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import samples, wait_until
+from conftest import BIN, samples, wait_until
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 STOP_GRACE_SECONDS = 10  # Daemon.stopGraceSeconds
@@ -183,3 +184,58 @@ def test_watchdog_keepalives_continue_while_the_coordination_queue_waits_on_sqli
     gaps = [b - a for a, b in zip(pings, pings[1:])]
     assert max(gaps) < watchdog_usec / 2e6, f"largest gap between keep-alives {max(gaps):.2f} s: {gaps}"
     assert hs.stop() == 0
+
+
+def open_fds(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def soft_nofile(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/limits").read_text().splitlines():
+        if line.startswith("Max open files"):
+            return int(line.split()[3])
+    raise AssertionError("no open-files limit in /proc/PID/limits")
+
+
+def test_keepalives_go_on_while_the_daemon_is_out_of_file_descriptors_and_the_import_resumes(hs, notify):
+    """Issue 26: under descriptor exhaustion no WATCHDOG=1 was sent for 80 s (libsystemd's
+    sd_notify opens a socket per call, which fails with EMFILE). The daemon's soft limit is
+    lowered to exactly what it has open, so every new descriptor fails; keep-alives must go on
+    (sent on the socket opened at start), the file dropped meanwhile waits, and is imported
+    once descriptors are back."""
+    if not shutil.which("prlimit"):
+        pytest.skip("prlimit (util-linux) is needed to starve the daemon of descriptors")
+    watchdog_usec = 2_000_000
+    hs.start(env={"NOTIFY_SOCKET": str(notify.path), "WATCHDOG_USEC": str(watchdog_usec),
+                  "HEALTHSPOOL_SPOOL_RETRY_BASE_SECONDS": "1", "HEALTHSPOOL_SPOOL_RETRY_MAX_SECONDS": "2"})
+    pid = hs.daemon.pid
+    assert wait_until(lambda: any("READY=1" in m for _, m in notify.messages), 15), notify.messages
+    time.sleep(1)
+    starved_at = time.monotonic()
+    n = open_fds(pid)
+    subprocess.run(["prlimit", f"--pid={pid}", f"--nofile={n}:{max(n, 4096)}"], check=True)
+    hs.drop("starved.json", json.dumps(samples(5)))
+    time.sleep(3 * watchdog_usec / 1e6)
+    assert hs.daemon.poll() is None, hs.read_log()
+    starved_until = time.monotonic()
+    subprocess.run(["prlimit", f"--pid={pid}", "--nofile=4096:4096"], check=True)
+    pings = notify.keepalives(since=starved_at, until=starved_until)
+    assert len(pings) >= 4, f"{len(pings)} keep-alive(s) in {starved_until - starved_at:.1f} s out of descriptors: {notify.messages[-5:]}"
+    gaps = [b - a for a, b in zip([starved_at, *pings], [*pings, starved_until])]
+    assert max(gaps) < watchdog_usec / 1e6, f"largest gap without a keep-alive {max(gaps):.2f} s: {gaps}"
+    # Work resumes: the file that could not be opened is imported.
+    assert wait_until(lambda: (hs.spool / "archive" / "starved.json").exists(), 20), hs.read_log()
+    assert "out of resources" in hs.read_log()
+    assert len(notify.keepalives(since=starved_until)) >= 2
+    assert hs.stop() == 0
+
+
+def test_the_daemon_raises_its_soft_open_file_limit_to_the_hard_one(hs):
+    if not shutil.which("prlimit"):
+        pytest.skip("prlimit (util-linux) is needed to start the daemon with a low soft limit")
+    hs.daemon = subprocess.Popen(["prlimit", "--nofile=256:8192", BIN, "daemon"], env=hs.env,
+                                 stdout=open(hs.log, "a"), stderr=subprocess.STDOUT)
+    assert wait_until(lambda: (hs.runtime / "healthspool" / "control.sock").exists(), 15), hs.read_log()
+    assert soft_nofile(hs.daemon.pid) == 8192
+    unit = (ROOT / "etc" / "systemd" / "user" / "healthspool.service").read_text()
+    assert re.search(r"^LimitNOFILE=65536$", unit, re.M), "the unit gives the daemon room for descriptors"

@@ -305,3 +305,173 @@ def test_the_endpoint_is_off_by_default(hs):
     p = hs.run("ingest", check=False)
     assert p.returncode != 0 and "ingest.listen" in p.stderr
     assert "ingest endpoint" not in hs.read_log()
+
+
+# Issue 26, point 6: connections that send nothing held the endpoint's 8 slots, so a real
+# request waited 69 s. The limits now apply at accept, before TLS (README, "Push from the phone").
+HANDSHAKE_SECONDS = 5   # IngestLimits.handshakeSeconds, from the accept
+HEAD_SECONDS = 10       # IngestLimits.headSeconds, from the accept
+
+
+def raw_connection(ep, source: str | None = None) -> socket.socket:
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    if source:
+        s.bind((source, 0))
+    s.settimeout(5)
+    s.connect(("127.0.0.1", ep.port))
+    return s
+
+
+def client_hello() -> bytes:
+    """The bytes of a real TLS ClientHello (what a client sends first)."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    incoming, outgoing = ssl.MemoryBIO(), ssl.MemoryBIO()
+    obj = context.wrap_bio(incoming, outgoing, server_hostname="127.0.0.1")
+    with pytest.raises(ssl.SSLWantReadError):
+        obj.do_handshake()
+    return outgoing.read()
+
+
+def closed_by_server(s: socket.socket, timeout: float) -> float | None:
+    """Seconds until the server closed `s` (EOF or reset), None when still open after `timeout`."""
+    started = time.monotonic()
+    s.settimeout(timeout)
+    try:
+        while s.recv(4096):
+            pass
+    except socket.timeout:
+        return None
+    except OSError:
+        pass
+    return time.monotonic() - started
+
+
+def timed_post(ep, body: bytes, seconds: float) -> tuple[int, float]:
+    """A real authorized push that gives up after `seconds`: its status and how long it took."""
+    started = time.monotonic()
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    head = f"POST /ingest HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {ep.token}\r\nContent-Length: {len(body)}\r\n\r\n"
+    try:
+        with context.wrap_socket(socket.create_connection(("127.0.0.1", ep.port), timeout=seconds), server_hostname="127.0.0.1") as s:
+            s.settimeout(max(0.1, seconds - (time.monotonic() - started)))
+            s.sendall(head.encode() + body)
+            status, _ = read_answer(s)
+    except (OSError, ValueError, IndexError):
+        status = 0
+    return status, time.monotonic() - started
+
+
+def test_connections_that_send_nothing_half_a_hello_or_half_a_head_are_closed_at_their_deadlines(hs):
+    ep = Endpoint(hs)
+    ep.start()
+    nothing = raw_connection(ep)
+    half_hello = raw_connection(ep)
+    half_hello.sendall(client_hello()[:40])
+    half_head = ep.connect()
+    half_head.sendall(b"POST /ingest HTTP/1.1\r\nHost: x\r\n")
+    with ThreadResults() as results:
+        results.run("nothing", closed_by_server, nothing, 20)
+        results.run("half a ClientHello", closed_by_server, half_hello, 20)
+        results.run("half a head", closed_by_server, half_head, 20)
+    assert results["nothing"] is not None and results["nothing"] < HANDSHAKE_SECONDS + 1.5, results
+    assert results["half a ClientHello"] is not None and results["half a ClientHello"] < HANDSHAKE_SECONDS + 1.5, results
+    assert results["half a head"] is not None and results["half a head"] < HEAD_SECONDS + 1.5, results
+    assert timed_post(ep, (GOLDEN / "hae-workouts.json").read_bytes(), 5)[0] == 200
+
+
+def test_idle_connections_from_one_address_do_not_keep_a_real_push_out(hs):
+    ep = Endpoint(hs)   # ingest.max_connections 8, 4 per address
+    ep.start()
+    idle = [raw_connection(ep) for _ in range(24)]
+    # Past its 4 per address, the daemon closes the rest at once instead of leaving them queued.
+    with ThreadResults() as results:
+        for i, s in enumerate(idle):
+            results.run(i, closed_by_server, s, 1)
+    assert sum(1 for i in range(len(idle)) if results[i] is not None) >= 20, results
+    time.sleep(0.5)
+    # Same address, all four slots idle and past their grace: one is taken back for the push.
+    status, took = timed_post(ep, (GOLDEN / "hae-us-minutes.json").read_bytes(), 8)
+    assert status == 200 and took < 3, f"status {status} after {took:.1f} s"
+    assert wait_until(lambda: len(ep.archived()) == 1, 20), hs.read_log()
+    for s in idle:
+        s.close()
+
+
+def test_a_flood_of_half_hellos_from_another_address_does_not_keep_real_pushes_out(hs):
+    ep = Endpoint(hs)
+    ep.start()
+    hello = client_hello()[:40]
+    stop = threading.Event()
+    opened = [0]
+
+    def flood():
+        # Another machine, as far as the daemon can tell: 40 connections each stuck in the middle
+        # of its handshake, every one the daemon closes opened again at once.
+        held: list[socket.socket] = []
+        while not stop.is_set():
+            while len(held) < 40 and not stop.is_set():
+                try:
+                    s = raw_connection(ep, source="127.0.0.2")
+                    s.sendall(hello)
+                    s.setblocking(False)
+                    held.append(s)
+                    opened[0] += 1
+                except OSError:
+                    time.sleep(0.01)
+            kept = []
+            for s in held:
+                try:
+                    if s.recv(1) == b"":
+                        s.close()
+                        continue
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    s.close()
+                    continue
+                kept.append(s)
+            held = kept
+            time.sleep(0.005)
+        for s in held:
+            s.close()
+
+    attacker = threading.Thread(target=flood)
+    attacker.start()
+    try:
+        time.sleep(2)
+        body = (GOLDEN / "hae-us-minutes.json").read_bytes()
+        for _ in range(3):
+            status, took = timed_post(ep, body, 8)
+            assert status == 200 and took < 3, f"status {status} after {took:.1f} s while the flood ran ({opened[0]} connections opened)"
+            time.sleep(1)
+    finally:
+        stop.set()
+        attacker.join(10)
+    assert opened[0] > 40, "the flood never had a connection closed"
+    assert wait_until(lambda: len(ep.archived()) == 3, 20), hs.read_log()
+    assert hs.daemon.poll() is None
+    assert "connection(s) without a token closed to make room" in hs.read_log()
+
+
+class ThreadResults(dict):
+    """Runs calls on threads; leaving the `with` block waits for them; results by key."""
+
+    def __enter__(self):
+        self.threads = []
+        return self
+
+    def run(self, key, fn, *args):
+        def body():
+            self[key] = fn(*args)
+        t = threading.Thread(target=body)
+        t.start()
+        self.threads.append(t)
+
+    def __exit__(self, *exc):
+        for t in self.threads:
+            t.join()
+        return False

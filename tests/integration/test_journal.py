@@ -133,3 +133,17 @@ def test_kafka_gets_versions_keyed_by_entry_and_a_tombstone_v2_and_v3(hs, make_g
         assert [v["sample"]["version"] if v else None for _, v, _ in records] == [1, 2, None], f"{mode}: {records}"
         assert records[2][1] is None   # the tombstone: the entry's key with a null value
         assert len({p for _, _, p in records}) == 1
+
+
+def test_symptom_list_says_when_it_shows_only_the_newest_50_and_all_shows_every_one(hs):
+    """Issue 26, point 6: the list showed the newest 50 without saying more exist."""
+    for day in range(1, 54):
+        hs.run("symptom", "log", "headache", "--severity", "mild", "--at", f"2026-01-{(day - 1) % 28 + 1:02d}T{(day - 1) // 28 + 8:02d}:00")
+    lines = hs.run("symptom", "list").stdout.splitlines()
+    assert lines[-1] == "showing the newest 50 of 53 entries; use --all for every one, or --date for one day", lines[-3:]
+    assert len(lines) == 51
+    every = hs.run("symptom", "list", "--all").stdout.splitlines()
+    assert len(every) == 53 and not any(l.startswith("showing") for l in every)
+    assert len(json.loads(hs.run("symptom", "list", "--all", "--json").stdout)) == 53
+    # Nothing more to say when everything is shown.
+    assert not hs.run("symptom", "list", "--date", "2026-01-01").stdout.splitlines()[-1].startswith("showing")

@@ -130,6 +130,24 @@ def test_an_unreadable_file_waits_in_the_spool_and_is_imported_once_readable(hs)
     assert wait_until(lambda: hs.status()["spool"]["waiting"] is None, 5)
 
 
+def test_a_waiting_file_that_leaves_the_spool_is_no_longer_shown_as_waiting(hs):
+    """Issue 26, point 6: status kept "waiting: … (FILE)" after the file was gone, until its retry."""
+    hs.spool.mkdir()
+    locked = hs.spool / "gone-soon.json"
+    locked.write_text(json.dumps(samples(3)))
+    os.chmod(locked, 0)
+    env = {**hs.env, "HEALTHSPOOL_SPOOL_RETRY_BASE_SECONDS": "120", "HEALTHSPOOL_SPOOL_RETRY_MAX_SECONDS": "300"}
+    hs.daemon = subprocess.Popen(without_dac_override([BIN, "daemon"]), env=env,
+                                 stdout=open(hs.log, "a"), stderr=subprocess.STDOUT)
+    assert wait_until(lambda: (hs.runtime / "healthspool" / "control.sock").exists(), 15), hs.read_log()
+    assert wait_until(lambda: hs.status()["spool"]["waiting"], 20), hs.read_log()
+    assert "waiting: permission denied" in hs.run("status").stdout
+    locked.unlink()
+    assert wait_until(lambda: hs.status()["spool"]["waiting"] is None, 5), hs.status()["spool"]
+    assert "waiting:" not in hs.run("status").stdout
+    assert hs.daemon.poll() is None
+
+
 def test_a_file_still_being_written_when_the_daemon_starts_waits_for_its_writer_and_is_imported_whole(hs):
     # The start-up scan saw a file a copy was still writing (found by a CI run: a test that
     # dropped a file just after the start had it read at 0 bytes and quarantined as malformed).

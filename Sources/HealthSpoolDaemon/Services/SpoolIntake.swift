@@ -25,6 +25,8 @@ final class SpoolIntake: @unchecked Sendable {
     private(set) var pendingImports: [String] = []
     /// The file being imported.
     private(set) var importing: String?
+    /// The import under way and when it last moved on (for the watchdog).
+    let progress = WorkProgress(name: "the import")
     /// Files kept in the spool after a temporary failure, with their retry times.
     private(set) var backoff = ImportBackoff()
     /// Fires when the earliest of those retries is due.
@@ -113,6 +115,20 @@ final class SpoolIntake: @unchecked Sendable {
         }
     }
 
+    /// A file left the spool (deleted or moved away by someone else): it is no longer waiting
+    /// for a retry or queued, and status stops showing it.
+    func left(named name: String) {
+        guard importing != name else { return }   // the import in progress moves it out itself
+        let waited = backoff.waiting[name] != nil
+        backoff.forget(name)
+        pendingImports.removeAll { $0 == name }
+        if waited {
+            logger.info("\(name) left the spool before its retry; no longer waiting for it", metadata: ["event": "import", "file": "\(name)"])
+            armImportRetry()
+            changed()
+        }
+    }
+
     /// The entry's name, after renaming it to a UTF-8 name when it is not one (the rest of
     /// healthspool, the store and the logs handle text names).
     func utf8Name(_ entry: SpoolEntry) -> String? {
@@ -159,9 +175,12 @@ final class SpoolIntake: @unchecked Sendable {
         changed()
         let settings = context.settings, spool = context.spool, clock = self.clock
         let attempts = ImportAttemptLog(stateDir: context.stateDir)
+        let progress = self.progress
         importQueue.async {
+            progress.begin()
             let (summary, moved, moveError) = Self.importGuarded(name, path: path, importer: importer, settings: settings,
-                                                                 spool: spool, attempts: attempts, now: clock.now)
+                                                                 spool: spool, attempts: attempts, now: clock.now, progress: progress)
+            progress.end()
             self.queue.async { self.imported(summary, movedTo: moved, moveError: moveError) }
         }
     }
@@ -171,7 +190,7 @@ final class SpoolIntake: @unchecked Sendable {
     /// known reason); a file already started `attempts.limit` times is set aside instead.
     static func importGuarded(_ name: String, path: String, importer: ExportImporter, settings: Settings,
                               spool: SpoolDirectory, attempts: ImportAttemptLog,
-                              now: () -> Timestamp) -> (ImportSummary, String?, String?) {
+                              now: () -> Timestamp, progress: WorkProgress? = nil) -> (ImportSummary, String?, String?) {
         let previous = attempts.previousAttempts(file: name, filePath: path)
         let summary: ImportSummary
         if previous >= attempts.limit {
@@ -182,7 +201,8 @@ final class SpoolIntake: @unchecked Sendable {
         } else {
             // A record that cannot be written (a full state directory) does not stop the import.
             try? attempts.begin(file: name, filePath: path, attempt: previous + 1)
-            summary = importer.importFile(path: path, name: name, settings: settings)
+            summary = importer.importFile(path: path, name: name, settings: settings,
+                                          progress: progress.map { p in { _, _ in p.advance() } })
         }
         let (moved, moveError) = moveOut(name, summary: summary, spool: spool, policy: settings.afterImport, now: now())
         attempts.clear()

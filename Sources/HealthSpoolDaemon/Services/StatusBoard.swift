@@ -150,7 +150,7 @@ final class StatusBoard: @unchecked Sendable {
     /// queue posts to it. Work on `queue` delays the heartbeat, never the pings; a coordinator
     /// silent for a whole `WatchdogSec` stops them and systemd restarts the daemon.
     func startWatchdog() {
-        guard let watchdog = SystemdWatchdog(notifier: notifier, logger: logger) else { return }
+        guard let watchdog = SystemdWatchdog(notifier: notifier, logger: logger, work: [intake.progress, sync.worker.progress]) else { return }
         let every = DispatchTimeInterval.microseconds(Int(watchdog.policy.pingIntervalMicros))
         let t = DispatchSource.makeTimerSource(queue: queue)
         t.schedule(deadline: .now() + every, repeating: every, leeway: .milliseconds(10))
