@@ -109,16 +109,22 @@ def without_dac_override(cmd):
     return ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--inh-caps=-all", *cmd]
 
 
+def start_without_dac_override(hs, retry_base: str, retry_max: str):
+    """Starts the daemon unable to read what its mode forbids, with the given spool retry bounds."""
+    env = {**hs.env, "HEALTHSPOOL_SPOOL_RETRY_BASE_SECONDS": retry_base, "HEALTHSPOOL_SPOOL_RETRY_MAX_SECONDS": retry_max}
+    hs.started_with.append(env)
+    hs.daemon = subprocess.Popen(without_dac_override([BIN, "daemon"]), env=env,
+                                 stdout=open(hs.log, "a"), stderr=subprocess.STDOUT)
+    # As hs.start() does: `status` counts the daemon as running once its control socket is up.
+    assert wait_until(lambda: (hs.runtime / "healthspool" / "control.sock").exists(), 15), hs.read_log()
+
+
 def test_an_unreadable_file_waits_in_the_spool_and_is_imported_once_readable(hs):
     hs.spool.mkdir()
     locked = hs.spool / "locked-out.json"
     locked.write_text(json.dumps(samples(6)))
     os.chmod(locked, 0)
-    env = {**hs.env, "HEALTHSPOOL_SPOOL_RETRY_BASE_SECONDS": "1", "HEALTHSPOOL_SPOOL_RETRY_MAX_SECONDS": "2"}
-    hs.daemon = subprocess.Popen(without_dac_override([BIN, "daemon"]), env=env,
-                                 stdout=open(hs.log, "a"), stderr=subprocess.STDOUT)
-    # As hs.start() does: `status` counts the daemon as running once its control socket is up.
-    assert wait_until(lambda: (hs.runtime / "healthspool" / "control.sock").exists(), 15), hs.read_log()
+    start_without_dac_override(hs, retry_base="1", retry_max="2")
     st = wait_until(lambda: (s := hs.status())["spool"]["waiting"] and s, 20)
     assert st, hs.read_log()
     assert "permission denied" in st["spool"]["waiting"]["text"] and "retrying in" in st["spool"]["waiting"]["text"]
@@ -136,10 +142,7 @@ def test_a_waiting_file_that_leaves_the_spool_is_no_longer_shown_as_waiting(hs):
     locked = hs.spool / "gone-soon.json"
     locked.write_text(json.dumps(samples(3)))
     os.chmod(locked, 0)
-    env = {**hs.env, "HEALTHSPOOL_SPOOL_RETRY_BASE_SECONDS": "120", "HEALTHSPOOL_SPOOL_RETRY_MAX_SECONDS": "300"}
-    hs.daemon = subprocess.Popen(without_dac_override([BIN, "daemon"]), env=env,
-                                 stdout=open(hs.log, "a"), stderr=subprocess.STDOUT)
-    assert wait_until(lambda: (hs.runtime / "healthspool" / "control.sock").exists(), 15), hs.read_log()
+    start_without_dac_override(hs, retry_base="120", retry_max="300")
     assert wait_until(lambda: hs.status()["spool"]["waiting"], 20), hs.read_log()
     assert "waiting: permission denied" in hs.run("status").stdout
     locked.unlink()

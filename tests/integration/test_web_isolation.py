@@ -28,7 +28,7 @@ import pytest
 
 from conftest import free_port, samples, wait_until, web_address
 from test_daemon_under_load import NotifyListener
-from test_web import Web, browser, listening  # noqa: F401  (browser is a fixture)
+from test_web import Web, browser, listening, web  # noqa: F401  (browser and web are fixtures)
 
 OTHER = "hs-other"
 
@@ -111,15 +111,6 @@ def test_half_sent_heads_are_closed_after_the_head_deadline(web):
     waited = time.monotonic() - t0
     assert 5 < waited < 20, waited
     s.close()
-
-
-@pytest.fixture
-def web(hs, gateway):
-    hs.run("gateway", "set", gateway.url, "--ca-file", str(gateway.certs["ca"]))
-    w = Web(hs, free_port())
-    hs.start(env=w.env)
-    assert wait_until(lambda: listening(w.port), 15), hs.read_log()
-    return w
 
 
 def serve_recording(user, address: str, port: int, log: Path, page: str) -> subprocess.Popen:
@@ -237,7 +228,6 @@ def test_the_login_link_reaches_the_browser_through_a_private_page_not_a_command
 
 
 def test_the_private_page_opens_the_journal_in_chromium(web, browser):
-    page = None
     out = web.hs.run("ui", env={**web.env, "PATH": "/nonexistent"}, check=False)   # no xdg-open: the page is named
     assert "token=" not in out.stdout + out.stderr
     page = out.stderr.rsplit(" ", 1)[-1].strip()
