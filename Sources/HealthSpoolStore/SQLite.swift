@@ -109,7 +109,10 @@ struct TextCache {
 /// A prepared statement. Bind by 1-based index; step; read columns by 0-based index.
 final class Statement {
     let stmt: OpaquePointer
-    unowned let connection: Connection
+    /// Held strongly: a statement may outlive its owner's reference to the connection (SQLite's
+    /// `sqlite3_close_v2` keeps the handle until the last statement is finalized), and stepping
+    /// it reads the connection's busy state.
+    let connection: Connection
 
     init(_ stmt: OpaquePointer, connection: Connection) {
         self.stmt = stmt
