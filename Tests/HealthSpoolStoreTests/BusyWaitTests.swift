@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 import Testing
 import HealthSpoolCore
@@ -17,6 +18,19 @@ import Glibc
         return dir + "/store.db"
     }
 
+    /// Whether a connection to the store at `path` marks that it waits (holds the mark file
+    /// shared), within `seconds`.
+    static func waitForAMark(on path: String, seconds: Int) -> Bool {
+        let fd = open(path + "-waiting", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        defer { close(fd) }
+        for _ in 0..<(seconds * 1000) {
+            if flock(fd, LOCK_EX | LOCK_NB) != 0 { return true }
+            flock(fd, LOCK_UN)
+            usleep(1_000)
+        }
+        return false
+    }
+
     @Test func aWaitingWriterIsLetInAfterTheHoldersCommit() throws {
         let path = Self.storePath()
         let holder = try SampleStore(path: path)
@@ -24,7 +38,9 @@ import Glibc
         try holder.begin()
         let began = Atomic<Bool>(false)
         let finished = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
+        // A thread of its own: on a Dispatch queue the waiter may not start while the rest of
+        // the suite keeps Dispatch's threads busy (the holder then commits with no one waiting).
+        let waiterThread = Thread {
             defer { finished.signal() }
             guard let waiter = try? SampleStore(path: path, busyTimeout: .seconds(10)) else { return }
             do {
@@ -34,12 +50,19 @@ import Glibc
                 try waiter.commit()
             } catch {}
         }
-        usleep(300_000)   // the waiter is waiting for the lock by now
+        waiterThread.start()
+        #expect(Self.waitForAMark(on: path, seconds: 10), "the waiter marked that it waits for the lock")
         let beganTooSoon = began.load(ordering: .sequentiallyConsistent)
         #expect(!beganTooSoon)
         try holder.commit()
         let paused = holder.letWaitingWritersIn()
-        let beganInTime = began.load(ordering: .sequentiallyConsistent)
+        // The waiter withdraws its mark once it holds the lock, a few instructions before it
+        // says so; 50 ms covers a preemption in between (it then holds the lock 100 ms).
+        var beganInTime = began.load(ordering: .sequentiallyConsistent)
+        for _ in 0..<50 where !beganInTime {
+            usleep(1_000)
+            beganInTime = began.load(ordering: .sequentiallyConsistent)
+        }
         #expect(beganInTime, "the waiter took the lock before the holder went on")
         #expect(paused < .seconds(1))
         finished.wait()
