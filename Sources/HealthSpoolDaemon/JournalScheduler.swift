@@ -1,4 +1,3 @@
-import Dispatch
 import HealthSpoolCore
 import HealthSpoolLinux
 import Logging
@@ -10,58 +9,68 @@ import Logging
 /// It wakes at the earlier of the next reminder and the next local midnight (`JournalPlan`),
 /// and at least every `recheck` to look again: a change of time zone (`TZ` or /etc/localtime),
 /// a suspend or a jump of the wall clock, or a reminder the CLI or the web interface added is
-/// then planned anew. Wall time comes from `now`; it sleeps on `clock`. Store work runs on a
-/// queue of its own, never on the cooperative pool. Scores put in line for the gateway are
-/// announced to the daemon through its control socket, as the CLI does.
+/// then planned anew. Wall time comes from `now`; it waits on `timer`.
 ///
-/// `@unchecked Sendable`: its stored properties are constants except `journal` and `zone`,
-/// which are read and written on `queue` only (`onQueue`); `clock` is only slept on.
-public final class JournalScheduler<C: Clock<Duration>>: @unchecked Sendable {
+/// An actor on a thread of its own (`ThreadExecutor`), shared with its `ReminderDelivery`: its
+/// store work (SQLite, blocking) runs there, never on the cooperative pool, and its sleeps end
+/// there, so a reminder rings at its minute while the pool is full of blocking work. Scores put
+/// in line for the gateway are announced to the daemon through its control socket, as the CLI
+/// does.
+public actor JournalScheduler {
     let context: DaemonContext
     let logger: Logger
-    let clock: C
+    let timer: any WakeTimer
     let now: @Sendable () -> Timestamp
     let recheck: Duration
     let delivery: ReminderDelivery
-    let queue = DispatchQueue(label: "healthspool.journal")
-    // On `queue` only.
+    private nonisolated let executor: ThreadExecutor
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     private var journal: HealthJournal?
     private var zone: ZoneRules?
 
     /// The store state key of the last day scored (`YYYY-MM-DD`).
     static var scoredThroughKey: String { "journal.scored_through" }
 
-    public init(context: DaemonContext, logger: Logger, clock: C, recheck: Duration = .seconds(15),
-                now: @escaping @Sendable () -> Timestamp = DaemonContext.now) {
+    /// A scheduler running on `executor`, sleeping on `timer` (the executor itself when nil).
+    public init(context: DaemonContext, logger: Logger, executor: ThreadExecutor, timer: (any WakeTimer)? = nil,
+                recheck: Duration = .seconds(15), now: @escaping @Sendable () -> Timestamp = DaemonContext.now) {
         self.context = context
         self.logger = logger
-        self.clock = clock
+        self.executor = executor
+        self.timer = timer ?? executor
         self.now = now
         self.recheck = recheck
-        delivery = ReminderDelivery(environment: context.environment, logger: logger, now: now)
+        delivery = ReminderDelivery(environment: context.environment, logger: logger, now: now, executor: executor)
     }
 
-    /// Runs until its task is cancelled.
+    /// Runs until its task is cancelled, with its executor as the task's executor: what it awaits
+    /// outside the actor (the notifier, a continuation resumed from another thread) comes back
+    /// to its thread, not to the cooperative pool.
     public func run() async {
-        let answers = Task { [delivery] in
-            for await response in delivery.responses {
-                if case let .doseTaken(notice, at) = response, let id = notice.reminderID {
-                    await onQueue { self.logDose(reminder: id, at: at) }
-                }
+        await withTaskExecutorPreference(executor) {
+            let answers = Task(executorPreference: executor) { [self] in await self.logDoses(from: delivery.responses) }
+            while !Task.isCancelled {
+                let (notices, wake) = step()
+                for notice in notices { await delivery.deliver(notice) }
+                let left = Duration.milliseconds(max(wake - now().millis, 20))
+                do { try await timer.sleep(for: min(left, recheck), isolation: self) } catch { break }
+            }
+            await delivery.close()
+            answers.cancel()
+        }
+    }
+
+    /// Logs the dose of each "Taken" pressed on a reminder, until `responses` ends.
+    private func logDoses(from responses: AsyncStream<ReminderDelivery.Response>) async {
+        for await response in responses {
+            if case let .doseTaken(notice, at) = response, let id = notice.reminderID {
+                logDose(reminder: id, at: at)
             }
         }
-        while !Task.isCancelled {
-            let (notices, wake) = await onQueue { self.step() }
-            for notice in notices { await delivery.deliver(notice) }
-            let left = Duration.milliseconds(max(wake - now().millis, 20))
-            do { try await Task.sleep(for: min(left, recheck), clock: clock) } catch { break }
-        }
-        await delivery.close()
-        answers.cancel()
     }
 
     /// One wake-up: re-reads the zone, fires what is due, scores the days that ended. Returns
-    /// the reminders to show and the next planned instant. On `queue`.
+    /// the reminders to show and the next planned instant.
     func step() -> ([ReminderNotice], Int64) {
         let at = now()
         let fallback = at.millis + 60_000
@@ -116,7 +125,7 @@ public final class JournalScheduler<C: Clock<Duration>>: @unchecked Sendable {
         }
     }
 
-    /// Logs the dose a reminder's "Taken" stands for. On `queue`.
+    /// Logs the dose a reminder's "Taken" stands for.
     private func logDose(reminder id: Int64, at: Timestamp) {
         do {
             let (dose, medication) = try currentJournal().takeDose(fromReminder: id, at: at)
@@ -126,10 +135,5 @@ public final class JournalScheduler<C: Clock<Duration>>: @unchecked Sendable {
             logger.error("journal: the dose from reminder \(id) was not logged: \(error); log it with healthspool med take",
                          metadata: ["event": "dose", "reminder.id": "\(id)"])
         }
-    }
-
-    /// Runs `body` on `queue` and hands its result back to the caller's task.
-    private func onQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { c in queue.async { c.resume(returning: body()) } }
     }
 }

@@ -10,6 +10,9 @@ import Logging
 /// The user's answers come back on `responses`: "Taken" on a medication reminder is a
 /// `.doseTaken` (also written to the journal, event "dose") for the caller to record.
 /// It knows nothing of how reminders are scheduled: the caller says which one is due.
+///
+/// It runs on the executor it is given (the journal scheduler's thread in the daemon), and
+/// connecting and notifying keep to it: a reminder is shown while the cooperative pool is full.
 public actor ReminderDelivery {
     /// What happened to one reminder's notification.
     public enum Outcome: Sendable, Equatable {
@@ -32,7 +35,9 @@ public actor ReminderDelivery {
     /// The user's answers, in order. Finishes after `close()`. One consumer.
     public nonisolated let responses: AsyncStream<Response>
     private let responseSink: AsyncStream<Response>.Continuation
-    private let connect: @Sendable () async throws -> DesktopNotifier
+    private let connect: nonisolated(nonsending) @Sendable () async throws -> DesktopNotifier
+    private nonisolated let executor: ThreadExecutor
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     private let logger: Logger
     private let now: @Sendable () -> Timestamp
     private var notifier: DesktopNotifier?
@@ -45,14 +50,15 @@ public actor ReminderDelivery {
 
     /// Delivers to the session bus the environment names (`DesktopNotifier.connect(environment:)`).
     public init(environment: [String: String], logger: Logger, timeout: Duration = .seconds(5),
-                now: @escaping @Sendable () -> Timestamp = DaemonContext.now) {
-        self.init(logger: logger, now: now) { try await DesktopNotifier.connect(environment: environment, timeout: timeout) }
+                now: @escaping @Sendable () -> Timestamp = DaemonContext.now, executor: ThreadExecutor) {
+        self.init(logger: logger, now: now, executor: executor) { try await DesktopNotifier.connect(environment: environment, timeout: timeout) }
     }
 
     /// Delivers through the notifiers `connect` makes (called again after the bus went away).
-    public init(logger: Logger, now: @escaping @Sendable () -> Timestamp,
-                connect: @escaping @Sendable () async throws -> DesktopNotifier) {
+    public init(logger: Logger, now: @escaping @Sendable () -> Timestamp, executor: ThreadExecutor,
+                connect: nonisolated(nonsending) @escaping @Sendable () async throws -> DesktopNotifier) {
         self.connect = connect
+        self.executor = executor
         self.logger = logger
         self.now = now
         (responses, responseSink) = AsyncStream<Response>.makeStream(bufferingPolicy: .bufferingNewest(256))

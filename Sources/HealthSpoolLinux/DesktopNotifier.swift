@@ -9,7 +9,9 @@ import Glibc
 ///
 /// The sd-bus connection (`BusConnection`) lives on a thread of the notifier's own: it is
 /// opened, used and freed there, so no blocking sd-bus call ever runs on a Swift cooperative
-/// thread, and every one is bounded by the timeout given to `connect`. `close()` (or dropping
+/// thread, and every one is bounded by the timeout given to `connect`. `connect` and `notify`
+/// run on their caller's executor (`nonisolated(nonsending)`) and are resumed from that thread:
+/// a caller on a `ThreadExecutor` never waits for the cooperative pool. `close()` (or dropping
 /// the notifier) ends the thread, which frees the connection and finishes `events`.
 public final class DesktopNotifier: Sendable {
     /// The session bus address this notifier is connected to.
@@ -31,7 +33,7 @@ public final class DesktopNotifier: Sendable {
     /// Connects to the session bus the environment names (`DBUS_SESSION_BUS_ADDRESS`, or
     /// `$XDG_RUNTIME_DIR/bus`) and subscribes to the notification signals.
     /// Throws `NotificationError.noSessionBus` when there is none or it does not answer.
-    public static func connect(environment: [String: String], timeout: Duration = .seconds(5)) async throws -> DesktopNotifier {
+    public nonisolated(nonsending) static func connect(environment: [String: String], timeout: Duration = .seconds(5)) async throws -> DesktopNotifier {
         guard let address = SessionBusAddress.resolve(environment: environment) else {
             throw NotificationError.noSessionBus(address: "(none)", reason: "neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set")
         }
@@ -39,7 +41,7 @@ public final class DesktopNotifier: Sendable {
     }
 
     /// Connects to the bus at `address` (`unix:path=…`) and subscribes to the notification signals.
-    public static func connect(address: String, timeout: Duration = .seconds(5)) async throws -> DesktopNotifier {
+    public nonisolated(nonsending) static func connect(address: String, timeout: Duration = .seconds(5)) async throws -> DesktopNotifier {
         let (events, sink) = AsyncStream<NotificationEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
         let micros = UInt64(max(timeout.components.seconds, 0)) * 1_000_000 + UInt64(max(timeout.components.attoseconds, 0) / 1_000_000_000_000)
         let thread = try NotifierThread(address: address, timeoutMicros: max(micros, 1000), sink: sink)
@@ -50,13 +52,13 @@ public final class DesktopNotifier: Sendable {
     }
 
     /// Shows a notification and returns its id. Throws `NotificationError`.
-    public func notify(_ request: NotificationRequest) async throws -> UInt32 {
+    public nonisolated(nonsending) func notify(_ request: NotificationRequest) async throws -> UInt32 {
         try await thread.submit(request)
     }
 
     /// Shows a notification from healthspool (`category` "reminder", `desktop-entry`
     /// "healthspool") with buttons `actions` (key, label) and returns its id.
-    public func notify(summary: String, body: String, actions: [NotificationRequest.Action] = [],
+    public nonisolated(nonsending) func notify(summary: String, body: String, actions: [NotificationRequest.Action] = [],
                        urgency: NotificationRequest.Urgency = .normal, appName: String = "healthspool") async throws -> UInt32 {
         try await notify(NotificationRequest(summary: summary, body: body, actions: actions, urgency: urgency, appName: appName))
     }
@@ -124,7 +126,7 @@ final class NotifierThread: Sendable {
     }
 
     /// Queues a Notify call for the thread and waits for its answer.
-    func submit(_ request: NotificationRequest) async throws -> UInt32 {
+    nonisolated(nonsending) func submit(_ request: NotificationRequest) async throws -> UInt32 {
         try await withCheckedThrowingContinuation { reply in
             let refusal: NotificationError? = state.withLock { state in
                 if let ended = state.ended { return ended }

@@ -45,7 +45,7 @@ struct NotifyTestCommand: ParsableCommand {
         let now = DaemonContext.now()
         let reminder = ReminderNotice(name: text, time: String(now.iso8601Local.dropFirst(11).prefix(5)),
                                    medication: medication.map { ReminderNotice.Medication(name: $0, dose: dose) })
-        let delivery = ReminderDelivery(environment: ProcessEnvironment.current, logger: logger)
+        let delivery = ReminderDelivery(environment: ProcessEnvironment.current, logger: logger, executor: try ThreadExecutor(name: "notify"))
         let seconds = timeout
         let wait = waitAction
         let code = runBlocking { () async -> Int32 in

@@ -10,7 +10,7 @@ import Glibc
 
 /// A `Clock` that moves only when the test advances it; each sleep is announced, so a test knows
 /// when the sleeper is waiting. Cancelling a sleeping task ends its sleep at once.
-final class ManualSleepClock: Clock, Sendable {
+final class ManualSleepClock: Clock, WakeTimer, Sendable {
     struct Instant: InstantProtocol {
         var offset: Duration
         func advanced(by d: Duration) -> Instant { Instant(offset: offset + d) }
@@ -44,6 +44,10 @@ final class ManualSleepClock: Clock, Sendable {
         try Task.checkCancellation()
     }
 
+    func sleep(for duration: Duration, isolation: isolated (any Actor)?) async throws {
+        try await sleep(until: now.advanced(by: duration), tolerance: nil)
+    }
+
     /// Returns once a task has gone to sleep on this clock (each sleep is counted once).
     func nextSleep() async {
         var iterator = sleeps.stream.makeAsyncIterator()
@@ -72,7 +76,8 @@ final class ManualSleepClock: Clock, Sendable {
         defer { _ = try? FileSystem.removeTree(dir) }
         let context = try DaemonContext(environment: ["HOME": dir, "XDG_RUNTIME_DIR": dir + "/run", "TZ": "UTC"])
         let clock = ManualSleepClock()
-        let scheduler = JournalScheduler(context: context, logger: Logger(label: "test"), clock: clock, recheck: .seconds(15),
+        let scheduler = JournalScheduler(context: context, logger: Logger(label: "test"), executor: try ThreadExecutor(name: "test"),
+                                         timer: clock, recheck: .seconds(15),
                                          now: { Timestamp(millis: 1_767_261_600_000 + Int64(clock.now.offset.components.seconds) * 1000) })
         let running = Task { await scheduler.run() }
         await clock.nextSleep()

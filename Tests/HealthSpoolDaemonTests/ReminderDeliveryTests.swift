@@ -41,7 +41,7 @@ struct RecordingHandler: LogHandler {
         defer { bus.stop() }
         let log = RecordedLog()
         let delivery = ReminderDelivery(environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address], logger: log.logger,
-                                        timeout: .seconds(3), now: { Self.fixedNow })
+                                        timeout: .seconds(3), now: { Self.fixedNow }, executor: try ThreadExecutor(name: "test"))
 
         for _ in 0..<3 {
             let outcome = await delivery.deliver(Self.pills)
@@ -78,7 +78,7 @@ struct RecordingHandler: LogHandler {
         try bus.startNotificationDaemon()
         let log = RecordedLog()
         let delivery = ReminderDelivery(environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address], logger: log.logger,
-                                        timeout: .seconds(3), now: { Self.fixedNow })
+                                        timeout: .seconds(3), now: { Self.fixedNow }, executor: try ThreadExecutor(name: "test"))
         guard case .shown = await delivery.deliver(Self.pills) else { Issue.record("not shown"); return }
 
         bus.stopProcesses()

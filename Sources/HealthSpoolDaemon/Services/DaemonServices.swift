@@ -1,5 +1,6 @@
 import Dispatch
 import HealthSpoolCore
+import HealthSpoolLinux
 import Logging
 import ServiceLifecycle
 import UnixSignals
@@ -155,15 +156,13 @@ struct LocationService: Service {
 }
 
 /// The journal's scheduler: reminders at their minute (desktop notification and journal entry;
-/// "Taken" logs the dose) and the past day's symptom scores at local midnight. Cancelled at a stop.
+/// "Taken" logs the dose) and the past day's symptom scores at local midnight, on a thread of
+/// its own (`JournalScheduler`). Cancelled at a stop.
 struct JournalService: Service {
     let context: DaemonContext
     let logger: Logger
     func run() async throws {
-        let (context, logger) = (self.context, self.logger)
-        let scheduler = Task.detached(priority: .medium) { await JournalScheduler(context: context, logger: logger, clock: ThreadSleepClock()).run() }
-        await untilShutdown()
-        scheduler.cancel()
-        await scheduler.value
+        let scheduler = JournalScheduler(context: context, logger: logger, executor: try ThreadExecutor(name: "journal"))
+        await cancelWhenGracefulShutdown { await scheduler.run() }
     }
 }
