@@ -43,9 +43,10 @@ extension AutoExportParser {
     /// The asleep total is `totalSleep` (or `qty`, as a CSV `Sleep Analysis (hr)` column gives
     /// it), else `asleep` — a total some apps write, of which `core`, `deep` and `rem` are the
     /// breakdown — and only when neither is given the sum of the stages. The night spans
-    /// `sleepStart`…`sleepEnd` (`inBedStart`…`inBedEnd` for time in bed), or the day of `date`
-    /// when those are missing; a total longer than its span is cut to the span (invariant: a
-    /// night never holds more sleep than its time), the figure as written kept in metadata.
+    /// `sleepStart`…`sleepEnd` (`inBedStart`…`inBedEnd` for time in bed; without those, the asleep
+    /// span, marked `inBedSpan` = `sleep`), or the day of `date` when those are missing; a total
+    /// longer than its span is cut to the span (invariant: a night never holds more sleep than its
+    /// time), the figure as written kept in metadata.
     static func readSleepNight(_ p: JSONValue, unit: String, into builder: inout AutoExportSampleBuilder) throws {
         func time(_ key: String) throws -> Timestamp? {
             try p[key]?.stringValue.map { try date($0, field: key) }
@@ -83,7 +84,13 @@ extension AutoExportParser {
         if let inBed = p["inBed"]?.doubleValue, inBed > 0 {
             var m = metadata
             m["sleepStage"] = "inBed"
-            try emitNight(type: "timeInBed", total: inBed, unit: unit, span: span(inBedStart, inBedEnd) ?? (day, dayEnd),
+            // Without its own times, in bed spans the asleep span: at least it, never more than the night.
+            var bedSpan = span(inBedStart, inBedEnd)
+            if bedSpan == nil, let asleepSpan = span(sleepStart, sleepEnd) {
+                bedSpan = asleepSpan
+                m["inBedSpan"] = "sleep"
+            }
+            try emitNight(type: "timeInBed", total: inBed, unit: unit, span: bedSpan ?? (day, dayEnd),
                           source: source ?? p["inBedSource"]?.stringValue ?? p["sleepSource"]?.stringValue ?? AutoExportSampleBuilder.defaultSource,
                           metadata: m, into: &builder)
             emitted = true
