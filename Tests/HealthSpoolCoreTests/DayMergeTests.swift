@@ -137,6 +137,26 @@ import Testing
         #expect(f.start == Self.jan1 + 23 * h && f.end == Self.jan1 + 39 * h)
     }
 
+    /// In-bed samples chained into one 30-hour night ending on the day: in bed is cut to the
+    /// day's length and asleep to in bed.
+    @Test func inBedNeverExceedsTheDay() throws {
+        let samples = [sleep(-6 * h, 10 * h, .inBed, "iPhone"), sleep(11 * h, 24 * h, .inBed, "iPhone"),
+                       sleep(12 * h, 23 * h, .asleep, "Apple Watch")]
+        let f = try #require(DayMerge.sleep(samples, dayStart: Self.jan1, dayEnd: Self.jan1 + 24 * h, priority: .standard))
+        #expect(f.inBedMinutes == 24 * 60 && f.asleepMinutes == 11 * 60)
+    }
+
+    /// A night given only as a date counts as its value on that date, and joins no night.
+    @Test func aValueWithoutTimesCountsAsItsValue() throws {
+        let dated = (0..<3).map { d in
+            DaySample(start: Self.jan1 + Int64(d) * 24 * h, end: Self.jan1 + Int64(d + 1) * 24 * h, value: 465, source: "Watch",
+                      stage: .asleep, valueOnly: true)
+        }
+        let f = try #require(DayMerge.sleep(dated, dayStart: Self.jan1 + 24 * h, dayEnd: Self.jan1 + 48 * h, priority: .standard))
+        #expect(f.asleepMinutes == 465 && f.inBedMinutes == 465)
+        #expect(f.start == Self.jan1 + 24 * h && f.end == Self.jan1 + 48 * h)
+    }
+
     @Test func heartRateFiguresAndCurve() throws {
         let readings = [60.0, 80, 100, 70].enumerated().map { i, v in
             DaySample(start: Self.jan1 + Int64(i) * 10 * m, end: Self.jan1 + Int64(i) * 10 * m, value: v, source: "Apple Watch")

@@ -97,11 +97,20 @@ public enum DayMerge {
     /// the union of its asleep intervals (core, deep, REM, unspecified) over every source, never
     /// their sum; in bed the union of all its intervals. Stages come from the highest-priority
     /// source that recorded stages in those nights.
+    ///
+    /// A value-only sample (`DaySample.valueOnly`: a night given without times) joins no night
+    /// and counts as its value on the day that holds the middle of its interval: asleep is the
+    /// larger of the nights' asleep and such asleep values, in bed the larger of the nights' in
+    /// bed, such values and asleep. Invariant, kept by cutting: asleep ≤ in bed ≤ the day's length.
     public static func sleep(_ samples: [DaySample], dayStart: Int64, dayEnd: Int64, priority: SourcePriority) -> SleepFigure? {
-        let sleepSamples = samples.filter { $0.stage != nil && $0.end > $0.start }
+        let sleepSamples = samples.filter { $0.stage != nil && $0.end > $0.start && !$0.valueOnly }
+        let values = samples.filter { s in
+            let middle = s.start + (s.end - s.start) / 2
+            return s.stage != nil && s.valueOnly && middle >= dayStart && middle < dayEnd && s.value.isFinite && s.value > 0
+        }
         let nights = joined(sleepSamples.map { ($0.start, $0.end) }, gap: nightGapMillis)
             .filter { $0.1 > dayStart && $0.1 <= dayEnd }
-        guard !nights.isEmpty else { return nil }
+        guard !nights.isEmpty || !values.isEmpty else { return nil }
         let mine = sleepSamples.filter { s in nights.contains { s.start < $0.1 && s.end > $0.0 } }
         let asleep = IntervalSet(mine.filter { $0.stage!.isAsleep }.map { ($0.start, $0.end) })
         let inBed = IntervalSet(mine.map { ($0.start, $0.end) })
@@ -116,8 +125,17 @@ public enum DayMerge {
         }
         let awakeOnly = awake.intervals.reduce(Int64(0)) { $0 + ($1.end - $1.start) - asleep.covered($1.start, $1.end) }
         if awakeOnly > 0 { stages[.awake] = Double(awakeOnly) / 60_000 }
-        return SleepFigure(asleepMinutes: Double(asleep.length) / 60_000, inBedMinutes: Double(inBed.length) / 60_000,
-                           stages: stages, start: nights.first!.0, end: nights.last!.1)
+        let dayMinutes = Double(dayEnd - dayStart) / 60_000
+        var asleepMinutes = Double(asleep.length) / 60_000, inBedMinutes = Double(inBed.length) / 60_000
+        for v in values {
+            if v.stage!.isAsleep { asleepMinutes = max(asleepMinutes, v.value) }
+            inBedMinutes = max(inBedMinutes, v.value)
+        }
+        inBedMinutes = min(max(inBedMinutes, asleepMinutes), dayMinutes)
+        asleepMinutes = min(asleepMinutes, inBedMinutes)
+        let spans = nights + values.map { ($0.start, $0.end) }
+        return SleepFigure(asleepMinutes: asleepMinutes, inBedMinutes: inBedMinutes, stages: stages,
+                           start: spans.map(\.0).min()!, end: spans.map(\.1).max()!)
     }
 
     /// Intervals joined where they overlap or lie at most `gap` apart, in order.
