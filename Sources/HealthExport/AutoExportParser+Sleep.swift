@@ -41,11 +41,12 @@ extension AutoExportParser {
     /// again after the watch synced replaces its totals.
     ///
     /// The asleep total is `totalSleep` (or `qty`, as a CSV `Sleep Analysis (hr)` column gives
-    /// it), else `asleep` — a total some apps write, of which `core`, `deep` and `rem` are the
-    /// breakdown — and only when neither is given the sum of the stages. The night spans
-    /// `sleepStart`…`sleepEnd` (`inBedStart`…`inBedEnd` for time in bed), or the day of `date`
-    /// when those are missing; a total longer than its span is cut to the span (invariant: a
-    /// night never holds more sleep than its time), the figure as written kept in metadata.
+    /// it), else `asleep` and the stages as `asleepTotal` reads them (a total in older files, the
+    /// unstaged part in newer ones), else the sum of the stages. The night spans
+    /// `sleepStart`…`sleepEnd` (`inBedStart`…`inBedEnd` for time in bed; without those, the asleep
+    /// span, marked `inBedSpan` = `sleep`), or the day of `date` when those are missing; a total
+    /// longer than its span is cut to the span (invariant: a night never holds more sleep than its
+    /// time), the figure as written kept in metadata.
     static func readSleepNight(_ p: JSONValue, unit: String, into builder: inout AutoExportSampleBuilder) throws {
         func time(_ key: String) throws -> Timestamp? {
             try p[key]?.stringValue.map { try date($0, field: key) }
@@ -68,8 +69,9 @@ extension AutoExportParser {
             if let t { metadata[key] = t.iso8601Local }
         }
         let stages = ["core", "deep", "rem"].compactMap { p[$0]?.doubleValue }.filter(\.isFinite)
-        let asleepTotal = p["asleep"]?.doubleValue.flatMap { $0 > 0 ? $0 : nil }
-        let asleep = (p["totalSleep"] ?? p["qty"])?.doubleValue ?? asleepTotal ?? (stages.isEmpty ? nil : stages.reduce(0, +))
+        let room = (span(sleepStart, sleepEnd) ?? span(inBedStart, inBedEnd)).map { Double($0.1.millis - $0.0.millis) / 60_000 } ?? 24 * 60
+        let asleep = (p["totalSleep"] ?? p["qty"])?.doubleValue
+            ?? asleepTotal(asleep: p["asleep"]?.doubleValue, staged: stages.isEmpty ? nil : stages.reduce(0, +), roomMinutes: room, minutes: minutes)
         let source = p["source"]?.stringValue
         var emitted = false
         if let asleep, asleep > 0 {
@@ -83,12 +85,33 @@ extension AutoExportParser {
         if let inBed = p["inBed"]?.doubleValue, inBed > 0 {
             var m = metadata
             m["sleepStage"] = "inBed"
-            try emitNight(type: "timeInBed", total: inBed, unit: unit, span: span(inBedStart, inBedEnd) ?? (day, dayEnd),
+            // Without its own times, in bed spans the asleep span: at least it, never more than the night.
+            var bedSpan = span(inBedStart, inBedEnd)
+            if bedSpan == nil, let asleepSpan = span(sleepStart, sleepEnd) {
+                bedSpan = asleepSpan
+                m["inBedSpan"] = "sleep"
+            }
+            try emitNight(type: "timeInBed", total: inBed, unit: unit, span: bedSpan ?? (day, dayEnd),
                           source: source ?? p["inBedSource"]?.stringValue ?? p["sleepSource"]?.stringValue ?? AutoExportSampleBuilder.defaultSource,
                           metadata: m, into: &builder)
             emitted = true
         }
         if !emitted { builder.ignore("sleep_analysis night with no sleep or in-bed time") }
+    }
+
+    /// The night's asleep total from `asleep` and the sum of core, deep and REM (`staged`), both
+    /// in the file's unit, when no `totalSleep` is given.
+    ///
+    /// Older files give `asleep` as the total, the stages its breakdown (their sum no larger than
+    /// it); newer ones give it as the unstaged part beside the stages. Told apart by the data:
+    /// stages larger than `asleep` whose sum with it fits in the night (`roomMinutes`, its span, or
+    /// a day without times) are the newer shape, the total their sum; stages larger than `asleep`
+    /// that do not fit with it count alone.
+    static func asleepTotal(asleep: Double?, staged: Double?, roomMinutes: Double, minutes: (Double) -> Double) -> Double? {
+        let asleep = asleep.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+        guard let staged, staged > 0 else { return asleep }
+        guard let asleep, staged > asleep else { return asleep ?? staged }
+        return minutes(asleep + staged) <= roomMinutes + 1 ? asleep + staged : staged
     }
 
     /// `start`…`end` when both are given and in order.

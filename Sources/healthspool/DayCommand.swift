@@ -10,10 +10,11 @@ struct DayCommand: ParsableCommand {
         commandName: "day",
         abstract: "Show a day: steps, distance, sleep, heart rate, doses and notes.",
         discussion: """
-            Totals count each moment once, as the Health app does: where a watch and a phone (or apps) both \
-            counted, the source first in day.source_priority counts and the others only fill its gaps; a sample \
-            across midnight counts in proportion to its time in the day. Sleep is the union of the asleep \
-            intervals of the nights that end on the day. Days are local days in your time zone (TZ or \
+            Totals count the same steps once, as the Health app does: where a watch and a phone (or apps) both \
+            counted over a stretch of time, only the source first in day.source_priority counts there, the others \
+            only in stretches where it has nothing, and the day is never below what one source counted alone; a \
+            sample across midnight counts in proportion to its time in the day. Sleep is the union of the asleep \
+            intervals of the nights that end on the day; a night given only as a date counts as its value. Days are local days in your time zone (TZ or \
             /etc/localtime): 23 or 25 hours when the clocks change. See docs/formats.md, "Day totals".
             """)
     @OptionGroup var common: CommonOptions

@@ -17,18 +17,19 @@ import Testing
 
     let h = DayMergeTests.h, m = DayMergeTests.m
 
-    @Test func watchCountsWherePhoneOverlapsAndPhoneFillsTheRest() {
-        let watch = steps(10 * h, 10 * h + 10 * m, 600, "Anna's Apple Watch")
-        let phone = steps(10 * h, 10 * h + 20 * m, 1000, "Anna's iPhone")
-        // Watch 600; the phone's last 10 of 20 minutes: 500.
-        #expect(total([watch, phone]) == 1100)
-        #expect(total([phone, watch]) == 1100)
+    /// One walk seen by both (the phone's burst inside the watch's samples) and one by the phone
+    /// alone: the watch's count on the first stretch, the phone's on the second.
+    @Test func watchCountsInItsStretchesAndThePhoneWhereTheWatchHasNothing() {
+        let walk = [steps(10 * h, 10 * h + 10 * m, 600, "Anna's Apple Watch"), steps(10 * h + 2 * m, 10 * h + 8 * m, 500, "Anna's iPhone")]
+        let alone = steps(12 * h, 12 * h + 10 * m, 300, "Anna's iPhone")
+        #expect(total(walk + [alone]) == 900)
+        #expect(total([alone] + walk.reversed()) == 900)
     }
 
     @Test func priorityIsConfigurable() {
-        let watch = steps(10 * h, 10 * h + 10 * m, 600, "Anna's Apple Watch")
-        let phone = steps(10 * h, 10 * h + 20 * m, 1000, "Anna's iPhone")
-        #expect(total([watch, phone], priority: SourcePriority(["phone", "watch"])) == 1000)
+        let walk = [steps(10 * h, 10 * h + 10 * m, 600, "Anna's Apple Watch"), steps(10 * h + 2 * m, 10 * h + 8 * m, 500, "Anna's iPhone")]
+        let alone = steps(12 * h, 12 * h + 10 * m, 300, "Anna's iPhone")
+        #expect(total(walk + [alone], priority: SourcePriority(["phone", "watch"])) == 800)
     }
 
     @Test func deviceTextGivesTheRankWhenTheNameDoesNot() {
@@ -44,20 +45,24 @@ import Testing
     @Test func aSourcesRankIsItsBestDeviceWhateverTheOrderOfItsRuns() {
         let phone1 = steps(0, 30 * m, 150, "Health", device: "iPhone")
         let phone2 = steps(30 * m, h, 150, "Health", device: "iPhone")
-        let app = steps(0, 2 * h, 800, "Pedometer++")
+        let app1 = steps(0, h, 100, "Pedometer++")
         let watch = steps(h, 2 * h, 100, "Health", device: "name:Apple Watch")
-        // "Health" ranks as a watch (0) and covers both hours: 400; the app adds nothing.
-        #expect(total([phone1, phone2, app, watch]) == 400)
-        #expect(total([watch, app, phone1, phone2]) == 400)
-        // Ranked by the phone alone, "Health" (1) would still precede the app (2): rank the app
-        // first to see the device decide.
-        #expect(total([phone1, phone2, app, watch], priority: SourcePriority(["watch", "pedometer", "phone"])) == 400)
+        let app2 = steps(h, 2 * h, 50, "Pedometer++")
+        let app3 = steps(3 * h, 4 * h, 200, "Pedometer++")
+        // "Health" ranks as a watch (0) and wins the first two hours: 300 + 100; the app its own hour: 200.
+        #expect(total([phone1, phone2, app1, watch, app2, app3]) == 600)
+        #expect(total([watch, app3, app2, app1, phone1, phone2]) == 600)
+        // Ranked by the phone alone, "Health" (2) would come after the app (1): 100 + 50 + 200,
+        // raised to Health's own 400.
+        #expect(total([phone1, phone2, app1, watch, app2, app3], priority: SourcePriority(["watch", "pedometer", "phone"])) == 600)
     }
 
-    @Test func appsComeAfterWatchAndPhoneAndOnlyFillGaps() {
-        let watch = steps(8 * h, 9 * h, 3000, "Apple Watch")
-        let app = steps(8 * h, 10 * h, 5000, "Pedometer++")
-        #expect(total([app, watch]) == 3000 + 2500)
+    /// An app's hourly bucket holding the watch's walk counts the watch's; the app's next hour,
+    /// where the watch has nothing, counts the app's.
+    @Test func appsComeAfterWatchAndPhoneAndCountOnlyWhereTheyHaveNothing() {
+        let samples = [steps(8 * h, 9 * h, 2800, "Pedometer++"), steps(8 * h + 10 * m, 8 * h + 50 * m, 3000, "Apple Watch"),
+                       steps(9 * h, 10 * h, 500, "Pedometer++")]
+        #expect(total(samples) == 3500)
     }
 
     @Test func identicalCountsFromTwoDevicesCountOnce() {
@@ -82,12 +87,14 @@ import Testing
         #expect(total([watch, inside, outside]) == 105)
     }
 
-    @Test func thirdSourceFillsOnlyWhatBothHigherLeaveOpen() {
-        let watch = steps(0, h, 60, "Apple Watch")
-        let phone = steps(30 * m, 90 * m, 60, "iPhone")
-        let app = steps(0, 2 * h, 120, "Some App")
-        // Watch 60; phone 60..90 min: 30; app 90..120 min: 30.
-        #expect(total([app, phone, watch]) == 120)
+    /// Three sources: each stretch counts the highest one present in it.
+    @Test func aThirdSourceCountsOnlyInStretchesBothHigherLeaveEmpty() {
+        let samples = [steps(0, h, 60, "Apple Watch"), steps(30 * m, 90 * m, 50, "iPhone"), steps(0, 2 * h, 20, "Some App"),
+                       steps(3 * h, 4 * h, 40, "iPhone"), steps(3 * h, 5 * h, 10, "Some App"), steps(6 * h, 7 * h, 30, "Some App")]
+        // 0–2 h: the watch's 60; 3–5 h: the phone's 40; 6–7 h: the app's 30.
+        #expect(total(samples) == 130)
+        // Raised to the app's own 540 when it counted more alone than the merge.
+        #expect(total(samples.filter { $0.value != 20 } + [steps(0, 2 * h, 500, "Some App")]) == 540)
     }
 
     func sleep(_ from: Int64, _ to: Int64, _ stage: SleepStage, _ source: String) -> DaySample {
@@ -128,6 +135,26 @@ import Testing
         let f = try #require(DayMerge.sleep(samples, dayStart: Self.jan1 + 24 * h, dayEnd: Self.jan1 + 48 * h, priority: .standard))
         #expect(f.asleepMinutes == 8 * 60)
         #expect(f.start == Self.jan1 + 23 * h && f.end == Self.jan1 + 39 * h)
+    }
+
+    /// In-bed samples chained into one 30-hour night ending on the day: in bed is cut to the
+    /// day's length and asleep to in bed.
+    @Test func inBedNeverExceedsTheDay() throws {
+        let samples = [sleep(-6 * h, 10 * h, .inBed, "iPhone"), sleep(11 * h, 24 * h, .inBed, "iPhone"),
+                       sleep(12 * h, 23 * h, .asleep, "Apple Watch")]
+        let f = try #require(DayMerge.sleep(samples, dayStart: Self.jan1, dayEnd: Self.jan1 + 24 * h, priority: .standard))
+        #expect(f.inBedMinutes == 24 * 60 && f.asleepMinutes == 11 * 60)
+    }
+
+    /// A night given only as a date counts as its value on that date, and joins no night.
+    @Test func aValueWithoutTimesCountsAsItsValue() throws {
+        let dated = (0..<3).map { d in
+            DaySample(start: Self.jan1 + Int64(d) * 24 * h, end: Self.jan1 + Int64(d + 1) * 24 * h, value: 465, source: "Watch",
+                      stage: .asleep, valueOnly: true)
+        }
+        let f = try #require(DayMerge.sleep(dated, dayStart: Self.jan1 + 24 * h, dayEnd: Self.jan1 + 48 * h, priority: .standard))
+        #expect(f.asleepMinutes == 465 && f.inBedMinutes == 465)
+        #expect(f.start == Self.jan1 + 24 * h && f.end == Self.jan1 + 48 * h)
     }
 
     @Test func heartRateFiguresAndCurve() throws {

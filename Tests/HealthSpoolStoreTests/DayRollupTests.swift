@@ -118,4 +118,14 @@ import Glibc
         #expect(incremental.count == rebuilt.count)
         #expect(zip(incremental, rebuilt).allSatisfy { $0.agrees(with: $1) })
     }
+
+    /// Rollups stored under the v1 rules (steps merged in proportion to time) are rebuilt.
+    @Test func rollupsOfAnEarlierRulesVersionAreRebuilt() throws {
+        _ = try store.insert(dataset(days: 1), now: Timestamp(millis: 1))
+        try store.setState("rollups.policy", "v1|" + Self.berlin.name + "|" + SourcePriority.standard.description)
+        let reopened = try SampleStore(path: store.path)
+        reopened.rollupPolicy = RollupPolicy(zone: Self.berlin, priority: .standard)
+        #expect(try reopened.ensureRollups())
+        #expect(try reopened.state("rollups.policy")?.hasPrefix("v3|") == true)
+    }
 }

@@ -14,48 +14,79 @@ public enum DayMerge {
     /// night) a day total takes into account.
     public static let lookbackMillis: Int64 = 48 * 3_600_000
 
-    /// The total of a cumulative type over `[from, to)`.
+    /// The total of a cumulative type over `[from, to)`: one source's count per stretch.
     ///
-    /// Sources are taken in priority order (`priority`, then name). A source counts only where
-    /// no higher source has a sample: each of its samples counts in proportion to the part of
-    /// its interval that lies inside the bounds and outside every higher source's samples. An
-    /// instant sample (start = end) counts whole when it lies inside and uncovered. Samples of
-    /// one source do not cover each other.
+    /// Each sample is first cut to the bounds; its share is its value times the part of its
+    /// interval inside them, divided by its whole interval (an instant counts whole inside).
+    /// The cut samples of every source are joined into stretches where they overlap (touching
+    /// is not overlapping; an instant joins the stretch whose time holds it). In each stretch
+    /// only the highest source that has a sample in it counts (`priority`, then name), all of its
+    /// shares there; lower sources count only in stretches where no higher one has anything.
+    /// The day total is that sum, raised to the largest single source's own total when it is
+    /// below it: each source's total is steps that were taken, so the merged total never says
+    /// fewer (docs/formats.md, "Day totals"). Hence, for non-negative values, the largest
+    /// source's total ≤ the result ≤ the sum of the sources' totals.
     public static func cumulativeTotal(_ samples: [DaySample], from: Int64, to: Int64, priority: SourcePriority) -> Double {
-        var covered = IntervalSet()
-        var total = 0.0
-        for group in bySource(samples, priority: priority) {
-            for s in group {
-                if s.end == s.start {
-                    if s.start >= from, s.start < to, !covered.contains(s.start) { total += s.value }
-                    continue
-                }
-                let a = max(s.start, from), b = min(s.end, to)
-                guard b > a else { continue }
-                let free = (b - a) - covered.covered(a, b)
-                if free > 0 { total += s.value * Double(free) / Double(s.end - s.start) }
+        let ranks = sourceRanks(samples, priority: priority)
+        var cut: [(start: Int64, end: Int64, share: Double, source: String)] = []
+        cut.reserveCapacity(samples.count)
+        for s in samples {
+            if s.end == s.start {
+                if s.start >= from, s.start < to { cut.append((s.start, s.start, s.value, s.source)) }
+                continue
             }
-            covered = covered.union(IntervalSet(group.map { ($0.start, $0.end) }))
+            let a = max(s.start, from), b = min(s.end, to)
+            guard b > a else { continue }
+            cut.append((a, b, s.value * Double(b - a) / Double(s.end - s.start), s.source))
         }
-        return total
+        cut.sort { ($0.start, $0.end) < ($1.start, $1.end) }
+        var bySource: [String: Double] = [:]
+        var merged = 0.0
+        // The open stretch: its end, the time of its latest instant, and its sources' shares.
+        var stretchEnd = Int64.min, instantAt: Int64?
+        var stretch: [String: Double] = [:]
+        func close() {
+            guard let best = stretch.keys.min(by: { (ranks[$0]!, $0) < (ranks[$1]!, $1) }) else { return }
+            merged += stretch[best]!
+            stretch.removeAll(keepingCapacity: true)
+        }
+        for c in cut {
+            if !(c.start < stretchEnd || c.start == instantAt) {
+                close()
+                stretchEnd = c.end
+                instantAt = nil
+            }
+            stretchEnd = max(stretchEnd, c.end)
+            if c.start == c.end { instantAt = c.start }
+            stretch[c.source, default: 0] += c.share
+            bySource[c.source, default: 0] += c.share
+        }
+        close()
+        return max(merged, bySource.values.max() ?? 0)
     }
 
-    /// The samples grouped by source, highest priority first (ties by name, for a stable order).
+    /// Each source's rank: the best rank of any of its devices.
     ///
     /// A source's rank is looked up once per run of samples from the same source and device (the
     /// store reads them in runs): ranking lowercases and searches both names, which per sample
     /// was most of the rollups' share of an import (BENCHMARKS.md, "Daily rollups").
-    static func bySource(_ samples: [DaySample], priority: SourcePriority) -> [[DaySample]] {
-        var groups: [String: [DaySample]] = [:]
+    static func sourceRanks(_ samples: [DaySample], priority: SourcePriority) -> [String: Int] {
         var rank: [String: Int] = [:]
         var last: (source: String, device: String?)?
         for s in samples {
-            groups[s.source, default: []].append(s)
             if let l = last, l.source == s.source, l.device == s.device { continue }
             last = (s.source, s.device)
             let r = priority.rank(name: s.source, device: s.device)
             rank[s.source] = min(rank[s.source] ?? r, r)
         }
+        return rank
+    }
+
+    /// The samples grouped by source, highest priority first (ties by name, for a stable order).
+    static func bySource(_ samples: [DaySample], priority: SourcePriority) -> [[DaySample]] {
+        var groups: [String: [DaySample]] = [:]
+        for s in samples { groups[s.source, default: []].append(s) }
+        let rank = sourceRanks(samples, priority: priority)
         return groups.keys.sorted { (rank[$0]!, $0) < (rank[$1]!, $1) }.map { groups[$0]! }
     }
 
@@ -66,11 +97,20 @@ public enum DayMerge {
     /// the union of its asleep intervals (core, deep, REM, unspecified) over every source, never
     /// their sum; in bed the union of all its intervals. Stages come from the highest-priority
     /// source that recorded stages in those nights.
+    ///
+    /// A value-only sample (`DaySample.valueOnly`: a night given without times) joins no night
+    /// and counts as its value on the day that holds the middle of its interval: asleep is the
+    /// larger of the nights' asleep and such asleep values, in bed the larger of the nights' in
+    /// bed, such values and asleep. Invariant, kept by cutting: asleep ≤ in bed ≤ the day's length.
     public static func sleep(_ samples: [DaySample], dayStart: Int64, dayEnd: Int64, priority: SourcePriority) -> SleepFigure? {
-        let sleepSamples = samples.filter { $0.stage != nil && $0.end > $0.start }
+        let sleepSamples = samples.filter { $0.stage != nil && $0.end > $0.start && !$0.valueOnly }
+        let values = samples.filter { s in
+            let middle = s.start + (s.end - s.start) / 2
+            return s.stage != nil && s.valueOnly && middle >= dayStart && middle < dayEnd && s.value.isFinite && s.value > 0
+        }
         let nights = joined(sleepSamples.map { ($0.start, $0.end) }, gap: nightGapMillis)
             .filter { $0.1 > dayStart && $0.1 <= dayEnd }
-        guard !nights.isEmpty else { return nil }
+        guard !nights.isEmpty || !values.isEmpty else { return nil }
         let mine = sleepSamples.filter { s in nights.contains { s.start < $0.1 && s.end > $0.0 } }
         let asleep = IntervalSet(mine.filter { $0.stage!.isAsleep }.map { ($0.start, $0.end) })
         let inBed = IntervalSet(mine.map { ($0.start, $0.end) })
@@ -85,8 +125,17 @@ public enum DayMerge {
         }
         let awakeOnly = awake.intervals.reduce(Int64(0)) { $0 + ($1.end - $1.start) - asleep.covered($1.start, $1.end) }
         if awakeOnly > 0 { stages[.awake] = Double(awakeOnly) / 60_000 }
-        return SleepFigure(asleepMinutes: Double(asleep.length) / 60_000, inBedMinutes: Double(inBed.length) / 60_000,
-                           stages: stages, start: nights.first!.0, end: nights.last!.1)
+        let dayMinutes = Double(dayEnd - dayStart) / 60_000
+        var asleepMinutes = Double(asleep.length) / 60_000, inBedMinutes = Double(inBed.length) / 60_000
+        for v in values {
+            if v.stage!.isAsleep { asleepMinutes = max(asleepMinutes, v.value) }
+            inBedMinutes = max(inBedMinutes, v.value)
+        }
+        inBedMinutes = min(max(inBedMinutes, asleepMinutes), dayMinutes)
+        asleepMinutes = min(asleepMinutes, inBedMinutes)
+        let spans = nights + values.map { ($0.start, $0.end) }
+        return SleepFigure(asleepMinutes: asleepMinutes, inBedMinutes: inBedMinutes, stages: stages,
+                           start: spans.map(\.0).min()!, end: spans.map(\.1).max()!)
     }
 
     /// Intervals joined where they overlap or lie at most `gap` apart, in order.

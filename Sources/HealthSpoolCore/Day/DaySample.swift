@@ -10,14 +10,28 @@ public struct DaySample: Hashable, Sendable {
     public var device: String?
     /// The sleep stage of a `sleepAnalysis` or `timeInBed` sample; nil for other types.
     public var stage: SleepStage?
+    /// Whether the interval only stands for a day: a night given without its own times (a date,
+    /// laid over its 00:00–24:00). Such a sample counts as its value, not its span.
+    public var valueOnly: Bool
 
-    public init(start: Int64, end: Int64, value: Double, source: String, device: String? = nil, stage: SleepStage? = nil) {
+    public init(start: Int64, end: Int64, value: Double, source: String, device: String? = nil, stage: SleepStage? = nil,
+                valueOnly: Bool = false) {
         self.start = start
         self.end = max(start, end)
         self.value = value
         self.source = source
         self.device = device
         self.stage = stage
+        self.valueOnly = valueOnly
+    }
+
+    /// Whether a Health Auto Export night of `type` with `metadata` was given without its own
+    /// times: asleep without `sleepStart`/`sleepEnd`, in bed without `inBedStart`/`inBedEnd`
+    /// and not laid over the asleep span (`inBedSpan`) — earlier versions laid it over `date` + 24 h.
+    public static func isValueOnly(type: String, metadata: [String: String]) -> Bool {
+        guard metadata["aggregation"] == "day" else { return false }
+        if type == "timeInBed" { return (metadata["inBedStart"] == nil || metadata["inBedEnd"] == nil) && metadata["inBedSpan"] == nil }
+        return metadata["sleepStart"] == nil || metadata["sleepEnd"] == nil
     }
 }
 

@@ -9,8 +9,10 @@ public struct RollupPolicy: Hashable, Sendable {
         self.priority = priority
     }
 
-    /// Identifies the policy in the store (`v1` names this version of the rules).
-    public var key: String { "v1|" + zone.name + "|" + priority.description }
+    /// Identifies the policy in the store (`v3` names this version of the rules: v1 merged
+    /// cumulative types by time in proportion, v2 by stretches, v3 counts sleep given without
+    /// times as its value; stores of an earlier version rebuild).
+    public var key: String { "v3|" + zone.name + "|" + priority.description }
 
     /// The local day (days since 1970-01-01) of the instant `millis`.
     public func day(ofMillis millis: Int64) -> Int64 {
