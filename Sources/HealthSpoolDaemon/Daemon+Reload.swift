@@ -88,5 +88,6 @@ extension DaemonContext {
         self.paths = paths
         self.settings = settings
         self.environment = environment
+        envelope = Self.envelope(settings)
     }
 }

@@ -12,11 +12,15 @@ public struct DaemonContext: Sendable {
     public let paths: Paths
     public let settings: Settings
     public let environment: [String: String]
+    /// The envelope every batch carries; /etc/machine-id is read once, when the context is made
+    /// (at start and at each reload), not at each batch.
+    public let envelope: BatchEnvelope
 
     public init(environment: [String: String] = ProcessEnvironment.current, overrides: [(String, String)] = []) throws {
         self.environment = environment
         paths = Paths(environment: environment)
         settings = try SettingsLoader.load(paths: paths, environment: environment, overrides: overrides)
+        envelope = Self.envelope(settings)
     }
 
     /// The context with built-in defaults and the environment only, for `healthspool status`
@@ -31,6 +35,7 @@ public struct DaemonContext: Sendable {
         self.paths = paths
         self.environment = environment
         self.settings = settings
+        envelope = Self.envelope(settings)
     }
 
     public var spool: SpoolDirectory { SpoolDirectory(path: paths.expand(settings.spoolDir)) }
@@ -56,8 +61,8 @@ public struct DaemonContext: Sendable {
     /// The machine's zone (`TZ`, else `/etc/localtime`); UTC when it cannot be read.
     public var zone: ZoneRules { (try? ZoneInfo.current(environment: environment)) ?? .utc }
 
-    /// The envelope every batch carries.
-    public var envelope: BatchEnvelope {
+    /// The envelope of batches sent with `settings`.
+    static func envelope(_ settings: Settings) -> BatchEnvelope {
         BatchEnvelope(deviceId: settings.deviceId ?? Self.machineDeviceID(), userId: settings.userId ?? Paths.loginName(),
                       appVersion: HealthSpoolVersion.current)
     }
