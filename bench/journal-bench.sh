@@ -32,6 +32,9 @@ WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < $N - 1)
 INSERT INTO samples(rowid, type, start_ms, id, value, unit, start_off, end_ms, end_off, source_id, created_ms)
   SELECT i + 1, (SELECT id FROM types WHERE name = 'heartRate') + i % 12, 1577836800000 + (i / 12) * 60000, randomblob(16),
          60 + i % 40, 'count/min', 3600, 1577836800000 + (i / 12) * 60000, 3600, 1, 1700000000000 FROM n;
+-- Rows written here bypass SampleStore.insert, which counts new rows (schema step 7): count them.
+UPDATE type_counts SET queued = (SELECT count(*) FROM samples WHERE samples.type = type_counts.type AND state = 0
+  AND rowid > (SELECT synced_to FROM types WHERE id = type_counts.type));
 COMMIT;
 PRAGMA wal_checkpoint(TRUNCATE);
 SQL

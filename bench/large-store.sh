@@ -68,6 +68,8 @@ start=$(date +%s)
   # The night before day i: 16 half-hour stages from 23:00 (watch), in bed 22:45–07:10 (phone).
   night 1 -60 30 "CASE i % 4 WHEN 0 THEN 'AsleepCore' WHEN 1 THEN 'AsleepDeep' WHEN 2 THEN 'AsleepCore' ELSE 'AsleepREM' END" 16
   night 2 -75 505 "'InBed'" 1
+  # Rows written here bypass SampleStore.insert, which counts new rows (schema step 7): count them.
+  echo "UPDATE type_counts SET queued = (SELECT count(*) FROM samples WHERE samples.type = type_counts.type AND state = 0 AND rowid > (SELECT synced_to FROM types WHERE id = type_counts.type));"
   echo "COMMIT; PRAGMA wal_checkpoint(TRUNCATE);"
 } | sqlite3 "$DB" >/dev/null
 echo "store: $(count samples) samples, $(du -m "$DB" | cut -f1) MB, built in $(( $(date +%s) - start )) s"

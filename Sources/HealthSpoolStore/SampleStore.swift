@@ -349,7 +349,7 @@ public final class SampleStore {
             ids.append(try typeID(samples[i].type, create: true)!)
             slots.append(names.count - 1)
         }
-        var new = [Int](repeating: 0, count: names.count), revised = new, duplicates = new
+        var new = [Int](repeating: 0, count: names.count), revised = new, duplicates = new, inserted = new
         // Rows go in by (type, start): exports group records by type in time order, so the
         // table and both indexes fill front to back; the row ids (the send order) follow.
         let order = samples.indices.sorted {
@@ -418,6 +418,7 @@ public final class SampleStore {
             try s.runKeepingBindings()
             if conn.changes == 1 {
                 next += 1
+                inserted[slot] += 1
                 if revision { revised[slot] += 1 } else { new[slot] += 1 }
                 rollups.mark(type: samples[index].type, start: start.millis, end: end.millis)
                 continue
@@ -437,6 +438,8 @@ public final class SampleStore {
             }
             duplicates[slot] += 1
         }
+        // New rows are queued (past every mark): counted here, once per type (schema step 7).
+        for slot in names.indices where inserted[slot] > 0 { try countQueued(inserted[slot], typeID: ids[slot]) }
         var result = InsertResult()
         for (slot, name) in names.enumerated() {
             result.new += new[slot]
@@ -650,41 +653,49 @@ public final class SampleStore {
     }
 
     /// Counts by type name, from one count per type (each an index range).
-    private func countsByType(_ condition: String) throws(StoreError) -> [String: Int] {
-        let s = try conn.prepare("""
-            SELECT name, (SELECT count(*) FROM samples WHERE samples.type = types.id AND \(condition)) FROM types
-            """)
+    /// Sample counts by type from `type_counts` (kept as rows change; schema step 7): one of
+    /// `queued`, `synced`, `parked`. Types with none are left out.
+    private func countsByType(_ column: String) throws(StoreError) -> [String: Int] {
+        let s = try cached("SELECT t.name, c.\(column) FROM type_counts AS c JOIN types AS t ON t.id = c.type WHERE c.\(column) > 0")
+        defer { s.reset() }
         var out: [String: Int] = [:]
-        while try s.step() {
-            let n = s.int(1)
-            if n > 0 { out[s.string(0) ?? ""] = Int(n) }
-        }
+        while try s.step() { out[s.string(0) ?? ""] = Int(s.int(1)) }
         return out
+    }
+
+    /// Counts `n` rows inserted into the queue of the type with id `typeID` (every insert into
+    /// `samples` calls it: no trigger counts inserts, see `Schema.typeCounts`).
+    func countQueued(_ n: Int, typeID: Int64) throws(StoreError) {
+        let s = try cached("UPDATE type_counts SET queued = queued + ?1 WHERE type = ?2")
+        s.bind(1, n); s.bind(2, typeID)
+        try s.run()
+    }
+
+    /// The same counts by reading every sample (what `type_counts` must always equal; tests).
+    func countedBySampleScan() throws(StoreError) -> (queued: [String: Int], synced: [String: Int], parked: [String: Int]) {
+        func count(_ condition: String) throws(StoreError) -> [String: Int] {
+            let s = try conn.prepare("SELECT name, (SELECT count(*) FROM samples WHERE samples.type = types.id AND \(condition)) FROM types")
+            var out: [String: Int] = [:]
+            while try s.step() {
+                if s.int(1) > 0 { out[s.string(0) ?? ""] = Int(s.int(1)) }
+            }
+            return out
+        }
+        return (try count("state = 0 AND rowid > types.synced_to"), try count("state = 0 AND rowid <= types.synced_to"), try count("state = 2"))
     }
 
     /// Queued sample counts by type.
-    public func queuedCounts() throws(StoreError) -> [String: Int] { try countsByType("state = 0 AND rowid > types.synced_to") }
-    /// Queued sample counts by type, each counted up to `limit + 1` (a count above `limit`
-    /// means "more than `limit`"): the work stays bounded on a store with millions of samples
-    /// in line, where the exact counts read the whole queue index (about a second each).
+    public func queuedCounts() throws(StoreError) -> [String: Int] { try countsByType("queued") }
+    /// Queued sample counts by type, each up to `limit + 1` (a count above `limit` means "more
+    /// than `limit`"; the counts are kept exact now, the cap keeps callers' wording).
     public func queuedCounts(upTo limit: Int) throws(StoreError) -> [String: Int] {
-        let types = try conn.prepare("SELECT id, name, synced_to FROM types")
-        let count = try conn.prepare("SELECT count(*) FROM (SELECT 1 FROM samples WHERE type = ?1 AND state = 0 AND rowid > ?2 LIMIT ?3)")
-        var out: [String: Int] = [:]
-        while try types.step() {
-            count.bind(1, types.int(0)); count.bind(2, types.int(2)); count.bind(3, Int64(limit) + 1)
-            _ = try count.step()
-            let n = Int(count.int(0))
-            count.reset()
-            if n > 0 { out[types.string(1) ?? ""] = n }
-        }
-        return out
+        try queuedCounts().mapValues { min($0, limit + 1) }
     }
 
     /// Synced sample counts by type.
-    public func syncedCounts() throws(StoreError) -> [String: Int] { try countsByType("state = 0 AND rowid <= types.synced_to") }
+    public func syncedCounts() throws(StoreError) -> [String: Int] { try countsByType("synced") }
     /// Parked sample counts by type.
-    public func deadLetterCounts() throws(StoreError) -> [String: Int] { try countsByType("state = 2") }
+    public func deadLetterCounts() throws(StoreError) -> [String: Int] { try countsByType("parked") }
 
     /// The types that have queued samples.
     public func typesWithQueuedSamples() throws(StoreError) -> [String] { try queuedCounts().keys.sorted() }

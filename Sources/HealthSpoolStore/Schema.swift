@@ -22,6 +22,13 @@ import HealthSpoolCore
 ///
 /// Step 6 added `day_rollups`: per local day and type the merged figures of the day view and
 /// calendar (`DayRollup`), recomputed for the days each write touches.
+///
+/// Step 7 added `type_counts`: per type the samples queued, synced and parked, kept as rows
+/// change, so a metrics scrape or `status` reads a row per type instead of counting the queue
+/// index (about a second of CPU on 20 M samples). Triggers keep them for every update and delete
+/// of a sample and every move of a type's mark; new rows are counted by `SampleStore.insert`
+/// (one update per type and batch: a trigger per inserted row cost ~0.6 µs, on the import's
+/// critical path). Every sample is inserted through `insert`.
 enum Schema {
     static let migrations: [String] = [
         """
@@ -138,7 +145,56 @@ enum Schema {
             PRIMARY KEY (day, figure)
         ) WITHOUT ROWID;
         """,
+        typeCounts,
     ]
+
+    /// Step 7 (see above). A sample is parked (state 2), synced (state 0, at or below its
+    /// type's mark) or queued (state 0, past the mark).
+    static let typeCounts = """
+        CREATE TABLE type_counts (
+            type INTEGER PRIMARY KEY REFERENCES types(id),
+            queued INTEGER NOT NULL DEFAULT 0,
+            synced INTEGER NOT NULL DEFAULT 0,
+            parked INTEGER NOT NULL DEFAULT 0
+        );
+        INSERT INTO type_counts(type, queued, synced, parked) SELECT id,
+            (SELECT count(*) FROM samples WHERE samples.type = types.id AND state = 0 AND rowid > types.synced_to),
+            (SELECT count(*) FROM samples WHERE samples.type = types.id AND state = 0 AND rowid <= types.synced_to),
+            (SELECT count(*) FROM samples WHERE samples.type = types.id AND state = 2)
+            FROM types;
+        CREATE TRIGGER type_counts_new_type AFTER INSERT ON types BEGIN
+            INSERT OR IGNORE INTO type_counts(type) VALUES (NEW.id);
+        END;
+        CREATE TRIGGER type_counts_row_deleted AFTER DELETE ON samples BEGIN
+            UPDATE type_counts SET
+                parked = parked - (OLD.state = 2),
+                synced = synced - (OLD.state = 0 AND OLD.rowid <= (SELECT synced_to FROM types WHERE id = OLD.type)),
+                queued = queued - (OLD.state = 0 AND OLD.rowid > (SELECT synced_to FROM types WHERE id = OLD.type))
+            WHERE type = OLD.type;
+        END;
+        CREATE TRIGGER type_counts_row_moved AFTER UPDATE OF rowid, state, type ON samples BEGIN
+            UPDATE type_counts SET
+                parked = parked - (OLD.state = 2),
+                synced = synced - (OLD.state = 0 AND OLD.rowid <= (SELECT synced_to FROM types WHERE id = OLD.type)),
+                queued = queued - (OLD.state = 0 AND OLD.rowid > (SELECT synced_to FROM types WHERE id = OLD.type))
+            WHERE type = OLD.type;
+            UPDATE type_counts SET
+                parked = parked + (NEW.state = 2),
+                synced = synced + (NEW.state = 0 AND NEW.rowid <= (SELECT synced_to FROM types WHERE id = NEW.type)),
+                queued = queued + (NEW.state = 0 AND NEW.rowid > (SELECT synced_to FROM types WHERE id = NEW.type))
+            WHERE type = NEW.type;
+        END;
+        CREATE TRIGGER type_counts_mark_moved AFTER UPDATE OF synced_to ON types WHEN NEW.synced_to != OLD.synced_to BEGIN
+            UPDATE type_counts SET
+                queued = queued
+                    - (SELECT count(*) FROM samples WHERE type = NEW.id AND state = 0 AND rowid > OLD.synced_to AND rowid <= NEW.synced_to)
+                    + (SELECT count(*) FROM samples WHERE type = NEW.id AND state = 0 AND rowid > NEW.synced_to AND rowid <= OLD.synced_to),
+                synced = synced
+                    + (SELECT count(*) FROM samples WHERE type = NEW.id AND state = 0 AND rowid > OLD.synced_to AND rowid <= NEW.synced_to)
+                    - (SELECT count(*) FROM samples WHERE type = NEW.id AND state = 0 AND rowid > NEW.synced_to AND rowid <= OLD.synced_to)
+            WHERE type = NEW.id;
+        END;
+        """
 
     static func migrate(_ c: Connection) throws(StoreError) {
         let s = try c.prepare("PRAGMA user_version")

@@ -20,8 +20,13 @@ extension SymptomJournalStore {
             try move.run()
             if conn.changes > 0 { return }
         }
+        // A row of the same type, start and id (only left by a store changed by hand) goes
+        // first, by a DELETE its trigger counts (REPLACE would not fire it).
+        let clear = try conn.prepare("DELETE FROM samples WHERE type = ?1 AND start_ms = ?2 AND id = ?3")
+        clear.bind(1, type); clear.bind(2, record.start.millis); clear.bind(3, id: record.id)
+        try clear.run()
         let add = try conn.prepare("""
-            INSERT OR REPLACE INTO samples(rowid, type, start_ms, id, start_off, end_ms, end_off, value, unit, metadata,
+            INSERT INTO samples(rowid, type, start_ms, id, start_off, end_ms, end_off, value, unit, metadata,
                 version, deleted, source_id, revisable, created_ms)
             VALUES (?4, ?1, ?5, ?3, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, 0, ?15)
             """)
@@ -29,6 +34,7 @@ extension SymptomJournalStore {
         bindBody(record, rowID: next, to: add)
         add.bind(14, source); add.bind(15, now.millis)
         try add.run()
+        try store.countQueued(1, typeID: type)
     }
 
     private func bindBody(_ r: JournalRecord, rowID: Int64, to s: Statement) {

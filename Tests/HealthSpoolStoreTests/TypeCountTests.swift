@@ -1,0 +1,118 @@
+import Testing
+import HealthSpoolCore
+@testable import HealthSpoolStore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The queued, synced and parked counts a metrics scrape and `status` read are kept as rows
+/// change (`type_counts`, schema step 7): after any sequence of the store's operations they
+/// equal a count over every sample.
+@Suite struct TypeCountTests {
+    let store: SampleStore
+    let path: String
+    let now = Timestamp(millis: 1_767_261_600_000)
+
+    init() throws {
+        var template = Array("/tmp/healthspool-counts-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+        path = dir + "/test.db"
+        store = try SampleStore(path: path)
+    }
+
+    /// A small deterministic generator (SplitMix64), so a failure repeats.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    func sample(_ i: Int, type: String, value: Double, revisable: Bool) -> Sample {
+        Sample(type: type, value: value, unit: "count", start: Timestamp(seconds: 1_767_261_600 + Int64(i) * 60),
+               end: Timestamp(seconds: 1_767_261_600 + Int64(i) * 60 + 30), source: SampleSource(name: "Watch"), revisable: revisable)
+    }
+
+    func expectCountsMatchAScan(after step: String) throws {
+        let scan = try store.countedBySampleScan()
+        let queued = try store.queuedCounts(), synced = try store.syncedCounts(), parked = try store.deadLetterCounts()
+        #expect(queued == scan.queued, "queued after \(step)")
+        #expect(synced == scan.synced, "synced after \(step)")
+        #expect(parked == scan.parked, "parked after \(step)")
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func countsEqualAFullCountAfterRandomOperations(seed: UInt64) throws {
+        var random = Seeded(state: seed)
+        let types = ["stepCount", "heartRate", "activeEnergyBurned"]
+        for round in 0..<60 {
+            let type = types.randomElement(using: &random)!
+            switch Int.random(in: 0..<7, using: &random) {
+            case 0, 1:   // an import: new samples, duplicates and revised values
+                let first = Int.random(in: 0..<400, using: &random)
+                let batch = (first..<(first + Int.random(in: 1..<80, using: &random))).map {
+                    sample($0, type: type, value: Double(Int.random(in: 0..<3, using: &random)), revisable: type == "activeEnergyBurned")
+                }
+                _ = try store.insert(batch, now: now)
+            case 2:   // a batch delivered, some rejected (parked), some to send again
+                let rows = try store.queued(type: type, limit: Int.random(in: 1..<60, using: &random)).map(\.rowID)
+                guard !rows.isEmpty else { continue }
+                let rejected = rows.filter { _ in Int.random(in: 0..<10, using: &random) == 0 }.map { ($0, "bad value") }
+                let retry = rows.filter { row in !rejected.contains { $0.0 == row } && Int.random(in: 0..<10, using: &random) == 0 }
+                try store.recordDelivery(type: type, rowIDs: rows, rejected: rejected, retry: retry, at: now)
+            case 3:   // dead letters put back in line
+                _ = try store.requeueDeadLetters(type: Bool.random(using: &random) ? type : nil)
+            case 4:   // the oldest synced pruned
+                _ = try store.pruneOldestSynced(keeping: Int.random(in: 0..<200, using: &random))
+            case 5:
+                _ = try store.pruneSynced(olderThanMillis: 1_767_261_600_000 + Int64.random(in: 0..<24_000, using: &random) * 1000)
+            default:   // another connection (the sync worker) delivers at the same time as this one reads
+                let other = try SampleStore(path: path)
+                let rows = try other.queued(type: type, limit: 25).map(\.rowID)
+                try other.recordDelivery(type: type, rowIDs: rows, at: now)
+            }
+            try expectCountsMatchAScan(after: "round \(round) of seed \(seed)")
+        }
+    }
+
+    /// Journal records are queued by their own statements (a new row, or the row of an earlier
+    /// version moved past the mark): counted too.
+    @Test func journalRecordsQueuedAgainAndDeliveredAreCounted() throws {
+        let journal = SymptomJournalStore(store: store)
+        var previous: [SampleID: Int64] = [:]
+        for round in 0..<12 {
+            let id = SampleID(bytes: [UInt8](repeating: UInt8(round % 4 + 1), count: 16))
+            var entry = SymptomEntry(id: id, symptom: "headache", category: "Head",
+                                     at: Timestamp(seconds: 1_767_261_600 + Int64(round) * 600), severity: .moderate)
+            entry.version = round / 4 + 1
+            let record = JournalRecord(entry)
+            try store.transaction { try journal.queue(record, previousStart: previous[id], now: now) }
+            previous[id] = record.start.millis
+            if round % 3 == 2 {
+                try store.recordDelivery(type: record.type, rowIDs: try store.queued(type: record.type, limit: 2).map(\.rowID), at: now)
+            }
+            try expectCountsMatchAScan(after: "journal round \(round)")
+        }
+    }
+
+    /// A store made before step 7 gets its counts from a full count when it is migrated.
+    @Test func aStoreMigratedToStep7StartsWithExactCounts() throws {
+        _ = try store.insert((0..<50).map { sample($0, type: "stepCount", value: 1, revisable: false) }, now: now)
+        try store.recordDelivery(type: "stepCount", rowIDs: try store.queued(type: "stepCount", limit: 20).map(\.rowID),
+                                 rejected: [], at: now)
+        // Back to step 6: the table and its triggers gone, as an older binary left the store.
+        try store.conn.exec("""
+            DROP TRIGGER type_counts_new_type; DROP TRIGGER type_counts_row_deleted;
+            DROP TRIGGER type_counts_row_moved; DROP TRIGGER type_counts_mark_moved;
+            DROP TABLE type_counts; PRAGMA user_version = 6;
+            """)
+        _ = try store.conn.exec("UPDATE types SET synced_to = synced_to")   // no trigger left to fire
+        let reopened = try SampleStore(path: path)
+        #expect(try reopened.queuedCounts() == ["stepCount": 30])
+        #expect(try reopened.syncedCounts() == ["stepCount": 20])
+    }
+}
