@@ -7,7 +7,7 @@
 /// notes, symptoms and scores, and the location log when it is on. Figures come from
 /// `HealthDays`, the same use case as `healthspool day`.
 enum DayPage {
-    static func render(_ ctx: DaemonContext, date: CivilDate, query: Form, csrf: String) throws -> String {
+    static func render(_ ctx: DaemonContext, date: CivilDate, query: Form, csrf: FormKeys) throws -> String {
         let days = try HealthDays(context: ctx)
         let now = DaemonClock.now()
         let today = try days.date(nil, now: now)

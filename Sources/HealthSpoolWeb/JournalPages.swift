@@ -5,7 +5,7 @@ import Hummingbird
 /// The health journal's screens over the same use cases as the CLI (`HealthJournal`):
 /// medications and "taken" in one action, reminders, manual measurements.
 enum JournalPages {
-    static func hub(_ ctx: DaemonContext, query: Form, csrf: String) throws -> String {
+    static func hub(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
         var p = Page(title: "Journal", path: "/journal", csrf: csrf)
         p.notice(query)
         p.raw("<p>What would you like to note?</p><div class=\"tiles\">")
@@ -16,7 +16,7 @@ enum JournalPages {
         return p.document()
     }
 
-    static func medications(_ ctx: DaemonContext, query: Form, csrf: String) throws -> String {
+    static func medications(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
         var p = Page(title: "Medications", path: "/meds", csrf: csrf)
         p.notice(query)
         let journal = try HealthJournal(context: ctx)
@@ -64,7 +64,7 @@ enum JournalPages {
 
     static let repeatWords: [(String, String)] = [("daily", "Every day"), ("weekdays", "Monday to Friday"), ("weekly", "Every week"), ("monthly", "Every month")]
 
-    static func reminders(_ ctx: DaemonContext, query: Form, csrf: String) throws -> String {
+    static func reminders(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
         var p = Page(title: "Reminders", path: "/reminders", csrf: csrf)
         p.notice(query)
         let journal = try HealthJournal(context: ctx)
@@ -123,7 +123,7 @@ enum JournalPages {
         } catch { return Page.redirect("/reminders", error: WebJournal.message(error)) }
     }
 
-    static func measure(_ ctx: DaemonContext, query: Form, csrf: String) -> String {
+    static func measure(_ ctx: DaemonContext, query: Form, csrf: FormKeys) -> String {
         var p = Page(title: "Measurements", path: "/measure", csrf: csrf)
         p.notice(query)
         p.raw("<p>Type what you measured; it is stored and sent like your other data.</p>")

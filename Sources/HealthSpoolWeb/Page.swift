@@ -10,13 +10,15 @@ struct Page {
 
     var title: String
     var path: String
-    var csrf: String
+    /// The session's CSRF token and one-time form tokens.
+    var keys: FormKeys
+    var csrf: String { keys.csrf }
     private(set) var html = ""
 
-    init(title: String, path: String, csrf: String) {
+    init(title: String, path: String, csrf: FormKeys) {
         self.title = title
         self.path = path
-        self.csrf = csrf
+        keys = csrf
     }
 
     /// Appends markup as is.
@@ -27,9 +29,14 @@ struct Page {
     /// A form that posts to `action` with the CSRF token, its fields from `body`.
     mutating func form(_ action: String, cssClass: String = "card", _ body: (inout Page) -> Void) {
         raw("<form method=\"post\" action=\"\(Self.escape(action))\" class=\"\(cssClass)\"><input type=\"hidden\" name=\"csrf\" value=\"\(csrf)\">")
+        raw(onceField)
         body(&self)
         raw("</form>")
     }
+
+    /// A form's one-time token (`FormTokens`): a second post of the same form is answered as the
+    /// first without doing anything again.
+    var onceField: String { "<input type=\"hidden\" name=\"\(FormKeys.field)\" value=\"\(Self.escape(keys.issue()))\">" }
 
     /// A labelled input.
     mutating func field(_ label: String, name: String, type: String = "text", value: String = "", extra: String = "", hint: String? = nil) {

@@ -13,7 +13,7 @@ enum SettingsPage {
         (.manual, "Only when I press Sync now"),
     ]
 
-    static func render(_ ctx: DaemonContext, query: Form, csrf: String) -> String {
+    static func render(_ ctx: DaemonContext, query: Form, csrf: FormKeys) -> String {
         var p = Page(title: "Settings", path: "/settings", csrf: csrf)
         p.notice(query)
         let s = ctx.settings

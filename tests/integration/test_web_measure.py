@@ -1,0 +1,77 @@
+"""Issue 28, a first slice: a double tap never makes two entries (one-time form tokens), and
+measurements shown back on /measure, the day view and `healthspool day`, with errors in plain
+words next to their field and glucose in the unit chosen in settings."""
+from __future__ import annotations
+
+import html
+import json
+import re
+import threading
+import time
+
+from conftest import wait_until
+from test_web import Web, browser, web, shot, no_serious_axe_violations  # noqa: F401 (fixtures)
+
+FORM = "application/x-www-form-urlencoded"
+
+
+def form_fields(page: str, action: str, marker: str = "") -> dict[str, str]:
+    """The hidden fields of the first form posting to `action` (and holding `marker`)."""
+    for f in re.findall(r'<form method="post" action="([^"]*)"[^>]*>(.*?)</form>', page, re.S):
+        if f[0] == action and marker in f[1]:
+            return {html.unescape(n): html.unescape(v)
+                    for n, v in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', f[1])}
+    raise AssertionError(f"no form posting to {action} with {marker!r}")
+
+
+def post_twice(web: Web, cookie: str, path: str, body: str, gap: float = 0.04):
+    """Posts the same form twice, the second `gap` seconds after the first (a double tap)."""
+    headers = {"Cookie": cookie, "Content-Type": FORM, "Origin": web.base}
+    answers: list = [None, None]
+
+    def send(i: int):
+        r, _ = web.request("POST", path, headers, body)
+        answers[i] = (r.status, r.getheader("Location"))
+    threads = [threading.Thread(target=send, args=(0,)), threading.Thread(target=send, args=(1,))]
+    threads[0].start()
+    time.sleep(gap)
+    threads[1].start()
+    for t in threads:
+        t.join(20)
+    return answers
+
+
+def get(web: Web, cookie: str, path: str) -> str:
+    r, page = web.request("GET", path, {"Cookie": cookie})
+    assert r.status == 200, (path, r.status)
+    return page.decode()
+
+
+def test_taken_now_and_a_symptom_posted_twice_40_ms_apart_make_one_entry(web):
+    web.hs.run("med", "add", "Ibuprofen", "--dose", "400 mg")
+    cookie, _ = web.session()
+    fields = form_fields(get(web, cookie, "/meds"), "/meds/take")
+    assert fields.get("once"), fields
+    body = "&".join(f"{k}={v}" for k, v in fields.items())
+    first, second = post_twice(web, cookie, "/meds/take", body)
+    assert first[0] == 303 and "ok=" in first[1], first
+    assert second == first  # the same answer, not an error
+    assert len(json.loads(web.hs.run("med", "doses", "--json").stdout)) == 1
+
+    fields = form_fields(get(web, cookie, "/symptoms/log?symptom=Headache"), "/symptoms/log")
+    body = "&".join(f"{k}={v}" for k, v in fields.items()) + "&severity=moderate"
+    first, second = post_twice(web, cookie, "/symptoms/log", body)
+    assert first[0] == 303 and "ok=" in first[1], first
+    assert second == first
+    assert len(json.loads(web.hs.run("symptom", "list", "--json").stdout)) == 1
+
+    # A token is single use; the page's next form has a new one, so a second dose is two.
+    again = form_fields(get(web, cookie, "/meds"), "/meds/take")
+    assert again["once"] != fields["once"]
+    first, _ = post_twice(web, cookie, "/meds/take", "&".join(f"{k}={v}" for k, v in again.items()), gap=0.5)
+    assert len(json.loads(web.hs.run("med", "doses", "--json").stdout)) == 2
+    # A token never issued is refused, and changes nothing.
+    r, _ = web.request("POST", "/meds/take", {"Cookie": cookie, "Content-Type": FORM, "Origin": web.base},
+                       f"csrf={fields['csrf']}&id={again['id']}&once=" + "0" * 32)
+    assert r.status == 409
+    assert len(json.loads(web.hs.run("med", "doses", "--json").stdout)) == 2
