@@ -66,6 +66,16 @@ enum DayPage {
         }
         p.raw("</section>")
 
+        p.raw("<section class=\"card\" aria-labelledby=\"measured-h\" id=\"day-measurements\"><h2 id=\"measured-h\">Measurements</h2>")
+        if summary.measurements.isEmpty {
+            p.raw("<p>Nothing measured by hand on this day.</p><p><a class=\"button secondary\" href=\"/measure\">Add a measurement</a></p>")
+        } else {
+            p.raw("<ul class=\"readings\">")
+            for m in summary.measurements { MeasurePage.reading(m, &p) }
+            p.raw("</ul>")
+        }
+        p.raw("</section>")
+
         p.raw("<section class=\"card\" aria-labelledby=\"journal-h\" id=\"day-journal\"><h2 id=\"journal-h\">Journal</h2>")
         let symptoms = entries.symptoms.filter { !$0.deleted }
         if summary.doses.isEmpty && summary.notes.isEmpty && symptoms.isEmpty && entries.lifestyle.isEmpty {

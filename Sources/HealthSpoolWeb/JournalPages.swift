@@ -122,47 +122,4 @@ enum JournalPages {
             return Page.redirect("/reminders", ok: "Removed: \(r.name).")
         } catch { return Page.redirect("/reminders", error: WebJournal.message(error)) }
     }
-
-    static func measure(_ ctx: DaemonContext, query: Form, csrf: FormKeys) -> String {
-        var p = Page(title: "Measurements", path: "/measure", csrf: csrf)
-        p.notice(query)
-        p.raw("<p>Type what you measured; it is stored and sent like your other data.</p>")
-        p.raw("<h2>Blood pressure</h2>")
-        p.form("/measure") { p in
-            p.raw("<input type=\"hidden\" name=\"kind\" value=\"bp\"><div class=\"row\">")
-            p.field("Upper number (systolic, mmHg)", name: "systolic", type: "number", extra: "required inputmode=\"numeric\"")
-            p.field("Lower number (diastolic, mmHg)", name: "diastolic", type: "number", extra: "required inputmode=\"numeric\"")
-            p.raw("</div><button type=\"submit\">Save blood pressure</button>")
-        }
-        for (kind, title, label, unit) in [("hr", "Heart rate", "Beats per minute", ""), ("spo2", "Blood oxygen", "Percent", ""),
-                                           ("glucose", "Blood sugar", "mmol/L", "mmol/L")] {
-            p.raw("<h2>\(title)</h2>")
-            p.form("/measure") { p in
-                p.raw("<input type=\"hidden\" name=\"kind\" value=\"\(kind)\"><input type=\"hidden\" name=\"unit\" value=\"\(unit)\">")
-                p.field(label, name: "value-" + kind, type: "number", extra: "required step=\"any\"")
-                p.raw("<button type=\"submit\">Save \(title.lowercased())</button>")
-            }
-        }
-        return p.document()
-    }
-
-    static func addMeasurement(_ ctx: DaemonContext, _ form: Form) throws -> Response {
-        let kind = form["kind"] ?? ""
-        func number(_ name: String) -> Double? { form[name].flatMap { Double($0.trimmingSpaces) } }
-        let m: ManualMeasurement
-        switch kind {
-        case "bp":
-            guard let s = number("systolic"), let d = number("diastolic") else { return Page.redirect("/measure", error: "Type both numbers.") }
-            m = .bloodPressure(systolic: s, diastolic: d)
-        case "hr": guard let v = number("value-hr") else { return Page.redirect("/measure", error: "Type a number.") }; m = .heartRate(v)
-        case "spo2": guard let v = number("value-spo2") else { return Page.redirect("/measure", error: "Type a number.") }; m = .oxygenSaturation(v)
-        case "glucose": guard let v = number("value-glucose") else { return Page.redirect("/measure", error: "Type a number.") }; m = .bloodGlucose(v, unit: "mmol/L")
-        default: return Page.redirect("/measure", error: "Unknown measurement.")
-        }
-        do {
-            // Through the CLI's runner: the types it queued are announced to the sync part.
-            _ = try JournalRunner.run(context: ctx) { r in try r.records().measure(m, at: r.now, now: r.now) }
-            return Page.redirect("/measure", ok: "Saved.")
-        } catch { return Page.redirect("/measure", error: WebJournal.message(error)) }
-    }
 }

@@ -10,7 +10,7 @@ import threading
 import time
 
 from conftest import wait_until
-from test_web import Web, browser, web, shot, no_serious_axe_violations  # noqa: F401 (fixtures)
+from test_web import Web, browser, flash, web, shot, no_serious_axe_violations  # noqa: F401 (fixtures)
 
 FORM = "application/x-www-form-urlencoded"
 
@@ -75,3 +75,49 @@ def test_taken_now_and_a_symptom_posted_twice_40_ms_apart_make_one_entry(web):
                        f"csrf={fields['csrf']}&id={again['id']}&once=" + "0" * 32)
     assert r.status == 409
     assert len(json.loads(web.hs.run("med", "doses", "--json").stdout)) == 2
+
+
+def test_measurements_are_shown_back_on_the_measure_page_the_day_view_and_the_cli(web, browser):
+    from selenium.webdriver.common.by import By
+    hs = web.hs
+    hs.run("measure", "hr", "72")
+    hs.run("measure", "spo2", "97")
+    hs.run("measure", "glucose", "98", "mg/dL")
+    browser.get(web.link())
+    browser.get(web.base + "/measure")
+    browser.find_element(By.ID, "f-systolic").send_keys("128")
+    browser.find_element(By.ID, "f-diastolic").send_keys("82")
+    browser.find_element(By.XPATH, "//button[text()='Save blood pressure']").click()
+    assert "Saved" in flash(browser, "ok", "Saved")
+    latest = {k: browser.find_element(By.ID, "latest-" + k).text for k in ["bloodPressure", "heartRate", "oxygen", "glucose", "weight"]}
+    assert "128/82 mmHg" in latest["bloodPressure"], latest
+    assert "72 bpm" in latest["heartRate"] and "97 %" in latest["oxygen"], latest
+    assert "5.4 mmol/L" in latest["glucose"] and "98 mg/dL" in latest["glucose"], latest
+    assert "None in the last 90 days" in latest["weight"], latest
+    recent = browser.find_element(By.ID, "recent").text
+    assert "Blood pressure 128/82 mmHg" in recent and "Blood sugar 5.4 mmol/L (98 mg/dL)" in recent, recent
+    # Newest first: the blood pressure, saved last, is the first reading of the day.
+    assert recent.index("128/82") < recent.index("72 bpm"), recent
+
+    browser.get(web.base + "/day")
+    day = browser.find_element(By.ID, "day-measurements").text
+    assert "Blood pressure 128/82 mmHg" in day and "Heart rate 72 bpm" in day and "97 %" in day, day
+    text = hs.run("day").stdout
+    assert "Measurements" in text and "Blood pressure 128/82 mmHg" in text and "Blood sugar 5.4 mmol/L (98 mg/dL)" in text, text
+    listed = json.loads(hs.run("day", "--json").stdout)["measurements"]
+    assert [(m["kind"], m["text"]) for m in listed] == [
+        ("heartRate", "72 bpm"), ("oxygen", "97 %"), ("glucose", "5.4 mmol/L"), ("bloodPressure", "128/82 mmHg")], listed
+
+    for path, name, part in [("/measure", "measure", "recent"), ("/day", "day-with-measurements", "day-measurements")]:
+        for w, h in [(1280, 900), (390, 844)]:
+            browser.set_window_size(w, h)
+            browser.get(web.base + path)
+            no_serious_axe_violations(browser, f"{path} at {w}")
+            overflow = browser.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+            assert overflow <= 0, f"{path} at {w} px scrolls sideways by {overflow} px"
+            browser.execute_script("window.scrollTo(0, 0)")
+            shot(browser, f"{name}-{w}x{h}")
+            browser.execute_script(f"document.getElementById('{part}').scrollIntoView()")
+            shot(browser, f"{name}-{w}x{h}-{part}")
+    browser.set_window_size(1280, 1000)
+
