@@ -41,6 +41,8 @@ enum JournalAssets {
         .readings .time{font-variant-numeric:tabular-nums;font-weight:600;margin-right:.4rem}
         .readings .other{color:#444}
         .readings strong,.latest .fv{white-space:nowrap}
+        .field .error{color:#a10000;font-weight:700;margin:0 0 .3rem}
+        input[aria-invalid=true]{border-color:#a10000;border-width:3px}
         """
 
     /// The recorder: Start and Stop record with MediaRecorder; Save note uploads the recording

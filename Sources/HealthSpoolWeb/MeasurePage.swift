@@ -53,43 +53,72 @@ enum MeasurePage {
         p.raw("</li>")
     }
 
-    static func forms(_ p: inout Page) {
+    /// What was typed and what is wrong with it, when a form is shown again.
+    struct Typed {
+        var kind: String
+        var form: Form
+        var problems: [MeasurementEntry.Problem]
+
+        func value(_ name: String, of formKind: String) -> String { formKind == kind ? form[name] ?? "" : "" }
+        func error(_ name: String, of formKind: String) -> String? {
+            formKind == kind ? problems.first { $0.field == name }?.message : nil
+        }
+    }
+
+    /// The forms; typed numbers are text fields (a number field would drop the "%" of "97%"
+    /// and read "6 2" as 62 before the server could refuse it).
+    static func forms(_ p: inout Page, typed: Typed? = nil) {
         p.raw("<h2>Add a measurement</h2><p>Type what you measured; it is stored and sent like your other data.</p>")
-        p.raw("<h3>Blood pressure</h3>")
+        func number(_ p: inout Page, _ label: String, _ name: String, _ kind: String, decimal: Bool) {
+            p.field(label, name: name, value: typed?.value(name, of: kind) ?? "",
+                    extra: "required autocomplete=\"off\" inputmode=\"\(decimal ? "decimal" : "numeric")\"",
+                    error: typed?.error(name, of: kind))
+        }
+        p.raw("<h3 id=\"bp-h\">Blood pressure</h3>")
         p.form("/measure") { p in
             p.raw("<input type=\"hidden\" name=\"kind\" value=\"bp\"><div class=\"row\">")
-            p.field("Upper number (systolic, mmHg)", name: "systolic", type: "number", extra: "required inputmode=\"numeric\"")
-            p.field("Lower number (diastolic, mmHg)", name: "diastolic", type: "number", extra: "required inputmode=\"numeric\"")
+            number(&p, "Top number (systolic, mmHg)", "systolic", "bp", decimal: false)
+            number(&p, "Bottom number (diastolic, mmHg)", "diastolic", "bp", decimal: false)
             p.raw("</div><button type=\"submit\">Save blood pressure</button>")
         }
-        for (kind, title, label, unit) in [("hr", "Heart rate", "Beats per minute", ""), ("spo2", "Blood oxygen", "Percent", ""),
-                                           ("glucose", "Blood sugar", "mmol/L", "mmol/L")] {
-            p.raw("<h3>\(title)</h3>")
+        for (kind, title, label, decimal) in [("hr", "Heart rate", "Beats per minute", false), ("spo2", "Blood oxygen", "Percent", false),
+                                              ("glucose", "Blood sugar", "mmol/L", true)] {
+            p.raw("<h3 id=\"\(kind)-h\">\(title)</h3>")
             p.form("/measure") { p in
-                p.raw("<input type=\"hidden\" name=\"kind\" value=\"\(kind)\"><input type=\"hidden\" name=\"unit\" value=\"\(unit)\">")
-                p.field(label, name: "value-" + kind, type: "number", extra: "required step=\"any\"")
+                p.raw("<input type=\"hidden\" name=\"kind\" value=\"\(kind)\">")
+                number(&p, label, "value-" + kind, kind, decimal: decimal)
                 p.raw("<button type=\"submit\">Save \(title.lowercased())</button>")
             }
         }
     }
 
-    static func add(_ ctx: DaemonContext, _ form: Form) throws -> Response {
+    /// Saves a measurement, or shows the page again with what was typed and, next to each field
+    /// that needs it, what to do (status 422; nothing is stored).
+    static func add(_ ctx: DaemonContext, _ form: Form, _ keys: FormKeys) throws -> Response {
         let kind = form["kind"] ?? ""
-        func number(_ name: String) -> Double? { form[name].flatMap { Double($0.trimmingSpaces) } }
-        let m: ManualMeasurement
-        switch kind {
-        case "bp":
-            guard let s = number("systolic"), let d = number("diastolic") else { return Page.redirect("/measure", error: "Type both numbers.") }
-            m = .bloodPressure(systolic: s, diastolic: d)
-        case "hr": guard let v = number("value-hr") else { return Page.redirect("/measure", error: "Type a number.") }; m = .heartRate(v)
-        case "spo2": guard let v = number("value-spo2") else { return Page.redirect("/measure", error: "Type a number.") }; m = .oxygenSaturation(v)
-        case "glucose": guard let v = number("value-glucose") else { return Page.redirect("/measure", error: "Type a number.") }; m = .bloodGlucose(v, unit: "mmol/L")
-        default: return Page.redirect("/measure", error: "Unknown measurement.")
+        var fields: [String: String] = [:]
+        for (name, value) in form.pairs where fields[name] == nil { fields[name] = value }
+        switch MeasurementEntry.parse(kind: kind, fields: fields) {
+        case .measurement(let m):
+            do {
+                // Through the CLI's runner: the types it queued are announced to the sync part.
+                _ = try JournalRunner.run(context: ctx) { r in try r.records().measure(m, at: r.now, now: r.now) }
+                return Page.redirect("/measure", ok: "Saved.")
+            } catch { return Page.redirect("/measure", error: WebJournal.message(error)) }
+        case .problems(let problems):
+            var p = Page(title: "Measurements", path: "/measure", csrf: keys)
+            let what = MeasurementKind.formKinds[kind]?.title.lowercased() ?? "measurement"
+            p.raw("<p class=\"notice error\" role=\"alert\">Your \(what) was not saved. See the message next to the number.</p>")
+            let view = try HealthJournal(context: ctx).measurements(now: DaemonClock.now())
+            latest(view, &p)
+            forms(&p, typed: Typed(kind: kind, form: form, problems: problems))
+            recent(view, &p)
+            return Page.respond(.init(code: 422), p.document())
         }
-        do {
-            // Through the CLI's runner: the types it queued are announced to the sync part.
-            _ = try JournalRunner.run(context: ctx) { r in try r.records().measure(m, at: r.now, now: r.now) }
-            return Page.redirect("/measure", ok: "Saved.")
-        } catch { return Page.redirect("/measure", error: WebJournal.message(error)) }
     }
+}
+
+extension MeasurementKind {
+    /// The kinds by the form's `kind` field.
+    static let formKinds: [String: MeasurementKind] = ["bp": .bloodPressure, "hr": .heartRate, "spo2": .oxygen, "glucose": .glucose]
 }

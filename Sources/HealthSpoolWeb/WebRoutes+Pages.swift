@@ -20,7 +20,7 @@ extension WebRoutes {
         router.post("/meds/take") { r, c in try await action(r, c, JournalPages.takeDose) }
         router.post("/reminders/add") { r, c in try await action(r, c, JournalPages.addReminder) }
         router.post("/reminders/remove") { r, c in try await action(r, c, JournalPages.removeReminder) }
-        router.post("/measure") { r, c in try await action(r, c, MeasurePage.add) }
+        router.post("/measure") { r, c in try await action(r, c, MeasurePage.add as @Sendable (DaemonContext, Form, FormKeys) throws -> Response) }
 
         router.post("/sync") { _, _ in
             let env = environment

@@ -121,3 +121,40 @@ def test_measurements_are_shown_back_on_the_measure_page_the_day_view_and_the_cl
             shot(browser, f"{name}-{w}x{h}-{part}")
     browser.set_window_size(1280, 1000)
 
+
+def test_a_wrong_number_is_refused_next_to_its_field_in_plain_words_and_kept(web, browser):
+    from selenium.webdriver.common.by import By
+    cookie, csrf = web.session()
+    headers = {"Cookie": cookie, "Content-Type": FORM, "Origin": web.base}
+    for body, field, typed, message in [
+        ("kind=spo2&value-spo2=97%25", "value-spo2", "97%", "Type only the number, for example 97."),
+        ("kind=hr&value-hr=6+2", "value-hr", "6 2", "Type only the number, for example 72."),
+        ("kind=hr&value-hr=abc", "value-hr", "abc", "Type only the number, for example 72."),
+        ("kind=bp&systolic=80&diastolic=120", "systolic", "80",
+         "The top number must be higher than the bottom number. Check the reading and type it again."),
+    ]:
+        r, page = web.request("POST", "/measure", headers, body + "&csrf=" + csrf)
+        page = page.decode()
+        assert r.status == 422, (body, r.status)
+        assert f'<p class="error" id="f-{field}-error">{html.escape(message)}</p>' in page, (body, page[-3000:])
+        tag = re.search(rf'<input id="f-{field}"[^>]*>', page).group(0)
+        assert 'aria-invalid="true"' in tag and f'aria-describedby="f-{field}-error"' in tag, tag
+        assert f'value="{html.escape(typed)}"' in tag, tag
+    assert web.hs.status()["store"]["samples"] == 0  # nothing was guessed and saved
+
+    browser.get(web.link())
+    browser.get(web.base + "/measure")
+    browser.find_element(By.ID, "f-value-spo2").send_keys("97%")
+    browser.find_element(By.XPATH, "//button[text()='Save blood oxygen']").click()
+    assert "not saved" in flash(browser, "error", "not saved")
+    field = browser.find_element(By.ID, "f-value-spo2")
+    assert field.get_attribute("value") == "97%"
+    assert field.get_attribute("aria-invalid") == "true"
+    assert browser.find_element(By.ID, "f-value-spo2-error").text == "Type only the number, for example 97."
+    no_serious_axe_violations(browser, "/measure with an error")
+    shot(browser, "measure-error-1280x900")
+    field.clear()
+    field.send_keys("97")
+    browser.find_element(By.XPATH, "//button[text()='Save blood oxygen']").click()
+    assert "Saved" in flash(browser, "ok", "Saved")
+    assert "97 %" in browser.find_element(By.ID, "latest-oxygen").text
