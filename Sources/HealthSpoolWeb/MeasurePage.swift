@@ -11,7 +11,7 @@ enum MeasurePage {
         p.notice(query)
         let view = try HealthJournal(context: ctx).measurements(now: DaemonClock.now())
         latest(view, &p)
-        forms(&p)
+        forms(&p, glucoseUnit: view.glucoseUnit)
         recent(view, &p)
         return p.document()
     }
@@ -67,7 +67,7 @@ enum MeasurePage {
 
     /// The forms; typed numbers are text fields (a number field would drop the "%" of "97%"
     /// and read "6 2" as 62 before the server could refuse it).
-    static func forms(_ p: inout Page, typed: Typed? = nil) {
+    static func forms(_ p: inout Page, glucoseUnit: GlucoseUnit, typed: Typed? = nil) {
         p.raw("<h2>Add a measurement</h2><p>Type what you measured; it is stored and sent like your other data.</p>")
         func number(_ p: inout Page, _ label: String, _ name: String, _ kind: String, decimal: Bool) {
             p.field(label, name: name, value: typed?.value(name, of: kind) ?? "",
@@ -82,10 +82,12 @@ enum MeasurePage {
             p.raw("</div><button type=\"submit\">Save blood pressure</button>")
         }
         for (kind, title, label, decimal) in [("hr", "Heart rate", "Beats per minute", false), ("spo2", "Blood oxygen", "Percent", false),
-                                              ("glucose", "Blood sugar", "mmol/L", true)] {
+                                              ("glucose", "Blood sugar", "Blood sugar in \(glucoseUnit.rawValue)", glucoseUnit == .mmolPerL)] {
             p.raw("<h3 id=\"\(kind)-h\">\(title)</h3>")
             p.form("/measure") { p in
                 p.raw("<input type=\"hidden\" name=\"kind\" value=\"\(kind)\">")
+                // The unit the form was shown in: a value typed in mg/dL stays mg/dL if the choice changes meanwhile.
+                if kind == "glucose" { p.raw("<input type=\"hidden\" name=\"unit\" value=\"\(Page.escape(glucoseUnit.rawValue))\">") }
                 number(&p, label, "value-" + kind, kind, decimal: decimal)
                 p.raw("<button type=\"submit\">Save \(title.lowercased())</button>")
             }
@@ -98,7 +100,8 @@ enum MeasurePage {
         let kind = form["kind"] ?? ""
         var fields: [String: String] = [:]
         for (name, value) in form.pairs where fields[name] == nil { fields[name] = value }
-        switch MeasurementEntry.parse(kind: kind, fields: fields) {
+        let unit = GlucoseUnit(rawValue: form["unit"] ?? "") ?? ctx.settings.glucoseUnit
+        switch MeasurementEntry.parse(kind: kind, fields: fields, glucoseUnit: unit) {
         case .measurement(let m):
             do {
                 // Through the CLI's runner: the types it queued are announced to the sync part.
@@ -111,7 +114,7 @@ enum MeasurePage {
             p.raw("<p class=\"notice error\" role=\"alert\">Your \(what) was not saved. See the message next to the number.</p>")
             let view = try HealthJournal(context: ctx).measurements(now: DaemonClock.now())
             latest(view, &p)
-            forms(&p, typed: Typed(kind: kind, form: form, problems: problems))
+            forms(&p, glucoseUnit: unit, typed: Typed(kind: kind, form: form, problems: problems))
             recent(view, &p)
             return Page.respond(.init(code: 422), p.document())
         }

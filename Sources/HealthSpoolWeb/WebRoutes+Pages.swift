@@ -13,6 +13,7 @@ extension WebRoutes {
         router.get("/measure") { r, c in try await page(r, c) { ctx, q, csrf in try MeasurePage.render(ctx, query: q, csrf: csrf) } }
 
         router.post("/settings/types") { r, c in try await action(r, c, SettingsPage.saveTypes) }
+        router.post("/settings/glucose") { r, c in try await action(r, c, SettingsPage.saveGlucoseUnit) }
         router.post("/settings/frequency") { r, c in try await action(r, c, SettingsPage.saveFrequency) }
         router.post("/settings/lock") { r, c in try await action(r, c, SettingsPage.setLock) }
         router.post("/settings/gateway/test") { r, c in try await action(r, c, SettingsPage.testGateway) }

@@ -32,6 +32,16 @@ import Testing
         #expect(mg.days[1].readings[1].line == "Blood sugar 98 mg/dL (5.4 mmol/L)")
     }
 
+    @Test func glucoseIsShownInTheUnitChosenInSettingsWithTheOtherBeside() throws {
+        let (context, dir) = try JournalRunnerTests.context(["HEALTHSPOOL_JOURNAL_GLUCOSE_UNIT": "mg/dL"])
+        defer { _ = try? FileSystem.removeTree(dir) }
+        let journal = try HealthJournal(context: context)
+        _ = try journal.measure(.bloodGlucose(5.4, unit: "mmol/L"), at: Self.at(1), now: Self.now)
+        let view = try journal.measurements(now: Self.now)
+        #expect(view.glucoseUnit == .mgPerDL)
+        #expect(view.days[0].readings.map(\.line) == ["Blood sugar 97 mg/dL (5.4 mmol/L)"])
+    }
+
     @Test func theDayViewListsTheDaysMeasurementsInTextAndJSON() throws {
         let (context, dir) = try JournalRunnerTests.context()
         defer { _ = try? FileSystem.removeTree(dir) }

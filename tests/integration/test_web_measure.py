@@ -158,3 +158,31 @@ def test_a_wrong_number_is_refused_next_to_its_field_in_plain_words_and_kept(web
     browser.find_element(By.XPATH, "//button[text()='Save blood oxygen']").click()
     assert "Saved" in flash(browser, "ok", "Saved")
     assert "97 %" in browser.find_element(By.ID, "latest-oxygen").text
+
+
+def test_glucose_in_mg_per_dl_chosen_in_settings_is_remembered_and_shown_with_mmol_beside(web, browser):
+    from selenium.webdriver.common.by import By
+    browser.get(web.link())
+    browser.get(web.base + "/settings")
+    assert browser.find_element(By.ID, "glucose-mmol").is_selected()  # the default
+    browser.find_element(By.CSS_SELECTOR, "label[for=glucose-mg]").click()
+    browser.find_element(By.XPATH, "//button[text()='Save blood sugar unit']").click()
+    assert "mg/dL" in flash(browser, "ok", "mg/dL")
+    assert browser.find_element(By.ID, "glucose-mg").is_selected()
+    assert "journal.glucose_unit = mg/dL" in (web.hs.home / ".config" / "healthspool" / "healthspool.conf").read_text()
+
+    browser.get(web.base + "/measure")
+    assert browser.find_element(By.CSS_SELECTOR, "label[for=f-value-glucose]").text == "Blood sugar in mg/dL"
+    browser.find_element(By.ID, "f-value-glucose").send_keys("98")
+    browser.find_element(By.XPATH, "//button[text()='Save blood sugar']").click()
+    assert "Saved" in flash(browser, "ok", "Saved")
+    latest = browser.find_element(By.ID, "latest-glucose").text
+    assert "98 mg/dL" in latest and "5.4 mmol/L" in latest, latest
+    listed = json.loads(web.hs.run("day", "--json").stdout)["measurements"]
+    assert [(m["kind"], m["value"], m["text"], m["other"]) for m in listed] == [("glucose", 98, "98 mg/dL", "5.4 mmol/L")], listed
+    assert "Blood sugar 98 mg/dL (5.4 mmol/L)" in web.hs.run("day").stdout
+    no_serious_axe_violations(browser, "/measure in mg/dL")
+    browser.get(web.base + "/settings")
+    no_serious_axe_violations(browser, "/settings")
+    browser.execute_script("document.getElementById('glucose').scrollIntoView()")
+    shot(browser, "settings-glucose-1280x1000")

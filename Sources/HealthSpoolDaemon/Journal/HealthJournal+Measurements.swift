@@ -19,9 +19,11 @@ extension HealthJournal {
     public static let measurementDays = 90
 
     /// The measurements typed in (`ManualMeasurement.source`) that were taken in
-    /// `[fromMillis, toMillis)`, newest first, at most `limit` a kind; glucose in `glucoseUnit`.
+    /// `[fromMillis, toMillis)`, newest first, at most `limit` a kind; glucose in `glucoseUnit`
+    /// (default: the one chosen, `journal.glucose_unit`).
     public func readings(fromMillis: Int64, toMillis: Int64, limit: Int = 200,
-                         glucoseUnit: GlucoseUnit = .mmolPerL) throws -> [MeasurementReading] {
+                         glucoseUnit: GlucoseUnit? = nil) throws -> [MeasurementReading] {
+        let glucoseUnit = glucoseUnit ?? context.settings.glucoseUnit
         var out: [MeasurementReading] = []
         for kind in MeasurementKind.allCases {
             let samples = try store.samples(type: kind.type, source: ManualMeasurement.source, fromMillis: fromMillis,
@@ -55,7 +57,8 @@ extension HealthJournal {
 
     /// The measurements page: the last `days` days of readings by day, each kind's latest.
     public func measurements(now: Timestamp, days: Int = measurementDays,
-                             glucoseUnit: GlucoseUnit = .mmolPerL) throws -> MeasurementsView {
+                             glucoseUnit: GlucoseUnit? = nil) throws -> MeasurementsView {
+        let glucoseUnit = glucoseUnit ?? context.settings.glucoseUnit
         let today = WallClock.localDay(of: now, zone: zone)
         let from = WallClock.bounds(of: CivilDate(daysSinceEpoch: today.daysSinceEpoch - Int64(days - 1)), zone: zone).0
         let to = WallClock.bounds(of: today, zone: zone).1
