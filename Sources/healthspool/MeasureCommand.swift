@@ -9,7 +9,26 @@ struct MeasureCommand: ParsableCommand {
             Stored as samples of the matching HealthKit type (source "healthspool", HKWasUserEntered) and synced \
             like imported ones. Values outside physiological ranges are refused with the range.
             """,
-        subcommands: [MeasureBP.self, MeasureHR.self, MeasureSpO2.self, MeasureGlucose.self, MeasureSteps.self])
+        subcommands: [MeasureBP.self, MeasureHR.self, MeasureSpO2.self, MeasureGlucose.self, MeasureSteps.self, MeasureList.self])
+}
+
+/// The measurements typed in, as the web interface's Measurements page shows them (the same view).
+struct MeasureList: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List the measurements typed in: each kind's latest, then the readings by day, newest first.",
+        discussion: "Blood sugar is shown in journal.glucose_unit, the other unit beside it.")
+    @OptionGroup var common: CommonOptions
+    @Option(help: "How many days back (default 90).") var days = HealthJournal.measurementDays
+    @Flag(help: "Print JSON.") var json = false
+
+    func validate() throws {
+        guard (1...36_500).contains(days) else { throw ValidationError("--days must be from 1 to 36500") }
+    }
+
+    func run() throws {
+        let view = try withJournal(common) { r in try r.records().measurements(now: r.now, days: days) }
+        if json { printJSON(view.json) } else { print(view.text) }
+    }
 }
 
 /// Options every measurement takes.

@@ -28,6 +28,13 @@ import Testing
         let latest = view.latest.map { "\($0.kind.rawValue): \($0.reading?.text ?? "none")" }
         #expect(latest == ["bloodPressure: 128/82 mmHg", "heartRate: 72 bpm", "oxygen: 97 %", "glucose: 5.4 mmol/L", "weight: none"])
 
+        #expect(view.text.hasPrefix("""
+            Latest (last 90 days)
+              Blood pressure  128/82 mmHg, 2026-01-01 09:00
+              Heart rate      72 bpm, 2026-01-01 08:00
+            """), "\(view.text)")
+        #expect(view.text.contains("2025-12-31\n  08:00  Blood oxygen 97 %\n  07:00  Blood sugar 5.4 mmol/L (98 mg/dL)\n"), "\(view.text)")
+
         let mg = try journal.measurements(now: Self.now, glucoseUnit: .mgPerDL)
         #expect(mg.days[1].readings[1].line == "Blood sugar 98 mg/dL (5.4 mmol/L)")
     }

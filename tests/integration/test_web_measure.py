@@ -108,6 +108,12 @@ def test_measurements_are_shown_back_on_the_measure_page_the_day_view_and_the_cl
     assert [(m["kind"], m["text"]) for m in listed] == [
         ("heartRate", "72 bpm"), ("oxygen", "97 %"), ("glucose", "5.4 mmol/L"), ("bloodPressure", "128/82 mmHg")], listed
 
+    # The CLI lists what the measurements page shows, from the same view.
+    view = json.loads(hs.run("measure", "list", "--json").stdout)
+    assert view["latest"]["bloodPressure"]["text"] == "128/82 mmHg" and view["latest"]["weight"] is None, view
+    assert [r["text"] for r in view["days"][0]["readings"]][0] == "128/82 mmHg", view
+    assert "Blood pressure  128/82 mmHg" in hs.run("measure", "list").stdout
+
     for path, name, part in [("/measure", "measure", "recent"), ("/day", "day-with-measurements", "day-measurements")]:
         for w, h in [(1280, 900), (390, 844)]:
             browser.set_window_size(w, h)

@@ -84,3 +84,24 @@ public struct MeasurementsView: Sendable {
         ])
     }
 }
+
+extension MeasurementsView {
+    /// The terminal form (`healthspool measure list`): each kind's latest, then the readings by
+    /// day, newest first.
+    public var text: String {
+        let width = MeasurementKind.allCases.map(\.title.count).max()! + 2
+        func padded(_ s: String) -> String { s + String(repeating: " ", count: max(1, width - s.count)) }
+        var lines = ["Latest (last \(periodDays) days)"]
+        for (kind, reading) in latest {
+            guard let r = reading else { lines.append("  " + padded(kind.title) + "—"); continue }
+            lines.append("  " + padded(kind.title) + r.text + (r.other.map { " (\($0))" } ?? "") + ", \(r.date) \(r.time)")
+        }
+        for day in days {
+            lines.append("")
+            lines.append(day.date.description)
+            for r in day.readings { lines.append("  \(r.time)  \(r.line)") }
+        }
+        if days.isEmpty { lines += ["", "No measurements typed in during the last \(periodDays) days."] }
+        return lines.joined(separator: "\n")
+    }
+}
