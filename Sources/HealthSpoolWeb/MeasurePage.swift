@@ -82,7 +82,8 @@ enum MeasurePage {
             p.raw("</div><button type=\"submit\">Save blood pressure</button>")
         }
         for (kind, title, label, decimal) in [("hr", "Heart rate", "Beats per minute", false), ("spo2", "Blood oxygen", "Percent", false),
-                                              ("glucose", "Blood sugar", "Blood sugar in \(glucoseUnit.rawValue)", glucoseUnit == .mmolPerL)] {
+                                              ("glucose", "Blood sugar", "Blood sugar in \(glucoseUnit.rawValue)", glucoseUnit == .mmolPerL),
+                                              ("weight", "Weight", "Kilograms", true)] {
             p.raw("<h3 id=\"\(kind)-h\">\(title)</h3>")
             p.form("/measure") { p in
                 p.raw("<input type=\"hidden\" name=\"kind\" value=\"\(kind)\">")
@@ -123,5 +124,5 @@ enum MeasurePage {
 
 extension MeasurementKind {
     /// The kinds by the form's `kind` field.
-    static let formKinds: [String: MeasurementKind] = ["bp": .bloodPressure, "hr": .heartRate, "spo2": .oxygen, "glucose": .glucose]
+    static let formKinds: [String: MeasurementKind] = ["bp": .bloodPressure, "hr": .heartRate, "spo2": .oxygen, "glucose": .glucose, "weight": .weight]
 }

@@ -4,12 +4,12 @@ import HealthSpoolDaemon
 
 struct MeasureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "measure", abstract: "Enter a measurement by hand: blood pressure, heart rate, blood oxygen, glucose, steps.",
+        commandName: "measure", abstract: "Enter a measurement by hand: blood pressure, heart rate, blood oxygen, glucose, weight, steps.",
         discussion: """
             Stored as samples of the matching HealthKit type (source "healthspool", HKWasUserEntered) and synced \
             like imported ones. Values outside physiological ranges are refused with the range.
             """,
-        subcommands: [MeasureBP.self, MeasureHR.self, MeasureSpO2.self, MeasureGlucose.self, MeasureSteps.self, MeasureList.self])
+        subcommands: [MeasureBP.self, MeasureHR.self, MeasureSpO2.self, MeasureGlucose.self, MeasureWeight.self, MeasureSteps.self, MeasureList.self])
 }
 
 /// The measurements typed in, as the web interface's Measurements page shows them (the same view).
@@ -88,6 +88,14 @@ struct MeasureGlucose: ParsableCommand {
     @Argument(help: "mg/dL or mmol/L.") var unit = "mg/dL"
     @OptionGroup var options: MeasureOptions
     func run() throws { try options.store { _, _ in .bloodGlucose(value, unit: unit) } }
+}
+
+struct MeasureWeight: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "weight", abstract: "Body weight in kg (default) or lb.")
+    @Argument(help: "The value (72.5).") var value: Double
+    @Argument(help: "kg or lb.") var unit = "kg"
+    @OptionGroup var options: MeasureOptions
+    func run() throws { try options.store { _, _ in .bodyMass(value, unit: unit) } }
 }
 
 struct MeasureSteps: ParsableCommand {

@@ -51,5 +51,10 @@ import Testing
             Issue.record("refused"); return
         }
         #expect(g == .bloodGlucose(98, unit: "mg/dL"))
+        guard case .measurement(let w) = MeasurementEntry.parse(kind: "weight", fields: ["value-weight": "72,5"]) else {
+            Issue.record("refused"); return
+        }
+        #expect(w == .bodyMass(72.5, unit: "kg"))
+        #expect(problems("weight", ["value-weight": "72.5kg"]) == ["value-weight": "Type only the number, for example 72.5."])
     }
 }

@@ -20,13 +20,14 @@ import Testing
         _ = try journal.measure(.oxygenSaturation(97), at: Self.at(26), now: Self.now)
         _ = try journal.measure(.bloodGlucose(98, unit: "mg/dL"), at: Self.at(27), now: Self.now)
         _ = try journal.measure(.bloodPressure(systolic: 141, diastolic: 90), at: Self.at(50), now: Self.now)
+        _ = try journal.measure(.bodyMass(160, unit: "lb"), at: Self.at(51), now: Self.now)
 
         let view = try journal.measurements(now: Self.now)
         #expect(view.days.map(\.date.description) == ["2026-01-01", "2025-12-31", "2025-12-30"])
         #expect(view.days[0].readings.map { "\($0.time) \($0.line)" } == ["09:00 Blood pressure 128/82 mmHg", "08:00 Heart rate 72 bpm"])
         #expect(view.days[1].readings.map { "\($0.time) \($0.line)" } == ["08:00 Blood oxygen 97 %", "07:00 Blood sugar 5.4 mmol/L (98 mg/dL)"])
         let latest = view.latest.map { "\($0.kind.rawValue): \($0.reading?.text ?? "none")" }
-        #expect(latest == ["bloodPressure: 128/82 mmHg", "heartRate: 72 bpm", "oxygen: 97 %", "glucose: 5.4 mmol/L", "weight: none"])
+        #expect(latest == ["bloodPressure: 128/82 mmHg", "heartRate: 72 bpm", "oxygen: 97 %", "glucose: 5.4 mmol/L", "weight: 72.6 kg"])
 
         #expect(view.text.hasPrefix("""
             Latest (last 90 days)

@@ -41,6 +41,15 @@ def post_twice(web: Web, cookie: str, path: str, body: str, gap: float = 0.04):
     return answers
 
 
+def text_of(browser, id_: str) -> str:
+    """An element's text, or "" while the page is being replaced."""
+    from selenium.common.exceptions import WebDriverException
+    try:
+        return browser.find_element("id", id_).text
+    except WebDriverException:
+        return ""
+
+
 def get(web: Web, cookie: str, path: str) -> str:
     r, page = web.request("GET", path, {"Cookie": cookie})
     assert r.status == 200, (path, r.status)
@@ -83,6 +92,7 @@ def test_measurements_are_shown_back_on_the_measure_page_the_day_view_and_the_cl
     hs.run("measure", "hr", "72")
     hs.run("measure", "spo2", "97")
     hs.run("measure", "glucose", "98", "mg/dL")
+    hs.run("measure", "weight", "160", "lb")
     browser.get(web.link())
     browser.get(web.base + "/measure")
     browser.find_element(By.ID, "f-systolic").send_keys("128")
@@ -93,7 +103,7 @@ def test_measurements_are_shown_back_on_the_measure_page_the_day_view_and_the_cl
     assert "128/82 mmHg" in latest["bloodPressure"], latest
     assert "72 bpm" in latest["heartRate"] and "97 %" in latest["oxygen"], latest
     assert "5.4 mmol/L" in latest["glucose"] and "98 mg/dL" in latest["glucose"], latest
-    assert "None in the last 90 days" in latest["weight"], latest
+    assert "72.6 kg" in latest["weight"], latest  # 160 lb
     recent = browser.find_element(By.ID, "recent").text
     assert "Blood pressure 128/82 mmHg" in recent and "Blood sugar 5.4 mmol/L (98 mg/dL)" in recent, recent
     # Newest first: the blood pressure, saved last, is the first reading of the day.
@@ -106,11 +116,11 @@ def test_measurements_are_shown_back_on_the_measure_page_the_day_view_and_the_cl
     assert "Measurements" in text and "Blood pressure 128/82 mmHg" in text and "Blood sugar 5.4 mmol/L (98 mg/dL)" in text, text
     listed = json.loads(hs.run("day", "--json").stdout)["measurements"]
     assert [(m["kind"], m["text"]) for m in listed] == [
-        ("heartRate", "72 bpm"), ("oxygen", "97 %"), ("glucose", "5.4 mmol/L"), ("bloodPressure", "128/82 mmHg")], listed
+        ("heartRate", "72 bpm"), ("oxygen", "97 %"), ("glucose", "5.4 mmol/L"), ("weight", "72.6 kg"), ("bloodPressure", "128/82 mmHg")], listed
 
     # The CLI lists what the measurements page shows, from the same view.
     view = json.loads(hs.run("measure", "list", "--json").stdout)
-    assert view["latest"]["bloodPressure"]["text"] == "128/82 mmHg" and view["latest"]["weight"] is None, view
+    assert view["latest"]["bloodPressure"]["text"] == "128/82 mmHg" and view["latest"]["oxygen"]["text"] == "97 %", view
     assert [r["text"] for r in view["days"][0]["readings"]][0] == "128/82 mmHg", view
     assert "Blood pressure  128/82 mmHg" in hs.run("measure", "list").stdout
 
@@ -159,11 +169,15 @@ def test_a_wrong_number_is_refused_next_to_its_field_in_plain_words_and_kept(web
     assert browser.find_element(By.ID, "f-value-spo2-error").text == "Type only the number, for example 97."
     no_serious_axe_violations(browser, "/measure with an error")
     shot(browser, "measure-error-1280x900")
-    field.clear()
+    weight = browser.find_element(By.ID, "f-value-weight")
+    weight.send_keys("72,5")  # a decimal comma is a plain number
+    browser.find_element(By.XPATH, "//button[text()='Save weight']").click()
+    assert "Saved" in flash(browser, "ok", "Saved")
+    assert "72.5 kg" in browser.find_element(By.ID, "latest-weight").text
+    field = browser.find_element(By.ID, "f-value-spo2")
     field.send_keys("97")
     browser.find_element(By.XPATH, "//button[text()='Save blood oxygen']").click()
-    assert "Saved" in flash(browser, "ok", "Saved")
-    assert "97 %" in browser.find_element(By.ID, "latest-oxygen").text
+    assert wait_until(lambda: "97 %" in text_of(browser, "latest-oxygen"), 10)
 
 
 def test_glucose_in_mg_per_dl_chosen_in_settings_is_remembered_and_shown_with_mmol_beside(web, browser):

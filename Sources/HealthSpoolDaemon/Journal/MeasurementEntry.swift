@@ -42,7 +42,7 @@ public enum MeasurementEntry {
         return Double(t.replacingComma)
     }
 
-    /// The measurement `kind` (`bp`, `hr`, `spo2`, `glucose`) from the typed `fields`, or the
+    /// The measurement `kind` (`bp`, `hr`, `spo2`, `glucose`, `weight`) from the typed `fields`, or the
     /// problems with them. Glucose is typed in `glucoseUnit`.
     public static func parse(kind: String, fields: [String: String], glucoseUnit: GlucoseUnit = .mmolPerL) -> Outcome {
         var problems: [Problem] = []
@@ -85,6 +85,9 @@ public enum MeasurementEntry {
             m = number(Field(name: "value-glucose", what: "your blood sugar", example: mg ? "98" : "5.4",
                              range: mg ? MeasurementLimits.glucoseMgPerDL : MeasurementLimits.glucoseMmolPerL,
                              unit: glucoseUnit.rawValue)).map { .bloodGlucose($0, unit: glucoseUnit.rawValue) }
+        case "weight":
+            m = number(Field(name: "value-weight", what: "your weight", example: "72.5", range: MeasurementLimits.bodyMassKg, unit: "kg"))
+                .map { .bodyMass($0, unit: "kg") }
         default:
             return .problems([Problem(field: "kind", message: "This kind of measurement is not known. Reload the page and try again.")])
         }
