@@ -82,6 +82,8 @@ public struct Settings: Sendable, Equatable {
     public var metricsTextfile: String?
     /// Sources in the order they count where they overlap (day totals), matched in names and devices.
     public var sourcePriority = SourcePriority.standard
+    /// The unit blood glucose is typed and shown in (`journal.glucose_unit`).
+    public var glucoseUnit = GlucoseUnit.mmolPerL
     /// The location keep-alive log (opt-in): whether the daemon records positions from gpsd.
     public var locationEnabled = false
     public var locationIntervalSeconds = 300
@@ -223,11 +225,13 @@ extension SettingKey {
                                                            _ set: @escaping @Sendable (inout Settings, E) -> Void) -> SettingKey
         where E.RawValue == String {
         let allowed = E.allCases.map(\.rawValue).joined(separator: ", ")
+        // Any case matches (mg/dl is mg/dL); the value reads as the case's own spelling.
+        @Sendable func named(_ v: String) -> E? { E.allCases.first { $0.rawValue.lowercased() == v.lowercased() } }
         var key = SettingKey(name: name, defaultText: def.rawValue, summary: summary + " One of: \(allowed).") { s, v throws(SettingsError) in
-            guard let e = E(rawValue: v.lowercased()) else { throw SettingsError(name, "'\(v)' is not one of: \(allowed)") }
+            guard let e = named(v) else { throw SettingsError(name, "'\(v)' is not one of: \(allowed)") }
             set(&s, e)
         }
-        key.normalized = { $0.lowercased() }
+        key.normalized = { named($0)?.rawValue ?? $0.lowercased() }
         return key
     }
 
@@ -333,6 +337,7 @@ extension SettingKey {
             let items = try SettingsReader.listItems(v, key: "day.source_priority")
             s.sourcePriority = SourcePriority(items)
         },
+        .choice("journal.glucose_unit", GlucoseUnit.mmolPerL, "The unit blood sugar (glucose) is typed in on the web interface's Measurements page and shown in there, on the day view and by healthspool day, the other unit beside it; stored in mg/dL either way. Chosen on the Settings page.") { $0.glucoseUnit = $1 },
         .address("ingest.listen", "Address and port of the ingest endpoint, to which Health Auto Export's REST API automation POSTs its JSON (README, \"Push from the phone\"): a LAN address of this machine, ADDR:PORT or [IPV6]:PORT, e.g. 192.168.1.20:8443. Unset (the default): no endpoint. HTTPS only; every request needs the token of ingest.token_file. Taken at the next start of the daemon, as are the other ingest settings.") { $0.ingestListen = $1 },
         .optional("ingest.token_file", "File holding the ingest endpoint's token (mode 0600; a file others can read is refused). Default: ingest-token in the state directory, made with a random token when missing. Show it with: healthspool ingest.") { $0.ingestTokenFile = $1 },
         .optional("ingest.cert_file", "PEM certificate (chain allowed) the ingest endpoint presents, with ingest.key_file. Unset: the daemon's own self-signed certificate (EC P-256), made once in the state directory; pin its SHA-256 fingerprint (healthspool ingest).") { $0.ingestCertFile = $1 },

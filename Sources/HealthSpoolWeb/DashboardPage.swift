@@ -25,7 +25,7 @@ enum DashboardPage {
         n > queuedCountLimit ? "more than " + DayPage.grouped(Double(queuedCountLimit)) : String(n)
     }
 
-    static func render(_ ctx: DaemonContext, query: Form, csrf: String) throws -> String {
+    static func render(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
         var p = Page(title: "Overview", path: "/", csrf: csrf)
         p.notice(query)
         SymptomPages.startCard(ctx, &p)

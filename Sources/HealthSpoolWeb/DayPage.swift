@@ -7,7 +7,7 @@
 /// notes, symptoms and scores, and the location log when it is on. Figures come from
 /// `HealthDays`, the same use case as `healthspool day`.
 enum DayPage {
-    static func render(_ ctx: DaemonContext, date: CivilDate, query: Form, csrf: String) throws -> String {
+    static func render(_ ctx: DaemonContext, date: CivilDate, query: Form, csrf: FormKeys) throws -> String {
         let days = try HealthDays(context: ctx)
         let now = DaemonClock.now()
         let today = try days.date(nil, now: now)
@@ -63,6 +63,16 @@ enum DayPage {
             p.raw("<p class=\"hint\">\(hr.count) readings. The band is the lowest to highest of each 15 minutes, the line their average.</p>")
         } else {
             p.raw("<p>No heart rate recorded on this day.</p>")
+        }
+        p.raw("</section>")
+
+        p.raw("<section class=\"card\" aria-labelledby=\"measured-h\" id=\"day-measurements\"><h2 id=\"measured-h\">Measurements</h2>")
+        if summary.measurements.isEmpty {
+            p.raw("<p>Nothing measured by hand on this day.</p><p><a class=\"button secondary\" href=\"/measure\">Add a measurement</a></p>")
+        } else {
+            p.raw("<ul class=\"readings\">")
+            for m in summary.measurements { MeasurePage.reading(m, &p) }
+            p.raw("</ul>")
         }
         p.raw("</section>")
 

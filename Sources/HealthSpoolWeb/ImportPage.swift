@@ -1,7 +1,7 @@
 /// The import page: drop a health export on it, or choose it with the file input (keyboard),
 /// and watch it being read. days.js uploads it with the CSRF token and follows its status.
 enum ImportPage {
-    static func render(csrf: String, maxMB: Int, spoolPath: String) -> String {
+    static func render(csrf: FormKeys, maxMB: Int, spoolPath: String) -> String {
         var p = Page(title: "Import", path: "/import", csrf: csrf)
         p.raw("<section class=\"card\" aria-labelledby=\"drop-h\"><h2 id=\"drop-h\">Import a health export</h2>")
         p.raw("<div class=\"drop\" id=\"drop\" data-max-bytes=\"\(Int64(maxMB) << 20)\">")

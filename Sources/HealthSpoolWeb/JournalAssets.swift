@@ -32,6 +32,17 @@ enum JournalAssets {
         .note{border-bottom:1px solid #d8d8d0;padding:.6rem 0}
         .note .meta{color:#444;margin:0}
         audio{display:block;width:100%;max-width:30rem;min-height:48px}
+        .latest{display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:1rem 2rem;margin:0;padding:0;list-style:none}
+        .latest .ft{display:block;font-weight:600;color:#444}
+        .latest .fv{display:block;font-size:1.5rem;font-weight:700}
+        .latest .other,.latest .when{display:block;color:#444}
+        .readings{list-style:none;padding:0;margin:0 0 .5rem}
+        .readings li{padding:.4rem 0;border-bottom:1px solid #d8d8d0}
+        .readings .time{font-variant-numeric:tabular-nums;font-weight:600;margin-right:.4rem}
+        .readings .other{color:#444}
+        .readings strong,.latest .fv{white-space:nowrap}
+        .field .error{color:#a10000;font-weight:700;margin:0 0 .3rem}
+        input[aria-invalid=true]{border-color:#a10000;border-width:3px}
         """
 
     /// The recorder: Start and Stop record with MediaRecorder; Save note uploads the recording

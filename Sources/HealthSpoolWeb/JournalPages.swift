@@ -3,9 +3,9 @@
 import Hummingbird
 
 /// The health journal's screens over the same use cases as the CLI (`HealthJournal`):
-/// medications and "taken" in one action, reminders, manual measurements.
+/// medications and "taken" in one action, reminders (measurements: `MeasurePage`).
 enum JournalPages {
-    static func hub(_ ctx: DaemonContext, query: Form, csrf: String) throws -> String {
+    static func hub(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
         var p = Page(title: "Journal", path: "/journal", csrf: csrf)
         p.notice(query)
         p.raw("<p>What would you like to note?</p><div class=\"tiles\">")
@@ -16,7 +16,7 @@ enum JournalPages {
         return p.document()
     }
 
-    static func medications(_ ctx: DaemonContext, query: Form, csrf: String) throws -> String {
+    static func medications(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
         var p = Page(title: "Medications", path: "/meds", csrf: csrf)
         p.notice(query)
         let journal = try HealthJournal(context: ctx)
@@ -64,7 +64,7 @@ enum JournalPages {
 
     static let repeatWords: [(String, String)] = [("daily", "Every day"), ("weekdays", "Monday to Friday"), ("weekly", "Every week"), ("monthly", "Every month")]
 
-    static func reminders(_ ctx: DaemonContext, query: Form, csrf: String) throws -> String {
+    static func reminders(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
         var p = Page(title: "Reminders", path: "/reminders", csrf: csrf)
         p.notice(query)
         let journal = try HealthJournal(context: ctx)
@@ -121,48 +121,5 @@ enum JournalPages {
             let r = try HealthJournal(context: ctx).removeReminder(Int64(form["id"] ?? "") ?? -1)
             return Page.redirect("/reminders", ok: "Removed: \(r.name).")
         } catch { return Page.redirect("/reminders", error: WebJournal.message(error)) }
-    }
-
-    static func measure(_ ctx: DaemonContext, query: Form, csrf: String) -> String {
-        var p = Page(title: "Measurements", path: "/measure", csrf: csrf)
-        p.notice(query)
-        p.raw("<p>Type what you measured; it is stored and sent like your other data.</p>")
-        p.raw("<h2>Blood pressure</h2>")
-        p.form("/measure") { p in
-            p.raw("<input type=\"hidden\" name=\"kind\" value=\"bp\"><div class=\"row\">")
-            p.field("Upper number (systolic, mmHg)", name: "systolic", type: "number", extra: "required inputmode=\"numeric\"")
-            p.field("Lower number (diastolic, mmHg)", name: "diastolic", type: "number", extra: "required inputmode=\"numeric\"")
-            p.raw("</div><button type=\"submit\">Save blood pressure</button>")
-        }
-        for (kind, title, label, unit) in [("hr", "Heart rate", "Beats per minute", ""), ("spo2", "Blood oxygen", "Percent", ""),
-                                           ("glucose", "Blood sugar", "mmol/L", "mmol/L")] {
-            p.raw("<h2>\(title)</h2>")
-            p.form("/measure") { p in
-                p.raw("<input type=\"hidden\" name=\"kind\" value=\"\(kind)\"><input type=\"hidden\" name=\"unit\" value=\"\(unit)\">")
-                p.field(label, name: "value-" + kind, type: "number", extra: "required step=\"any\"")
-                p.raw("<button type=\"submit\">Save \(title.lowercased())</button>")
-            }
-        }
-        return p.document()
-    }
-
-    static func addMeasurement(_ ctx: DaemonContext, _ form: Form) throws -> Response {
-        let kind = form["kind"] ?? ""
-        func number(_ name: String) -> Double? { form[name].flatMap { Double($0.trimmingSpaces) } }
-        let m: ManualMeasurement
-        switch kind {
-        case "bp":
-            guard let s = number("systolic"), let d = number("diastolic") else { return Page.redirect("/measure", error: "Type both numbers.") }
-            m = .bloodPressure(systolic: s, diastolic: d)
-        case "hr": guard let v = number("value-hr") else { return Page.redirect("/measure", error: "Type a number.") }; m = .heartRate(v)
-        case "spo2": guard let v = number("value-spo2") else { return Page.redirect("/measure", error: "Type a number.") }; m = .oxygenSaturation(v)
-        case "glucose": guard let v = number("value-glucose") else { return Page.redirect("/measure", error: "Type a number.") }; m = .bloodGlucose(v, unit: "mmol/L")
-        default: return Page.redirect("/measure", error: "Unknown measurement.")
-        }
-        do {
-            // Through the CLI's runner: the types it queued are announced to the sync part.
-            _ = try JournalRunner.run(context: ctx) { r in try r.records().measure(m, at: r.now, now: r.now) }
-            return Page.redirect("/measure", ok: "Saved.")
-        } catch { return Page.redirect("/measure", error: WebJournal.message(error)) }
     }
 }

@@ -14,7 +14,7 @@ enum NotePages {
     /// The largest recording accepted (about half an hour of Opus speech).
     static let maxAudioBytes = 32 << 20
 
-    static func render(_ ctx: DaemonContext, query: Form, csrf: String) throws -> String {
+    static func render(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
         var p = Page(title: "Notes", path: "/notes", csrf: csrf)
         p.notice(query)
         let journal = try HealthJournal(context: ctx)
@@ -22,7 +22,7 @@ enum NotePages {
         let chosen = query["category"].flatMap { $0.isEmpty ? nil : $0 }
 
         p.raw("<section class=\"card\" aria-labelledby=\"new-h\"><h2 id=\"new-h\">Write or record a note</h2>")
-        p.raw("<form method=\"post\" action=\"/notes/add\" id=\"note-form\"><input type=\"hidden\" name=\"csrf\" value=\"\(csrf)\">")
+        p.raw("<form method=\"post\" action=\"/notes/add\" id=\"note-form\"><input type=\"hidden\" name=\"csrf\" value=\"\(p.csrf)\">\(p.onceField)")
         p.raw("<datalist id=\"note-categories\">")
         for (c, _) in categories { p.raw("<option value=\"\(Page.escape(c))\"></option>") }
         p.raw("</datalist>")

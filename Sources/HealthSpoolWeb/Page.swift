@@ -10,13 +10,15 @@ struct Page {
 
     var title: String
     var path: String
-    var csrf: String
+    /// The session's CSRF token and one-time form tokens.
+    var keys: FormKeys
+    var csrf: String { keys.csrf }
     private(set) var html = ""
 
-    init(title: String, path: String, csrf: String) {
+    init(title: String, path: String, csrf: FormKeys) {
         self.title = title
         self.path = path
-        self.csrf = csrf
+        keys = csrf
     }
 
     /// Appends markup as is.
@@ -27,16 +29,29 @@ struct Page {
     /// A form that posts to `action` with the CSRF token, its fields from `body`.
     mutating func form(_ action: String, cssClass: String = "card", _ body: (inout Page) -> Void) {
         raw("<form method=\"post\" action=\"\(Self.escape(action))\" class=\"\(cssClass)\"><input type=\"hidden\" name=\"csrf\" value=\"\(csrf)\">")
+        raw(onceField)
         body(&self)
         raw("</form>")
     }
 
-    /// A labelled input.
-    mutating func field(_ label: String, name: String, type: String = "text", value: String = "", extra: String = "", hint: String? = nil) {
+    /// A form's one-time token (`FormTokens`): a second post of the same form is answered as the
+    /// first without doing anything again.
+    var onceField: String { "<input type=\"hidden\" name=\"\(FormKeys.field)\" value=\"\(Self.escape(keys.issue()))\">" }
+
+    /// A labelled input; with `error`, the error sits above the input, which is marked invalid
+    /// and described by it (screen readers read it with the field).
+    mutating func field(_ label: String, name: String, type: String = "text", value: String = "", extra: String = "", hint: String? = nil,
+                        error: String? = nil) {
         let id = "f-" + name
         raw("<div class=\"field\"><label for=\"\(id)\">\(Self.escape(label))</label>")
         if let hint { raw("<p class=\"hint\" id=\"\(id)-hint\">\(Self.escape(hint))</p>") }
-        raw("<input id=\"\(id)\" name=\"\(name)\" type=\"\(type)\" value=\"\(Self.escape(value))\" \(extra)\(hint == nil ? "" : " aria-describedby=\"\(id)-hint\"")></div>")
+        if let error { raw("<p class=\"error\" id=\"\(id)-error\">\(Self.escape(error))</p>") }
+        let described = [error.map { _ in id + "-error" }, hint.map { _ in id + "-hint" }].compactMap { $0 }
+        raw("<input id=\"\(id)\" name=\"\(name)\" type=\"\(type)\" value=\"\(Self.escape(value))\" \(extra)")
+        if error != nil { raw(" aria-invalid=\"true\"") }
+        if error != nil, !html.contains(" autofocus") { raw(" autofocus") }
+        if !described.isEmpty { raw(" aria-describedby=\"\(described.joined(separator: " "))\"") }
+        raw("></div>")
     }
 
     /// A message shown after an action: success or error, announced to screen readers.

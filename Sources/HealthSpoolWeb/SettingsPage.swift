@@ -13,7 +13,7 @@ enum SettingsPage {
         (.manual, "Only when I press Sync now"),
     ]
 
-    static func render(_ ctx: DaemonContext, query: Form, csrf: String) -> String {
+    static func render(_ ctx: DaemonContext, query: Form, csrf: FormKeys) -> String {
         var p = Page(title: "Settings", path: "/settings", csrf: csrf)
         p.notice(query)
         let s = ctx.settings
@@ -33,6 +33,17 @@ enum SettingsPage {
                 p.raw("<option value=\"\(f.rawValue)\"\(f == s.syncFrequency ? " selected" : "")>"); p.text(word); p.raw("</option>")
             }
             p.raw("</select></div><button type=\"submit\">Save how often</button>")
+        }
+
+        p.raw("<h2 id=\"glucose\">Blood sugar unit</h2>")
+        p.form("/settings/glucose") { p in
+            p.raw("<fieldset><legend>Type and show blood sugar in</legend>")
+            for (unit, words) in glucoseWords {
+                let id = "glucose-" + (unit == .mmolPerL ? "mmol" : "mg")
+                p.raw("<div class=\"check\"><input type=\"radio\" id=\"\(id)\" name=\"unit\" value=\"\(Page.escape(unit.rawValue))\"\(unit == s.glucoseUnit ? " checked" : "")>")
+                p.raw("<label for=\"\(id)\">"); p.text(words); p.raw("</label></div>")
+            }
+            p.raw("</fieldset><button type=\"submit\">Save blood sugar unit</button>")
         }
 
         p.raw("<h2 id=\"gateway\">Receiving server</h2>")
@@ -76,6 +87,18 @@ enum SettingsPage {
         try SettingsLoader.update(paths: ctx.paths, [("types.disabled", disabled.isEmpty ? nil : disabled.joined(separator: ",")),
                                                      ("types.enabled", enabled.isEmpty ? nil : enabled.joined(separator: ","))])
         return Page.redirect("/settings", ok: "Saved \(category.displayName).")
+    }
+
+    static let glucoseWords: [(GlucoseUnit, String)] = [
+        (.mmolPerL, "mmol/L (for example 5.4)"),
+        (.mgPerDL, "mg/dL (for example 98)"),
+    ]
+
+    /// The unit blood sugar is typed and shown in (`journal.glucose_unit`).
+    static func saveGlucoseUnit(_ ctx: DaemonContext, _ form: Form) throws -> Response {
+        guard let unit = form["unit"].flatMap(GlucoseUnit.init(rawValue:)) else { return Page.redirect("/settings", error: "Choose mmol/L or mg/dL.") }
+        try SettingsLoader.update(paths: ctx.paths, [("journal.glucose_unit", unit.rawValue)])
+        return Page.redirect("/settings", ok: "Blood sugar is now typed and shown in \(unit.rawValue).")
     }
 
     static func saveFrequency(_ ctx: DaemonContext, _ form: Form) throws -> Response {

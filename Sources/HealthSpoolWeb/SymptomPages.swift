@@ -25,7 +25,7 @@ enum SymptomPages {
     ]
 
     /// Second step: how bad it is (each a button that saves), optional details above.
-    static func logPage(_ ctx: DaemonContext, query: Form, csrf: String) throws -> String {
+    static func logPage(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
         let symptom = (query["symptom"] ?? "").trimmingSpaces
         var p = Page(title: symptom.isEmpty ? "Log a symptom" : "Log: \(symptom)", path: "/symptoms/log", csrf: csrf)
         p.notice(query)

@@ -10,9 +10,10 @@ extension WebRoutes {
         router.get("/journal") { r, c in try await page(r, c) { ctx, q, csrf in try JournalPages.hub(ctx, query: q, csrf: csrf) } }
         router.get("/meds") { r, c in try await page(r, c) { ctx, q, csrf in try JournalPages.medications(ctx, query: q, csrf: csrf) } }
         router.get("/reminders") { r, c in try await page(r, c) { ctx, q, csrf in try JournalPages.reminders(ctx, query: q, csrf: csrf) } }
-        router.get("/measure") { r, c in try await page(r, c) { ctx, q, csrf in JournalPages.measure(ctx, query: q, csrf: csrf) } }
+        router.get("/measure") { r, c in try await page(r, c) { ctx, q, csrf in try MeasurePage.render(ctx, query: q, csrf: csrf) } }
 
         router.post("/settings/types") { r, c in try await action(r, c, SettingsPage.saveTypes) }
+        router.post("/settings/glucose") { r, c in try await action(r, c, SettingsPage.saveGlucoseUnit) }
         router.post("/settings/frequency") { r, c in try await action(r, c, SettingsPage.saveFrequency) }
         router.post("/settings/lock") { r, c in try await action(r, c, SettingsPage.setLock) }
         router.post("/settings/gateway/test") { r, c in try await action(r, c, SettingsPage.testGateway) }
@@ -20,7 +21,7 @@ extension WebRoutes {
         router.post("/meds/take") { r, c in try await action(r, c, JournalPages.takeDose) }
         router.post("/reminders/add") { r, c in try await action(r, c, JournalPages.addReminder) }
         router.post("/reminders/remove") { r, c in try await action(r, c, JournalPages.removeReminder) }
-        router.post("/measure") { r, c in try await action(r, c, JournalPages.addMeasurement) }
+        router.post("/measure") { r, c in try await action(r, c, MeasurePage.add as @Sendable (DaemonContext, Form, FormKeys) throws -> Response) }
 
         router.post("/sync") { _, _ in
             let env = environment

@@ -24,6 +24,8 @@ struct WebRoutes: Sendable {
     }
     let store = StoreQueue()
     let sync = SyncRun()
+    /// The one-time tokens of the sessions' forms.
+    let formTokens = FormTokens()
 
     /// The configuration as it is now (read on the store queue: it touches files).
     func context() throws -> DaemonContext { try DaemonContext(environment: environment) }
@@ -44,7 +46,7 @@ struct WebRoutes: Sendable {
         }
         router.get("/login") { request, _ in self.login(request) }
         router.post("/logout") { request, context in
-            if let id = context.session?.id { sessions.end(id) }
+            if let id = context.session?.id { sessions.end(id); formTokens.end(session: id) }
             var r = Page.plain(status: .ok, title: "Logged out", text: "You are logged out. Run healthspool ui to come back.")
             r.headers[.setCookie] = "hs_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"
             return r
@@ -57,21 +59,67 @@ struct WebRoutes: Sendable {
 
     /// A page rendered on the store queue (it reads SQLite and files) from the current configuration.
     func page(_ request: Request, _ context: WebContext,
-              _ render: @escaping @Sendable (DaemonContext, Form, String) throws -> String) async throws -> Response {
+              _ render: @escaping @Sendable (DaemonContext, Form, FormKeys) throws -> String) async throws -> Response {
         let query = Form(request.uri.query ?? "")
-        let csrf = context.session?.csrf ?? ""
+        let csrf = keys(context)
         let env = environment
         let html = try await store.run { try render(try DaemonContext(environment: env), query, csrf) }
         return Page.respond(.ok, html)
     }
 
+    /// The keys the forms of a page for this request's session carry.
+    func keys(_ context: WebContext) -> FormKeys {
+        let session = context.session?.id ?? ""
+        let tokens = formTokens
+        return FormKeys(csrf: context.session?.csrf ?? "") { tokens.issue(session: session) }
+    }
+
     /// A form post carried out on the store queue; answers with a redirect.
     func action(_ request: Request, _ context: WebContext,
                 _ perform: @escaping @Sendable (DaemonContext, Form) throws -> Response) async throws -> Response {
+        try await action(request, context) { ctx, form, _ in try perform(ctx, form) }
+    }
+
+    /// A form post carried out on the store queue, once per one-time token (`FormTokens`): the
+    /// same form posted again (a double tap) gets the first post's redirect and changes nothing.
+    /// An answer that is not a redirect (a form shown again with its errors) leaves the token
+    /// usable. A post without a token (a script's) is carried out as it comes.
+    func action(_ request: Request, _ context: WebContext,
+                _ perform: @escaping @Sendable (DaemonContext, Form, FormKeys) throws -> Response) async throws -> Response {
         var request = request
         let form = try await context.form(of: &request)
         let env = environment
-        return try await store.run { try perform(try DaemonContext(environment: env), form) }
+        let keys = keys(context)
+        let run = { try await store.run { try perform(try DaemonContext(environment: env), form, keys) } }
+        guard let token = form[FormKeys.field], let session = context.session?.id else { return try await run() }
+        var claim = formTokens.claim(token, session: session)
+        // A repeat that arrives while the first post is still being carried out waits for its answer.
+        var waited = 0
+        while claim == .inProgress, waited < 500 {
+            try await Task.sleep(for: .milliseconds(20))
+            waited += 1
+            claim = formTokens.claim(token, session: session)
+        }
+        switch claim {
+        case .fresh: break
+        case .repeated(let answer):
+            return Response(status: .init(code: answer.status), headers: answer.location.map { [.location: $0] } ?? [:])
+        case .inProgress, .unknown:
+            return Page.plain(status: .conflict, title: "This form was already sent",
+                              text: "This form was sent before, or it is too old. Go back, reload the page and try again.",
+                              back: ("/", "Back to your health journal"))
+        }
+        let response: Response
+        do { response = try await run() } catch {
+            formTokens.release(token, session: session)
+            throw error
+        }
+        if (300..<400).contains(response.status.code) {
+            formTokens.finish(token, session: session, answer: .init(status: response.status.code, location: response.headers[.location]))
+        } else {
+            formTokens.release(token, session: session)
+        }
+        return response
     }
 
     func login(_ request: Request) -> Response {

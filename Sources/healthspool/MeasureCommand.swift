@@ -4,12 +4,31 @@ import HealthSpoolDaemon
 
 struct MeasureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "measure", abstract: "Enter a measurement by hand: blood pressure, heart rate, blood oxygen, glucose, steps.",
+        commandName: "measure", abstract: "Enter a measurement by hand: blood pressure, heart rate, blood oxygen, glucose, weight, steps.",
         discussion: """
             Stored as samples of the matching HealthKit type (source "healthspool", HKWasUserEntered) and synced \
             like imported ones. Values outside physiological ranges are refused with the range.
             """,
-        subcommands: [MeasureBP.self, MeasureHR.self, MeasureSpO2.self, MeasureGlucose.self, MeasureSteps.self])
+        subcommands: [MeasureBP.self, MeasureHR.self, MeasureSpO2.self, MeasureGlucose.self, MeasureWeight.self, MeasureSteps.self, MeasureList.self])
+}
+
+/// The measurements typed in, as the web interface's Measurements page shows them (the same view).
+struct MeasureList: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List the measurements typed in: each kind's latest, then the readings by day, newest first.",
+        discussion: "Blood sugar is shown in journal.glucose_unit, the other unit beside it.")
+    @OptionGroup var common: CommonOptions
+    @Option(help: "How many days back (default 90).") var days = HealthJournal.measurementDays
+    @Flag(help: "Print JSON.") var json = false
+
+    func validate() throws {
+        guard (1...36_500).contains(days) else { throw ValidationError("--days must be from 1 to 36500") }
+    }
+
+    func run() throws {
+        let view = try withJournal(common) { r in try r.records().measurements(now: r.now, days: days) }
+        if json { printJSON(view.json) } else { print(view.text) }
+    }
 }
 
 /// Options every measurement takes.
@@ -69,6 +88,14 @@ struct MeasureGlucose: ParsableCommand {
     @Argument(help: "mg/dL or mmol/L.") var unit = "mg/dL"
     @OptionGroup var options: MeasureOptions
     func run() throws { try options.store { _, _ in .bloodGlucose(value, unit: unit) } }
+}
+
+struct MeasureWeight: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "weight", abstract: "Body weight in kg (default) or lb.")
+    @Argument(help: "The value (72.5).") var value: Double
+    @Argument(help: "kg or lb.") var unit = "kg"
+    @OptionGroup var options: MeasureOptions
+    func run() throws { try options.store { _, _ in .bodyMass(value, unit: unit) } }
 }
 
 struct MeasureSteps: ParsableCommand {

@@ -19,8 +19,17 @@ import Testing
         #expect(abs(s[0].value - 97.29828) < 1e-9)
     }
 
+    @Test func weightInPoundsIsStoredInKilograms() throws {
+        let s = try ManualMeasurement.bodyMass(160, unit: "lb").samples(at: t)
+        #expect(s.map(\.type) == ["bodyMass"] && s[0].unit == "kg")
+        #expect(abs(s[0].value - 72.5747792) < 1e-9)
+        #expect(s[0].metadata["originalUnit"] == "lb")
+        #expect(try ManualMeasurement.bodyMass(72.5, unit: "kg").samples(at: t)[0].value == 72.5)
+    }
+
     @Test(arguments: [
-        ManualMeasurement.heartRate(19), .heartRate(301), .oxygenSaturation(49), .oxygenSaturation(100.5),
+        ManualMeasurement.bodyMass(1, unit: "kg"), .bodyMass(501, unit: "kg"), .bodyMass(72, unit: "st"),
+        .heartRate(19), .heartRate(301), .oxygenSaturation(49), .oxygenSaturation(100.5),
         .bloodPressure(systolic: 82, diastolic: 128), .bloodPressure(systolic: 120, diastolic: 120),
         .bloodGlucose(9, unit: "mg/dL"), .bloodGlucose(56, unit: "mmol/L"), .bloodGlucose(5, unit: "g/L"),
         .heartRate(.nan),

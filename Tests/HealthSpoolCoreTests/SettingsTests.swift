@@ -13,6 +13,14 @@ import Testing
         #expect(s.requestTimeoutSeconds == 11)
     }
 
+    @Test func theGlucoseUnitIsMmolPerLUnlessChosenInAnyCase() throws {
+        #expect(try SettingsReader.resolve(files: [], environment: [:]).glucoseUnit == .mmolPerL)
+        #expect(try SettingsReader.resolve(files: [("f.conf", "journal.glucose_unit = mg/dL")], environment: [:]).glucoseUnit == .mgPerDL)
+        #expect(try SettingsReader.resolve(files: [], environment: ["HEALTHSPOOL_JOURNAL_GLUCOSE_UNIT": "MG/DL"]).glucoseUnit == .mgPerDL)
+        #expect(SettingKey.named("journal.glucose_unit")?.normalized("mg/dl") == "mg/dL")
+        #expect(throws: SettingsError.self) { try SettingsReader.resolve(files: [("f.conf", "journal.glucose_unit = mg")], environment: [:]) }
+    }
+
     @Test func anUnknownKeyOrBadValueNamesTheFileAndLine() {
         #expect(throws: SettingsError.self) { try SettingsReader.resolve(files: [("f.conf", "\n\nbogus = 1")], environment: [:]) }
         do {

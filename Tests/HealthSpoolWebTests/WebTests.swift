@@ -66,10 +66,11 @@ import Testing
     }
 
     @Test func theDocumentCarriesTheTokenAndNoInlineScript() {
-        var p = Page(title: "T<", path: "/", csrf: "tok")
+        var p = Page(title: "T<", path: "/", csrf: FormKeys(csrf: "tok") { "once-1" })
         p.form("/x") { $0.raw("<button type=\"submit\">Go</button>") }
         let html = p.document()
         #expect(html.contains("name=\"csrf\" value=\"tok\""))
+        #expect(html.contains("name=\"once\" value=\"once-1\""))
         #expect(html.contains("<title>T&lt; – Health journal</title>"))
         #expect(!html.contains("<script>"))
         #expect(html.contains("aria-current=\"page\""))

@@ -19,7 +19,7 @@ from conftest import ROOT, free_port, samples, wait_until, web_address
 
 SCREENSHOTS = Path(os.environ.get("HEALTHSPOOL_SCREENSHOTS", ROOT / "test-artifacts" / "web"))
 PAGES = ["/", "/day", "/import", "/journal", "/meds", "/reminders", "/measure", "/settings", "/notes", "/symptoms/log?symptom=Headache"]
-POSTS = ["/sync", "/settings/types", "/settings/frequency", "/settings/lock", "/settings/gateway/test", "/meds/add",
+POSTS = ["/sync", "/settings/types", "/settings/glucose", "/settings/frequency", "/settings/lock", "/settings/gateway/test", "/meds/add",
          "/meds/take", "/reminders/add", "/reminders/remove", "/measure", "/logout", "/symptoms/log", "/goals/done", "/notes/add",
          "/notes/audio", "/import"]
 
@@ -236,8 +236,8 @@ def test_every_page_is_accessible_large_and_fits_a_narrow_window(web, browser):
                 const r = e.getBoundingClientRect(); return r.width > 0 && (r.height < 44 || r.width < 24); });
             return [small.map(e => e.tagName + ':' + e.textContent.slice(0, 30)), tiny.map(e => e.outerHTML.slice(0, 80))];""")
         assert sizes[0] == [], f"{path}: text under 16 px: {sizes[0][:5]}"
-        # Checkboxes are 28 px squares inside a 48 px row whose label is the target too.
-        assert [t for t in sizes[1] if 'type="checkbox"' not in t] == [], f"{path}: small targets: {sizes[1][:5]}"
+        # Checkboxes and radio buttons are 28 px inside a 48 px row whose label is the target too.
+        assert [t for t in sizes[1] if 'type="checkbox"' not in t and 'type="radio"' not in t] == [], f"{path}: small targets: {sizes[1][:5]}"
         assert "HKQuantityTypeIdentifier" not in browser.find_element("tag name", "body").text
         browser.execute_script("window.scrollTo(0, 0)")  # axe scrolls; the screenshot shows the page's top
         shot(browser, "page-" + (path.strip("/").replace("/", "-").split("?")[0] or "overview"))

@@ -8,6 +8,8 @@ public enum MeasurementLimits {
     public static let glucoseMgPerDL: ClosedRange<Double> = 10...1000
     public static let glucoseMmolPerL: ClosedRange<Double> = 0.5...55
     public static let steps: ClosedRange<Double> = 1...100_000
+    public static let bodyMassKg: ClosedRange<Double> = 2...500
+    public static let bodyMassLb: ClosedRange<Double> = 4.5...1100
     /// The longest interval one manual step count may cover (seconds).
     public static let stepsSpan: Int64 = 86_400
 
@@ -33,6 +35,8 @@ public enum ManualMeasurement: Hashable, Sendable {
     case bloodGlucose(Double, unit: String)
     /// Steps counted between two instants.
     case steps(Double, from: Timestamp, to: Timestamp)
+    /// Body weight in `unit` (`kg` or `lb`).
+    case bodyMass(Double, unit: String)
 
     /// The source manual entries are stored under (part of their ids).
     public static let source = SampleSource(name: "healthspool", device: "manual entry")
@@ -81,6 +85,17 @@ public enum ManualMeasurement: Hashable, Sendable {
             var extra: [String: String] = [:]
             if let original { extra["originalUnit"] = original; extra["originalValue"] = SampleIdentity.canonicalNumber(v) }
             return [sample("bloodGlucose", value, canonical, extra: extra)]
+        case .bodyMass(let v, let unit):
+            let u = UnitConversion.normalize(unit)
+            switch u {
+            case "kg": try MeasurementLimits.check("weight", v, MeasurementLimits.bodyMassKg, "kg")
+            case "lb": try MeasurementLimits.check("weight", v, MeasurementLimits.bodyMassLb, "lb")
+            default: throw .invalid(field: "weight unit", value: unit, expected: "kg or lb")
+            }
+            let (value, canonical, original) = UnitConversion.toCanonical(v, unit: u, type: "bodyMass")
+            var extra: [String: String] = [:]
+            if let original { extra["originalUnit"] = original; extra["originalValue"] = SampleIdentity.canonicalNumber(v) }
+            return [sample("bodyMass", value, canonical, extra: extra)]
         case .steps(let n, let from, let to):
             try MeasurementLimits.check("step count", n, MeasurementLimits.steps, "steps")
             guard n == n.rounded() else { throw .invalid(field: "steps", value: String(n), expected: "a whole number of steps") }

@@ -15,6 +15,8 @@ public struct DaySummary: Sendable {
     public var heartRate: HeartRateFigure?
     public var doses: [(dose: Dose, medication: String)]
     public var notes: [Note]
+    /// The measurements typed in that day, earliest first.
+    public var measurements: [MeasurementReading] = []
     /// Types with samples starting that day, with how many.
     public var counts: [String: Int]
 
@@ -55,6 +57,7 @@ public struct DaySummary: Sendable {
         members.append(("notes", .array(notes.map { n in
             .object([("id", .number(Double(n.id))), ("category", .string(n.category)), ("text", .string(n.text)), ("created", .string(n.created.iso8601Local))])
         })))
+        members.append(("measurements", .array(measurements.map(\.json))))
         members.append(("counts", .object(counts.keys.sorted().map { ($0, .number(Double(counts[$0]!))) })))
         return .object(members)
     }

@@ -33,8 +33,9 @@ public enum DayText {
             row("Heart rate", "—")
         }
         for (i, d) in s.doses.enumerated() { row(i == 0 ? "Doses" : "", time(d.dose.takenAt.millis) + " " + d.medication) }
+        for (i, m) in s.measurements.enumerated() { row(i == 0 ? "Measurements" : "", m.time + " " + m.line) }
         for (i, n) in s.notes.enumerated() { row(i == 0 ? "Notes" : "", time(n.created.millis) + " [" + n.category + "] " + n.text) }
-        if !s.hasData { lines.append("No health data on this day.") }
+        if !s.hasData, s.measurements.isEmpty { lines.append("No health data on this day.") }
         return lines.joined(separator: "\n")
     }
 

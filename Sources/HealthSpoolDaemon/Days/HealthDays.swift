@@ -51,6 +51,7 @@ public final class HealthDays {
         let notes = try journal.notes(category: nil).filter { $0.created.millis >= from && $0.created.millis < to }
         var summary = DaySummary(date: date, start: from, end: to, totals: totals, sleep: sleep, heartRate: heart,
                                  doses: doses, notes: notes, counts: counts)
+        summary.measurements = try journal.readings(fromMillis: from, toMillis: to).reversed()
         summary.zone = zone
         return summary
     }

@@ -13,3 +13,65 @@ extension HealthJournal {
         return (samples, result)
     }
 }
+
+extension HealthJournal {
+    /// How far back the measurements page reads.
+    public static let measurementDays = 90
+
+    /// The measurements typed in (`ManualMeasurement.source`) that were taken in
+    /// `[fromMillis, toMillis)`, newest first, at most `limit` a kind; glucose in `glucoseUnit`
+    /// (default: the one chosen, `journal.glucose_unit`).
+    public func readings(fromMillis: Int64, toMillis: Int64, limit: Int = 200,
+                         glucoseUnit: GlucoseUnit? = nil) throws -> [MeasurementReading] {
+        let glucoseUnit = glucoseUnit ?? context.settings.glucoseUnit
+        var out: [MeasurementReading] = []
+        for kind in MeasurementKind.allCases {
+            let samples = try store.samples(type: kind.type, source: ManualMeasurement.source, fromMillis: fromMillis,
+                                            toMillis: toMillis, limit: limit)
+            var diastolic: [String: Double] = [:]
+            if kind == .bloodPressure, let first = samples.last {
+                let lower = try store.samples(type: "bloodPressureDiastolic", source: ManualMeasurement.source,
+                                              fromMillis: first.sample.start.millis, toMillis: toMillis, limit: limit * 2)
+                for d in lower { diastolic[Self.readingKey(d.sample)] = d.sample.value }
+            }
+            for s in samples.map(\.sample) {
+                let at = Timestamp(millis: s.start.millis, utcOffsetSeconds: zone.offset(atUTCMillis: s.start.millis))
+                var r = MeasurementReading(kind: kind, at: at, date: WallClock.localDay(of: s.start, zone: zone), value: s.value, text: "")
+                switch kind {
+                case .bloodPressure:
+                    guard let dia = diastolic[Self.readingKey(s)] else { continue }
+                    r.diastolic = dia
+                    r.text = "\(Int(s.value.rounded()))/\(Int(dia.rounded())) mmHg"
+                case .heartRate: r.text = "\(Int(s.value.rounded())) bpm"
+                case .oxygen: r.text = DecimalText.trimmed(s.value <= 1 ? s.value * 100 : s.value, digits: 1) + " %"
+                case .glucose:
+                    r.text = glucoseUnit.text(fromMgPerDL: s.value)
+                    r.other = glucoseUnit.other.text(fromMgPerDL: s.value)
+                case .weight: r.text = DecimalText.trimmed(s.value, digits: 1) + " kg"
+                }
+                out.append(r)
+            }
+        }
+        return out.sorted { $0.at.millis > $1.at.millis }
+    }
+
+    /// The measurements page: the last `days` days of readings by day, each kind's latest.
+    public func measurements(now: Timestamp, days: Int = measurementDays,
+                             glucoseUnit: GlucoseUnit? = nil) throws -> MeasurementsView {
+        let glucoseUnit = glucoseUnit ?? context.settings.glucoseUnit
+        let today = WallClock.localDay(of: now, zone: zone)
+        let from = WallClock.bounds(of: CivilDate(daysSinceEpoch: today.daysSinceEpoch - Int64(days - 1)), zone: zone).0
+        let to = WallClock.bounds(of: today, zone: zone).1
+        let all = try readings(fromMillis: from, toMillis: to, glucoseUnit: glucoseUnit)
+        var byDay: [MeasurementDay] = []
+        for r in all {
+            let d = r.date
+            if byDay.last?.date == d { byDay[byDay.count - 1].readings.append(r) } else { byDay.append(MeasurementDay(date: d, readings: [r])) }
+        }
+        let latest = MeasurementKind.allCases.map { k in (kind: k, reading: all.first { $0.kind == k }) }
+        return MeasurementsView(latest: latest, days: byDay, periodDays: days, glucoseUnit: glucoseUnit)
+    }
+
+    /// What pairs a reading's systolic and diastolic samples: their correlation id, else their time.
+    static func readingKey(_ s: Sample) -> String { s.metadata["HKCorrelationID"] ?? String(s.start.millis) }
+}
