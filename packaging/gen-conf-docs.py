@@ -45,8 +45,16 @@ def settings():
     types = enums()
     out = []
     for line in table.splitlines():
+        custom = re.match(r"\s*SettingKey\(name: (.*)\)\s*\{", line)
+        if custom:
+            # A setting with its own parser: name, default text and summary as written.
+            key, default, summary = [s.encode().decode("unicode_escape") for s in re.findall(STRING, custom.group(1))][:3]
+            out.append((key, default, summary))
+            continue
         m = re.match(r"\s*\.(\w+)\((.*)\)\s*\{.*\}\s*,?\s*$", line)
         if not m:
+            if re.match(r"\s*\.\w+\(\"", line):
+                raise SystemExit("gen-conf-docs: cannot read this setting (write it on one line): " + line.strip()[:80])
             continue
         kind, args = m.groups()
         strings = [s.encode().decode("unicode_escape") for s in re.findall(STRING, args)]
