@@ -62,7 +62,7 @@ public final class Daemon: @unchecked Sendable {
         intake = SpoolIntake(context: context, logger: logger, queue: q, clock: clock, metrics: metrics)
         status = StatusBoard(context: context, logger: logger, notifier: notifier, queue: q, clock: clock, sync: sync, intake: intake,
                              metrics: metrics)
-        retention = RetentionSchedule(intake: intake, logger: logger, clock: clock)
+        retention = RetentionSchedule(intake: intake, logger: logger, clock: clock, executor: QueueExecutor(queue: q))
         let (sync, status) = (self.sync, self.status)
         sync.changed = { [weak status] in status?.publish() }
         intake.changed = { [weak status] in status?.publish() }
@@ -139,7 +139,7 @@ public final class Daemon: @unchecked Sendable {
                 sync.catchUp(.startup)
             }
             status.startWatchdog()
-            retention.start()
+            retention.assumeIsolated { $0.start() }
             started = true
             status.publish()
         }
@@ -208,7 +208,7 @@ public final class Daemon: @unchecked Sendable {
                 switch action {
                 case .stopIntake:
                     self.intake.stopTakingFiles()
-                    self.retention.stop()
+                    self.retention.assumeIsolated { $0.stop() }
                 case .interruptImport: self.intake.interruptImport()
                 case .finishBatchInFlight: self.sync.beginStop()
                 case .readSpool: self.intake.rescan()

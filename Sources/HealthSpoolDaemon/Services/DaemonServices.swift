@@ -120,12 +120,7 @@ struct RetentionService: Service {
     func run() async throws {
         await untilShutdown()
         beginStop()
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            schedule.intake.queue.async {
-                schedule.stop()
-                done.resume()
-            }
-        }
+        await schedule.stop()
     }
 }
 

@@ -8,9 +8,9 @@ import Logging
 /// intake's import queue (SQLite stays off the coordination queue, and no file is pruned while
 /// one is imported): the store, then the spool's archive/ and failed/ folders.
 ///
-/// `@unchecked Sendable`: `timer` and `stopped` are read and written on the intake's
-/// coordination queue only; pruning runs on its import queue.
-final class RetentionSchedule: @unchecked Sendable {
+/// An actor on the coordination queue (`QueueExecutor`): its timer and stop flag are its own;
+/// the daemon, already on that queue, calls it through `assumeIsolated`.
+actor RetentionSchedule {
     static let firstDelayMillis: Int64 = 5000
     static let everyMillis: Int64 = 3_600_000
     let intake: SpoolIntake
@@ -19,7 +19,11 @@ final class RetentionSchedule: @unchecked Sendable {
     private var timer: (any ServiceTimer)?
     private var stopped = false
 
-    init(intake: SpoolIntake, logger: Logger, clock: any ServiceClock) {
+    private nonisolated let executor: QueueExecutor
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    init(intake: SpoolIntake, logger: Logger, clock: any ServiceClock, executor: QueueExecutor) {
+        self.executor = executor
         self.intake = intake
         self.logger = logger
         self.clock = clock
@@ -37,15 +41,20 @@ final class RetentionSchedule: @unchecked Sendable {
 
     private func arm(after millis: Int64) {
         guard !stopped else { return }
-        timer = clock.schedule(at: clock.now().millis + millis, on: intake.queue) { [weak self] in
-            guard let self, !self.stopped else { return }
-            let settings = self.intake.context.settings, spool = self.intake.context.spool
-            if let importer = self.intake.importer {
-                let (logger, now) = (self.logger, self.clock.now())
-                self.intake.importQueue.async { Self.prune(store: importer.store, settings: settings, spool: spool, logger: logger, now: now) }
-            }
-            self.arm(after: Self.everyMillis)
+        timer = clock.schedule(at: clock.now().millis + millis, on: executor.queue) { [weak self] in
+            self?.assumeIsolated { $0.fire() }
         }
+    }
+
+    /// A pass is due: hands it to the import queue and arms the next.
+    private func fire() {
+        guard !stopped else { return }
+        let settings = intake.context.settings, spool = intake.context.spool
+        if let importer = intake.importer {
+            let (logger, now) = (self.logger, clock.now())
+            intake.importQueue.async { Self.prune(store: importer.store, settings: settings, spool: spool, logger: logger, now: now) }
+        }
+        arm(after: Self.everyMillis)
     }
 
     /// One pass: the store, then the spool's archive/ and failed/ (on the import queue, which
