@@ -48,6 +48,9 @@ public final class JournalRunner {
     /// The day views and the month calendar, on the same store and zone as `records()`.
     public func days() throws -> HealthDays { HealthDays(journal: try records()) }
 
+    /// The doctor's summary of a period, on the same store and zone as `records()`.
+    public func reports() throws -> VisitReports { VisitReports(journal: try records()) }
+
     /// Runs `body` on the journal of `context`'s store (created when needed) at the current
     /// time; queued records are announced to a running daemon at `context.controlSocket`.
     /// Journal refusals come out as a `Refusal`, and so does a store that stayed busy past a
