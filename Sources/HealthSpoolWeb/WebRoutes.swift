@@ -52,6 +52,7 @@ struct WebRoutes: Sendable {
         addPages(router)
         addJournalPages(router)
         addDayPages(router)
+        addReportPages(router)
         return router
     }
 

@@ -1,0 +1,19 @@
+@preconcurrency import HealthSpoolDaemon
+import Hummingbird
+
+extension WebRoutes {
+    /// The doctor's summary and its style sheet (the same as the file's) and script.
+    func addReportPages(_ router: Router<WebContext>) {
+        router.get("/report") { r, c in try await page(r, c) { ctx, q, csrf in try ReportPage.render(ctx, query: q, csrf: csrf) } }
+        router.get("/static/report.css") { _, _ in
+            var r = Page.respond(.ok, ReportHTML.css, type: "text/css; charset=utf-8")
+            r.headers[.cacheControl] = "max-age=3600"
+            return r
+        }
+        router.get("/static/report.js") { _, _ in
+            var r = Page.respond(.ok, ReportPage.js, type: "text/javascript; charset=utf-8")
+            r.headers[.cacheControl] = "max-age=3600"
+            return r
+        }
+    }
+}
