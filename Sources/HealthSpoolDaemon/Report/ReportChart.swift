@@ -5,7 +5,7 @@ import HealthSpoolCore
 /// with its description for screen readers.
 enum ReportChart {
     static let width = 720.0, height = 170.0
-    static let left = 60.0, right = 10.0, top = 10.0, bottom = 28.0
+    static let left = 72.0, right = 10.0, top = 12.0, bottom = 30.0
     static var plotWidth: Double { width - left - right }
     static var plotHeight: Double { height - top - bottom }
 
@@ -73,16 +73,16 @@ enum ReportChart {
         s += "<line x1=\"\(f(left))\" x2=\"\(f(left))\" y1=\"\(f(top))\" y2=\"\(f(top + plotHeight))\" stroke=\"#000\"></line>"
         for (v, yy) in [(low, top + plotHeight), ((low + high) / 2, top + plotHeight / 2), (high, top)] {
             s += "<line x1=\"\(f(left))\" x2=\"\(f(left + plotWidth))\" y1=\"\(f(yy))\" y2=\"\(f(yy))\" stroke=\"#ccc\" stroke-width=\"0.6\"></line>"
-            s += "<text x=\"\(f(left - 6))\" y=\"\(f(yy + 4))\" text-anchor=\"end\" font-size=\"12\" fill=\"#000\">\(ReportHTML.number(v))</text>"
+            s += "<text x=\"\(f(left - 6))\" y=\"\(f(yy + 5))\" text-anchor=\"end\" font-size=\"16\" fill=\"#000\">\(ReportHTML.number(v))</text>"
         }
         guard let first = days.first, let last = days.last else { return s }
-        let baseline = f(top + plotHeight + 18)
-        s += "<text x=\"\(f(left))\" y=\"\(baseline)\" font-size=\"12\" fill=\"#000\">\(first)</text>"
+        let baseline = f(top + plotHeight + 22)
+        s += "<text x=\"\(f(left))\" y=\"\(baseline)\" font-size=\"16\" fill=\"#000\">\(first)</text>"
         if days.count > 2 {
-            s += "<text x=\"\(f(left + plotWidth / 2))\" y=\"\(baseline)\" text-anchor=\"middle\" font-size=\"12\" fill=\"#000\">\(days[days.count / 2])</text>"
+            s += "<text x=\"\(f(left + plotWidth / 2))\" y=\"\(baseline)\" text-anchor=\"middle\" font-size=\"16\" fill=\"#000\">\(days[days.count / 2])</text>"
         }
         if days.count > 1 {
-            s += "<text x=\"\(f(left + plotWidth))\" y=\"\(baseline)\" text-anchor=\"end\" font-size=\"12\" fill=\"#000\">\(last)</text>"
+            s += "<text x=\"\(f(left + plotWidth))\" y=\"\(baseline)\" text-anchor=\"end\" font-size=\"16\" fill=\"#000\">\(last)</text>"
         }
         return s
     }

@@ -23,7 +23,7 @@ extension ReportHTML {
             h.raw("</div>")
         }
         let weekly = a.days.count > 62
-        h.raw("<table class=\"narrow\"><thead><tr><th scope=\"col\">\(weekly ? "Week of" : "Date")</th>")
+        h.raw(table(weekly ? "Steps and sleep by week" : "Steps and sleep by day", narrow: true) + "<thead><tr><th scope=\"col\">\(weekly ? "Week of" : "Date")</th>")
         h.raw("<th scope=\"col\" class=\"num\">\(weekly ? "Mean steps" : "Steps")</th><th scope=\"col\" class=\"num\">\(weekly ? "Mean asleep" : "Asleep")</th>")
         h.raw("<th scope=\"col\" class=\"num\">\(weekly ? "Mean in bed" : "In bed")</th></tr></thead><tbody>")
         for (label, days) in rows(a.days, weekly: weekly) {
@@ -35,7 +35,7 @@ extension ReportHTML {
             h.raw("</td><td class=\"num\">"); h.text(asleep.map(duration) ?? "–"); h.raw("</td><td class=\"num\">")
             h.text(inBed.map(duration) ?? "–"); h.raw("</td></tr>")
         }
-        h.raw("</tbody></table></section>")
+        h.raw("</tbody></table></div></section>")
     }
 
     /// The days one by one, or grouped by week (Monday first).
@@ -55,22 +55,22 @@ extension ReportHTML {
         open("factors", "Factors", &h)
         func names(_ title: String, _ list: [NameCount]) {
             guard !list.isEmpty else { return }
-            h.raw("<table class=\"narrow\"><caption>\(title)</caption><thead><tr><th scope=\"col\">Factor</th>")
+            h.raw(table(title, narrow: true) + "<caption>\(title)</caption><thead><tr><th scope=\"col\">Factor</th>")
             h.raw("<th scope=\"col\" class=\"num\">Times named</th></tr></thead><tbody>")
             for n in list { h.raw("<tr><td>"); h.text(n.name); h.raw("</td><td class=\"num\">\(n.count)</td></tr>") }
-            h.raw("</tbody></table>")
+            h.raw("</tbody></table></div>")
         }
         names("Named as making symptoms worse", f.aggravating)
         names("Named as relieving symptoms", f.relieving)
         if !f.lifestyle.isEmpty {
-            h.raw("<table class=\"narrow\"><caption>Lifestyle factors logged on the \(f.highDays) day\(f.highDays == 1 ? "" : "s") with the highest symptom scores, against the other \(f.otherDays) days</caption>")
+            h.raw(table("Lifestyle factors", narrow: true) + "<caption>Lifestyle factors logged on the \(f.highDays) day\(f.highDays == 1 ? "" : "s") with the highest symptom scores, against the other \(f.otherDays) days</caption>")
             h.raw("<thead><tr><th scope=\"col\">Factor</th><th scope=\"col\" class=\"num\">Highest-score days</th>")
             h.raw("<th scope=\"col\" class=\"num\">Other days</th></tr></thead><tbody>")
             for l in f.lifestyle {
                 h.raw("<tr><td>"); h.text(l.factor)
                 h.raw("</td><td class=\"num\">\(l.highDays) of \(f.highDays)</td><td class=\"num\">\(l.otherDays) of \(f.otherDays)</td></tr>")
             }
-            h.raw("</tbody></table>")
+            h.raw("</tbody></table></div>")
         }
         h.raw("</section>")
     }

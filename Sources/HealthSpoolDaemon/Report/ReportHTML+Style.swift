@@ -10,7 +10,8 @@ extension ReportHTML {
         .report .hint{color:#333;font-size:.92em}
         .report-meta{border:1px solid #777;border-radius:6px;padding:.6rem .8rem;margin:0 0 1rem;background:#fff}
         .report-meta .source{font-style:italic}
-        .report table{border-collapse:collapse;width:100%;margin:.4rem 0 1rem;font-size:.95em}
+        .report .table-wrap{overflow-x:auto;margin:.4rem 0 1rem}
+        .report table{border-collapse:collapse;width:100%;margin:0}
         .report table.narrow{width:auto;min-width:50%}
         .report caption{text-align:left;font-weight:700;padding:.3rem 0}
         .report th,.report td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #bbb;vertical-align:top}
@@ -18,14 +19,16 @@ extension ReportHTML {
         .report .num{text-align:right;font-variant-numeric:tabular-nums}
         .report tr.total th,.report tr.total td{font-weight:700;border-top:2px solid #111}
         .report-chart{display:block;max-width:46rem;height:auto;margin:.2rem 0 .6rem;background:#fff}
-        .report-chart text{font-size:12px}
+        .report-chart text{font-size:16px}
         .report-notes{padding-left:1.2rem}
         .report-notes li{margin:.3rem 0}
         .report-notes .when{font-weight:700}
         .plan-box{border:2px solid #111;min-height:12rem;border-radius:4px;background:#fff}
-        .report-section{overflow-wrap:anywhere}
-        @media (max-width:40rem){.report table{font-size:.85em}.report th,.report td{padding:.25rem .3rem}}
-        @page{size:auto;margin:16mm 14mm 16mm 14mm}
+        .report td,.report th,.report-notes li{overflow-wrap:break-word}
+        .report-form{margin:0 0 1.2rem}
+        .report-controls code{font-family:"DejaVu Sans Mono",monospace;font-size:1em;overflow-wrap:anywhere}
+        @media (max-width:40rem){.report th,.report td{padding:.25rem .3rem}}
+        @page{size:auto;margin:16mm 14mm 16mm 14mm;@top-left{content:"Health summary";font:9pt sans-serif}@bottom-right{content:"Page " counter(page) " of " counter(pages);font:9pt sans-serif}}
         @media print{
           body{background:#fff;font-size:10.5pt}
           header,nav,.skip,.report-controls,.day-strip,.notice{display:none !important}
@@ -38,6 +41,8 @@ extension ReportHTML {
           .report tr,.report-chart,.keep,.plan-box,.report-notes li{break-inside:avoid;page-break-inside:avoid}
           .report thead{display:table-header-group}
           .report-chart{max-width:100%}
+          .report .table-wrap{overflow:visible}
+          .report table{font-size:10pt}
           .report a{color:#000;text-decoration:none}
         }
         """

@@ -59,8 +59,7 @@ public enum ReportHTML {
         for (i, c) in r.symptoms.enumerated() {
             h.raw("<div class=\"keep\"><h3>"); h.text(c.category.name); h.raw("</h3>")
             h.raw(ReportChart.bars(c.category.daily.map(Double.init), days: r.days, label: "Daily score of \(c.category.name)", id: "sym\(i)"))
-            h.raw("</div>")
-            h.raw("<table><thead><tr><th scope=\"col\">Symptom</th><th scope=\"col\" class=\"num\">Entries</th><th scope=\"col\" class=\"num\">Days</th>")
+            h.raw(table("Symptoms of \(HTMLText.escape(c.category.name))") + "<thead><tr><th scope=\"col\">Symptom</th><th scope=\"col\" class=\"num\">Entries</th><th scope=\"col\" class=\"num\">Days</th>")
             h.raw("<th scope=\"col\" class=\"num\">Total score</th><th scope=\"col\" class=\"num\">Highest day</th><th scope=\"col\">Worst days</th>")
             h.raw("<th scope=\"col\">Parts of the day</th></tr></thead><tbody>")
             func row(_ s: ScoreFigures, all: Bool) {
@@ -73,7 +72,7 @@ public enum ReportHTML {
             }
             for s in c.symptoms { row(s, all: false) }
             if c.symptoms.count > 1 { row(c.category, all: true) }
-            h.raw("</tbody></table>")
+            h.raw("</tbody></table></div></div>")
         }
         h.raw("</section>")
     }
@@ -81,7 +80,7 @@ public enum ReportHTML {
     static func medications(_ r: VisitReport, _ h: inout HTMLText) {
         guard !r.medications.isEmpty else { return }
         open("medications", "Medications", &h)
-        h.raw("<table><thead><tr><th scope=\"col\">Medication</th><th scope=\"col\">Dose</th><th scope=\"col\">Directions</th>")
+        h.raw(table("Medications") + "<thead><tr><th scope=\"col\">Medication</th><th scope=\"col\">Dose</th><th scope=\"col\">Directions</th>")
         h.raw("<th scope=\"col\">Prescriber</th><th scope=\"col\" class=\"num\">Doses logged</th><th scope=\"col\" class=\"num\">Due</th>")
         h.raw("<th scope=\"col\" class=\"num\">On time</th><th scope=\"col\" class=\"num\">Late</th><th scope=\"col\" class=\"num\">Missed</th></tr></thead><tbody>")
         for m in r.medications {
@@ -94,11 +93,11 @@ public enum ReportHTML {
             }
             h.raw("</tr>")
         }
-        h.raw("</tbody></table>")
+        h.raw("</tbody></table></div>")
         h.raw("<p class=\"hint\">Due: the doses the reminders asked for. On time: logged within an hour of the time due; late: logged later, before the next dose's hour; missed: not logged.</p>")
         let weekly = r.medications.filter { !$0.weeks.isEmpty }
         if !weekly.isEmpty {
-            h.raw("<h3>Adherence by week</h3><table><thead><tr><th scope=\"col\">Week of</th><th scope=\"col\">Medication</th>")
+            h.raw("<h3>Adherence by week</h3>" + table("Adherence by week") + "<thead><tr><th scope=\"col\">Week of</th><th scope=\"col\">Medication</th>")
             h.raw("<th scope=\"col\" class=\"num\">Due</th><th scope=\"col\" class=\"num\">On time</th><th scope=\"col\" class=\"num\">Late</th>")
             h.raw("<th scope=\"col\" class=\"num\">Missed</th></tr></thead><tbody>")
             let weeks = Set(weekly.flatMap { $0.weeks.map(\.week) }).sorted()
@@ -109,7 +108,7 @@ public enum ReportHTML {
                     h.raw("</td><td class=\"num\">\(c.due)</td><td class=\"num\">\(c.onTime)</td><td class=\"num\">\(c.late)</td><td class=\"num\">\(c.missed)</td></tr>")
                 }
             }
-            h.raw("</tbody></table>")
+            h.raw("</tbody></table></div>")
         }
         h.raw("</section>")
     }
@@ -120,17 +119,16 @@ public enum ReportHTML {
         for (i, m) in r.measurements.enumerated() {
             h.raw("<div class=\"keep\"><h3>"); h.text("\(m.title) (\(m.unit))"); h.raw("</h3>")
             h.raw(ReportChart.measurement(m, days: r.days, id: "m\(i)"))
-            h.raw("</div>")
             let bp = m.kind == "bloodPressure"
             if !m.readings.isEmpty {
-                h.raw("<table class=\"narrow\"><thead><tr><th scope=\"col\">Time</th><th scope=\"col\" class=\"num\">\(bp ? "Systolic / diastolic" : "Value")</th></tr></thead><tbody>")
+                h.raw(table("\(m.title) readings", narrow: true) + "<thead><tr><th scope=\"col\">Time</th><th scope=\"col\" class=\"num\">\(bp ? "Systolic / diastolic" : "Value")</th></tr></thead><tbody>")
                 for x in m.readings {
                     h.raw("<tr><td>"); h.text(when(x.at)); h.raw("</td><td class=\"num\">")
                     h.text(number(x.value) + (x.second.map { " / " + number($0) } ?? "")); h.raw("</td></tr>")
                 }
             } else {
                 h.raw("<p class=\"hint\">\(m.count) readings: each day's lowest, mean and highest.</p>")
-                h.raw("<table class=\"narrow\"><thead><tr><th scope=\"col\">Date</th><th scope=\"col\" class=\"num\">Readings</th>")
+                h.raw(table("\(m.title) by day", narrow: true) + "<thead><tr><th scope=\"col\">Date</th><th scope=\"col\" class=\"num\">Readings</th>")
                 h.raw("<th scope=\"col\" class=\"num\">Lowest</th><th scope=\"col\" class=\"num\">Mean</th><th scope=\"col\" class=\"num\">Highest</th></tr></thead><tbody>")
                 for d in m.daily {
                     func cell(_ a: Double, _ b: Double?) -> String { number(a) + (b.map { " / " + number($0) } ?? "") }
@@ -139,7 +137,7 @@ public enum ReportHTML {
                     h.raw("</td><td class=\"num\">"); h.text(cell(d.high, d.second?.high)); h.raw("</td></tr>")
                 }
             }
-            h.raw("</tbody></table>")
+            h.raw("</tbody></table></div></div>")
         }
         h.raw("</section>")
     }
@@ -158,6 +156,12 @@ public enum ReportHTML {
             h.raw("</ul>")
         }
         h.raw("</section>")
+    }
+
+    /// A table's start inside a box that scrolls sideways on a narrow screen (the page does not),
+    /// reachable by keyboard and named for screen readers; `label` is markup (escaped).
+    static func table(_ label: String, narrow: Bool = false) -> String {
+        "<div class=\"table-wrap\" role=\"region\" tabindex=\"0\" aria-label=\"\(label)\"><table\(narrow ? " class=\"narrow\"" : "")>"
     }
 
     // MARK: Text
