@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import wait_until
-from test_web import SCREENSHOTS, browser, listening, no_serious_axe_violations, shot, web  # noqa: F401 (fixtures)
+from test_web import SCREENSHOTS, browser, listening, shot, web  # noqa: F401 (fixtures)
 
 UTC = {"TZ": "UTC"}
 FROM, TO = "2026-03-02", "2026-03-08"
@@ -169,6 +169,15 @@ def test_report_notes_questions_first_and_the_default_period(hs, tmp_path):
     assert p.returncode != 0 and "--from" in p.stderr
 
 
+def no_axe_violations(driver, name: str):
+    """axe-core finds nothing on the page, of any impact."""
+    from axe_selenium_python import Axe
+    axe = Axe(driver)
+    axe.inject()
+    found = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in axe.run()["violations"]]
+    assert not found, f"{name}: {found}"
+
+
 def pdf(driver, paper: tuple[float, float], name: str) -> tuple[Path, str, int]:
     """Prints the page to PDF as Chromium does (its print style sheet), saves it with PNGs of its
     pages in test-artifacts/web/; returns the file, its text and its page count."""
@@ -189,6 +198,17 @@ def pdf(driver, paper: tuple[float, float], name: str) -> tuple[Path, str, int]:
 A4, LETTER = (8.27, 11.69), (8.5, 11.0)
 
 
+def test_report_page_needs_the_session_and_its_style_is_the_files(web):
+    r, _ = web.request("GET", f"/report?from={FROM}&to={TO}")
+    assert r.status == 401
+    cookie, _ = web.session()
+    r, body = web.request("GET", "/report", {"Cookie": cookie})
+    assert r.status == 200 and b'href="/static/report.css"' in body
+    assert "default-src 'none'" in r.getheader("Content-Security-Policy")
+    r, css = web.request("GET", "/static/report.css", {"Cookie": cookie})
+    assert r.status == 200 and b"@media print" in css
+
+
 def test_report_page_in_the_browser_prints_on_a4_and_letter(web, browser):
     make_week(web.hs)
     web.hs.run("note", "add", "Is 400 mg right?", "--category", "questions")
@@ -200,7 +220,7 @@ def test_report_page_in_the_browser_prints_on_a4_and_letter(web, browser):
     assert page.row("ibuprofen") == IBUPROFEN
     assert page.row("All (Head)") == HEAD
     assert browser.find_element("id", "f-from").get_attribute("value") == FROM
-    no_serious_axe_violations(browser, "/report")
+    no_axe_violations(browser, "/report")
     small = browser.execute_script("""
         return [...document.querySelectorAll('main *')].filter(e => e.getClientRects().length && e.childNodes.length &&
             [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()) && parseFloat(getComputedStyle(e).fontSize) < 16)
@@ -232,6 +252,6 @@ def test_report_page_in_the_browser_prints_on_a4_and_letter(web, browser):
     # A year: the default of the quick choice; the notes of today are in it, questions first.
     browser.get(web.base + "/report?days=365&questions=questions")
     assert wait_until(lambda: browser.find_elements("id", "r-notes"), 10)
-    no_serious_axe_violations(browser, "/report?days=365")
+    no_axe_violations(browser, "/report?days=365")
     _, text, pages = pdf(browser, A4, "report-year-a4")
     assert "Is 400 mg right?" in text and pages >= 6
