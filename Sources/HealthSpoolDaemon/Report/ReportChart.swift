@@ -28,8 +28,11 @@ enum ReportChart {
         let all = m.readings.flatMap { [$0.value] + ($0.second.map { [$0] } ?? []) }
             + m.daily.flatMap { [$0.low, $0.high] + ($0.second.map { [$0.low, $0.high] } ?? []) }
         guard let lo = all.min(), let hi = all.max(), let first = days.first else { return "" }
-        let pad = max((hi - lo) * 0.1, 1)
-        let low = max(0, (lo - pad).rounded(.down)), high = (hi + pad).rounded(.up)
+        // A scale in round steps (10 past a range of 20, else 1) with a round middle line.
+        let pad = max((hi - lo) * 0.1, 1), step = hi - lo > 20 ? 10.0 : 1
+        let low = max(0, ((lo - pad) / step).rounded(.down) * step)
+        var high = ((hi + pad) / step).rounded(.up) * step
+        if ((high - low) / step).truncatingRemainder(dividingBy: 2) != 0 { high += step }
         let label = "\(m.title) over the period, \(m.unit)" + (m.kind == "bloodPressure" ? ": systolic filled dots, diastolic open dots" : "")
         var svg = open(label: label, id: id) + axes(low: low, high: high, days: days)
         let span = Double(days.count) * 86_400_000
