@@ -1,3 +1,4 @@
+@preconcurrency import HealthSpoolCore
 @preconcurrency import HealthSpoolDaemon
 import Hummingbird
 
@@ -9,6 +10,14 @@ extension WebRoutes {
             var r = Page.respond(.ok, ReportHTML.css, type: "text/css; charset=utf-8")
             r.headers[.cacheControl] = "max-age=3600"
             return r
+        }
+        // The printed pages' header with the period: dates only, read as dates (nothing else gets in).
+        router.get("/report/page.css") { r, _ in
+            let q = Form(r.uri.query ?? "")
+            guard let from = q["from"].flatMap(CivilDate.init(parsing:)), let to = q["to"].flatMap(CivilDate.init(parsing:)) else {
+                return Page.respond(.badRequest, "", type: "text/css; charset=utf-8")
+            }
+            return Page.respond(.ok, ReportHTML.pageHeader(from: from, to: to), type: "text/css; charset=utf-8")
         }
         router.get("/static/report.js") { _, _ in
             var r = Page.respond(.ok, ReportPage.js, type: "text/javascript; charset=utf-8")

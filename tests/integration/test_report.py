@@ -129,6 +129,14 @@ def test_report_file_is_self_contained_with_exact_figures_and_json_agrees(hs, tm
         assert any(t == "h2" for t, _ in page.tags) and section in text, section
     assert "Notes" not in [t.strip() for t in page.text]      # no note in that week: no section
 
+    # Printed as it is (Chromium, A4): a section a page, the period and page N of M on each.
+    printed = tmp_path / "f.pdf"
+    subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
+                    f"--print-to-pdf={printed}", out.as_uri()], capture_output=True, timeout=120, check=True)
+    text = subprocess.run(["pdftotext", str(printed), "-"], capture_output=True, text=True, check=True).stdout
+    pages = text.count(f"Health summary {FROM} to {TO}")
+    assert pages >= 6 and f"Page {pages} of {pages}" in text, text[:500]
+
     # --json: the same figures.
     j = json.loads(hs.run("report", "--from", FROM, "--to", TO, "--json", "--out", "-", env=UTC).stdout)
     assert (j["from"], j["to"], j["days"]) == (FROM, TO, 7)
@@ -244,6 +252,7 @@ def test_report_page_in_the_browser_prints_on_a4_and_letter(web, browser):
             assert gone not in text, (name, gone)
         assert pages >= 6, (name, pages)
         assert f"Page 1 of {pages}" in text and f"Page {pages} of {pages}" in text, name
+        assert text.count(f"Health summary {FROM} to {TO}") == pages, name
         flat = " ".join(text.split())
         assert "with food Dr <Weiss>" in flat and "13 14 12 1 1" in flat, name
         assert "These figures are from the person's own records" in flat

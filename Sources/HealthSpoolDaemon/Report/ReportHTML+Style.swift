@@ -42,6 +42,7 @@ extension ReportHTML {
           .report thead{display:table-header-group}
           .report-chart{max-width:100%}
           .report .table-wrap{overflow:visible}
+          .plan-box{min-height:150mm}
           .report table{font-size:10pt}
           .report a{color:#000;text-decoration:none}
         }

@@ -33,9 +33,12 @@ public enum ReportHTML {
         return h.html
     }
 
-    /// The header printed on every page of the file: the period, and page N of M.
-    static func pageHeader(_ r: VisitReport) -> String {
-        "@page{@top-left{content:\"Health summary \(r.from) to \(r.to)\";font:9pt sans-serif}" +
+    /// The header printed on every page: the period, and page N of M (a style sheet: inline in
+    /// the file, `/report/page.css` on the web).
+    public static func pageHeader(_ r: VisitReport) -> String { pageHeader(from: r.from, to: r.to) }
+
+    public static func pageHeader(from: CivilDate, to: CivilDate) -> String {
+        "@page{@top-left{content:\"Health summary \(from) to \(to)\";font:9pt sans-serif}" +
             "@bottom-right{content:\"Page \" counter(page) \" of \" counter(pages);font:9pt sans-serif}}"
     }
 
