@@ -1,5 +1,6 @@
 import HealthSpoolCore
 import HealthSpoolLinux
+import HealthSpoolStore
 import Testing
 @testable import HealthSpoolDaemon
 
@@ -115,6 +116,34 @@ import Testing
         let adherence = json["medications"]?.arrayValue?.first?["adherence"]
         #expect(adherence?["onTime"]?.doubleValue == 12 && adherence?["late"]?.doubleValue == 1 && adherence?["missed"]?.doubleValue == 1)
         #expect(json["symptoms"]?.arrayValue?.first?["category"]?["total"]?.doubleValue == 9)
+    }
+
+    @Test func pastSixtyReadingsEachDaysRangeAndSleepFromTheRollups() throws {
+        let (context, dir) = try JournalRunnerTests.context()
+        defer { _ = try? FileSystem.removeTree(dir) }
+        let r = try JournalRunner.run(context: context, now: Self.now, announce: { _ in }) { r in
+            let j = try r.records()
+            // 61 readings: 31 on 03-03 (60…90), 30 on 03-04 (100…129).
+            for i in 0..<31 { _ = try j.measure(.heartRate(Double(60 + i)), at: Self.t("2026-03-03 08:00").adding(millis: Int64(i) * 60_000), now: Self.now) }
+            for i in 0..<30 { _ = try j.measure(.heartRate(Double(100 + i)), at: Self.t("2026-03-04 08:00").adding(millis: Int64(i) * 60_000), now: Self.now) }
+            // A night 23:00–06:30 asleep inside 22:30–07:00 in bed: it ends on 03-03.
+            let watch = SampleSource(name: "Watch")
+            _ = try r.store.insert([
+                Sample(type: "sleepAnalysis", value: 0, unit: "min", start: Self.t("2026-03-02 23:00"), end: Self.t("2026-03-03 06:30"),
+                       source: watch, metadata: ["sleepStage": "asleepCore"]),
+                Sample(type: "sleepAnalysis", value: 0, unit: "min", start: Self.t("2026-03-02 22:30"), end: Self.t("2026-03-03 07:00"),
+                       source: watch, metadata: ["sleepStage": "inBed"]),
+            ], now: Self.now)
+            return try r.reports().report(from: Self.from, to: Self.to, now: Self.now)
+        }
+        let hr = try #require(r.measurements.first)
+        #expect(hr.kind == "heartRate" && hr.count == 61 && hr.readings.isEmpty)
+        #expect(hr.daily == [DailyRange(day: CivilDate(parsing: "2026-03-03")!, count: 31, low: 60, mean: 75, high: 90),
+                             DailyRange(day: CivilDate(parsing: "2026-03-04")!, count: 30, low: 100, mean: 114.5, high: 129)])
+        let a = try #require(r.activity)
+        #expect(a.days[1].asleepMinutes == 450 && a.days[1].inBedMinutes == 510)
+        #expect(a.meanAsleepMinutes == 450 && a.meanSteps == nil)
+        #expect(ReportHTML.document(r).contains("7 h 30 min"))
     }
 
     @Test func anEmptyPeriodHasNoSection() throws {
