@@ -241,6 +241,8 @@ def test_report_page_in_the_browser_prints_on_a4_and_letter(web, browser):
     overflow = browser.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"/report at 390 px scrolls sideways by {overflow} px"
     shot(browser, "report-390")
+    browser.execute_script("document.getElementById('r-symptoms').scrollIntoView()")
+    shot(browser, "report-390-symptoms")
     browser.set_window_size(1280, 900)
     browser.get(web.base + f"/report?from={FROM}&to={TO}")
 

@@ -27,7 +27,7 @@ extension ReportHTML {
         .report td,.report th,.report-notes li{overflow-wrap:break-word}
         .report-form{margin:0 0 1.2rem}
         .report-controls code{font-family:"DejaVu Sans Mono",monospace;font-size:1em;overflow-wrap:anywhere}
-        @media (max-width:40rem){.report th,.report td{padding:.25rem .3rem}}
+        @media screen and (max-width:40rem){.report th,.report td{padding:.25rem .3rem}.report table:not(.narrow){min-width:48rem}.report-chart{margin-left:-.5rem;width:calc(100% + 1rem)}}
         @page{size:auto;margin:16mm 14mm 16mm 14mm;@top-left{content:"Health summary";font:9pt sans-serif}@bottom-right{content:"Page " counter(page) " of " counter(pages);font:9pt sans-serif}}
         @media print{
           body{background:#fff;font-size:10.5pt}
