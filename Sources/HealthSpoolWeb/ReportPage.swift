@@ -39,7 +39,11 @@ enum ReportPage {
         if let problem { p.raw("<p class=\"notice error\" role=\"alert\">"); p.text(problem); p.raw("</p>") }
         p.raw("<section class=\"card report-controls\" aria-labelledby=\"rc-h\"><h2 id=\"rc-h\">Period</h2>")
         p.raw("<ul class=\"choices small\" aria-label=\"Quick choices\">")
-        for (days, label) in choices { p.raw("<li><a class=\"choice\" href=\"/report?days=\(days)\">\(label)</a></li>") }
+        let keep = questions.map { "&amp;questions=" + Page.percentEncode($0) } ?? ""
+        for (days, label) in choices {
+            let current = query["days"] == String(days) ? " aria-current=\"page\"" : ""
+            p.raw("<li><a class=\"choice\" href=\"/report?days=\(days)\(keep)\"\(current)>\(label)</a></li>")
+        }
         p.raw("</ul>")
         p.raw("<form method=\"get\" action=\"/report\" class=\"report-form\"><div class=\"row\">")
         p.field("From", name: "from", type: "date", value: period.from.description)

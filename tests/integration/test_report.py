@@ -263,6 +263,8 @@ def test_report_page_in_the_browser_prints_on_a4_and_letter(web, browser):
     # A year: the default of the quick choice; the notes of today are in it, questions first.
     browser.get(web.base + "/report?days=365&questions=questions")
     assert wait_until(lambda: browser.find_elements("id", "r-notes"), 10)
+    current = browser.find_element("css selector", ".report-controls a[aria-current=page]")
+    assert current.text == "Last year" and "questions=questions" in current.get_attribute("href")
     no_axe_violations(browser, "/report?days=365")
     _, text, pages = pdf(browser, A4, "report-year-a4")
     assert "Is 400 mg right?" in text and pages >= 6
