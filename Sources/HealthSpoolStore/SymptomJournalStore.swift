@@ -161,6 +161,12 @@ public final class SymptomJournalStore {
         try entries(of: Self.symptoms, day: day, readSymptom)
     }
 
+    /// The entries of the local days `from...to` (not deleted), in time order: one range of the
+    /// day index (a report's period).
+    public func symptomEntries(from: CivilDate, to: CivilDate) throws(StoreError) -> [SymptomEntry] {
+        try entries(of: Self.symptoms, from: from, to: to, readSymptom)
+    }
+
     /// Each local day's score over `from...to`: the sum of the severity weights of its entries
     /// (deleted ones left out), read in one range of the day index (the calendar's shading).
     /// Days without entries are absent.
@@ -243,6 +249,11 @@ public final class SymptomJournalStore {
         try entries(of: Self.lifestyle, day: day, readLifestyle)
     }
 
+    /// The lifestyle entries of the local days `from...to` (not deleted), in time order.
+    public func lifestyleEntries(from: CivilDate, to: CivilDate) throws(StoreError) -> [LifestyleEntry] {
+        try entries(of: Self.lifestyle, from: from, to: to, readLifestyle)
+    }
+
     private func readLifestyle(_ q: Statement) -> LifestyleEntry {
         var measure: LifestyleMeasure?
         if let level = q.string(7).flatMap(LifestyleLevel.init(rawValue:)) {
@@ -281,6 +292,14 @@ public final class SymptomJournalStore {
     private func entries<T>(of table: EntryTable, day: CivilDate, _ read: (Statement) -> T) throws(StoreError) -> [T] {
         try conn.rows("SELECT \(table.columns) FROM \(table.name) WHERE day = ? AND deleted = 0 ORDER BY at_ms, id") {
             $0.bind(1, day.daysSinceEpoch)
+        } _: { read($0) }
+    }
+
+    /// The entries of `table` on the local days `from...to` (not deleted), in time order.
+    private func entries<T>(of table: EntryTable, from: CivilDate, to: CivilDate,
+                            _ read: (Statement) -> T) throws(StoreError) -> [T] {
+        try conn.rows("SELECT \(table.columns) FROM \(table.name) WHERE day BETWEEN ? AND ? AND deleted = 0 ORDER BY at_ms, id") {
+            $0.bind(1, from.daysSinceEpoch); $0.bind(2, to.daysSinceEpoch)
         } _: { read($0) }
     }
 

@@ -5,7 +5,7 @@ struct Page {
     /// The navigation, in order: path and label.
     static let sections: [(String, String)] = [
         ("/", "Overview"), ("/day", "Days"), ("/import", "Import"), ("/journal", "Journal"), ("/meds", "Medications"), ("/reminders", "Reminders"),
-        ("/measure", "Measurements"), ("/settings", "Settings"),
+        ("/measure", "Measurements"), ("/report", "Summary"), ("/settings", "Settings"),
     ]
 
     var title: String

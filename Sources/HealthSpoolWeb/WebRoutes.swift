@@ -54,6 +54,7 @@ struct WebRoutes: Sendable {
         addPages(router)
         addJournalPages(router)
         addDayPages(router)
+        addReportPages(router)
         return router
     }
 

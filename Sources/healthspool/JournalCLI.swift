@@ -4,7 +4,7 @@ import HealthSpoolDaemon
 import HealthSpoolLinux
 
 /// Runs a journal command (symptom, lifestyle, journal, med, remind, goal, note, measure, day,
-/// calendar, rebuild-rollups) through the daemon module's `JournalRunner`, with or without a
+/// calendar, rebuild-rollups, report) through the daemon module's `JournalRunner`, with or without a
 /// running daemon: the store opened once, what it queues announced to a running daemon; its
 /// refusals become one-line CLI errors (exit status 1).
 func withJournal<T>(_ common: CommonOptions, _ body: (JournalRunner) throws -> T) throws -> T {

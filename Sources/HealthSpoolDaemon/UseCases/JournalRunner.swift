@@ -3,7 +3,7 @@ import HealthSpoolLinux
 import HealthSpoolStore
 
 /// One journal command (the CLI's symptom, lifestyle, journal, med, remind, goal, note,
-/// measure, day, calendar and rebuild-rollups), run the same way for each: the store opened once, the journal's use cases on it,
+/// measure, day, calendar, rebuild-rollups and report), run the same way for each: the store opened once, the journal's use cases on it,
 /// the time the command runs at; the records it puts in line are announced to a running daemon
 /// through its control socket (it then syncs them as it syncs imports); a refusal is one line.
 ///
@@ -47,6 +47,9 @@ public final class JournalRunner {
 
     /// The day views and the month calendar, on the same store and zone as `records()`.
     public func days() throws -> HealthDays { HealthDays(journal: try records()) }
+
+    /// The doctor's summary of a period, on the same store and zone as `records()`.
+    public func reports() throws -> VisitReports { VisitReports(journal: try records()) }
 
     /// Runs `body` on the journal of `context`'s store (created when needed) at the current
     /// time; queued records are announced to a running daemon at `context.controlSocket`.

@@ -1,0 +1,28 @@
+@preconcurrency import HealthSpoolCore
+@preconcurrency import HealthSpoolDaemon
+import Hummingbird
+
+extension WebRoutes {
+    /// The doctor's summary and its style sheet (the same as the file's) and script.
+    func addReportPages(_ router: Router<WebContext>) {
+        router.get("/report") { r, c in try await page(r, c) { ctx, q, csrf in try ReportPage.render(ctx, query: q, csrf: csrf) } }
+        router.get("/static/report.css") { _, _ in
+            var r = Page.respond(.ok, ReportHTML.css, type: "text/css; charset=utf-8")
+            r.headers[.cacheControl] = "max-age=3600"
+            return r
+        }
+        // The printed pages' header with the period: dates only, read as dates (nothing else gets in).
+        router.get("/report/page.css") { r, _ in
+            let q = Form(r.uri.query ?? "")
+            guard let from = q["from"].flatMap(CivilDate.init(parsing:)), let to = q["to"].flatMap(CivilDate.init(parsing:)) else {
+                return Page.respond(.badRequest, "", type: "text/css; charset=utf-8")
+            }
+            return Page.respond(.ok, ReportHTML.pageHeader(from: from, to: to), type: "text/css; charset=utf-8")
+        }
+        router.get("/static/report.js") { _, _ in
+            var r = Page.respond(.ok, ReportPage.js, type: "text/javascript; charset=utf-8")
+            r.headers[.cacheControl] = "max-age=3600"
+            return r
+        }
+    }
+}
