@@ -9,7 +9,7 @@ enum ReportPage {
     /// The quick choices: days in the period (ending today), label.
     static let choices: [(Int, String)] = [(30, "Last 30 days"), (91, "Last 3 months"), (365, "Last year")]
 
-    static func render(_ ctx: DaemonContext, query: Form, csrf: String) throws -> String {
+    static func render(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
         let reports = VisitReports(journal: try HealthJournal(context: ctx))
         let now = DaemonClock.now()
         let categories = try reports.journal.noteCategories().map(\.0)
