@@ -88,4 +88,15 @@ import Testing
         #expect(SessionChoice.choose(.on, environmentSession: nil, display: "", sessions: [tty]) == tty)
         #expect(SessionChoice.choose(.on, environmentSession: nil, display: "", sessions: []) == nil)
     }
+
+    @Test func theSettingReadsItsThreeValues() throws {
+        var s = Settings()
+        #expect(s.lockFollowSession == .auto)
+        let key = try #require(SettingKey.all.first { $0.name == "lock.follow_session" })
+        #expect(key.defaultText == "auto")
+        #expect(key.summary.contains("One of: auto, on, off."))
+        _ = s
+        s = try SettingsReader.resolve(files: [], environment: ["HEALTHSPOOL_LOCK_FOLLOW_SESSION": "OFF"])
+        #expect(s.lockFollowSession == .off)
+    }
 }
