@@ -46,6 +46,10 @@ class Healthspool:
             "HEALTHSPOOL_SYNC_THROTTLE_SECONDS": "1",
             # Parallel daemons would share port 8484: the web tests turn it on with a free port.
             "HEALTHSPOOL_WEB_ENABLED": "false",
+            # The host's logind must not lock the daemon under test (issue 31: the session lock
+            # is followed by default): no system bus, the flag alone. test_session_lock.py
+            # passes its own bus.
+            "DBUS_SYSTEM_BUS_ADDRESS": f"unix:path={home}/no-system-bus",
         }
         # The sanitizer runs of docs/fuzzing.md: their options reach the daemon and the CLI.
         for name in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "SWIFT_BACKTRACE"):

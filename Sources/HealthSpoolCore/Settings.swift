@@ -25,6 +25,8 @@ public enum GatewayAuth: String, CaseIterable, Sendable {
 public struct Settings: Sendable, Equatable {
     public var spoolDir = "~/HealthSpool"
     public var afterImport = AfterImport.archive
+    /// Whether the user's logind session lock locks the daemon as the lock flag does.
+    public var lockFollowSession = SessionFollow.auto
     public var stateDir = "$XDG_STATE_HOME/healthspool"
     public var spoolRetryBaseSeconds = 10
     public var spoolRetryMaxSeconds = 600
@@ -287,6 +289,7 @@ extension SettingKey {
     public static let all: [SettingKey] = [
         .string("spool.dir", "~/HealthSpool", "The spool directory watched for new exports.") { $0.spoolDir = $1 },
         .choice("spool.after_import", AfterImport.archive, "What happens to an imported file: moved to the spool's archive/ folder, or deleted.") { $0.afterImport = $1 },
+        .choice("lock.follow_session", SessionFollow.auto, "Whether the daemon follows the lock of the user's logind session as it follows the lock flag (healthspool lock): while the session is locked, or the machine is going to sleep, nothing in the spool is read and nothing is sent; at unlock everything drains. auto: when the user has a graphical session (x11, wayland, mir: the one XDG_SESSION_ID names, else the user's display session, else any graphical one); on: the user's session even if it is not graphical; off: the flag alone. The flag holds whatever the session does. With no system bus, no logind or no session, the flag alone (said once in the log). Taken at the next start of the daemon.") { $0.lockFollowSession = $1 },
         .string("state.dir", "$XDG_STATE_HOME/healthspool", "Where the SQLite store lives (~/.local/state/healthspool when XDG_STATE_HOME is unset).") { $0.stateDir = $1 },
         .int("spool.retry_base_seconds", 10, 1...3600, "A spool file that failed for a temporary local reason (disk full, permission denied) stays in the spool and is retried after this delay, doubling each time.") { $0.spoolRetryBaseSeconds = $1 },
         .int("spool.retry_max_seconds", 600, 1...86_400, "Longest delay between retries of such a file.") { $0.spoolRetryMaxSeconds = $1 },

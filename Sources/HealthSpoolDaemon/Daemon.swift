@@ -30,6 +30,10 @@ public final class Daemon: @unchecked Sendable {
     let status: StatusBoard
     let retention: RetentionSchedule
     var watcher: SpoolWatcher?
+    /// Follows the logind session's lock (`lock.follow_session`); nil when off.
+    var sessionWatcher: SessionLockWatcher?
+    /// Whether "the lock flag alone" was logged since the session was last followed.
+    var flagAloneLogged = false
     var secretWatcher: SpoolWatcher?
     var watchedSecrets: Set<String> = []
     var pidLock: ProcessLock?
@@ -126,12 +130,15 @@ public final class Daemon: @unchecked Sendable {
             self?.handle(e)
         }
         control = try ControlServer(path: context.controlSocket, sync: sync)
+        startSessionWatcher()
         q.sync {
             watchSecrets()
-            let locked = LockFlag.isSet(context: context)
+            status.lockHolds.set(.flag, LockFlag.isSet(context: context), now: clock.now())
+            let locked = status.lockHolds.isLocked
+            sync.unlockHint = status.lockHolds.unlockHint ?? sync.unlockHint
             sync.setLocked(locked)
             intake.locked = locked
-            logger.info("watching \(context.spool.path)\(locked ? " (locked)" : "")",
+            logger.info("watching \(context.spool.path)\(status.lockHolds.holdersText.map { " (locked by \($0))" } ?? "")",
                         metadata: ["event": "start", "file": "\(context.spool.path)"])
             notifier.ready(status: status.statusLine())
             for action in status.lifecycle.started(locked: locked) where action == .readSpool {
@@ -156,9 +163,9 @@ public final class Daemon: @unchecked Sendable {
         case let .undecodableName(dir) where dir == context.spool.path:
             intake.rescan()
         case let .fileReady(dir, name) where dir == context.stateDir && name == "locked":
-            setLocked(true)
+            setHold(.flag, true)
         case let .fileGone(dir, name) where dir == context.stateDir && name == "locked":
-            setLocked(false)
+            setHold(.flag, false)
         case let .fileReady(dir, name) where dir == context.paths.configDir && name == "healthspool.conf":
             reload(reason: "configuration file changed", restartingSync: false)
         case let .fileReady(dir, name) where watchedSecrets.contains(dir + "/" + name):
@@ -169,18 +176,6 @@ public final class Daemon: @unchecked Sendable {
         default:
             break
         }
-    }
-
-    /// The lock flag appeared or went away: while it exists nothing is read from the spool and
-    /// nothing is sent; at unlock the spool is read and what waited drains.
-    func setLocked(_ locked: Bool) {
-        guard locked != sync.locked else { return }
-        intake.locked = locked
-        sync.setLocked(locked)
-        logger.notice(locked ? "locked: the spool is not read and nothing is sent until unlock" : "unlocked: draining what waited",
-                      metadata: ["event": "lock", "locked": "\(locked)"])
-        for action in status.lifecycle.lockChanged(locked) where action == .readSpool { intake.rescan() }
-        status.publish()
     }
 
     // MARK: Stop

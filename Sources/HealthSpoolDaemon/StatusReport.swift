@@ -31,7 +31,9 @@ public struct StatusReport {
             ("error", fileError.map(JSONValue.string) ?? .null),
             ("daemonKeepsPreviousConfig", .bool(pid != nil && fileError != nil)),
         ])))
-        members.append(("locked", .bool(LockFlag.isSet(context: context))))
+        let lock = Self.lockMember(context, live: pid != nil ? live["lock"] : nil)
+        members.append(("locked", .bool(!(lock["holds"]?.arrayValue ?? []).isEmpty)))
+        members.append(("lock", lock))
 
         members.append(("spool", Self.spoolMember(context.spool, live: live, now: DaemonContext.now().millis)))
 
@@ -169,7 +171,7 @@ public struct StatusReport {
         } else if j["location"]?["enabled"]?.boolValue == true {
             lines.append("location:    on, no fix recorded yet (gpsd at \(j["location"]?["gpsd"]?.stringValue ?? ""))")
         }
-        if j["locked"]?.boolValue == true { lines.append("lock:        LOCKED — nothing is read or sent until 'healthspool unlock'") }
+        if let lock = j["lock"] { lines += Self.lockLines(lock, daemonRunning: running) }
         let spool = j["spool"]!
         lines += Self.spoolLines(spool)
         let store = j["store"]!

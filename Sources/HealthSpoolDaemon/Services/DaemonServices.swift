@@ -98,6 +98,7 @@ struct SpoolWatcherService: Service {
         await daemon.onQueue {
             daemon.watcher?.stop()
             daemon.secretWatcher?.stop()
+            daemon.sessionWatcher?.stop()
         }
     }
 }

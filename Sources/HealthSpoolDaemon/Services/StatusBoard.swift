@@ -20,6 +20,14 @@ final class StatusBoard: @unchecked Sendable {
     var context: DaemonContext
     /// Starting, watching, locked, syncing or stopping (the policy lives in the core).
     var lifecycle = DaemonStateMachine()
+    /// What holds the lock (the flag, the session, a suspend) and since when.
+    var lockHolds = LockHolds()
+    /// The logind session whose lock is followed (id, type), if any.
+    var sessionFollowed: (id: String, type: String)?
+    /// Why no session lock is followed (no bus, no logind, no session), when so.
+    var sessionNote: String?
+    /// `lock.follow_session` as the daemon started with it (a reload does not change it).
+    var followSession = SessionFollow.off
     /// Why the configuration file was not reloaded (the daemon runs on the previous one).
     var reloadError: String?
     /// Changes to settings that only a restart applies (spool.dir, state.dir), as sentences.
@@ -66,7 +74,8 @@ final class StatusBoard: @unchecked Sendable {
         let spool = context.spool.path.replacingHome(context.paths.home)
         if sync.locked {
             let waiting = ((try? context.spool.pendingFiles()) ?? []).count
-            return "locked · \(waiting) file(s) waiting · \(queued) queued"
+            let by = lockHolds.holders.map(\.holder.rawValue).joined(separator: "+")
+            return "locked\(by.isEmpty ? "" : " (\(by))") · \(waiting) file(s) waiting · \(queued) queued"
         }
         if let reason = sync.configError ?? sync.stoppedReason { return "sync stopped: \(reason)" }
         if context.settings.gatewayURL == nil {
@@ -113,6 +122,7 @@ final class StatusBoard: @unchecked Sendable {
         w.raw(",\"state\":"); w.string(stopped ? "stopped" : stateWord)
         w.raw(",\"statusLine\":"); w.string(line)
         w.raw(",\"locked\":"); if sync.locked { w.raw("true") } else { w.raw("false") }
+        writeLockStatus(&w)
         w.raw(",\"importing\":"); if let i = intake.importing { w.string(i) } else { w.raw("null") }
         w.raw(",\"pendingFiles\":"); w.number(Int64(intake.pendingImports.count))
         writeSpoolStatus(&w)
@@ -144,6 +154,23 @@ final class StatusBoard: @unchecked Sendable {
         w.raw(",\"updatedAt\":"); w.string(clock.now().iso8601UTC)
         w.raw("}")
         try? FileSystem.writeAtomically(context.statusFile, w.bytes, mode: 0o600)
+    }
+
+    /// `"lock"`: who holds the lock and since when, and which session's lock is followed.
+    func writeLockStatus(_ w: inout JSONWriter) {
+        w.raw(",\"lock\":{\"holds\":[")
+        for (n, hold) in lockHolds.holders.enumerated() {
+            if n > 0 { w.raw(",") }
+            w.raw("{\"by\":"); w.string(hold.holder.rawValue)
+            w.raw(",\"since\":"); w.string(hold.since.iso8601UTC); w.raw("}")
+        }
+        w.raw("],\"followSession\":"); w.string(followSession.rawValue)
+        w.raw(",\"session\":")
+        if let s = sessionFollowed {
+            w.raw("{\"id\":"); w.string(s.id); w.raw(",\"type\":"); w.string(s.type); w.raw("}")
+        } else { w.raw("null") }
+        w.raw(",\"sessionNote\":"); if let n = sessionNote { w.string(n) } else { w.raw("null") }
+        w.raw("}")
     }
 
     /// Starts the keep-alive thread (when systemd asked for a watchdog) and the heartbeat this

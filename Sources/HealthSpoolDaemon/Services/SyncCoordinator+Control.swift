@@ -33,7 +33,7 @@ extension SyncCoordinator {
                 waiter.send(w)
                 waiter.close()
             }
-            if scheduler.locked { return fail("locked: nothing is sent until 'healthspool unlock'") }
+            if scheduler.locked { return fail("locked: nothing is sent until \(unlockHint)") }
             if context.settings.gatewayURL == nil { return fail("no gateway is set; run: healthspool gateway set https://HOST/PATH") }
             if let reason = configError ?? stoppedReason {
                 // A manual sync is a user asking to try again: clear a stop and retry once.

@@ -82,6 +82,8 @@ public final class SyncCoordinator: @unchecked Sendable {
     }
 
     var locked: Bool { scheduler.locked }
+    /// What lifts the lock, for a refused manual sync (set by the daemon with the lock).
+    var unlockHint = "'healthspool unlock'"
 
     /// Whether samples can be sent at all. While they cannot, observations are not fed to the
     /// scheduler (they would open throttle windows for nothing); a reload catches up.

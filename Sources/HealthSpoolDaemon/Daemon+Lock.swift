@@ -1,0 +1,84 @@
+import HealthSpoolCore
+import HealthSpoolLinux
+import Logging
+
+/// The lock: the flag, the logind session's lock and a suspend, combined by `LockHolds` (in the
+/// status board); the daemon carries out what a change of the effective lock asks.
+extension Daemon {
+    /// Starts following the session's lock (unless `lock.follow_session = off`) and waits, at
+    /// most 3 s, for its first state, so that a locked session is known before the spool is
+    /// read. Runs in `start()`, off the cooperative pool.
+    func startSessionWatcher() {
+        let mode = context.settings.lockFollowSession
+        q.sync { status.followSession = mode }
+        guard mode != .off else { return }
+        do {
+            let watcher = try SessionLockWatcher(mode: mode, environment: context.environment, queue: q) { [weak self] event in
+                self?.sessionEvent(event)
+            }
+            sessionWatcher = watcher
+            if !watcher.waitForFirstReport(timeout: .seconds(3)) {
+                logger.warning("logind did not answer within 3 s; reading the spool meanwhile (lock flag alone until it does)",
+                               metadata: ["event": "lock"])
+            }
+        } catch {
+            logger.warning("cannot follow the session lock: \(error); the lock flag alone", metadata: ["event": "lock"])
+        }
+    }
+
+    /// What the session lock watcher reported (on `q`).
+    func sessionEvent(_ event: SessionLockEvent) {
+        guard !status.stopping else { return }   // reported before the watcher stopped: the stop has begun
+        switch event {
+        case let .following(session, type):
+            status.sessionFollowed = (session, type)
+            status.sessionNote = nil
+            flagAloneLogged = false
+            logger.notice("following the lock of logind session \(session) (\(type.isEmpty ? "type unknown" : type))",
+                          metadata: ["event": "lock", "session.id": "\(session)"])
+        case let .notFollowing(reason):
+            let wasFollowing = status.sessionFollowed != nil
+            status.sessionFollowed = nil
+            status.sessionNote = reason
+            if wasFollowing || !flagAloneLogged {
+                flagAloneLogged = true
+                logger.notice("the session lock is not followed: \(reason); the lock flag alone\(wasFollowing ? " (trying again)" : "")",
+                              metadata: ["event": "lock"])
+            }
+            setHold(.session, false)
+            setHold(.sleep, false)
+        case let .sessionLocked(locked):
+            setHold(.session, locked)
+        case let .sleeping(sleeping):
+            setHold(.sleep, sleeping)
+        }
+        if started { status.publish() }
+    }
+
+    /// `holder` took hold of the lock or let it go. While anything holds it nothing is read
+    /// from the spool and nothing is sent; when the last hold goes the spool is read and what
+    /// waited drains.
+    func setHold(_ holder: LockHolds.Holder, _ holds: Bool) {
+        let before = status.lockHolds.since[holder] != nil
+        let change = status.lockHolds.set(holder, holds, now: clock.now())
+        guard started, before != holds else { return }
+        if let hint = status.lockHolds.unlockHint { sync.unlockHint = hint }
+        let metadata: Logger.Metadata = ["event": "lock", "lock.by": "\(holder.rawValue)", "locked": "\(status.lockHolds.isLocked)"]
+        switch change {
+        case .locked?:
+            intake.locked = true
+            sync.setLocked(true)
+            logger.notice("locked by \(holder.phrase): the spool is not read and nothing is sent until unlock", metadata: metadata)
+            _ = status.lifecycle.lockChanged(true)
+        case .unlocked?:
+            intake.locked = false
+            sync.setLocked(false)
+            logger.notice("unlocked (\(holder.phrase) went): draining what waited", metadata: metadata)
+            for action in status.lifecycle.lockChanged(false) where action == .readSpool { intake.rescan() }
+        case nil:
+            logger.info("\(holder.phrase) \(holds ? "holds" : "went"); still locked by \(status.lockHolds.holdersText ?? "nothing")",
+                        metadata: metadata)
+        }
+        status.publish()
+    }
+}
