@@ -22,6 +22,9 @@ import HealthSpoolCore
 ///
 /// Step 6 added `day_rollups`: per local day and type the merged figures of the day view and
 /// calendar (`DayRollup`), recomputed for the days each write touches.
+///
+/// Step 7 added `dirty_days`: the (type, day) pairs a bulk import touched whose rollups are not
+/// computed yet, marked in the samples' transaction (`SampleStore+DirtyDays`).
 enum Schema {
     static let migrations: [String] = [
         """
@@ -136,6 +139,14 @@ enum Schema {
             high REAL,
             detail TEXT,
             PRIMARY KEY (day, figure)
+        ) WITHOUT ROWID;
+        """,
+        // Step 7: days whose rollups a deferred write left to compute (SampleStore+DirtyDays).
+        """
+        CREATE TABLE dirty_days (
+            type TEXT NOT NULL,                    -- a type's registry name
+            day INTEGER NOT NULL,                  -- local day under state rollups.policy
+            PRIMARY KEY (day, type)
         ) WITHOUT ROWID;
         """,
     ]
