@@ -173,6 +173,8 @@ extension SampleStore {
                     rank = known
                 } else {
                     rank = rollups.policy.priority.rank(name: source.name, device: source.device)
+                    // Bounded like `sourcesByID`: an export could carry a new device per record.
+                    if rollups.ranks.count > 10_000 { rollups.ranks.removeAll() }
                     rollups.ranks[sourceID] = rank
                 }
                 ranks[source.name] = min(ranks[source.name] ?? rank, rank)
