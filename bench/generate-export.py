@@ -12,6 +12,13 @@ The content of day N never depends on how many days are generated, so an export 
 
     bench/generate-export.py --size-mb 250 --out /tmp/hs-bench/250
     bench/generate-export.py --days 303 --out /tmp/hs-bench/250plus
+    bench/generate-export.py --many-sources --size-mb 250 --out /tmp/hs-bench/many250
+
+--many-sources writes what a phone that several apps and devices fed exports: a device string
+on nearly every record whose object address changes from record to record (among a few a
+month) and whose software version changes every month, and more sources (a Garmin watch, an Oura ring, Pedometer++,
+AutoSleep, MyFitnessPal) writing steps, distance, energy, heart rate and sleep over the watch's
+and the phone's (about 1.34 MB and 3,200 records a day).
 """
 import argparse
 import os
@@ -20,6 +27,7 @@ import zipfile
 from datetime import datetime, timedelta, timezone
 
 BYTES_PER_DAY = 0.9e6
+BYTES_PER_DAY_MANY = 1.34e6
 TZ = timezone(timedelta(hours=1))
 START = datetime(2024, 1, 1, tzinfo=TZ)
 WATCH = "Alex’s Apple Watch"
@@ -172,9 +180,74 @@ def record(out, typ, src, ver, dev, unit, created, start, end, value, meta=(), i
     out.append(" </Record>\n")
 
 
+class Vary:
+    """--many-sources: device strings change per record (address) and per month (software)."""
+    on = False
+    rng = random.Random(0)
+
+    @classmethod
+    def device(cls, template, day, base, software):
+        if not cls.on:
+            return template.format(addr=base)
+        month = day // 30
+        # The phone reuses a few device objects for a while: 16 addresses a month, drawn per record.
+        text = template.format(addr=base + month * 0x10000 + cls.rng.randrange(16) * 0x1A0)
+        return text.replace("software:" + software, f"software:{software.split('.')[0]}.{month % 6}.{day % 3}")
+
+
 def watch_dev(day):
     # The object address changes between exports and devices: never part of identity.
-    return WATCH_DEVICE.format(addr=0x283F7C000 + (day % 7) * 0x1A0)
+    return Vary.device(WATCH_DEVICE, day, 0x283F7C000 + (day % 7) * 0x1A0, "10.1")
+
+
+def phone_dev(day):
+    return Vary.device(PHONE_DEVICE, day, 0x2810A0000 + day % 5, "17.1")
+
+
+GARMIN_DEVICE = ("&lt;&lt;HKDevice: 0x{addr:x}&gt;, name:Forerunner 255, manufacturer:Garmin, model:Forerunner 255, "
+                 "hardware:006-B3992-00, software:19.18&gt;")
+OURA_DEVICE = ("&lt;&lt;HKDevice: 0x{addr:x}&gt;, name:Oura Ring, manufacturer:Oura Health Oy, model:Gen3, "
+               "hardware:Gen3, software:2.9&gt;")
+
+
+def garmin_dev(day):
+    return Vary.device(GARMIN_DEVICE, day, 0x2830B0000, "19.18")
+
+
+def oura_dev(day):
+    return Vary.device(OURA_DEVICE, day, 0x2830C0000, "2.9")
+
+
+def app_series(kind, typ, unit, src, ver, dev, per_day, lo, hi, decimals, hours=(0, 24)):
+    """An app's samples of one type: `per_day` intervals spread over `hours` of each day."""
+    def gen(out, day):
+        r = rng(kind, day)
+        base = START + timedelta(days=day, hours=hours[0])
+        step = (hours[1] - hours[0]) * 3600 // per_day
+        for i in range(per_day):
+            s = base + timedelta(seconds=i * step + r.randint(0, 20))
+            e = s + timedelta(seconds=r.randint(min(30, step - 26), step - 25))
+            v = round(r.uniform(lo, hi), decimals) if decimals else r.randint(lo, hi)
+            record(out, typ, src, ver, dev(day) if dev else None, unit, e + timedelta(minutes=7), s, e, v)
+    return gen
+
+
+def app_sleep(kind, src, ver, dev, late):
+    """An app's night: in bed, then stages, starting `late` minutes after the watch's."""
+    def gen(out, day):
+        r = rng(kind, day)
+        t = START + timedelta(days=day, hours=-1, minutes=late + r.randint(0, 40))
+        end = t + timedelta(hours=7, minutes=r.randint(0, 50))
+        d = dev(day) if dev else None
+        record(out, "HKCategoryTypeIdentifierSleepAnalysis", src, ver, d, None, end, t, end,
+               "HKCategoryValueSleepAnalysisInBed")
+        while t < end:
+            e = min(end, t + timedelta(minutes=r.randint(5, 30)))
+            record(out, "HKCategoryTypeIdentifierSleepAnalysis", src, ver, dev(day) if dev else None, None, end, t, e,
+                   r.choice(["HKCategoryValueSleepAnalysisAsleepCore", "HKCategoryValueSleepAnalysisAsleepDeep",
+                             "HKCategoryValueSleepAnalysisAsleepREM", "HKCategoryValueSleepAnalysisAwake"]))
+            t = e
+    return gen
 
 
 def heart_rate(out, day):
@@ -331,13 +404,27 @@ GENERATORS = [
     heart_rate,
     interval_series("active", "HKQuantityTypeIdentifierActiveEnergyBurned", "Cal", WATCH, watch_dev, 700, 0.05, 3.0, 3),
     interval_series("basal", "HKQuantityTypeIdentifierBasalEnergyBurned", "Cal", WATCH, watch_dev, 250, 0.8, 1.6, 3),
-    interval_series("steps", "HKQuantityTypeIdentifierStepCount", "count", PHONE, lambda d: PHONE_DEVICE.format(addr=0x2810A0000 + d % 5), 180, 5, 400, 0),
-    interval_series("dist", "HKQuantityTypeIdentifierDistanceWalkingRunning", "km", PHONE, lambda d: PHONE_DEVICE.format(addr=0x2810A0000 + d % 5), 180, 0.003, 0.3, 5),
+    interval_series("steps", "HKQuantityTypeIdentifierStepCount", "count", PHONE, phone_dev, 180, 5, 400, 0),
+    interval_series("dist", "HKQuantityTypeIdentifierDistanceWalkingRunning", "km", PHONE, phone_dev, 180, 0.003, 0.3, 5),
     interval_series("exercise", "HKQuantityTypeIdentifierAppleExerciseTime", "min", WATCH, watch_dev, 60, 1, 1, 0),
     interval_series("audio", "HKQuantityTypeIdentifierEnvironmentalAudioExposure", "dBASPL", WATCH, watch_dev, 48, 40.0, 80.0, 4),
     interval_series("resp", "HKQuantityTypeIdentifierRespiratoryRate", "count/min", WATCH, watch_dev, 24, 12.0, 18.0, 1),
     hrv, sleep, stand_hours, oxygen, body, blood_pressure_top,
     correlations, workouts, summaries,
+]
+
+# --many-sources: more apps and devices over the same days.
+MANY_SOURCES = [
+    app_series("g-steps", "HKQuantityTypeIdentifierStepCount", "count", "Garmin Connect", "4.71", garmin_dev, 96, 0, 900, 0, (6, 22)),
+    app_series("p-steps", "HKQuantityTypeIdentifierStepCount", "count", "Pedometer++", "2024.3", phone_dev, 48, 10, 600, 0, (7, 23)),
+    app_series("g-dist", "HKQuantityTypeIdentifierDistanceWalkingRunning", "km", "Garmin Connect", "4.71", garmin_dev, 96, 0.0, 0.7, 4, (6, 22)),
+    app_series("o-hr", "HKQuantityTypeIdentifierHeartRate", "count/min", "Oura", "5.4.1", oura_dev, 288, 50, 90, 0),
+    app_series("g-hr", "HKQuantityTypeIdentifierHeartRate", "count/min", "Garmin Connect", "4.71", garmin_dev, 240, 55, 150, 0, (6, 22)),
+    app_series("o-active", "HKQuantityTypeIdentifierActiveEnergyBurned", "Cal", "Oura", "5.4.1", oura_dev, 96, 0.1, 9.0, 3),
+    app_series("g-active", "HKQuantityTypeIdentifierActiveEnergyBurned", "Cal", "Garmin Connect", "4.71", garmin_dev, 96, 0.1, 12.0, 3, (6, 22)),
+    app_series("mfp", "HKQuantityTypeIdentifierDietaryEnergyConsumed", "Cal", "MyFitnessPal", "24.1.0", None, 5, 80.0, 900.0, 1, (7, 21)),
+    app_sleep("o-sleep", "Oura", "5.4.1", oura_dev, 5),
+    app_sleep("a-sleep", "AutoSleep", "7.1", watch_dev, 12),
 ]
 
 
@@ -346,9 +433,11 @@ def write(out_dir, days):
     xml_path = os.path.join(out_dir, "export.xml")
     with open(xml_path, "w", encoding="utf-8") as f:
         f.write(DTD)
-        for gen in GENERATORS:          # grouped by type, like the phone writes them
+        gens = GENERATORS + MANY_SOURCES if Vary.on else GENERATORS
+        for n, gen in enumerate(gens):  # grouped by type and source, like the phone writes them
             for day in range(days):
                 chunk = []
+                Vary.rng = rng(f"device/{n}", day)
                 gen(chunk, day)
                 f.write("".join(chunk))
         f.write("</HealthData>\n")
@@ -368,8 +457,11 @@ def main():
     g.add_argument("--days", type=int)
     g.add_argument("--size-mb", type=float, help="approximate size of export.xml")
     p.add_argument("--out", required=True)
+    p.add_argument("--many-sources", action="store_true",
+                   help="more apps and devices, a device string per record (see above)")
     a = p.parse_args()
-    days = a.days or max(1, round(a.size_mb * 1e6 / BYTES_PER_DAY))
+    Vary.on = a.many_sources
+    days = a.days or max(1, round(a.size_mb * 1e6 / (BYTES_PER_DAY_MANY if Vary.on else BYTES_PER_DAY)))
     xml_path, zip_path = write(a.out, days)
     print(f"{days} days: {xml_path} {os.path.getsize(xml_path) / 1e6:.1f} MB, {zip_path} {os.path.getsize(zip_path) / 1e6:.1f} MB")
 

@@ -11,6 +11,10 @@
 #   bench/import-bench.sh                 # 250 MB export (generated under $BENCH_DIR if missing)
 #   SIZE_MB=1000 SKIP_H2S=1 bench/import-bench.sh
 #   ROUNDS=3 bench/import-bench.sh        # repeat the pairs, report each round
+#   MANY_SOURCES=1 bench/import-bench.sh  # generate-export.py --many-sources (device string per record)
+#   HS_BEFORE=/tmp/healthspool-before ROUNDS=3 bench/import-bench.sh
+#                                         # also a first import by another build, paired in each round
+#   SKIP_BUILD=1 SCRATCH=.build bench/import-bench.sh   # use the release build already there
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,17 +23,27 @@ ROUNDS=${ROUNDS:-1}
 BENCH_DIR=${BENCH_DIR:-/tmp/hs-bench}
 SCRATCH=${SCRATCH:-$ROOT/.build-bench}
 SKIP_H2S=${SKIP_H2S:-0}
+MANY_SOURCES=${MANY_SOURCES:-0}
+HS_BEFORE=${HS_BEFORE:-}
+SKIP_BUILD=${SKIP_BUILD:-0}
 
-DAYS=$(python3 -c "print(max(1, round($SIZE_MB * 1e6 / 0.9e6)))")
+if [ "$MANY_SOURCES" = 1 ]; then
+    GEN_FLAGS=(--many-sources); BYTES_PER_DAY=1.34e6; PREFIX=many
+else
+    GEN_FLAGS=(); BYTES_PER_DAY=0.9e6; PREFIX=
+fi
+DAYS=$(python3 -c "print(max(1, round($SIZE_MB * 1e6 / $BYTES_PER_DAY)))")
 PLUS_DAYS=$(python3 -c "print(round($DAYS * 1.01) + 1)")
-BASE="$BENCH_DIR/$SIZE_MB"
-PLUS="$BENCH_DIR/${SIZE_MB}plus"
-[ -f "$BASE/export.zip" ] || python3 "$ROOT/bench/generate-export.py" --days "$DAYS" --out "$BASE" >&2
-[ -f "$PLUS/export.zip" ] || python3 "$ROOT/bench/generate-export.py" --days "$PLUS_DAYS" --out "$PLUS" >&2
+BASE="$BENCH_DIR/$PREFIX$SIZE_MB"
+PLUS="$BENCH_DIR/$PREFIX${SIZE_MB}plus"
+[ -f "$BASE/export.zip" ] || python3 "$ROOT/bench/generate-export.py" "${GEN_FLAGS[@]}" --days "$DAYS" --out "$BASE" >&2
+[ -f "$PLUS/export.zip" ] || python3 "$ROOT/bench/generate-export.py" "${GEN_FLAGS[@]}" --days "$PLUS_DAYS" --out "$PLUS" >&2
 
-echo "building release binaries…" >&2
-(cd "$ROOT" && swift build -c release --scratch-path "$SCRATCH" --product healthspool >&2) || true
-(cd "$ROOT" && swift build -c release -Xswiftc -enable-testing --scratch-path "$SCRATCH" --build-tests >&2) || true
+if [ "$SKIP_BUILD" != 1 ]; then
+    echo "building release binaries…" >&2
+    (cd "$ROOT" && swift build -c release --scratch-path "$SCRATCH" --product healthspool >&2) || true
+    (cd "$ROOT" && swift build -c release -Xswiftc -enable-testing --scratch-path "$SCRATCH" --build-tests >&2) || true
+fi
 HS="$SCRATCH/release/healthspool"
 TESTS="$SCRATCH/release/healthspoolPackageTests.xctest"
 HAVE_IMPORT=0
@@ -67,6 +81,11 @@ for round in $(seq 1 "$ROUNDS"); do
     if [ -x "$TESTS" ]; then
         HS_BENCH_FILE="$BASE/export.zip" measure "parse only, export.zip (2 passes, test harness)" \
             "$TESTS" --testing-library swift-testing --filter ParseBenchmark
+    fi
+    if [ -n "$HS_BEFORE" ]; then
+        state0="$TMP/state-before-$round"; mkdir -p "$state0"
+        XDG_STATE_HOME="$state0" measure "before: $(basename "$HS_BEFORE") import export.zip (empty store)" "$HS_BEFORE" import "$BASE/export.zip"
+        rm -rf "$state0"
     fi
     if [ "$HAVE_IMPORT" = 1 ]; then
         state="$TMP/state-$round"; mkdir -p "$state"

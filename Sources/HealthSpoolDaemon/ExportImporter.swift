@@ -289,6 +289,8 @@ public final class ExportImporter: @unchecked Sendable {
         } catch {
             logger.warning("could not fingerprint \(name): \(error)", metadata: ["event": "import", "file": "\(name)"])
         }
+        // The commits mark the days they touch; their rollups are computed once, at the end.
+        store.rollupsDeferred = true
         let sink = StoreSink(store: store, settings: settings, clock: clock, summary: summary, progress: progress,
                              interrupted: { [stopRequested] in stopRequested.isSet })
         var failure: String?
@@ -315,6 +317,7 @@ public final class ExportImporter: @unchecked Sendable {
             failure = (failure.map { $0 + "; " } ?? "") + "storing samples failed: \(error)"
             temporary = temporary ?? TemporaryCause(error)
         }
+        settleRollups(name)
         summary = sink.summary
         summary.temporary = temporary
         if sink.stoppedEarly {
@@ -334,6 +337,16 @@ public final class ExportImporter: @unchecked Sendable {
         summary.durationMillis = clock().millis - started.millis
         record(summary, fingerprint: failure == nil ? fingerprint : nil, started: started)
         return summary
+    }
+
+    /// Ends the import's deferral of rollups and computes those of the days it marked (a
+    /// failure leaves the marks: readers compute marked days themselves, the next import retries).
+    private func settleRollups(_ name: String) {
+        store.rollupsDeferred = false
+        do { try store.settleRollups() } catch {
+            logger.warning("could not compute the day totals after importing \(name): \(error)",
+                           metadata: ["event": "import", "file": "\(name)"])
+        }
     }
 
     func record(_ s: ImportSummary, fingerprint: String?, started: Timestamp) {

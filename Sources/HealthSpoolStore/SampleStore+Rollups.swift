@@ -3,11 +3,20 @@ import HealthSpoolCore
 /// What the store keeps between a write and its commit to bring the daily rollups up to date.
 struct RollupTracker {
     /// The zone and source priority rollups are computed with.
-    var policy = RollupPolicy()
+    var policy = RollupPolicy() {
+        didSet { if policy.priority != oldValue.priority { ranks = [:] } }
+    }
     /// Days changed by the open transaction, by type name.
     var dirty: [String: Set<Int64>] = [:]
     /// Whether the stored rollups were checked to be of `policy` on this connection.
     var checked = false
+    /// Whether commits mark their days in `dirty_days` instead of computing their rollups
+    /// (`SampleStore.rollupsDeferred`).
+    var deferred = false
+    /// The rank under `policy.priority` of each source row met, by row id: a row is one
+    /// (name, version, device), ranked once per connection rather than once per day and run of
+    /// samples (an export with a device string per record ranked nearly every sample).
+    var ranks: [Int64: Int] = [:]
 
     mutating func mark(type: String, start: Int64, end: Int64) {
         let days = policy.days(type: type, start: start, end: end)
@@ -17,8 +26,9 @@ struct RollupTracker {
 }
 
 /// Daily rollups: per day and type the figures the day view and calendar show, recomputed from
-/// the samples of every day a write touched, inside the write's transaction (docs/formats.md,
-/// "Day totals"). A month reads about 30 rows per figure instead of the samples.
+/// the samples of every day a write touched, inside the write's transaction, or for a bulk import
+/// once after it (`SampleStore+DirtyDays`; docs/formats.md, "Day totals"). A month reads about 30
+/// rows per figure instead of the samples.
 extension SampleStore {
     /// The zone and source priority of the rollups. Setting another policy than the stored
     /// rollups were computed with rebuilds them at the next write or `ensureRollups`.
@@ -55,13 +65,15 @@ extension SampleStore {
                 let last = rollups.policy.day(ofMillis: end) + (DayMerge.sleepTypes.contains(type) ? 1 : 0)
                 rollups.dirty[type] = Set(first...last)
             }
+            // Every day is recomputed (or marked again, when deferred): older marks are moot.
+            try conn.exec("DELETE FROM dirty_days")
             try setState("rollups.policy", rollups.policy.key)
             rollups.checked = true
         }
     }
 
-    /// Recomputes the rollups of the days marked since the last flush. Call inside the write
-    /// transaction, just before it commits.
+    /// Recomputes the rollups of the days marked since the last flush, or, when deferred, marks
+    /// them in `dirty_days`. Call inside the write transaction, just before it commits.
     func flushRollups() throws(StoreError) {
         if !rollups.checked {
             if try state("rollups.policy") != rollups.policy.key { try rebuildRollupsInTransaction() } else { rollups.checked = true }
@@ -69,6 +81,16 @@ extension SampleStore {
         guard !rollups.dirty.isEmpty else { return }
         let dirty = rollups.dirty
         rollups.dirty = [:]
+        if rollups.deferred {
+            try markDirty(dirty)
+        } else {
+            try computeAndStore(dirty)
+        }
+    }
+
+    /// Recomputes and stores the rollups of `dirty`'s days (and the sleep rollup of the days of
+    /// a sleep type).
+    func computeAndStore(_ dirty: [String: Set<Int64>]) throws(StoreError) {
         var sleepDays = Set<Int64>()
         for (type, days) in dirty {
             if DayMerge.sleepTypes.contains(type) { sleepDays.formUnion(days) }
@@ -99,22 +121,67 @@ extension SampleStore {
     /// The rollup of `type` on `day`, computed from the samples (nil when it has none).
     func computeRollup(type: String, day: Int64) throws(StoreError) -> DayRollup? {
         let (from, to) = rollups.policy.bounds(ofDay: day)
-        let samples = try daySamples(type: type, from: from, to: to)
-        var count = 0, sum = 0.0, low = Double.infinity, high = -Double.infinity
+        guard DayMerge.cumulativeTypes.contains(type) else { return try readingsRollup(type: type, day: day, from: from, to: to) }
+        let (samples, ranks) = try rankedDaySamples(type: type, from: from, to: to)
+        var count = 0, low = Double.infinity, high = -Double.infinity
         for s in samples where s.start >= from && s.start < to {
             count += 1
-            sum += s.value
             low = min(low, s.value)
             high = max(high, s.value)
         }
-        if DayMerge.cumulativeTypes.contains(type) {
-            let total = DayMerge.cumulativeTotal(samples, from: from, to: to, priority: rollups.policy.priority)
-            guard count > 0 || total != 0 else { return nil }
-            return DayRollup(day: day, figure: type, value: total, count: count,
-                             low: count > 0 ? low : nil, high: count > 0 ? high : nil)
+        let total = DayMerge.cumulativeTotal(samples, from: from, to: to, ranks: ranks)
+        guard count > 0 || total != 0 else { return nil }
+        return DayRollup(day: day, figure: type, value: total, count: count,
+                         low: count > 0 ? low : nil, high: count > 0 ? high : nil)
+    }
+
+    /// The rollup of a type that is not merged: count, sum, lowest and highest of the readings
+    /// that start on the day, added up by SQLite (no sample is read into Swift).
+    private func readingsRollup(type: String, day: Int64, from: Int64, to: Int64) throws(StoreError) -> DayRollup? {
+        guard let id = try typeID(type, create: false) else { return nil }
+        let s = try cached("""
+            SELECT count(*), sum(value), min(value), max(value) FROM samples
+            WHERE type = ?1 AND start_ms >= ?2 AND start_ms < ?3 AND end_ms >= ?2
+            """)
+        s.bind(1, id); s.bind(2, from); s.bind(3, to)
+        defer { s.reset() }
+        guard try s.step(), s.int(0) > 0 else { return nil }
+        return DayRollup(day: day, figure: type, value: s.double(1), count: Int(s.int(0)), low: s.double(2), high: s.double(3))
+    }
+
+    /// The samples of `type` that may count for `[from, to)` (as `daySamples`), and the rank of
+    /// each of their sources: the best rank of its rows, each row ranked once per connection.
+    private func rankedDaySamples(type: String, from: Int64, to: Int64) throws(StoreError) -> ([DaySample], [String: Int]) {
+        guard let id = try typeID(type, create: false) else { return ([], [:]) }
+        let s = try cached("""
+            SELECT start_ms, end_ms, value, source_id FROM samples
+            WHERE type = ?1 AND start_ms >= ?2 AND start_ms < ?3 AND end_ms >= ?4 ORDER BY start_ms
+            """)
+        s.bind(1, id); s.bind(2, from - DayMerge.lookbackMillis); s.bind(3, to); s.bind(4, from)
+        defer { s.reset() }
+        var out: [DaySample] = []
+        var ranks: [String: Int] = [:]
+        var lastID: Int64 = -1
+        var source = SampleSource(name: "")
+        while try s.step() {
+            let sourceID = s.int(3)
+            if sourceID != lastID {
+                lastID = sourceID
+                source = try self.source(id: sourceID)
+                let rank: Int
+                if let known = rollups.ranks[sourceID] {
+                    rank = known
+                } else {
+                    rank = rollups.policy.priority.rank(name: source.name, device: source.device)
+                    // Bounded like `sourcesByID`: an export could carry a new device per record.
+                    if rollups.ranks.count > 10_000 { rollups.ranks.removeAll() }
+                    rollups.ranks[sourceID] = rank
+                }
+                ranks[source.name] = min(ranks[source.name] ?? rank, rank)
+            }
+            out.append(DaySample(start: s.int(0), end: s.int(1), value: s.double(2), source: source.name, device: source.device))
         }
-        guard count > 0 else { return nil }
-        return DayRollup(day: day, figure: type, value: sum, count: count, low: low, high: high)
+        return (out, ranks)
     }
 
     /// The sleep rollup of `day`: the nights that end on it.
@@ -158,8 +225,19 @@ extension SampleStore {
         return out
     }
 
-    /// The stored rollups of days `fromDay...toDay`, by day then figure.
+    /// The rollups of days `fromDay...toDay`, by day then figure: the stored ones, and for a day
+    /// a deferred write marked and no one computed yet, its figures computed now (never stale).
     public func rollups(fromDay: Int64, toDay: Int64, figures: [String]? = nil) throws(StoreError) -> [DayRollup] {
+        try snapshot { () throws(StoreError) -> [DayRollup] in
+            let stored = try storedRollups(fromDay: fromDay, toDay: toDay, figures: figures)
+            let dirty = try dirtyDays(fromDay: fromDay, toDay: toDay)
+            guard !dirty.isEmpty else { return stored }
+            return try freshened(stored, dirty: dirty, figures: figures)
+        }
+    }
+
+    /// The rollups in `day_rollups` of days `fromDay...toDay`, by day then figure.
+    func storedRollups(fromDay: Int64, toDay: Int64, figures: [String]?) throws(StoreError) -> [DayRollup] {
         let s = try cached("SELECT day, figure, value, count, low, high, detail FROM day_rollups WHERE day BETWEEN ? AND ? ORDER BY day, figure")
         s.bind(1, fromDay); s.bind(2, toDay)
         defer { s.reset() }

@@ -29,6 +29,8 @@ import HealthSpoolCore
 /// of a sample and every move of a type's mark; new rows are counted by `SampleStore.insert`
 /// (one update per type and batch: a trigger per inserted row cost ~0.6 µs, on the import's
 /// critical path). Every sample is inserted through `insert`.
+/// Step 8 added `dirty_days`: the (type, day) pairs a bulk import touched whose rollups are not
+/// computed yet, marked in the samples' transaction (`SampleStore+DirtyDays`).
 enum Schema {
     static let migrations: [String] = [
         """
@@ -146,6 +148,14 @@ enum Schema {
         ) WITHOUT ROWID;
         """,
         typeCounts,
+        // Step 8: days whose rollups a deferred write left to compute (SampleStore+DirtyDays).
+        """
+        CREATE TABLE dirty_days (
+            type TEXT NOT NULL,                    -- a type's registry name
+            day INTEGER NOT NULL,                  -- local day under state rollups.policy
+            PRIMARY KEY (day, type)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// Step 7 (see above). A sample is parked (state 2), synced (state 0, at or below its

@@ -49,6 +49,22 @@ import Glibc
         #expect(s.reason?.contains("Apple Health") == true)
     }
 
+    /// The import defers the rollups to its end and computes them there: no day is left marked,
+    /// and the stored rollups are those a recomputation from the samples gives.
+    @Test func anImportLeavesNoDayMarkedAndItsRollupsExact() throws {
+        let text = #"[{"type":"stepCount","value":12,"startDate":"2026-01-01T10:00:00Z","endDate":"2026-01-01T10:10:00Z"},"#
+            + #"{"type":"stepCount","value":30,"startDate":"2026-01-02T23:55:00Z","endDate":"2026-01-03T00:05:00Z"},"#
+            + #"{"type":"heartRate","value":61,"startDate":"2026-01-03T10:00:00Z"}]"#
+        let s = importer.importFile(path: try write("d.json", text), name: "d.json", settings: Settings())
+        #expect(s.result.new == 3)
+        #expect(!store.rollupsDeferred)
+        #expect(try store.dirtyDays(fromDay: .min, toDay: .max).isEmpty)
+        let stored = try store.storedRollups(fromDay: .min, toDay: .max, figures: nil)
+        let recomputed = try store.recomputedRollups()
+        #expect(stored.count == 4 && stored.count == recomputed.count)
+        #expect(zip(stored, recomputed).allSatisfy { $0.agrees(with: $1) })
+    }
+
     @Test func theSpoolContractIgnoresPartialAndHiddenNames() {
         for name in [".x.json", "a.json.tmp", "a.part", "a.PARTIAL", "a.crdownload"] { #expect(!SpoolDirectory.isEligible(name)) }
         for name in ["export.zip", "data.json", "a.csv"] { #expect(SpoolDirectory.isEligible(name)) }

@@ -27,7 +27,14 @@ public enum DayMerge {
     /// fewer (docs/formats.md, "Day totals"). Hence, for non-negative values, the largest
     /// source's total ≤ the result ≤ the sum of the sources' totals.
     public static func cumulativeTotal(_ samples: [DaySample], from: Int64, to: Int64, priority: SourcePriority) -> Double {
-        let ranks = sourceRanks(samples, priority: priority)
+        cumulativeTotal(samples, from: from, to: to, ranks: sourceRanks(samples, priority: priority))
+    }
+
+    /// The total of a cumulative type over `[from, to)`, with each source's rank given: `ranks`
+    /// holds every source of `samples`, ranked as `sourceRanks` does (the best rank of its
+    /// devices). A caller that ranks each distinct source once, across days, passes its cache's
+    /// figures here instead of ranking the day's samples again.
+    public static func cumulativeTotal(_ samples: [DaySample], from: Int64, to: Int64, ranks: [String: Int]) -> Double {
         var cut: [(start: Int64, end: Int64, share: Double, source: String)] = []
         cut.reserveCapacity(samples.count)
         for s in samples {

@@ -1,0 +1,91 @@
+import HealthSpoolCore
+
+/// Deferred rollups: during a bulk import each commit marks the days it touched in `dirty_days`,
+/// in the samples' own transaction, and their rollups are computed once, after the import's last
+/// commit (`settleRollups`), instead of at every commit. A reader computes a marked day's
+/// figures itself until then, so no one sees a stale rollup, even after a crash between the
+/// samples' commit and the computation (docs/formats.md, "Day totals").
+extension SampleStore {
+    /// Whether commits mark the days they touched instead of computing their rollups. Set it for
+    /// a bulk write, then call `settleRollups` once it is committed.
+    public var rollupsDeferred: Bool {
+        get { rollups.deferred }
+        set { rollups.deferred = newValue }
+    }
+
+    /// Marks `dirty`'s days in `dirty_days` (inside the write transaction).
+    func markDirty(_ dirty: [String: Set<Int64>]) throws(StoreError) {
+        let s = try cached("INSERT OR IGNORE INTO dirty_days(type, day) VALUES (?, ?)")
+        for (type, days) in dirty {
+            for day in days {
+                s.bind(1, type); s.bind(2, day)
+                try s.run()
+            }
+        }
+    }
+
+    /// The marks of days `fromDay...toDay`, by type.
+    func dirtyDays(fromDay: Int64, toDay: Int64, limit: Int = -1) throws(StoreError) -> [String: Set<Int64>] {
+        let s = try cached("SELECT type, day FROM dirty_days WHERE day BETWEEN ? AND ? LIMIT ?")
+        s.bind(1, fromDay); s.bind(2, toDay); s.bind(3, Int64(limit))
+        defer { s.reset() }
+        var out: [String: Set<Int64>] = [:]
+        while try s.step() { out[s.string(0) ?? "", default: []].insert(s.int(1)) }
+        return out
+    }
+
+    /// `stored` with the figures of `dirty`'s days computed from the samples instead.
+    func freshened(_ stored: [DayRollup], dirty: [String: Set<Int64>], figures: [String]?) throws(StoreError) -> [DayRollup] {
+        var stale = Set<DayFigure>()
+        var fresh: [DayRollup] = []
+        var sleepDays = Set<Int64>()
+        for (type, days) in dirty {
+            if DayMerge.sleepTypes.contains(type) { sleepDays.formUnion(days) }
+            guard figures?.contains(type) ?? true else { continue }
+            for day in days {
+                stale.insert(DayFigure(day: day, figure: type))
+                if let r = try computeRollup(type: type, day: day) { fresh.append(r) }
+            }
+        }
+        if figures?.contains(DayRollup.sleep) ?? true {
+            for day in sleepDays {
+                stale.insert(DayFigure(day: day, figure: DayRollup.sleep))
+                if let r = try computeSleepRollup(day: day) { fresh.append(r) }
+            }
+        }
+        return (stored.filter { !stale.contains(DayFigure(day: $0.day, figure: $0.figure)) } + fresh)
+            .sorted { ($0.day, $0.figure) < ($1.day, $1.figure) }
+    }
+
+    /// Computes and stores the rollups of every marked day and clears the marks, `chunk` marks
+    /// per transaction (other writers get the lock in between). Returns how many it settled.
+    @discardableResult
+    public func settleRollups(chunk: Int = 512) throws(StoreError) -> Int {
+        try ensureRollups()
+        var settled = 0
+        while true {
+            let n = try inTransaction { () throws(StoreError) -> Int in
+                let marks = try dirtyDays(fromDay: .min, toDay: .max, limit: chunk)
+                try computeAndStore(marks)
+                let clear = try cached("DELETE FROM dirty_days WHERE type = ? AND day = ?")
+                var n = 0
+                for (type, days) in marks {
+                    for day in days {
+                        clear.bind(1, type); clear.bind(2, day)
+                        try clear.run()
+                        n += 1
+                    }
+                }
+                return n
+            }
+            settled += n
+            if n < chunk { return settled }
+        }
+    }
+}
+
+/// A figure of a day, as a set member.
+struct DayFigure: Hashable {
+    var day: Int64
+    var figure: String
+}
