@@ -192,7 +192,8 @@ def test_a_file_that_met_a_full_disk_waits_in_the_spool_and_is_imported_once_spa
     hs.drop("first.json", json.dumps(samples(2)))
     assert wait_until(lambda: hs.status()["store"]["samples"] == 2)
     filler = tiny_state / "filler"
-    with open(filler, "wb") as f:
+    # Unbuffered: a buffered writer's last flush at close met the full disk again and raised.
+    with open(filler, "wb", buffering=0) as f:
         try:
             while True:
                 f.write(b"\0" * 65536)
