@@ -22,7 +22,7 @@ enum DashboardPage {
 
     /// "1234", or "more than 10,000" for a count past `queuedCountLimit`.
     static func queuedText(_ n: Int) -> String {
-        n > queuedCountLimit ? "more than " + DayPage.grouped(Double(queuedCountLimit)) : String(n)
+        n > queuedCountLimit ? "more than " + NumberStyle.english.count(Double(queuedCountLimit)) : String(n)
     }
 
     static func render(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
