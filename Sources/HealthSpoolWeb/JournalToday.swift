@@ -45,7 +45,11 @@ enum JournalToday {
         let journal = try HealthJournal(context: ctx)
         let now = DaemonClock.now()
         let today = try journal.day(nil, now: now)
-        let goals = try journal.goals(on: today, now: now).filter(\.applies)
+        goalsCard(try journal.goals(on: today, now: now).filter(\.applies), back: "/journal", &p)
+    }
+
+    /// The goals of today as a checklist; "Mark done" lands back on `back`.
+    static func goalsCard(_ goals: [GoalStatus], back: String, _ p: inout Page) {
         p.raw("<section class=\"card\" aria-labelledby=\"goals-h\"><h2 id=\"goals-h\">Goals today</h2>")
         if goals.isEmpty {
             p.raw("<p>No goals for today. Add one with the command healthspool goal add.</p></section>")
@@ -62,7 +66,7 @@ enum JournalToday {
             p.raw("<br><span class=\"status\">\(done ? (g.done == .data ? "Done: reached by your data" : "Done") : "Not done yet")</span></span>")
             if !done {
                 p.form("/goals/done", cssClass: "") { p in
-                    p.raw("<input type=\"hidden\" name=\"id\" value=\"\(g.goal.id)\"><button type=\"submit\" aria-label=\"Mark done: \(Page.escape(g.goal.name))\">Mark done</button>")
+                    p.raw("<input type=\"hidden\" name=\"id\" value=\"\(g.goal.id)\"><input type=\"hidden\" name=\"back\" value=\"\(back)\"><button type=\"submit\" aria-label=\"Mark done: \(Page.escape(g.goal.name))\">Mark done</button>")
                 }
             }
             p.raw("</li>")
@@ -80,7 +84,7 @@ enum JournalToday {
             let journal = try HealthJournal(context: ctx)
             let now = DaemonClock.now()
             let g = try journal.completeGoal(Int64(form["id"] ?? "") ?? -1, day: try journal.day(nil, now: now), now: now)
-            return Page.redirect("/journal", ok: "Done: \(g.name).")
-        } catch { return Page.redirect("/journal", error: WebJournal.message(error)) }
+            return Page.redirect(Page.back(form, else: "/journal"), ok: "Done: \(g.name).")
+        } catch { return Page.redirect(Page.back(form, else: "/journal"), error: WebJournal.message(error)) }
     }
 }

@@ -4,8 +4,8 @@ import Hummingbird
 struct Page {
     /// The navigation, in order: path and label.
     static let sections: [(String, String)] = [
-        ("/", "Overview"), ("/day", "Days"), ("/import", "Import"), ("/journal", "Journal"), ("/meds", "Medications"), ("/reminders", "Reminders"),
-        ("/measure", "Measurements"), ("/settings", "Settings"),
+        ("/", "Today"), ("/day", "Days"), ("/import", "Import"), ("/journal", "Journal"), ("/meds", "Medications"), ("/reminders", "Reminders"),
+        ("/measure", "Measurements"), ("/sync", "Sending"), ("/settings", "Settings"),
     ]
 
     var title: String
@@ -61,6 +61,8 @@ struct Page {
     }
 
     /// The whole document; `head` adds a page's own style sheet or script (same-origin files).
+    /// The menu is written twice: a row of links on a wide screen, and on a phone a "Menu"
+    /// button that opens it (`<details>`: no script); the style sheet shows one of them.
     func document(head: String = "") -> String {
         var nav = ""
         for (p, label) in Self.sections {
@@ -73,7 +75,8 @@ struct Page {
             <meta name="csrf" content="\(csrf)"><title>\(Self.escape(title)) – Health journal</title>\
             <link rel="icon" href="data:,"><link rel="stylesheet" href="/static/app.css"><script src="/static/app.js" defer></script>\(head)</head>\
             <body><a class="skip" href="#main">Skip to content</a><header><p class="brand">Health journal</p>\
-            <nav aria-label="Main"><ul>\(nav)</ul></nav></header>\
+            <nav aria-label="Main" class="nav-wide"><ul>\(nav)</ul></nav>\
+            <details class="nav-narrow"><summary>Menu</summary><nav aria-label="Main menu"><ul>\(nav)</ul></nav></details></header>\
             <main id="main" tabindex="-1"><h1>\(Self.escape(title))</h1>\(html)</main></body></html>
             """
     }
@@ -101,6 +104,12 @@ struct Page {
         if let ok { target += "?ok=" + percentEncode(ok) }
         if let error { target += "?error=" + percentEncode(error) }
         return Response(status: .seeOther, headers: [.location: target])
+    }
+
+    /// Where a form asked to land after it was posted (`back`: home or the journal only),
+    /// else `fallback`.
+    static func back(_ form: Form, else fallback: String) -> String {
+        ["/", "/journal"].contains(form["back"] ?? "") ? form["back"]! : fallback
     }
 
     static func percentEncode(_ s: String) -> String {

@@ -2,8 +2,9 @@
 @preconcurrency import HealthSpoolDaemon
 @preconcurrency import HealthSpoolStore
 
-/// The overview: what the service is doing, what waits to be sent, recent sends, Sync now.
-enum DashboardPage {
+/// The sending page (`/sync`, "Sending" in the menu): what the service is doing, what waits to
+/// be sent, recent sends, Sync now. Home (`HomePage`) links here when sending needs attention.
+enum SyncPage {
     /// Plain words for the daemon's state.
     static let stateWords: [String: (String, String)] = [
         "idle": ("Waiting for new data", "Everything is up to date. New exports you save to the HealthSpool folder are read at once."),
@@ -26,9 +27,8 @@ enum DashboardPage {
     }
 
     static func render(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
-        var p = Page(title: "Overview", path: "/", csrf: csrf)
+        var p = Page(title: "Sending", path: "/sync", csrf: csrf)
         p.notice(query)
-        SymptomPages.startCard(ctx, &p)
         let report = try StatusReport(context: ctx, queuedCountLimit: queuedCountLimit).json
         let state = report["daemon"]?["state"]?.stringValue ?? "stopped"
         var (word, explain) = stateWords[state] ?? (state, "")
