@@ -32,6 +32,7 @@ enum Assets {
         input[type=text],input[type=number],input[type=time],input[type=date],select,textarea{font:inherit;min-height:48px;width:100%;max-width:24rem;padding:.4rem .6rem;border:2px solid #555;border-radius:6px;background:#fff;color:#1a1a1a}
         button,.button{font:inherit;font-weight:600;min-height:48px;min-width:48px;padding:.5rem 1.1rem;border-radius:6px;border:2px solid #14365c;background:#14365c;color:#fff;cursor:pointer;display:inline-flex;align-items:center;text-decoration:none}
         button.secondary,.button.secondary{background:#fff;color:#14365c}
+        .emergency{font-size:1.15rem;font-weight:600;margin:.2rem 0 1rem}
         .notice.attention{background:#fff4e0;border:2px solid #6b4a00}
         .home-figures{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:repeat(auto-fit,minmax(13rem,1fr));gap:.6rem 1rem}
         .home-figures .ft{display:block;font-weight:600;color:#333}

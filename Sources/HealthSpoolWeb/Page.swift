@@ -1,3 +1,4 @@
+@preconcurrency import HealthSpoolCore
 import Hummingbird
 
 /// Builds the HTML of a page: one layout (skip link, navigation, main), text always escaped.
@@ -56,7 +57,10 @@ struct Page {
 
     /// A message shown after an action: success or error, announced to screen readers.
     mutating func notice(_ query: Form) {
-        if let ok = query["ok"] { raw("<p class=\"notice ok\" role=\"status\">\(Self.escape(ok))</p>") }
+        if let ok = query["ok"] {
+            raw("<p class=\"notice ok\" role=\"status\">\(Self.escape(ok))</p>")
+            if query["emergency"] == "1" { raw("<p class=\"emergency\" id=\"emergency\">\(Self.escape(EmergencyLine.text))</p>") }
+        }
         if let err = query["error"] { raw("<p class=\"notice error\" role=\"alert\">\(Self.escape(err))</p>") }
     }
 
@@ -99,9 +103,10 @@ struct Page {
     }
 
     /// A redirect after a POST (303), with a message for the page it lands on.
-    static func redirect(_ path: String, ok: String? = nil, error: String? = nil) -> Response {
+    /// With `emergency`, the page shows `EmergencyLine` under the message.
+    static func redirect(_ path: String, ok: String? = nil, error: String? = nil, emergency: Bool = false) -> Response {
         var target = path
-        if let ok { target += "?ok=" + percentEncode(ok) }
+        if let ok { target += "?ok=" + percentEncode(ok) + (emergency ? "&emergency=1" : "") }
         if let error { target += "?error=" + percentEncode(error) }
         return Response(status: .seeOther, headers: [.location: target])
     }

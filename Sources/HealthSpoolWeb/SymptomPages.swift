@@ -86,7 +86,8 @@ enum SymptomPages {
                                  category: optional("category"), relievedBy: list("relieved"), aggravatedBy: list("aggravated"),
                                  note: optional("note"))
             let (e, _) = try WebJournal.open(ctx).logSymptom(log)
-            return Page.redirect("/journal", ok: "Saved: \(e.symptom), \(e.severity), at \(Format.local(e.at).suffix(5)).")
+            return Page.redirect("/journal", ok: "Saved: \(e.symptom), \(e.severity), at \(Format.local(e.at).suffix(5)).",
+                                 emergency: EmergencyLine.line(symptom: e.symptom, severity: e.severity) != nil)
         } catch {
             return Page.redirect("/", error: WebJournal.notSaved(error))
         }

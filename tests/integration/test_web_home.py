@@ -1,7 +1,7 @@
 """Issue 28: home is today (doses due with Taken, the day's symptoms, figures and goals; the
 sync details on a page of their own, one line on home only when sending needs attention), a
-phone-sized screen (the menu folds, charts' labels 14 px, no CSP violation), and numbers
-written for people."""
+phone-sized screen (the menu folds, charts' labels 14 px, no CSP violation), the emergency
+line, and numbers written for people."""
 from __future__ import annotations
 
 import json
@@ -162,6 +162,28 @@ def test_chart_labels_are_14_px_as_drawn_and_no_page_breaks_the_content_security
             csp = [e["message"] for e in browser.get_log("browser") if "Content Security Policy" in e["message"]]
             assert csp == [], f"{path}: {csp}"
     browser.set_window_size(*DESKTOP)
+
+
+def test_a_severe_chest_pain_gets_one_calm_line_on_the_web_and_in_the_terminal(web, browser):
+    out = web.hs.run("symptom", "log", "Chest pain", "--severity", "severe").stdout
+    assert out.strip().splitlines()[-1] == "If this is an emergency, call your local emergency number.", out
+    out = web.hs.run("symptom", "log", "Chest pain", "--severity", "mild").stdout
+    assert "emergency" not in out, out
+    out = web.hs.run("symptom", "log", "Shortness of breath", "--severity", "debilitating").stdout
+    assert "If this is an emergency, call your local emergency number." in out, out
+
+    browser.get(web.link())
+    browser.get(web.base + "/symptoms/log?symptom=Shortness%20of%20breath")
+    browser.find_element(By.XPATH, "//button[@name='severity' and @value='severe']").click()
+    assert "Saved: Shortness of breath, severe" in flash(browser, "ok", "Saved: Shortness of breath")
+    assert browser.find_element(By.ID, "emergency").text == "If this is an emergency, call your local emergency number."
+    no_serious_axe_violations(browser, "/journal after a severe shortness of breath")
+    browser.execute_script("window.scrollTo(0, 0)")
+    shot(browser, "symptom-emergency-line")
+    browser.get(web.base + "/symptoms/log?symptom=Shortness%20of%20breath")
+    browser.find_element(By.XPATH, "//button[@name='severity' and @value='moderate']").click()
+    assert "Saved: Shortness of breath, moderate" in flash(browser, "ok", "Saved: Shortness of breath, moderate")
+    assert not browser.find_elements(By.ID, "emergency")
 
 
 def numbers_export(tmp_path):
