@@ -52,7 +52,7 @@ enum JournalToday {
     static func goalsCard(_ goals: [GoalStatus], back: String, _ p: inout Page) {
         p.raw("<section class=\"card\" aria-labelledby=\"goals-h\"><h2 id=\"goals-h\">Goals today</h2>")
         if goals.isEmpty {
-            p.raw("<p>No goals for today. Add one with the command healthspool goal add.</p></section>")
+            p.raw("<p>No goals for today. To have one, ask whoever set up this journal for you (the command is healthspool goal add).</p></section>")
             return
         }
         p.raw("<ul class=\"goals\" id=\"goals\">")

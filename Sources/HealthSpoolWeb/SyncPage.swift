@@ -13,7 +13,7 @@ enum SyncPage {
         "success": ("All sent", "Everything has been sent."),
         "error": ("Needs attention", "Sending did not work. See the problem below."),
         "locked": ("Paused", "Locked: nothing is read or sent until you unlock in Settings."),
-        "stopped": ("Not running", "The background service is not running. Start it with: systemctl --user start healthspool"),
+        "stopped": ("Not running", "The background service is not running. Ask whoever looks after this computer to start it (the command is systemctl --user start healthspool)."),
         "stopping": ("Stopping", "The background service is stopping."),
     ]
 
@@ -48,7 +48,7 @@ enum SyncPage {
             p.raw("<p class=\"notice error\" role=\"alert\">Problem: "); p.text(problem)
             p.raw(" What to do: check the receiving server in <a href=\"/settings#gateway\">Settings</a> and use Test connection.</p>")
         } else if report["gateway"]?["url"] == .null {
-            p.raw("<p class=\"notice error\">No receiving server is set, so your data stays on this computer. Set one with the command healthspool gateway set.</p>")
+            p.raw("<p class=\"notice error\">No receiving server is set, so your data stays on this computer. To send it, ask whoever looks after this computer to set one (the command is healthspool gateway set).</p>")
         }
         p.raw("</section>")
 

@@ -1,7 +1,6 @@
 """Issue 28: home is today (doses due with Taken, the day's symptoms, figures and goals; the
 sync details on a page of their own, one line on home only when sending needs attention), a
-phone-sized screen (the menu folds, charts' labels 14 px, no CSP violation), the emergency
-line, and numbers written for people."""
+phone-sized screen, the emergency line, and no page that sends the user to a terminal."""
 from __future__ import annotations
 
 import json
@@ -184,6 +183,34 @@ def test_a_severe_chest_pain_gets_one_calm_line_on_the_web_and_in_the_terminal(w
     browser.find_element(By.XPATH, "//button[@name='severity' and @value='moderate']").click()
     assert "Saved: Shortness of breath, moderate" in flash(browser, "ok", "Saved: Shortness of breath, moderate")
     assert not browser.find_elements(By.ID, "emergency")
+
+
+def plain_first(text: str) -> list[str]:
+    """The sentences that name a command before saying who to ask or where to click."""
+    bad = []
+    for sentence in re.split(r"(?<=[.!?])\s+", text):
+        for command in ("healthspool ", "systemctl "):
+            i = sentence.find(command)
+            if i >= 0 and not re.search(r"applications menu|[Aa]sk |[Cc]lick", sentence[:i]):
+                bad.append(sentence)
+    return bad
+
+
+def test_no_page_tells_the_user_to_run_a_command_first(web):
+    import html as htmllib
+    def text(body: bytes) -> str:
+        return htmllib.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style)[^>]*>.*?</\1>", "", body.decode(), flags=re.S)))
+    r, body = web.request("GET", "/")  # no session: the log-in hint
+    assert r.status == 401 and "applications menu" in text(body)
+    assert plain_first(text(body)) == []
+    cookie, _ = web.session()
+    web.hs.run("gateway", "unset", check=False)
+    for path in ["/", "/sync", "/day", "/import", "/journal", "/meds", "/reminders", "/measure", "/settings", "/notes"]:
+        r, body = web.request("GET", path, {"Cookie": cookie})
+        assert r.status == 200, path
+        assert plain_first(text(body)) == [], path
+    r, body = web.request("GET", "/login?token=1.%s.%s" % ("0" * 32, "0" * 64))
+    assert plain_first(text(body)) == []
 
 
 def numbers_export(tmp_path):
