@@ -79,6 +79,13 @@ def test_home_shows_one_plain_line_when_the_data_is_not_sent(hs, browser):
     line = browser.find_element(By.ID, "attention").text
     assert line.startswith("Your data has not been sent yet: the server does not answer."), line
     assert not browser.find_elements(By.ID, "daemon-state")
+    for size in (DESKTOP, PHONE):
+        browser.set_window_size(*size)
+        browser.get(w.base + "/")
+        no_serious_axe_violations(browser, f"/ with the attention line at {size[0]}")
+        browser.execute_script("window.scrollTo(0, 0)")
+        shot(browser, f"home-attention-{size[0]}")
+    browser.set_window_size(*DESKTOP)
 
 
 def in_viewport(browser, element) -> bool:
