@@ -16,7 +16,7 @@ enum HomePage {
         doses(home, &p)
         symptoms(home, &p)
         figures(home, &p)
-        JournalToday.goalsCard(home.goals, back: "/", &p)
+        JournalToday.goalsCard(home.goals, back: "/", style: home.style, &p)
         return p.document()
     }
 

@@ -442,7 +442,7 @@ def test_goals_checklist_by_hand_and_measured(web, browser):
     browser.get(web.base + "/journal")
     goals = {li.find_element(By.TAG_NAME, "strong").text: li for li in browser.find_elements(By.CSS_SELECTOR, "#goals li")}
     assert goals["Walk"].get_attribute("data-done") == "true", goals["Walk"].text
-    assert "1200 of 1000" in goals["Walk"].text
+    assert "1,200 of 1,000" in goals["Walk"].text
     assert goals["Swim"].get_attribute("data-done") == "false"
     assert goals["Physio exercises"].get_attribute("data-done") == "false"
     browser.find_element(By.XPATH, "//button[@aria-label='Mark done: Physio exercises']").click()

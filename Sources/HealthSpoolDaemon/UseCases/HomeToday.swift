@@ -36,7 +36,7 @@ public struct HomeToday {
             },
             scores: entries.scores.filter { $0.scope == .symptom && $0.entries > 0 }.sorted { $0.score != $1.score ? $0.score > $1.score : $0.name < $1.name },
             figures: figures, goals: try journal.goals(on: today, now: now).filter(\.applies),
-            attention: HomeView.attention(status: status, today: today, zone: zone))
+            attention: HomeView.attention(status: status, today: today, zone: zone), style: style)
     }
 
     static let figureIDs: [MeasurementKind: String] = [.bloodPressure: "blood-pressure", .oxygen: "oxygen", .glucose: "glucose", .weight: "weight"]

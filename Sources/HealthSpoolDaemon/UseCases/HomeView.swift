@@ -43,6 +43,8 @@ public struct HomeView: Sendable {
     public var goals: [GoalStatus]
     /// One plain sentence when sending needs attention, else nil.
     public var attention: String?
+    /// How the page writes numbers (the user's locale).
+    public var style: NumberStyle
 }
 
 extension HomeView {
