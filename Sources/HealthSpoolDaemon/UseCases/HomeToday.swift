@@ -19,7 +19,9 @@ public struct HomeToday {
         let zone = days.zone
         let today = WallClock.localDay(of: now, zone: zone)
         let summary = try days.day(today)
-        let entries = try JournalUseCases.open(context: context).day(today)
+        // The symptoms on the same connection: reading today writes nothing (today's scores
+        // are computed, not stored).
+        let entries = try JournalUseCases(store: journal.store, settings: context.settings, clock: { now }).day(today)
         let status = try StatusReport(context: context, now: now, queuedCountLimit: 1).json
 
         var figures = Self.dayFigures(summary, style: style)
