@@ -76,7 +76,12 @@ def test_home_shows_one_plain_line_when_the_data_is_not_sent(hs, browser):
     hs.run("sync", check=False)
     assert wait_until(lambda: hs.status()["gateway"].get("error") or hs.status()["gateway"].get("stoppedReason"), 30), hs.status()["gateway"]
     browser.get(w.link())
-    line = browser.find_element(By.ID, "attention").text
+
+    def attention():  # between two retries the daemon may be sending again: read the page anew
+        browser.get(w.base + "/")
+        found = browser.find_elements(By.ID, "attention")
+        return found[0].text if found else None
+    line = wait_until(attention, 20) or ""
     assert line.startswith("Your data has not been sent yet: the server does not answer."), line
     assert not browser.find_elements(By.ID, "daemon-state")
     for size in (DESKTOP, PHONE):
