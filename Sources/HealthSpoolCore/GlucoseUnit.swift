@@ -12,10 +12,10 @@ public enum GlucoseUnit: String, CaseIterable, Sendable {
         self == .mgPerDL ? v : UnitConversion.convert(v, from: "mg/dL", to: "mmol/L") ?? v / 18.0182
     }
 
-    /// A value in this unit as people write it: mmol/L with one decimal, mg/dL whole.
-    public func text(fromMgPerDL v: Double) -> String {
+    /// A value in this unit as people write it (in `style`): mmol/L with one decimal, mg/dL whole.
+    public func text(fromMgPerDL v: Double, style: NumberStyle = .english) -> String {
         let x = value(fromMgPerDL: v)
-        return (self == .mgPerDL ? String(Int(x.rounded())) : DecimalText.fixed(x, digits: 1)) + " " + rawValue
+        return (self == .mgPerDL ? style.count(x) : style.fixed(x, digits: 1)) + " " + rawValue
     }
 }
 

@@ -22,6 +22,7 @@ enum DayPage {
             return String(s.dropFirst(11).prefix(5))
         }
 
+        let style = NumberStyle(environment: ctx.environment)
         var p = Page(title: DayStrip.long(date), path: "/day", csrf: csrf)
         p.notice(query)
         p.raw(DayStrip.strip(selected: date, today: today))
@@ -29,12 +30,15 @@ enum DayPage {
 
         p.raw("<section class=\"card\" aria-labelledby=\"act-h\"><h2 id=\"act-h\">Activity</h2><ul class=\"figures\">")
         let steps = summary.totals["stepCount"]
-        p.raw("<li><span class=\"ft\">Steps</span><span class=\"fv\" id=\"steps\" data-value=\"\(steps.map { String(Int($0.rounded())) } ?? "")\">\(steps.map { Self.grouped($0) } ?? "none recorded")</span></li>")
+        p.raw("<li><span class=\"ft\">Steps</span><span class=\"fv\" id=\"steps\" data-value=\"\(steps.map { String(Int($0.rounded())) } ?? "")\">\(steps.map(style.count) ?? "none recorded")</span></li>")
         let km = summary.totals["distanceWalkingRunning"]
-        p.raw("<li><span class=\"ft\">Distance walked and run</span><span class=\"fv\" id=\"distance\" data-value=\"\(km.map { String(DaySummary.roundedKm($0)) } ?? "")\">\(km.map { String(format2($0)) + " km" } ?? "none recorded")</span></li>")
-        for (type, label, unit) in [("flightsClimbed", "Floors climbed", ""), ("distanceCycling", "Distance cycled", " km"),
-                                    ("activeEnergyBurned", "Active energy", " kcal")] {
-            if let v = summary.totals[type] { p.raw("<li><span class=\"ft\">\(label)</span><span class=\"fv\">\(format2(v))\(unit)</span></li>") }
+        p.raw("<li><span class=\"ft\">Distance walked and run</span><span class=\"fv\" id=\"distance\" data-value=\"\(km.map { String(DaySummary.roundedKm($0)) } ?? "")\">\(km.map { style.fixed($0, digits: 2) + " km" } ?? "none recorded")</span></li>")
+        let others: [(String, String, (Double) -> String)] = [
+            ("flightsClimbed", "Floors climbed", style.count), ("distanceCycling", "Distance cycled", { style.fixed($0, digits: 2) + " km" }),
+            ("activeEnergyBurned", "Active energy", { style.count($0) + " kcal" }),
+        ]
+        for (type, label, text) in others {
+            if let v = summary.totals[type] { p.raw("<li><span class=\"ft\">\(label)</span><span class=\"fv\" id=\"\(type)\">"); p.text(text(v)); p.raw("</span></li>") }
         }
         p.raw("</ul></section>")
 
@@ -46,7 +50,7 @@ enum DayPage {
             let stages = SleepStage.allCases.compactMap { st in s.stages[st].map { (st, $0) } }
             if !stages.isEmpty {
                 p.raw("<table id=\"stages\"><caption>Sleep stages</caption><thead><tr><th scope=\"col\">Stage</th><th scope=\"col\">Time</th></tr></thead><tbody>")
-                for (st, m) in stages { p.raw("<tr><td>"); p.text(Format.typeName(st.rawValue)); p.raw("</td><td>\(Self.duration(m))</td></tr>") }
+                for (st, m) in stages { p.raw("<tr><td>"); p.text(DayText.stageName(st)); p.raw("</td><td>\(Self.duration(m))</td></tr>") }
                 p.raw("</tbody></table>")
             }
         } else {
@@ -56,11 +60,11 @@ enum DayPage {
 
         p.raw("<section class=\"card\" aria-labelledby=\"hr-h\"><h2 id=\"hr-h\">Heart rate</h2>")
         if let hr = summary.heartRate {
-            p.raw("<ul class=\"figures\"><li><span class=\"ft\">Lowest</span><span class=\"fv\" id=\"hr-min\" data-value=\"\(Int(hr.min))\">\(Int(hr.min)) bpm</span></li>")
-            p.raw("<li><span class=\"ft\">Average</span><span class=\"fv\" id=\"hr-avg\" data-value=\"\(Int(hr.average.rounded()))\">\(Int(hr.average.rounded())) bpm</span></li>")
-            p.raw("<li><span class=\"ft\">Highest</span><span class=\"fv\" id=\"hr-max\" data-value=\"\(Int(hr.max))\">\(Int(hr.max)) bpm</span></li></ul>")
+            p.raw("<ul class=\"figures\"><li><span class=\"ft\">Lowest</span><span class=\"fv\" id=\"hr-min\" data-value=\"\(Int(hr.min))\">\(style.count(hr.min)) bpm</span></li>")
+            p.raw("<li><span class=\"ft\">Average</span><span class=\"fv\" id=\"hr-avg\" data-value=\"\(Int(hr.average.rounded()))\">\(style.count(hr.average)) bpm</span></li>")
+            p.raw("<li><span class=\"ft\">Highest</span><span class=\"fv\" id=\"hr-max\" data-value=\"\(Int(hr.max))\">\(style.count(hr.max)) bpm</span></li></ul>")
             p.raw(HeartCurve.svg(hr, dayStart: summary.start, dayEnd: summary.end))
-            p.raw("<p class=\"hint\">\(hr.count) readings. The band is the lowest to highest of each 15 minutes, the line their average.</p>")
+            p.raw("<p class=\"hint\">\(style.count(Double(hr.count))) readings. The band is the lowest to highest of each 15 minutes, the line their average.</p>")
         } else {
             p.raw("<p>No heart rate recorded on this day.</p>")
         }
@@ -125,22 +129,6 @@ enum DayPage {
         p.raw(DayStrip.calendar(month, selected: date))
         p.raw("</aside></div>")
         return p.document(head: "<link rel=\"stylesheet\" href=\"/static/days.css\"><script src=\"/static/days.js\" defer></script>")
-    }
-
-    /// 14400 → "14,400".
-    static func grouped(_ v: Double) -> String {
-        let digits = String(Int(v.rounded()))
-        var out = ""
-        for (i, c) in digits.reversed().enumerated() {
-            if i > 0, i % 3 == 0 { out.append(",") }
-            out.append(c)
-        }
-        return String(out.reversed())
-    }
-
-    static func format2(_ v: Double) -> String {
-        let hundredths = Int((v * 100).rounded())
-        return "\(hundredths / 100).\(String(hundredths % 100).leftPadded(2))"
     }
 
     /// 450 → "7 h 30 min".

@@ -16,6 +16,7 @@ enum DaysAssets {
         .figures .fv{display:block;font-size:1.5rem;font-weight:700}
         .curve{max-width:44rem;display:block;margin:.6rem 0}
         svg.curve text{font-size:18px}
+        @media (max-width:45em){svg.curve text{font-size:34px}}
         caption{text-align:left;font-weight:700;padding:.4rem 0}
         h3{font-size:1.15rem;margin:1rem 0 .3rem}
         .cal{table-layout:fixed;width:100%}

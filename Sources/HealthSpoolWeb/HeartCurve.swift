@@ -1,10 +1,11 @@
 @preconcurrency import HealthSpoolCore
 
 /// The day's heart-rate curve as inline SVG drawn by the server: the band from the lowest to the
-/// highest reading of each 15 minutes, the average as a line, hours along the bottom.
+/// highest reading of each 15 minutes, the average as a line, hours along the bottom. The
+/// margins leave room for labels drawn large on a phone (14 px as rendered, `svg.curve text`).
 enum HeartCurve {
     static func svg(_ hr: HeartRateFigure, dayStart: Int64, dayEnd: Int64) -> String {
-        let width = 720.0, height = 220.0, left = 44.0, bottom = 28.0, top = 8.0
+        let width = 720.0, height = 250.0, left = 66.0, bottom = 46.0, top = 14.0
         let plotW = width - left - 8, plotH = height - bottom - top
         let low = max(0, (hr.min / 10).rounded(.down) * 10 - 10), high = (hr.max / 10).rounded(.up) * 10 + 10
         let span = Double(max(dayEnd - dayStart, 1))
@@ -15,7 +16,7 @@ enum HeartCurve {
         var s = "<svg role=\"img\" aria-labelledby=\"hr-title\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" width=\"100%\" class=\"curve\"><title id=\"hr-title\">\(Page.escape(title))</title>"
         for v in stride(from: low, through: high, by: max(10, ((high - low) / 4 / 10).rounded(.up) * 10)) {
             s += "<line x1=\"\(f(left))\" x2=\"\(f(width - 8))\" y1=\"\(f(y(v)))\" y2=\"\(f(y(v)))\" stroke=\"#d8d8d0\"></line>"
-            s += "<text x=\"0\" y=\"\(f(y(v) + 5))\" fill=\"#1a1a1a\">\(Int(v))</text>"
+            s += "<text x=\"0\" y=\"\(f(y(v) + 10))\" fill=\"#1a1a1a\">\(Int(v))</text>"
         }
         for h in stride(from: 0, through: 24, by: 6) {
             let t = dayStart + Int64(h) * 3_600_000

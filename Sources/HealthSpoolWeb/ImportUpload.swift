@@ -109,7 +109,7 @@ enum ImportUpload {
             .first(where: { $0.file == name || $0.file.hasSuffix("/" + name) }) {
             let ok = record.outcome != "failed"
             var text = ok ? "Imported \(name): \(record.new) new, \(record.duplicates) already known, \(record.revised) revised, \(record.skipped) skipped."
-                : "\(name) could not be imported: \(record.reason ?? "see healthspool status")."
+                : "\(name) could not be imported: \(record.reason ?? "no reason was recorded")."
             if ok, record.new > 0 { text += " See them under Days." }
             return .object([("file", .string(name)), ("state", .string(ok ? "done" : "failed")), ("text", .string(text)),
                             ("new", .number(Double(record.new))), ("duplicates", .number(Double(record.duplicates))),

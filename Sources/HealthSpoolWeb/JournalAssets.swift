@@ -18,6 +18,8 @@ enum JournalAssets {
         .severities{display:grid;grid-template-columns:repeat(auto-fit,minmax(12rem,1fr));gap:.6rem}
         button.severity{flex-direction:column;align-items:flex-start;justify-content:center;min-height:84px;font-size:1.25rem;text-align:left}
         .severity span{font-weight:400;font-size:1rem}
+        @media (max-width:45em){.severities{grid-template-columns:minmax(0,1fr);gap:.5rem}button.severity{display:block;min-height:56px;padding:.45rem .9rem}
+        .severity span{display:inline}.severity span::before{content:" – "}details{margin-bottom:.6rem}}
         .severity.s1{background:#1d6b3a;border-color:#1d6b3a}.severity.s2{background:#6e4a00;border-color:#6e4a00}
         .severity.s3{background:#a13d00;border-color:#a13d00}.severity.s4{background:#8a0000;border-color:#8a0000}
         details{margin:0 0 1rem;border:1px solid #c8c8c0;border-radius:8px;padding:0 1rem}

@@ -58,8 +58,8 @@ enum JournalPages {
         do {
             let now = DaemonClock.now()
             let (d, m) = try HealthJournal(context: ctx).takeDose(form["id"] ?? "", at: now)
-            return Page.redirect("/meds", ok: "Logged: \(m.name) taken at \(Format.local(d.takenAt).suffix(5)).")
-        } catch { return Page.redirect("/meds", error: WebJournal.message(error)) }
+            return Page.redirect(Page.back(form, else: "/meds"), ok: "Logged: \(m.name) taken at \(Format.local(d.takenAt).suffix(5)).")
+        } catch { return Page.redirect(Page.back(form, else: "/meds"), error: WebJournal.message(error)) }
     }
 
     static let repeatWords: [(String, String)] = [("daily", "Every day"), ("weekdays", "Monday to Friday"), ("weekly", "Every week"), ("monthly", "Every month")]

@@ -45,10 +45,14 @@ enum JournalToday {
         let journal = try HealthJournal(context: ctx)
         let now = DaemonClock.now()
         let today = try journal.day(nil, now: now)
-        let goals = try journal.goals(on: today, now: now).filter(\.applies)
+        goalsCard(try journal.goals(on: today, now: now).filter(\.applies), back: "/journal", style: NumberStyle(environment: ctx.environment), &p)
+    }
+
+    /// The goals of today as a checklist, numbers in `style`; "Mark done" lands back on `back`.
+    static func goalsCard(_ goals: [GoalStatus], back: String, style: NumberStyle, _ p: inout Page) {
         p.raw("<section class=\"card\" aria-labelledby=\"goals-h\"><h2 id=\"goals-h\">Goals today</h2>")
         if goals.isEmpty {
-            p.raw("<p>No goals for today. Add one with the command healthspool goal add.</p></section>")
+            p.raw("<p>No goals for today. To have one, ask whoever set up this journal for you (the command is healthspool goal add).</p></section>")
             return
         }
         p.raw("<ul class=\"goals\" id=\"goals\">")
@@ -57,21 +61,17 @@ enum JournalToday {
             p.raw("<li class=\"goal\" data-goal=\"\(g.goal.id)\" data-done=\"\(done)\"><span class=\"tick\" aria-hidden=\"true\">\(done ? "✓" : "")</span><span class=\"what\"><strong>")
             p.text(g.goal.name); p.raw("</strong>")
             if let target = g.goal.target, let type = g.goal.type {
-                p.raw("<br>"); p.text("\(number(g.total ?? 0)) of \(number(target)) \(Format.typeName(type).lowercased())")
+                p.raw("<br>"); p.text("\(style.number(g.total ?? 0, digits: 1)) of \(style.number(target, digits: 1)) \(Format.typeName(type).lowercased())")
             }
             p.raw("<br><span class=\"status\">\(done ? (g.done == .data ? "Done: reached by your data" : "Done") : "Not done yet")</span></span>")
             if !done {
                 p.form("/goals/done", cssClass: "") { p in
-                    p.raw("<input type=\"hidden\" name=\"id\" value=\"\(g.goal.id)\"><button type=\"submit\" aria-label=\"Mark done: \(Page.escape(g.goal.name))\">Mark done</button>")
+                    p.raw("<input type=\"hidden\" name=\"id\" value=\"\(g.goal.id)\"><input type=\"hidden\" name=\"back\" value=\"\(back)\"><button type=\"submit\" aria-label=\"Mark done: \(Page.escape(g.goal.name))\">Mark done</button>")
                 }
             }
             p.raw("</li>")
         }
         p.raw("</ul></section>")
-    }
-
-    static func number(_ v: Double) -> String {
-        v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String((v * 10).rounded() / 10)
     }
 
     /// Checks a goal off by hand for today.
@@ -80,7 +80,7 @@ enum JournalToday {
             let journal = try HealthJournal(context: ctx)
             let now = DaemonClock.now()
             let g = try journal.completeGoal(Int64(form["id"] ?? "") ?? -1, day: try journal.day(nil, now: now), now: now)
-            return Page.redirect("/journal", ok: "Done: \(g.name).")
-        } catch { return Page.redirect("/journal", error: WebJournal.message(error)) }
+            return Page.redirect(Page.back(form, else: "/journal"), ok: "Done: \(g.name).")
+        } catch { return Page.redirect(Page.back(form, else: "/journal"), error: WebJournal.message(error)) }
     }
 }

@@ -1,11 +1,12 @@
+@preconcurrency import HealthSpoolCore
 import Hummingbird
 
 /// Builds the HTML of a page: one layout (skip link, navigation, main), text always escaped.
 struct Page {
     /// The navigation, in order: path and label.
     static let sections: [(String, String)] = [
-        ("/", "Overview"), ("/day", "Days"), ("/import", "Import"), ("/journal", "Journal"), ("/meds", "Medications"), ("/reminders", "Reminders"),
-        ("/measure", "Measurements"), ("/report", "Summary"), ("/settings", "Settings"),
+        ("/", "Today"), ("/day", "Days"), ("/import", "Import"), ("/journal", "Journal"), ("/meds", "Medications"), ("/reminders", "Reminders"),
+        ("/measure", "Measurements"), ("/report", "Summary"), ("/sync", "Sending"), ("/settings", "Settings"),
     ]
 
     var title: String
@@ -56,11 +57,16 @@ struct Page {
 
     /// A message shown after an action: success or error, announced to screen readers.
     mutating func notice(_ query: Form) {
-        if let ok = query["ok"] { raw("<p class=\"notice ok\" role=\"status\">\(Self.escape(ok))</p>") }
+        if let ok = query["ok"] {
+            raw("<p class=\"notice ok\" role=\"status\">\(Self.escape(ok))</p>")
+            if query["emergency"] == "1" { raw("<p class=\"emergency\" id=\"emergency\">\(Self.escape(EmergencyLine.text))</p>") }
+        }
         if let err = query["error"] { raw("<p class=\"notice error\" role=\"alert\">\(Self.escape(err))</p>") }
     }
 
     /// The whole document; `head` adds a page's own style sheet or script (same-origin files).
+    /// The menu is written twice: a row of links on a wide screen, and on a phone a "Menu"
+    /// button that opens it (`<details>`: no script); the style sheet shows one of them.
     func document(head: String = "") -> String {
         var nav = ""
         for (p, label) in Self.sections {
@@ -73,7 +79,8 @@ struct Page {
             <meta name="csrf" content="\(csrf)"><title>\(Self.escape(title)) – Health journal</title>\
             <link rel="icon" href="data:,"><link rel="stylesheet" href="/static/app.css"><script src="/static/app.js" defer></script>\(head)</head>\
             <body><a class="skip" href="#main">Skip to content</a><header><p class="brand">Health journal</p>\
-            <nav aria-label="Main"><ul>\(nav)</ul></nav></header>\
+            <nav aria-label="Main" class="nav-wide"><ul>\(nav)</ul></nav>\
+            <details class="nav-narrow"><summary>Menu</summary><nav aria-label="Main menu"><ul>\(nav)</ul></nav></details></header>\
             <main id="main" tabindex="-1"><h1>\(Self.escape(title))</h1>\(html)</main></body></html>
             """
     }
@@ -96,11 +103,18 @@ struct Page {
     }
 
     /// A redirect after a POST (303), with a message for the page it lands on.
-    static func redirect(_ path: String, ok: String? = nil, error: String? = nil) -> Response {
+    /// With `emergency`, the page shows `EmergencyLine` under the message.
+    static func redirect(_ path: String, ok: String? = nil, error: String? = nil, emergency: Bool = false) -> Response {
         var target = path
-        if let ok { target += "?ok=" + percentEncode(ok) }
+        if let ok { target += "?ok=" + percentEncode(ok) + (emergency ? "&emergency=1" : "") }
         if let error { target += "?error=" + percentEncode(error) }
         return Response(status: .seeOther, headers: [.location: target])
+    }
+
+    /// Where a form asked to land after it was posted (`back`: home or the journal only),
+    /// else `fallback`.
+    static func back(_ form: Form, else fallback: String) -> String {
+        ["/", "/journal"].contains(form["back"] ?? "") ? form["back"]! : fallback
     }
 
     static func percentEncode(_ s: String) -> String {

@@ -28,7 +28,7 @@ struct RequestGuard: RouterMiddleware {
         let host = request.head.authority ?? ""
         guard allowedHosts.contains(host.lowercased()) else {
             return Self.secured(Page.plain(status: .forbidden, title: "Refused",
-                                           text: "This address is not the health journal's. Open it with the command healthspool ui."))
+                                           text: "This address is not the health journal's. Open Health journal from your applications menu (or run the command healthspool ui)."))
         }
         if request.uri.path == MetricsRoute.path {
             guard let token = metricsToken, MetricsToken.accepts(request.headers[.authorization], token: token) else {
@@ -38,7 +38,7 @@ struct RequestGuard: RouterMiddleware {
             let now = DaemonClock.now()
             guard let id = request.cookies["hs_session"]?.value, let session = sessions.session(id, now: now) else {
                 return Self.secured(Page.plain(status: .unauthorized, title: "Please log in",
-                                               text: "To open your health journal, run the command healthspool ui, or choose Health journal in the application menu. It opens this page logged in."))
+                                               text: "To open your health journal, open Health journal from your applications menu: it opens this page logged in (or run the command healthspool ui)."))
             }
             context.session = session
             if request.method != .get, request.method != .head {

@@ -52,7 +52,7 @@ enum SettingsPage {
                 p.raw("<p>Data is sent to "); p.text(url); p.raw(". Its password or key is never shown here.</p>")
                 p.raw("<button type=\"submit\">Test connection</button>")
             } else {
-                p.raw("<p>No receiving server is set. Set one with the command healthspool gateway set.</p>")
+                p.raw("<p>No receiving server is set, so your data stays on this computer. To send it, ask whoever looks after this computer to set one (the command is healthspool gateway set).</p>")
             }
         }
 

@@ -40,8 +40,8 @@ enum SymptomPages {
         let part = PartOfDay(hour: Int(Format.local(now).dropFirst(11).prefix(2)) ?? 12)
         p.form("/symptoms/log") { p in
             p.raw("<input type=\"hidden\" name=\"symptom\" value=\"\(Page.escape(symptom))\">")
-            p.raw("<p>It is logged for now: \(Page.escape(String(Format.local(now).suffix(5)))), \(part.rawValue).</p>")
-            p.raw("<details id=\"symptom-details\"><summary>Add details first (optional): when, group, what helped, a note</summary>")
+            p.raw("<p>Logged for now: \(Page.escape(String(Format.local(now).suffix(5)))), \(part.rawValue).</p>")
+            p.raw("<details id=\"symptom-details\"><summary>Add details (optional)</summary><p class=\"hint\">When, group, what helped, a note: fill them in before you choose how bad it is.</p>")
             p.raw("<div class=\"field\"><label for=\"f-when\">Part of the day</label><select id=\"f-when\" name=\"when\">")
             p.raw("<option value=\"\">Now: \(part.rawValue)</option>")
             for w in PartOfDay.allCases { p.raw("<option value=\"\(w.rawValue)\">\(w.rawValue.capitalized)</option>") }
@@ -86,7 +86,8 @@ enum SymptomPages {
                                  category: optional("category"), relievedBy: list("relieved"), aggravatedBy: list("aggravated"),
                                  note: optional("note"))
             let (e, _) = try WebJournal.open(ctx).logSymptom(log)
-            return Page.redirect("/journal", ok: "Saved: \(e.symptom), \(e.severity), at \(Format.local(e.at).suffix(5)).")
+            return Page.redirect("/journal", ok: "Saved: \(e.symptom), \(e.severity), at \(Format.local(e.at).suffix(5)).",
+                                 emergency: EmergencyLine.line(symptom: e.symptom, severity: e.severity) != nil)
         } catch {
             return Page.redirect("/", error: WebJournal.notSaved(error))
         }

@@ -55,6 +55,7 @@ struct SymptomLogCommand: ParsableCommand {
         if json { return printJSON(JournalRows.json(entry)) }
         print("logged " + JournalRows.line(entry))
         if let movedFrom { print("\(entry.symptom) moved from \(movedFrom) to \(entry.category)") }
+        if let line = EmergencyLine.line(symptom: entry.symptom, severity: entry.severity) { print(line) }
     }
 }
 

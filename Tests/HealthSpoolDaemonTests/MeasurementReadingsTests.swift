@@ -50,6 +50,17 @@ import Testing
         #expect(view.days[0].readings.map(\.line) == ["Blood sugar 97 mg/dL (5.4 mmol/L)"])
     }
 
+    @Test func readingsAreWrittenInTheUsersLocale() throws {
+        let (context, dir) = try JournalRunnerTests.context(["LANG": "de_DE.UTF-8"])
+        defer { _ = try? FileSystem.removeTree(dir) }
+        let journal = try HealthJournal(context: context)
+        _ = try journal.measure(.bodyMass(72.6, unit: "kg"), at: Self.at(1), now: Self.now)
+        _ = try journal.measure(.bloodGlucose(98, unit: "mg/dL"), at: Self.at(2), now: Self.now)
+        _ = try journal.measure(.oxygenSaturation(97.5), at: Self.at(3), now: Self.now)
+        let lines = try journal.measurements(now: Self.now).days[0].readings.map(\.line)
+        #expect(lines == ["Weight 72,6 kg", "Blood sugar 5,4 mmol/L (98 mg/dL)", "Blood oxygen 97,5 %"])
+    }
+
     @Test func theDayViewListsTheDaysMeasurementsInTextAndJSON() throws {
         let (context, dir) = try JournalRunnerTests.context()
         defer { _ = try? FileSystem.removeTree(dir) }

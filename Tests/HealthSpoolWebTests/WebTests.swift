@@ -55,9 +55,9 @@ import Testing
 
     /// The overview counts queued samples only up to its limit (millions take a second).
     @Test func aQueuedCountPastTheOverviewsLimitReadsMoreThan() {
-        #expect(DashboardPage.queuedText(42) == "42")
-        #expect(DashboardPage.queuedText(DashboardPage.queuedCountLimit) == "10000")
-        #expect(DashboardPage.queuedText(DashboardPage.queuedCountLimit + 1) == "more than 10,000")
+        #expect(SyncPage.queuedText(42) == "42")
+        #expect(SyncPage.queuedText(SyncPage.queuedCountLimit) == "10000")
+        #expect(SyncPage.queuedText(SyncPage.queuedCountLimit + 1) == "more than 10,000")
     }
 
     @Test func typeNamesAreShownInPlainWords() {

@@ -18,7 +18,7 @@ import pytest
 from conftest import ROOT, free_port, samples, wait_until, web_address
 
 SCREENSHOTS = Path(os.environ.get("HEALTHSPOOL_SCREENSHOTS", ROOT / "test-artifacts" / "web"))
-PAGES = ["/", "/day", "/import", "/journal", "/meds", "/reminders", "/measure", "/settings", "/notes", "/symptoms/log?symptom=Headache"]
+PAGES = ["/", "/sync", "/day", "/import", "/journal", "/meds", "/reminders", "/measure", "/settings", "/notes", "/symptoms/log?symptom=Headache"]
 POSTS = ["/sync", "/settings/types", "/settings/glucose", "/settings/frequency", "/settings/lock", "/settings/gateway/test", "/meds/add",
          "/meds/take", "/reminders/add", "/reminders/remove", "/measure", "/logout", "/symptoms/log", "/goals/done", "/notes/add",
          "/notes/audio", "/import"]
@@ -185,6 +185,7 @@ def browser():
         pytest.fail("chromium and chromium-driver are needed (scripts/setup-deps.sh --test)")
     opts = webdriver.ChromeOptions()
     opts.binary_location = chromium
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console, for CSP violations
     for a in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000",
               "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream", "--disable-gpu"]:
         opts.add_argument(a)
@@ -240,7 +241,7 @@ def test_every_page_is_accessible_large_and_fits_a_narrow_window(web, browser):
         assert [t for t in sizes[1] if 'type="checkbox"' not in t and 'type="radio"' not in t] == [], f"{path}: small targets: {sizes[1][:5]}"
         assert "HKQuantityTypeIdentifier" not in browser.find_element("tag name", "body").text
         browser.execute_script("window.scrollTo(0, 0)")  # axe scrolls; the screenshot shows the page's top
-        shot(browser, "page-" + (path.strip("/").replace("/", "-").split("?")[0] or "overview"))
+        shot(browser, "page-" + (path.strip("/").replace("/", "-").split("?")[0] or "today"))
     # 200 % zoom of a 1280 px window is a 640 px one; a phone is narrower still.
     for width in (640, 360):
         browser.set_window_size(width, 900)
@@ -259,10 +260,10 @@ def test_everything_is_reachable_by_keyboard(web, browser):
     body.send_keys(Keys.TAB)
     assert browser.switch_to.active_element.text == "Skip to content"
     seen = []
-    for _ in range(24):  # the start page offers symptom buttons before Sync now
+    for _ in range(24):  # the menu comes first, then the start page's symptom buttons
         browser.switch_to.active_element.send_keys(Keys.TAB)
         seen.append(browser.switch_to.active_element.text)
-    assert "Settings" in seen and "Sync now" in seen, seen
+    assert "Settings" in seen and "Sending" in seen and "Headache" in seen, seen
     # Enter on a link follows it.
     while browser.switch_to.active_element.text != "Medications":
         browser.switch_to.active_element.send_keys(Keys.TAB)
@@ -331,7 +332,7 @@ def test_a_type_toggle_is_honoured_and_sync_now_reaches_100_percent(web, browser
     steps = [{**s, "unit": "count"} for s in samples(300, "stepCount", start=100)]
     web.hs.drop("mixed.json", json.dumps(samples(5, "heartRate") + steps))
     assert wait_until(lambda: web.hs.status()["store"]["queued"] == 300, 20), web.hs.status()["store"]
-    browser.get(web.base + "/")
+    browser.get(web.base + "/sync")
     browser.find_element(By.ID, "sync-now").click()
     assert wait_until(lambda: browser.find_element(By.ID, "sync-text").text.startswith("100 %"), 30), \
         browser.find_element(By.ID, "sync-text").text
@@ -441,7 +442,7 @@ def test_goals_checklist_by_hand_and_measured(web, browser):
     browser.get(web.base + "/journal")
     goals = {li.find_element(By.TAG_NAME, "strong").text: li for li in browser.find_elements(By.CSS_SELECTOR, "#goals li")}
     assert goals["Walk"].get_attribute("data-done") == "true", goals["Walk"].text
-    assert "1200 of 1000" in goals["Walk"].text
+    assert "1,200 of 1,000" in goals["Walk"].text
     assert goals["Swim"].get_attribute("data-done") == "false"
     assert goals["Physio exercises"].get_attribute("data-done") == "false"
     browser.find_element(By.XPATH, "//button[@aria-label='Mark done: Physio exercises']").click()
@@ -522,7 +523,7 @@ def test_a_queue_past_ten_thousand_reads_more_than_and_a_day_that_is_no_date_is_
     hs.drop("many.json", json.dumps(samples(10_050)))
     assert wait_until(lambda: hs.status()["store"]["queued"] == 10_050, 60), hs.read_log()
     browser.get(w.link())
-    browser.get(w.base + "/")
+    browser.get(w.base + "/sync")
     body = browser.find_element("tag name", "body").text
     assert "more than 10,000" in body, body
     assert "Everything is up to date" not in body and "waiting to be sent" in body, body

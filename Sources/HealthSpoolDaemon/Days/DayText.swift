@@ -4,23 +4,25 @@ import HealthSpoolCore
 public enum DayText {
     static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
 
-    /// The day view: the date, then a row a figure (steps, distance, sleep, heart rate, …).
-    public static func render(_ s: DaySummary, zone: ZoneRules) -> String {
+    /// The day view: the date, then a row a figure (steps, distance, sleep, heart rate, …);
+    /// numbers written in `style` (the user's locale, `NumberStyle(environment:)`), as the web
+    /// pages write them.
+    public static func render(_ s: DaySummary, zone: ZoneRules, style: NumberStyle = .english) -> String {
         func time(_ ms: Int64) -> String {
             String(Timestamp(millis: ms, utcOffsetSeconds: zone.offset(atUTCMillis: ms)).iso8601Local.dropFirst(11).prefix(5))
         }
         var lines = ["\(weekdays[s.date.weekday]) \(s.date)" + (s.end - s.start == 86_400_000 ? "" : " (\((s.end - s.start) / 3_600_000) hours)")]
         func row(_ label: String, _ value: String) { lines.append(padded(label, 14) + value) }
         let t = s.totals
-        row("Steps", t["stepCount"].map { grouped($0) } ?? "—")
-        row("Distance", t["distanceWalkingRunning"].map { number($0, 2) + " km" } ?? "—")
-        if let c = t["distanceCycling"] { row("Cycling", number(c, 2) + " km") }
-        if let f = t["flightsClimbed"] { row("Flights", grouped(f)) }
-        if let e = t["activeEnergyBurned"] { row("Active energy", grouped(e) + " kcal") }
+        row("Steps", t["stepCount"].map(style.count) ?? "—")
+        row("Distance", t["distanceWalkingRunning"].map { style.fixed($0, digits: 2) + " km" } ?? "—")
+        if let c = t["distanceCycling"] { row("Cycling", style.fixed(c, digits: 2) + " km") }
+        if let f = t["flightsClimbed"] { row("Flights", style.count(f)) }
+        if let e = t["activeEnergyBurned"] { row("Active energy", style.count(e) + " kcal") }
         if let sl = s.sleep {
             var text = minutes(sl.asleepMinutes) + " asleep, " + minutes(sl.inBedMinutes) + " in bed (" + time(sl.start) + "–" + time(sl.end) + ")"
-            let stages = [(SleepStage.core, "core"), (.deep, "deep"), (.rem, "REM"), (.awake, "awake")].compactMap { st, name in
-                s.sleep?.stages[st].flatMap { $0 > 0 ? name + " " + minutes($0) : nil }
+            let stages = [SleepStage.core, .deep, .rem, .awake].compactMap { st in
+                s.sleep?.stages[st].flatMap { $0 > 0 ? stageName(st, capitalized: false) + " " + minutes($0) : nil }
             }
             if !stages.isEmpty { text += ": " + stages.joined(separator: ", ") }
             row("Sleep", text)
@@ -28,7 +30,7 @@ public enum DayText {
             row("Sleep", "—")
         }
         if let hr = s.heartRate {
-            row("Heart rate", "\(number(hr.min, 0)) / \(number(hr.average, 0)) / \(number(hr.max, 0)) bpm (min / average / max), \(hr.count) readings")
+            row("Heart rate", "\(style.count(hr.min)) / \(style.count(hr.average)) / \(style.count(hr.max)) bpm (min / average / max), \(style.count(Double(hr.count))) readings")
         } else {
             row("Heart rate", "—")
         }
@@ -70,23 +72,15 @@ public enum DayText {
         return total >= 60 ? "\(total / 60) h \(total % 60) min" : "\(total) min"
     }
 
-    static func number(_ v: Double, _ digits: Int) -> String {
-        if digits == 0 { return String(Int(v.rounded())) }
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let r = Int((v * scale).rounded())
-        let frac = String(abs(r) % Int(scale))
-        return String(r / Int(scale)) + "." + String(repeating: "0", count: digits - frac.count) + frac
-    }
-
-    static func grouped(_ v: Double) -> String {
-        let s = String(Int(v.rounded()))
-        var out = ""
-        for (i, c) in s.reversed().enumerated() {
-            if i > 0, i % 3 == 0, c != "-" { out.append(",") }
-            out.append(c)
+    /// A sleep stage as the Health app names it: "Core", "Deep", "REM", "Awake", "In bed" (lower
+    /// case inside a sentence, REM always in capitals).
+    public static func stageName(_ stage: SleepStage, capitalized: Bool = true) -> String {
+        let name = switch stage {
+        case .rem: "REM"
+        case .inBed: "in bed"
+        default: stage.rawValue
         }
-        return String(out.reversed())
+        return capitalized && stage != .rem ? name.prefix(1).uppercased() + name.dropFirst() : name
     }
 
     /// `s` and at least one space, padded to `width`.

@@ -20,10 +20,12 @@ extension HealthJournal {
 
     /// The measurements typed in (`ManualMeasurement.source`) that were taken in
     /// `[fromMillis, toMillis)`, newest first, at most `limit` a kind; glucose in `glucoseUnit`
-    /// (default: the one chosen, `journal.glucose_unit`).
+    /// (default: the one chosen, `journal.glucose_unit`); numbers written in the user's locale
+    /// (`NumberStyle`).
     public func readings(fromMillis: Int64, toMillis: Int64, limit: Int = 200,
                          glucoseUnit: GlucoseUnit? = nil) throws -> [MeasurementReading] {
         let glucoseUnit = glucoseUnit ?? context.settings.glucoseUnit
+        let style = NumberStyle(environment: context.environment)
         var out: [MeasurementReading] = []
         for kind in MeasurementKind.allCases {
             let samples = try store.samples(type: kind.type, source: ManualMeasurement.source, fromMillis: fromMillis,
@@ -41,13 +43,13 @@ extension HealthJournal {
                 case .bloodPressure:
                     guard let dia = diastolic[Self.readingKey(s)] else { continue }
                     r.diastolic = dia
-                    r.text = "\(Int(s.value.rounded()))/\(Int(dia.rounded())) mmHg"
-                case .heartRate: r.text = "\(Int(s.value.rounded())) bpm"
-                case .oxygen: r.text = DecimalText.trimmed(s.value <= 1 ? s.value * 100 : s.value, digits: 1) + " %"
+                    r.text = "\(style.count(s.value))/\(style.count(dia)) mmHg"
+                case .heartRate: r.text = style.count(s.value) + " bpm"
+                case .oxygen: r.text = style.number(s.value <= 1 ? s.value * 100 : s.value, digits: 1) + " %"
                 case .glucose:
-                    r.text = glucoseUnit.text(fromMgPerDL: s.value)
-                    r.other = glucoseUnit.other.text(fromMgPerDL: s.value)
-                case .weight: r.text = DecimalText.trimmed(s.value, digits: 1) + " kg"
+                    r.text = glucoseUnit.text(fromMgPerDL: s.value, style: style)
+                    r.other = glucoseUnit.other.text(fromMgPerDL: s.value, style: style)
+                case .weight: r.text = style.number(s.value, digits: 1) + " kg"
                 }
                 out.append(r)
             }

@@ -2,8 +2,9 @@
 @preconcurrency import HealthSpoolDaemon
 @preconcurrency import HealthSpoolStore
 
-/// The overview: what the service is doing, what waits to be sent, recent sends, Sync now.
-enum DashboardPage {
+/// The sending page (`/sync`, "Sending" in the menu): what the service is doing, what waits to
+/// be sent, recent sends, Sync now. Home (`HomePage`) links here when sending needs attention.
+enum SyncPage {
     /// Plain words for the daemon's state.
     static let stateWords: [String: (String, String)] = [
         "idle": ("Waiting for new data", "Everything is up to date. New exports you save to the HealthSpool folder are read at once."),
@@ -12,7 +13,7 @@ enum DashboardPage {
         "success": ("All sent", "Everything has been sent."),
         "error": ("Needs attention", "Sending did not work. See the problem below."),
         "locked": ("Paused", "Locked: nothing is read or sent until you unlock in Settings."),
-        "stopped": ("Not running", "The background service is not running. Start it with: systemctl --user start healthspool"),
+        "stopped": ("Not running", "The background service is not running. Ask whoever looks after this computer to start it (the command is systemctl --user start healthspool)."),
         "stopping": ("Stopping", "The background service is stopping."),
     ]
 
@@ -22,13 +23,12 @@ enum DashboardPage {
 
     /// "1234", or "more than 10,000" for a count past `queuedCountLimit`.
     static func queuedText(_ n: Int) -> String {
-        n > queuedCountLimit ? "more than " + DayPage.grouped(Double(queuedCountLimit)) : String(n)
+        n > queuedCountLimit ? "more than " + NumberStyle.english.count(Double(queuedCountLimit)) : String(n)
     }
 
     static func render(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
-        var p = Page(title: "Overview", path: "/", csrf: csrf)
+        var p = Page(title: "Sending", path: "/sync", csrf: csrf)
         p.notice(query)
-        SymptomPages.startCard(ctx, &p)
         let report = try StatusReport(context: ctx, queuedCountLimit: queuedCountLimit).json
         let state = report["daemon"]?["state"]?.stringValue ?? "stopped"
         var (word, explain) = stateWords[state] ?? (state, "")
@@ -48,7 +48,7 @@ enum DashboardPage {
             p.raw("<p class=\"notice error\" role=\"alert\">Problem: "); p.text(problem)
             p.raw(" What to do: check the receiving server in <a href=\"/settings#gateway\">Settings</a> and use Test connection.</p>")
         } else if report["gateway"]?["url"] == .null {
-            p.raw("<p class=\"notice error\">No receiving server is set, so your data stays on this computer. Set one with the command healthspool gateway set.</p>")
+            p.raw("<p class=\"notice error\">No receiving server is set, so your data stays on this computer. To send it, ask whoever looks after this computer to set one (the command is healthspool gateway set).</p>")
         }
         p.raw("</section>")
 
