@@ -82,6 +82,8 @@ public struct Settings: Sendable, Equatable {
     /// Where the daemon writes its Prometheus metrics for node_exporter's textfile collector;
     /// nil: not written (`metrics.textfile`).
     public var metricsTextfile: String?
+    /// The person's name on the doctor's summary (`report.name`).
+    public var reportName: String?
     /// Sources in the order they count where they overlap (day totals), matched in names and devices.
     public var sourcePriority = SourcePriority.standard
     /// The unit blood glucose is typed and shown in (`journal.glucose_unit`).
@@ -340,6 +342,7 @@ extension SettingKey {
             let items = try SettingsReader.listItems(v, key: "day.source_priority")
             s.sourcePriority = SourcePriority(items)
         },
+        .optional("report.name", "The person's name, printed at the top of the doctor's summary (healthspool report, the web interface's Summary page) and in the header of each page of the file when printed. Unset (the default): no name.") { $0.reportName = $1 },
         .choice("journal.glucose_unit", GlucoseUnit.mmolPerL, "The unit blood sugar (glucose) is typed in on the web interface's Measurements page and shown in there, on the day view and by healthspool day, the other unit beside it; stored in mg/dL either way. Chosen on the Settings page.") { $0.glucoseUnit = $1 },
         .address("ingest.listen", "Address and port of the ingest endpoint, to which Health Auto Export's REST API automation POSTs its JSON (README, \"Push from the phone\"): a LAN address of this machine, ADDR:PORT or [IPV6]:PORT, e.g. 192.168.1.20:8443. Unset (the default): no endpoint. HTTPS only; every request needs the token of ingest.token_file. Taken at the next start of the daemon, as are the other ingest settings.") { $0.ingestListen = $1 },
         .optional("ingest.token_file", "File holding the ingest endpoint's token (mode 0600; a file others can read is refused). Default: ingest-token in the state directory, made with a random token when missing. Show it with: healthspool ingest.") { $0.ingestTokenFile = $1 },

@@ -118,6 +118,24 @@ import Testing
         #expect(json["symptoms"]?.arrayValue?.first?["category"]?["total"]?.doubleValue == 9)
     }
 
+    /// `report.name` heads the summary, on its first page and in every printed page's header,
+    /// where it is written as CSS escapes: nothing of it can end the string or the style element.
+    @Test func theNameFromTheSettingsHeadsEveryPageAndCannotBreakOutOfTheStyleSheet() throws {
+        var r = try Self.report()
+        #expect(!ReportHTML.document(r).contains("For:"), "no name set: none shown")
+        r.name = "Ada \"</style><script>x</script> Łukasiewicz"
+        let html = ReportHTML.document(r)
+        #expect(html.contains("<strong>For:</strong> Ada &quot;&lt;/style&gt;&lt;script&gt;x&lt;/script&gt; Łukasiewicz")
+                || html.contains("<strong>For:</strong> Ada &#34;&lt;/style&gt;&lt;script&gt;x&lt;/script&gt; Łukasiewicz"))
+        let header = ReportHTML.pageHeader(r)
+        #expect(header.hasPrefix("@page{@top-left{content:\"Ada \\22 \\3c \\2f style\\3e \\3c script\\3e x\\3c \\2f script\\3e  Łukasiewicz \\2014  Health summary 2026-03-02 to 2026-03-08\";"),
+                "\(header)")
+        #expect(html.components(separatedBy: "</style>").count == 2, "one style element, ended once")
+        var w = JSONWriter()
+        w.value(r.json)
+        #expect(try JSONParser.parse(w.text)["name"]?.stringValue == r.name)
+    }
+
     @Test func pastSixtyReadingsEachDaysRangeAndSleepFromTheRollups() throws {
         let (context, dir) = try JournalRunnerTests.context()
         defer { _ = try? FileSystem.removeTree(dir) }

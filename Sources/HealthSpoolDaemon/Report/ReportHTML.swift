@@ -35,15 +35,32 @@ public enum ReportHTML {
 
     /// The header printed on every page: the period, and page N of M (a style sheet: inline in
     /// the file, `/report/page.css` on the web).
-    public static func pageHeader(_ r: VisitReport) -> String { pageHeader(from: r.from, to: r.to) }
+    public static func pageHeader(_ r: VisitReport) -> String { pageHeader(from: r.from, to: r.to, name: r.name) }
 
-    public static func pageHeader(from: CivilDate, to: CivilDate) -> String {
-        "@page{@top-left{content:\"Health summary \(from) to \(to)\";font:9pt sans-serif}" +
+    public static func pageHeader(from: CivilDate, to: CivilDate, name: String? = nil) -> String {
+        let whose = name.map { cssString($0) + " \\2014  " } ?? ""
+        return "@page{@top-left{content:\"\(whose)Health summary \(from) to \(to)\";font:9pt sans-serif}" +
             "@bottom-right{content:\"Page \" counter(page) \" of \" counter(pages);font:9pt sans-serif}}"
     }
 
+    /// `text` for inside a CSS string in a `<style>` element: letters, digits and spaces as they
+    /// are, every other character as a CSS escape (no quote, backslash, newline or `<` gets in).
+    static func cssString(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar == " " || scalar.properties.isAlphabetic || (48...57).contains(scalar.value) {
+                out.unicodeScalars.append(scalar)
+            } else {
+                out += "\\" + String(scalar.value, radix: 16) + " "
+            }
+        }
+        return out
+    }
+
     static func header(_ r: VisitReport, _ h: inout HTMLText) {
-        h.raw("<div class=\"report-meta\"><p class=\"period\"><strong>Period:</strong> ")
+        h.raw("<div class=\"report-meta\">")
+        if let name = r.name { h.raw("<p class=\"name\"><strong>For:</strong> "); h.text(name); h.raw("</p>") }
+        h.raw("<p class=\"period\"><strong>Period:</strong> ")
         h.text("\(long(r.from)) to \(long(r.to)) (\(r.days.count) days)")
         h.raw("</p><p><strong>Made:</strong> "); h.text(when(r.made)); h.raw("</p>")
         h.raw("<p class=\"source\">These figures are from the person's own records (their health journal and the health data they imported), not from a clinic's records.</p></div>")

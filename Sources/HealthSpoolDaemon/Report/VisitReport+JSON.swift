@@ -19,6 +19,7 @@ extension VisitReport {
         }
         var members: [(String, JSONValue)] = [("from", date(from)), ("to", date(to)), ("days", n(days.count)),
                                                ("made", .string(made.iso8601Local))]
+        if let name { members.append(("name", .string(name))) }
         members.append(("symptoms", .array(symptoms.map { c in
             .object([("category", scores(c.category)), ("symptoms", .array(c.symptoms.map(scores)))])
         })))

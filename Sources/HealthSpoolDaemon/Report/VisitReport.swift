@@ -10,6 +10,8 @@ public struct VisitReport: Sendable {
     public var to: CivilDate
     /// When it was made, in the journal's zone.
     public var made: Timestamp
+    /// Whose it is (`report.name`), when set.
+    public var name: String?
     public var symptoms: [SymptomCategoryFigures] = []
     public var factors: FactorFigures?
     public var medications: [MedicationFigures] = []

@@ -48,6 +48,7 @@ public final class VisitReports {
     /// category, any case) come first.
     public func report(from: CivilDate, to: CivilDate, now: Timestamp, questions: String? = nil) throws -> VisitReport {
         var r = VisitReport(from: from, to: to, made: journal.local(now))
+        r.name = journal.context.settings.reportName.flatMap { $0.trimmingSpaces.isEmpty ? nil : $0.trimmingSpaces }
         let (start, _) = WallClock.bounds(of: from, zone: zone)
         let (_, end) = WallClock.bounds(of: to, zone: zone)
         let symptomStore = SymptomJournalStore(store: store)
