@@ -11,13 +11,15 @@ extension WebRoutes {
             r.headers[.cacheControl] = "max-age=3600"
             return r
         }
-        // The printed pages' header with the period: dates only, read as dates (nothing else gets in).
+        // The printed pages' header: the period from the query, read as dates (nothing else of
+        // the query gets in), and the name from the settings (`report.name`), CSS-escaped.
         router.get("/report/page.css") { r, _ in
             let q = Form(r.uri.query ?? "")
             guard let from = q["from"].flatMap(CivilDate.init(parsing:)), let to = q["to"].flatMap(CivilDate.init(parsing:)) else {
                 return Page.respond(.badRequest, "", type: "text/css; charset=utf-8")
             }
-            return Page.respond(.ok, ReportHTML.pageHeader(from: from, to: to), type: "text/css; charset=utf-8")
+            let name = (try? DaemonContext(environment: environment))?.settings.reportName.flatMap { $0.trimmingSpaces.isEmpty ? nil : $0.trimmingSpaces }
+            return Page.respond(.ok, ReportHTML.pageHeader(from: from, to: to, name: name), type: "text/css; charset=utf-8")
         }
         router.get("/static/report.js") { _, _ in
             var r = Page.respond(.ok, ReportPage.js, type: "text/javascript; charset=utf-8")

@@ -215,6 +215,16 @@ def test_report_page_needs_the_session_and_its_style_is_the_files(web):
     assert "default-src 'none'" in r.getheader("Content-Security-Policy")
     r, css = web.request("GET", "/static/report.css", {"Cookie": cookie})
     assert r.status == 200 and b"@media print" in css
+    # The printed pages' header: the period, and the name from the settings once one is set.
+    header = f"/report/page.css?from={FROM}&to={TO}"
+    r, _ = web.request("GET", header)
+    assert r.status == 401
+    r, css = web.request("GET", header, {"Cookie": cookie})
+    assert r.status == 200 and f'content:"Health summary {FROM} to {TO}"'.encode() in css
+    config = web.hs.home / ".config" / "healthspool" / "healthspool.conf"
+    config.write_text(config.read_text() + "\nreport.name = Ada Lovelace\n")
+    r, css = web.request("GET", header, {"Cookie": cookie})
+    assert r.status == 200 and f'content:"Ada Lovelace \\2014  Health summary {FROM} to {TO}"'.encode() in css, css
 
 
 def test_report_page_in_the_browser_prints_on_a4_and_letter(web, browser):
