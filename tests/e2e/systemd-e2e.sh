@@ -481,19 +481,20 @@ check "the daemon's control socket accepts the user's connections from outside t
 manual_sync() { local out; out=$(as_user healthspool sync --json 2>&1) && echo "$out" | grep -q '"outcome"'; }
 check "healthspool sync (as the user) completes" manual_sync
 # The packaged unit serves the web interface: `healthspool ui --no-open` prints the login link,
-# curl follows it (the session cookie set on the redirect) to the overview; without it, 401.
+# curl follows it (the session cookie set on the redirect) to the home page (Today); without
+# it, 401.
 ui_serves() {
     local link code
     link=$(as_user healthspool ui --no-open 2>/dev/null | head -1)
     case "$link" in "http://$WEBADDR:$WEBPORT/login?token="*) ;; *) echo "healthspool ui printed: $link"; return 1 ;; esac
     code=$(curl -s -o /dev/null -w '%{http_code}' "http://$WEBADDR:$WEBPORT/")
     [ "$code" = 401 ] || { echo "without the cookie: $code"; return 1; }
-    code=$(curl -sS -L -b "" -o "$WORK/overview.html" -w '%{http_code}' "$link")
-    [ "$code" = 200 ] && grep -q '<h1>Overview</h1>' "$WORK/overview.html" || { echo "with the link: $code"; return 1; }
+    code=$(curl -sS -L -b "" -o "$WORK/home.html" -w '%{http_code}' "$link")
+    [ "$code" = 200 ] && grep -q '<h1>Today</h1>' "$WORK/home.html" || { echo "with the link: $code"; return 1; }
 }
 web_listening() { curl -s -o /dev/null "http://$WEBADDR:$WEBPORT/"; }
 wait_for 15 web_listening
-check "healthspool ui's link opens the overview (200) of the packaged unit; 401 without the cookie" ui_serves
+check "healthspool ui's link opens the home page (200) of the packaged unit; 401 without the cookie" ui_serves
 
 # Structured journal fields, as root (a user reads them with journalctl --user -u healthspool
 # once the journal is persistent and split per user).
