@@ -1,4 +1,5 @@
 @preconcurrency import HealthSpoolCore
+@preconcurrency import HealthSpoolDaemon
 import Hummingbird
 
 /// Builds the HTML of a page: one layout (skip link, navigation, main), text always escaped.
@@ -129,21 +130,7 @@ struct Page {
         return out
     }
 
-    static func escape(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for c in s.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    static func escape(_ s: String) -> String { HTMLText.escape(s) }
 }
 
 extension String {

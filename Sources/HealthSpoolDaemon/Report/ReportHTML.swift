@@ -228,15 +228,16 @@ public enum ReportHTML {
     }
 }
 
-/// HTML being written: markup as is, text escaped.
-struct HTMLText {
+/// HTML being written: markup as is, text escaped. `escape` is the one HTML escape of the
+/// project: the web interface's pages use it too (`Page.escape`).
+public struct HTMLText {
     private(set) var html = ""
 
     mutating func raw(_ s: String) { html += s }
     mutating func text(_ s: String) { html += Self.escape(s) }
 
     /// `s` with `& < > " '` escaped: safe in text and in quoted attributes.
-    static func escape(_ s: String) -> String {
+    public static func escape(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for c in s.unicodeScalars {
