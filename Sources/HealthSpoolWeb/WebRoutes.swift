@@ -53,6 +53,7 @@ struct WebRoutes: Sendable {
         }
         addPages(router)
         addJournalPages(router)
+        addFormPages(router)
         addDayPages(router)
         addReportPages(router)
         return router
