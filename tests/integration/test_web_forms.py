@@ -1,0 +1,239 @@
+"""Issue 28, "half the journal is command-line only": lifestyle factors, reminders with every
+repeat rule the CLI accepts (said in words, with the next ring, and changed), goals (one-off,
+repeating, measured; removed), medications changed and removed, a steps form and a chart per
+measurement — over HTTP with the session, CSRF and one-time tokens, checked against the CLI."""
+from __future__ import annotations
+
+import json
+import re
+import urllib.parse
+
+from test_web import Web, web  # noqa: F401 (fixture)
+from test_web_measure import form_fields, get
+
+FORM = "application/x-www-form-urlencoded"
+NEW_PAGES = ["/lifestyle", "/goals", "/reminders", "/meds", "/measure"]
+
+
+def post(web: Web, cookie: str, page: str, action: str, fields: dict | list, marker: str = ""):
+    """Posts `fields` through the form of `page` that posts to `action` (its CSRF and one-time
+    tokens): (status, Location, body)."""
+    hidden = form_fields(get(web, cookie, page), action, marker)
+    pairs = list(hidden.items()) + (list(fields.items()) if isinstance(fields, dict) else fields)
+    body = urllib.parse.urlencode(pairs)
+    r, data = web.request("POST", action, {"Cookie": cookie, "Content-Type": FORM, "Origin": web.base}, body)
+    return r.status, r.getheader("Location"), data.decode()
+
+
+def notice(location: str) -> str:
+    return urllib.parse.parse_qs(urllib.parse.urlparse(location).query).get("ok", [""])[0]
+
+
+def field_tag(page: str, id_: str) -> str:
+    m = re.search(r'<(?:input|select)[^>]* id="%s"[^>]*>' % re.escape(id_), page)
+    assert m, f"no field {id_}"
+    return m.group(0)
+
+
+def assert_marked(page: str, id_: str, message: str):
+    """The field is marked invalid and described by its error, which says `message`."""
+    tag = field_tag(page, id_)
+    assert 'aria-invalid="true"' in tag, tag
+    assert f"{id_}-error" in tag, tag
+    assert re.search(r'<p class="error" id="%s-error">%s</p>' % (re.escape(id_), re.escape(message)), page), message
+
+
+def test_every_post_form_on_the_new_pages_carries_csrf_and_a_one_time_token(web):
+    web.hs.run("med", "add", "Vitamin D", "--dose", "1000 IU")
+    web.hs.run("remind", "add", "Vitamin D", "--times", "08:00", "--med", "Vitamin D")
+    web.hs.run("goal", "add", "Walk")
+    cookie, csrf = web.session()
+    for path in NEW_PAGES + ["/reminders/edit?id=1", "/meds/edit?id=1"]:
+        page = get(web, cookie, path)
+        forms = re.findall(r'<form method="post"[^>]*>(.*?)</form>', page, re.S)
+        assert forms, path
+        for f in forms:
+            assert f'name="csrf" value="{csrf}"' in f, (path, f[:200])
+            assert re.search(r'name="once" value="[^"]{16,}"', f), (path, f[:200])
+        assert "healthspool goal add" not in page and "run the command" not in page.lower(), path
+
+
+def test_a_lifestyle_factor_logged_in_the_browser_is_listed_there_and_by_the_cli(web):
+    cookie, _ = web.session()
+    status, where, _ = post(web, cookie, "/lifestyle", "/lifestyle/log",
+                            {"factor": "water", "amount": "2", "unit": "glasses", "level": "", "when": "morning", "note": "with lemon"})
+    assert status == 303, where
+    assert "Water: 2 glasses (morning) – with lemon" in notice(where)
+    status, where, _ = post(web, cookie, "/lifestyle", "/lifestyle/log",
+                            {"factor": "", "other": "Gardening", "amount": "", "unit": "", "level": "high", "when": ""})
+    assert status == 303, where
+    page = get(web, cookie, "/lifestyle")
+    listed = re.search(r'id="lifestyle-list".*?</section>', page, re.S).group(0)
+    assert "Water: 2 glasses (morning) – with lemon" in listed and "Gardening: high level" in listed
+    cli = {e["factor"]: e for e in json.loads(web.hs.run("lifestyle", "list", "--json").stdout)}
+    assert cli["water"]["amount"] == 2 and cli["water"]["unit"] == "glasses" and cli["water"]["timeOfDay"] == "morning"
+    assert cli["Gardening"]["level"] == "high"
+    # A factor the user named is offered as a choice the next time.
+    assert 'value="gardening"' in page.lower()
+
+
+def test_a_wrong_lifestyle_amount_is_refused_next_to_its_field_and_kept(web):
+    cookie, _ = web.session()
+    status, _, page = post(web, cookie, "/lifestyle", "/lifestyle/log",
+                           {"factor": "caffeine", "amount": "2 cups", "unit": "", "level": "", "when": ""})
+    assert status == 422
+    assert_marked(page, "f-amount", "Type only the number, for example 2.")
+    assert 'value="2 cups"' in field_tag(page, "f-amount")
+    assert 'value="caffeine" checked' in page
+    status, _, page = post(web, cookie, "/lifestyle", "/lifestyle/log", {"factor": "", "other": "", "level": "", "when": ""})
+    assert status == 422 and 'id="factor-error"' in page
+    assert json.loads(web.hs.run("lifestyle", "list", "--json").stdout) == []
+
+
+RULES = [
+    ({"repeat": "days", "every_days": "2"}, "Every other day at 08:00", "FREQ=DAILY;INTERVAL=2"),
+    ({"repeat": "days", "every_days": "3"}, "Every 3 days at 08:00", "FREQ=DAILY;INTERVAL=3"),
+    ([("repeat", "weeks"), ("weekday", "MO"), ("weekday", "FR"), ("every_weeks", "3")],
+     "Every 3 weeks on Monday and Friday at 08:00", "FREQ=WEEKLY;INTERVAL=3;BYDAY=MO,FR;WKST=MO"),
+    ([("repeat", "weeks"), ("weekday", "TU"), ("weekday", "TH"), ("every_weeks", "1")],
+     "Tuesday and Thursday at 08:00", "FREQ=WEEKLY;BYDAY=TU,TH;WKST=MO"),
+    ({"repeat": "month", "month_day": "15", "every_months": "1"}, "Every month on the 15th at 08:00", "FREQ=MONTHLY;BYMONTHDAY=15"),
+    ({"repeat": "daily"}, "Every day at 08:00", "FREQ=DAILY"),
+]
+
+
+def test_reminders_with_every_repeat_rule_are_said_in_words_with_the_next_ring_as_the_cli_says(web):
+    cookie, _ = web.session()
+    for i, (repeat, words, rrule) in enumerate(RULES):
+        fields = [("name", f"Reminder {i}"), ("times", "08:00"), ("start", "2026-01-05")]
+        fields += list(repeat.items()) if isinstance(repeat, dict) else repeat
+        status, where, body = post(web, cookie, "/reminders", "/reminders/add", fields)
+        assert status == 303, body[:2000]
+        assert notice(where) == f"Reminder set: Reminder {i}. {words}.", where
+    page = get(web, cookie, "/reminders")
+    cli = {r["name"]: r for r in json.loads(web.hs.run("remind", "list", "--json").stdout)}
+    text = web.hs.run("remind", "list").stdout
+    for i, (_, words, rrule) in enumerate(RULES):
+        item = re.search(r'<li class="entry" id="reminder-%d">.*?</li>' % cli[f"Reminder {i}"]["id"], page, re.S).group(0)
+        assert f'<span class="rule">{words}</span>' in item, item
+        assert re.search(r'<span class="next">Next: (today|tomorrow|\w+day)( \d+ \w+( \d{4})?)? 08:00</span>', item), item
+        assert cli[f"Reminder {i}"]["rrule"] == rrule and cli[f"Reminder {i}"]["repeat"] == words
+        assert f"Reminder {i}  [other]  {words} ({rrule})" in text, text
+
+
+def test_a_reminder_form_with_mistakes_is_sent_back_with_each_field_marked_and_kept(web):
+    cookie, _ = web.session()
+    status, _, page = post(web, cookie, "/reminders", "/reminders/add",
+                           [("name", "Stretch"), ("times", "8 o'clock"), ("start", "2026-01-05"), ("repeat", "weeks"), ("every_weeks", "two")])
+    assert status == 422
+    assert_marked(page, "f-times", "Type the time as hours and minutes, for example 08:00.")
+    assert 'value="8 o&#39;clock"' in field_tag(page, "f-times") or "value=\"8 o'clock\"" in field_tag(page, "f-times")
+    assert_marked(page, "f-every_weeks", "Type a whole number from 1 to 1000, for example 1.")
+    assert 'id="weekday-error">Choose at least one day of the week.</p>' in page
+    assert 'aria-invalid="true"' in field_tag(page, "weekday-mo")
+    assert 'value="weeks" checked' in page and 'value="Stretch"' in field_tag(page, "f-name")
+    assert json.loads(web.hs.run("remind", "list", "--json").stdout) == []
+
+
+def test_a_reminder_changed_in_the_browser_is_changed_for_the_cli_and_the_other_way(web):
+    web.hs.run("med", "add", "Ibuprofen")
+    rid = json.loads(web.hs.run("remind", "add", "Pills", "--times", "08:00", "--json").stdout)["id"]
+    cookie, _ = web.session()
+    page = get(web, cookie, f"/reminders/edit?id={rid}")
+    assert 'value="daily" checked' in page and 'value="Pills"' in field_tag(page, "f-name")
+    status, where, _ = post(web, cookie, f"/reminders/edit?id={rid}", "/reminders/edit",
+                            [("id", str(rid)), ("name", "Pills after food"), ("times", "09:30, 21:00"), ("start", "2026-01-05"),
+                             ("repeat", "days"), ("every_days", "2"), ("med", "1")])
+    assert status == 303 and notice(where) == "Changed: Pills after food. Every other day at 09:30 and 21:00.", where
+    [r] = json.loads(web.hs.run("remind", "list", "--json").stdout)
+    assert (r["id"], r["name"], r["times"], r["rrule"], r["medicationId"], r["kind"]) == \
+        (rid, "Pills after food", ["09:30", "21:00"], "FREQ=DAILY;INTERVAL=2", 1, "medication")
+    web.hs.run("remind", "edit", str(rid), "--weekdays", "sat,sun", "--every", "2", "weeks")
+    assert "Every other week on Saturday and Sunday at 09:30 and 21:00" in get(web, cookie, "/reminders")
+
+
+def test_goals_one_off_repeating_and_measured_are_added_and_removed_in_the_browser(web):
+    cookie, _ = web.session()
+    assert "Add one with the command" not in get(web, cookie, "/journal")
+    assert 'href="/goals"' in get(web, cookie, "/journal")
+    for fields, said in [
+        ([("name", "Book a check-up"), ("repeat", "once"), ("type", ""), ("target", "")], "Once"),
+        ([("name", "Physio"), ("repeat", "weeks"), ("weekday", "MO"), ("weekday", "WE"), ("every_weeks", "1"), ("type", ""), ("target", "")],
+         "Monday and Wednesday"),
+        ([("name", "Walk"), ("repeat", "daily"), ("type", "stepCount"), ("target", "10000")], "Every day"),
+    ]:
+        status, where, body = post(web, cookie, "/goals", "/goals/add", fields)
+        assert status == 303, body[:2000]
+        assert notice(where) == f"Goal added: {fields[0][1]}. {said}.", where
+    goals = {g["name"]: g for g in json.loads(web.hs.run("goal", "list", "--json").stdout)}
+    assert goals["Book a check-up"]["rrule"] is None
+    assert goals["Physio"]["rrule"] == "FREQ=WEEKLY;BYDAY=MO,WE;WKST=MO"
+    assert (goals["Walk"]["rrule"], goals["Walk"]["type"], goals["Walk"]["target"]) == ("FREQ=DAILY", "stepCount", 10000)
+    page = get(web, cookie, "/goals")
+    assert "Every day · 10,000 steps a day, from your data" in page
+    status, where, _ = post(web, cookie, "/goals", "/goals/remove", {"id": str(goals["Physio"]["id"])}, f'value="{goals["Physio"]["id"]}"')
+    assert status == 303 and notice(where) == "Removed: Physio.", where
+    assert sorted(g["name"] for g in json.loads(web.hs.run("goal", "list", "--json").stdout)) == ["Book a check-up", "Walk"]
+    # A target without what it counts is refused next to the field, the name kept.
+    status, _, page = post(web, cookie, "/goals", "/goals/add", [("name", "Stairs"), ("repeat", "daily"), ("type", ""), ("target", "10")])
+    assert status == 422
+    assert 'aria-invalid="true"' in field_tag(page, "f-type") and 'value="Stairs"' in field_tag(page, "f-name")
+
+
+def test_a_medication_is_changed_and_removed_in_the_browser_and_the_cli_agrees(web):
+    web.hs.run("med", "add", "Ibuprofen", "--dose", "400 mg")
+    web.hs.run("med", "add", "Paracetamol")
+    web.hs.run("remind", "add", "Ibuprofen", "--times", "08:00", "--med", "Ibuprofen")
+    web.hs.run("med", "take", "Ibuprofen")
+    meds = {m["name"]: m for m in json.loads(web.hs.run("med", "list", "--json").stdout)}
+    ibu = meds["Ibuprofen"]["id"]
+    cookie, _ = web.session()
+    assert f'href="/meds/edit?id={ibu}"' in get(web, cookie, "/meds")
+    status, where, _ = post(web, cookie, f"/meds/edit?id={ibu}", "/meds/edit",
+                            {"id": str(ibu), "name": "Ibuprofen", "dose": "200 mg", "other_names": "Advil", "directions": "with food",
+                             "times": "08:00", "prescriber": ""})
+    assert status == 303 and notice(where) == "Changed: Ibuprofen.", where
+    m = {m["name"]: m for m in json.loads(web.hs.run("med", "list", "--json").stdout)}["Ibuprofen"]
+    assert (m["id"], m["dose"], m["otherNames"], m["directions"], m["times"]) == (ibu, "200 mg", ["Advil"], "with food", ["08:00"])
+    assert json.loads(web.hs.run("remind", "list", "--json").stdout)[0]["medicationId"] == ibu  # still linked
+    # Another medication's name is refused next to the field, what was typed kept.
+    status, _, page = post(web, cookie, f"/meds/edit?id={ibu}", "/meds/edit",
+                           {"id": str(ibu), "name": "Paracetamol", "dose": "100 mg", "other_names": "", "directions": "", "times": "",
+                            "prescriber": ""})
+    assert status == 422
+    assert_marked(page, "f-name", "Paracetamol already has the name Paracetamol. Choose another.")
+    assert 'value="100 mg"' in field_tag(page, "f-dose")
+    status, where, _ = post(web, cookie, "/meds", "/meds/remove", {"id": str(ibu)}, f'value="{ibu}"><button type="submit" class="secondary" aria-label="Remove Ibuprofen"')
+    assert status == 303 and notice(where) == "Removed: Ibuprofen and its logged doses.", where
+    assert [m["name"] for m in json.loads(web.hs.run("med", "list", "--json").stdout)] == ["Paracetamol"]
+    assert json.loads(web.hs.run("med", "doses", "--all", "--json").stdout) == []
+
+
+def test_steps_typed_on_the_measure_page_count_in_the_day(web):
+    cookie, _ = web.session()
+    status, _, page = post(web, cookie, "/measure", "/measure", {"kind": "steps", "value-steps": "4,200", "since": "00:00"}, 'value="steps"')
+    assert status == 422
+    assert_marked(page, "f-value-steps", "Type only the whole number, without dots or spaces, for example 4200.")
+    assert 'value="4,200"' in field_tag(page, "f-value-steps")
+    status, where, _ = post(web, cookie, "/measure", "/measure", {"kind": "steps", "value-steps": "4200", "since": "00:00"}, 'value="steps"')
+    assert status == 303 and notice(where) == "Saved.", where
+    day = json.loads(web.hs.run("day", "--json").stdout)
+    assert day["totals"]["stepCount"] == 4200
+
+
+def test_each_measured_kind_has_a_chart_with_its_usual_range_shaded(web):
+    hs = web.hs
+    hs.run("measure", "bp", "128/82")
+    hs.run("measure", "spo2", "97")
+    hs.run("measure", "hr", "72")
+    cookie, _ = web.session()
+    page = get(web, cookie, "/measure")
+    charts = re.search(r'<section class="card" aria-labelledby="charts-h" id="charts">.*?</section>', page, re.S).group(0)
+    assert 'href="/measure?range=30#charts" aria-current="page"' in charts and 'href="/measure?range=90#charts"' in charts
+    for kind, bands in [("bloodPressure", 2), ("oxygen", 1), ("heartRate", 1)]:
+        svg = re.search(r'<svg [^>]*id="chart-%s">.*?</svg>' % kind, charts, re.S).group(0)
+        assert svg.count('class="band"') == bands, kind
+        assert "<title" in svg and "style=" not in svg
+    assert 'id="chart-glucose"' not in charts and "No readings in the last 30 days." in charts
+    assert "Shaded: the usual blood oxygen, 95–100 %." in charts
+    assert "Last 90 days" in get(web, cookie, "/measure?range=90")
