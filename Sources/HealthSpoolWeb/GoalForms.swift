@@ -49,7 +49,7 @@ enum GoalForms {
         if goals.isEmpty { p.raw("<p>No goals yet. Add one below.</p>") } else {
             p.raw("<ul id=\"all-goals\" class=\"entries\">")
             for g in goals { item(g, style: style, &p) }
-            p.raw("</ul><p><a href=\"/journal#goals-h\">Check off today’s goals on the journal page</a></p>")
+            p.raw("</ul><p><a class=\"button secondary\" href=\"/journal#goals-h\">Check off today’s goals on the journal page</a></p>")
         }
         p.raw("</section><h2 id=\"add-goal-h\">Add a goal</h2>")
         form(&p, typed: typed)
@@ -64,7 +64,7 @@ enum GoalForms {
         if let type = goal.type, let target = goal.target {
             p.text(" · " + style.number(target, digits: 1) + " " + (measured.first { $0.type == type }?.words ?? Format.typeName(type)).lowercased() + " a day, from your data")
         }
-        p.raw("</span><br><span class=\"next\">")
+        p.raw("</span><br><span class=\"ring\">")
         p.text(g.done != nil ? "Done" + (goal.rule == nil ? "" : " today") : g.applies ? "Not done yet today" : "Not due today")
         p.raw("</span></div><div class=\"actions\">")
         p.form("/goals/remove", cssClass: "") { p in

@@ -71,7 +71,7 @@ enum JournalToday {
             }
             p.raw("</li>")
         }
-        p.raw("</ul><p><a href=\"/goals\">Add or remove goals</a></p></section>")
+        p.raw("</ul><p><a class=\"button secondary\" href=\"/goals\">Add or remove goals</a></p></section>")
     }
 
     /// Checks a goal off by hand for today.

@@ -55,8 +55,8 @@ enum LifestylePage {
 
     static func form(_ p: inout Page, typed: Typed, factors: [String]) {
         p.form("/lifestyle/log", cssClass: "card") { p in
-            p.raw("<fieldset id=\"factor\"><legend>What</legend>")
             if let e = typed.problems["factor"] { p.raw("<p class=\"error\" id=\"factor-error\">"); p.text(e); p.raw("</p>") }
+            p.raw("<fieldset id=\"factor\"><legend>What</legend>")
             p.raw("<div class=\"day-boxes\">")
             for (i, f) in factors.enumerated() {
                 let id = "factor-\(i)"
@@ -64,10 +64,9 @@ enum LifestylePage {
                 if typed.problems["factor"] != nil { p.raw(" aria-invalid=\"true\" aria-describedby=\"factor-error\"") }
                 p.raw("><label for=\"\(id)\">"); p.text(f.prefix(1).uppercased() + f.dropFirst()); p.raw("</label></div>")
             }
-            p.raw("</div>")
+            p.raw("</div></fieldset>")
             p.field("Or something else", name: "other", value: typed.other, extra: "autocomplete=\"off\"", hint: "For example: walk with the dog",
                     error: typed.problems["other"])
-            p.raw("</fieldset>")
             p.raw("<fieldset><legend>How much (optional)</legend><div class=\"row\">")
             p.field("Amount", name: "amount", value: typed.amount, extra: "inputmode=\"decimal\" autocomplete=\"off\" class=\"short\"",
                     hint: "A number, for example 2", error: typed.problems["amount"])

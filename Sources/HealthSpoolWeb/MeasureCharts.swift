@@ -5,7 +5,7 @@
 /// The measurements page's charts: one per kind over the last 30 or 90 days, drawn by the
 /// server as SVG (like `Chart` and `HeartCurve`: nothing to load, no inline style), each
 /// reading a dot joined by a line, the usual range shaded where one is well known. Narrow
-/// (400 units) so that on a phone the labels render at 14 px or more (`svg.trend text`).
+/// (360 units) so that on a phone the labels render at 14 px or more (`svg.trend text`).
 enum MeasureCharts {
     /// The usual ranges shaded, in the unit drawn (glucose: mg/dL, converted when drawn).
     struct Band {
@@ -68,7 +68,7 @@ enum MeasureCharts {
     }
 
     static func svg(_ kind: MeasurementKind, _ readings: [MeasurementReading], firstDay: Int64, days: Int, glucoseUnit: GlucoseUnit) -> String {
-        let width = 400.0, height = 230.0, left = 52.0, right = 10.0, top = 12.0, bottom = 44.0
+        let width = 360.0, height = 220.0, left = 52.0, right = 10.0, top = 12.0, bottom = 44.0
         let plotW = width - left - right, plotH = height - top - bottom
         let series = readings.map { values($0, glucoseUnit: glucoseUnit) }
         let bands = bands(kind, glucoseUnit: glucoseUnit)

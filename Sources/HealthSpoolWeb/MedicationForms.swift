@@ -77,7 +77,7 @@ enum MedicationForms {
             p.field("Prescribed by (optional)", name: "prescriber", value: typed.prescriber, extra: "autocomplete=\"off\"")
             p.raw("<button type=\"submit\">Save changes</button>")
         }
-        p.raw("<p><a href=\"/meds\">Back to medications without changing</a></p>")
+        p.raw("<p><a class=\"button secondary\" href=\"/meds\">Back without changing</a></p>")
         return p.document()
     }
 

@@ -68,7 +68,7 @@ enum ReminderForms {
         let r = row.reminder
         p.raw("<li class=\"entry\" id=\"reminder-\(r.id)\"><div class=\"what\"><strong>"); p.text(r.name); p.raw("</strong>")
         if let m = row.medication { p.raw(" <span class=\"for\">("); p.text("for " + m); p.raw(")</span>") }
-        p.raw("<br><span class=\"rule\">"); p.text(row.words); p.raw("</span><br><span class=\"next\">"); p.text("Next: " + row.nextWords)
+        p.raw("<br><span class=\"rule\">"); p.text(row.words); p.raw("</span><br><span class=\"ring\">"); p.text("Next: " + row.nextWords)
         p.raw("</span></div><div class=\"actions\"><a class=\"button secondary\" href=\"/reminders/edit?id=\(r.id)\" aria-label=\"Change reminder \(Page.escape(r.name))\">Change</a>")
         p.form("/reminders/remove", cssClass: "") { p in
             p.raw("<input type=\"hidden\" name=\"id\" value=\"\(r.id)\"><button type=\"submit\" class=\"secondary\" aria-label=\"Remove reminder \(Page.escape(r.name))\">Remove</button>")
@@ -146,7 +146,7 @@ enum ReminderForms {
             p.raw("<p class=\"notice error\" role=\"alert\">The reminder was not changed. See the message next to what needs changing.</p>")
         }
         form(&p, action: "/reminders/edit", id: r.id, typed: typed, meds: meds, button: "Save changes")
-        p.raw("<p><a href=\"/reminders\">Back to reminders without changing</a></p>")
+        p.raw("<p><a class=\"button secondary\" href=\"/reminders\">Back without changing</a></p>")
         return p.document()
     }
 

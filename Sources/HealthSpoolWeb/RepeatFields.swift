@@ -72,8 +72,8 @@ struct RepeatFields {
     /// The fieldset: a radio button per kind of repeat, its numbers and days under it.
     func render(_ p: inout Page, onceAllowed: Bool, problems: Problems) {
         let chosen = values[Self.choice].flatMap { $0.isEmpty ? nil : $0 } ?? (onceAllowed ? "once" : "daily")
-        p.raw("<fieldset class=\"repeat\" id=\"repeat\"><legend>How often</legend>")
         if let e = problems[Self.choice] { p.raw("<p class=\"error\" id=\"repeat-error\">"); p.text(e); p.raw("</p>") }
+        p.raw("<fieldset class=\"repeat\" id=\"repeat\"><legend>How often</legend>")
         func radio(_ p: inout Page, _ value: String, _ label: String) {
             let id = "repeat-" + value
             p.raw("<div class=\"check\"><input type=\"radio\" id=\"\(id)\" name=\"\(Self.choice)\" value=\"\(value)\"\(value == chosen ? " checked" : "")>")
@@ -86,10 +86,15 @@ struct RepeatFields {
         if onceAllowed { radio(&p, "once", "Only once") }
         radio(&p, "daily", "Every day")
         radio(&p, "days", "Every few days")
-        p.raw("<div class=\"sub\">"); number(&p, "Every how many days", Self.everyDays, hint: "2 means every other day."); p.raw("</div>")
         radio(&p, "weeks", "On days of the week")
-        p.raw("<div class=\"sub\"><fieldset class=\"days\"><legend>Which days</legend>")
+        radio(&p, "month", "Once a month")
+        // The numbers and days of each choice below the choices (a group of radio buttons
+        // holds only them, for screen readers).
+        p.raw("</fieldset><div class=\"sub\"><p class=\"for\">For every few days:</p>")
+        number(&p, "Every how many days", Self.everyDays, hint: "2 means every other day.")
+        p.raw("<p class=\"for\">For days of the week:</p>")
         if let e = problems[Self.weekday] { p.raw("<p class=\"error\" id=\"weekday-error\">"); p.text(e); p.raw("</p>") }
+        p.raw("<fieldset class=\"days\"><legend>Which days</legend>")
         p.raw("<div class=\"day-boxes\">")
         for d in Weekday.allCases.sorted() {
             let id = "weekday-" + d.rawValue.lowercased()
@@ -99,12 +104,10 @@ struct RepeatFields {
         }
         p.raw("</div></fieldset>")
         number(&p, "Every how many weeks", Self.everyWeeks, hint: "1 means every week, 2 every other week.")
-        p.raw("</div>")
-        radio(&p, "month", "Once a month")
-        p.raw("<div class=\"sub\">")
+        p.raw("<p class=\"for\">For once a month:</p>")
         number(&p, "Day of the month", Self.monthDay, hint: "From 1 to 31. A month without that day is skipped.")
         number(&p, "Every how many months", Self.everyMonths)
-        p.raw("</div></fieldset>")
+        p.raw("</div>")
     }
 }
 

@@ -8,7 +8,7 @@ import json
 import re
 import urllib.parse
 
-from test_web import Web, web  # noqa: F401 (fixture)
+from test_web import Web, browser, web  # noqa: F401 (fixtures)
 from test_web_measure import form_fields, get
 
 FORM = "application/x-www-form-urlencoded"
@@ -116,7 +116,7 @@ def test_reminders_with_every_repeat_rule_are_said_in_words_with_the_next_ring_a
     for i, (_, words, rrule) in enumerate(RULES):
         item = re.search(r'<li class="entry" id="reminder-%d">.*?</li>' % cli[f"Reminder {i}"]["id"], page, re.S).group(0)
         assert f'<span class="rule">{words}</span>' in item, item
-        assert re.search(r'<span class="next">Next: (today|tomorrow|\w+day)( \d+ \w+( \d{4})?)? 08:00</span>', item), item
+        assert re.search(r'<span class="ring">Next: (today|tomorrow|\w+day)( \d+ \w+( \d{4})?)? 08:00</span>', item), item
         assert cli[f"Reminder {i}"]["rrule"] == rrule and cli[f"Reminder {i}"]["repeat"] == words
         assert f"Reminder {i}  [other]  {words} ({rrule})" in text, text
 
@@ -237,3 +237,126 @@ def test_each_measured_kind_has_a_chart_with_its_usual_range_shaded(web):
     assert 'id="chart-glucose"' not in charts and "No readings in the last 30 days." in charts
     assert "Shaded: the usual blood oxygen, 95–100 %." in charts
     assert "Last 90 days" in get(web, cookie, "/measure?range=90")
+
+
+# MARK: in the browser
+
+PHONE = (390, 844)
+DESKTOP = (1280, 900)
+LABEL_SIZES = """
+    return [...document.querySelectorAll('svg.trend text')].filter(t => t.getBBox().width > 0)
+        .map(t => t.getScreenCTM().a * parseFloat(getComputedStyle(t).fontSize));"""
+SIZES = """
+    // Chart labels are measured as drawn (LABEL_SIZES), not by their SVG units.
+    const small = [...document.querySelectorAll('main *')].filter(e => !e.closest('svg') && e.offsetParent !== null && e.childNodes.length &&
+        [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()) && parseFloat(getComputedStyle(e).fontSize) < 18);
+    const tiny = [...document.querySelectorAll('main a, main button, main input:not([type=hidden]), main select')].filter(e => {
+        const r = e.getBoundingClientRect(); return r.width > 0 && (r.height < 48 || r.width < 48)
+            && e.type !== 'checkbox' && e.type !== 'radio'; });
+    return [small.map(e => e.tagName + ':' + e.textContent.slice(0, 30)), tiny.map(e => e.outerHTML.slice(0, 90))];"""
+
+
+def test_a_ten_year_old_adds_a_medication_with_an_every_other_day_reminder_at_8_all_in_the_browser(web, browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+    from test_web import flash, no_serious_axe_violations, shot
+    browser.set_window_size(*DESKTOP)
+    browser.get(web.link())                                                    # opens Health journal from the menu
+    browser.find_element(By.LINK_TEXT, "Medications").click()                  # click 1
+    browser.find_element(By.ID, "f-name").send_keys("Vitamin D")              # 9 keys
+    browser.find_element(By.XPATH, "//button[text()='Add medication']").click()  # click 2
+    assert flash(browser, "ok", "Added Vitamin D") == "Added Vitamin D."
+    browser.find_element(By.LINK_TEXT, "Reminders").click()                    # click 3
+    browser.find_element(By.ID, "f-name").send_keys("Take vitamin D")         # 14 keys
+    assert browser.find_element(By.ID, "f-times").get_attribute("value") == "08:00"  # already there: 0 keys
+    browser.find_element(By.CSS_SELECTOR, "label[for=repeat-days]").click()   # click 4: "Every few days"
+    assert browser.find_element(By.ID, "f-every_days").get_attribute("value") == "2"  # "2 means every other day": 0 keys
+    Select(browser.find_element(By.ID, "f-med")).select_by_visible_text("Vitamin D")  # clicks 5 and 6 (open, choose)
+    browser.find_element(By.XPATH, "//button[text()='Add reminder']").click()  # click 7
+    # 7 clicks and 23 keys in all, no command typed.
+    assert flash(browser, "ok", "Reminder set") == "Reminder set: Take vitamin D. Every other day at 08:00."
+    item = browser.find_element(By.CSS_SELECTOR, "#reminders li").text
+    assert "Take vitamin D" in item and "(for Vitamin D)" in item
+    assert "Every other day at 08:00" in item
+    assert re.search(r"Next: (today|tomorrow|\w+day) 08:00", item), item
+    no_serious_axe_violations(browser, "/reminders after adding")
+    browser.execute_script("window.scrollTo(0, 0)")
+    shot(browser, "journey-10-reminder-set-1280x900")
+    # The command line says the same rule, in the same words, for the same medication.
+    [r] = json.loads(web.hs.run("remind", "list", "--json").stdout)
+    meds = json.loads(web.hs.run("med", "list", "--json").stdout)
+    assert (r["rrule"], r["times"], r["repeat"], r["kind"]) == ("FREQ=DAILY;INTERVAL=2", ["08:00"], "Every other day at 08:00", "medication")
+    assert r["medicationId"] == meds[0]["id"] and meds[0]["name"] == "Vitamin D"
+    assert "Take vitamin D  [medication]  Every other day at 08:00 (FREQ=DAILY;INTERVAL=2)  next " in web.hs.run("remind", "list").stdout
+
+
+def test_the_new_pages_pass_axe_are_large_fit_a_phone_and_keep_the_content_security_policy(web, browser):
+    from selenium.webdriver.common.by import By
+    from test_web import no_serious_axe_violations, shot
+    hs = web.hs
+    hs.run("med", "add", "Ibuprofen", "--dose", "400 mg", "--directions", "with food")
+    hs.run("remind", "add", "Ibuprofen", "--times", "08:00,20:00", "--every", "2", "days", "--med", "Ibuprofen")
+    hs.run("remind", "add", "Physio", "--times", "17:30", "--weekdays", "mon,wed,fri", "--every", "3", "weeks")
+    hs.run("goal", "add", "Walk", "--every", "day", "--type", "stepCount", "--target", "10000")
+    hs.run("goal", "add", "Book a check-up")
+    hs.run("lifestyle", "log", "caffeine", "--amount", "2", "--unit", "cups", "--when", "morning")
+    from datetime import datetime, timedelta
+
+    def ago(days: int) -> str:
+        return (datetime.now() - timedelta(days=days)).strftime("%Y-%m-%d 08:00")
+    for days, bp, spo2, hr, glucose, weight in [(80, "138/88", "94", "88", "6.1", "74.0"), (25, "131/85", "96", "72", "5.6", "73.4"),
+                                                (12, "118/76", "97", "64", "5.2", "72.9"), (3, "124/80", "98", "69", "4.8", "72.5")]:
+        for kind, value in [("bp", bp), ("spo2", spo2), ("hr", hr), ("glucose", glucose), ("weight", weight)]:
+            hs.run("measure", kind, value, *(["mmol/L"] if kind == "glucose" else []), "--at", ago(days))
+    browser.get(web.link())
+    pages = {"lifestyle": "/lifestyle", "goals": "/goals", "reminders": "/reminders", "reminder-edit": "/reminders/edit?id=1",
+             "meds": "/meds", "med-edit": "/meds/edit?id=1", "measure": "/measure", "measure-90": "/measure?range=90",
+             "journal": "/journal", "today": "/"}
+    for size in (DESKTOP, PHONE):
+        browser.set_window_size(*size)
+        browser.get_log("browser")  # what came before
+        for name, path in pages.items():
+            browser.get(web.base + path)
+            no_serious_axe_violations(browser, f"{path} at {size[0]}")
+            small, tiny = browser.execute_script(SIZES)
+            assert small == [], f"{path} at {size[0]}: text under 18 px: {small[:5]}"
+            assert tiny == [], f"{path} at {size[0]}: targets under 48 px: {tiny[:5]}"
+            overflow = browser.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+            assert overflow <= 0, f"{path} at {size[0]} px scrolls sideways by {overflow} px"
+            csp = [e["message"] for e in browser.get_log("browser") if "Content Security Policy" in e["message"]]
+            assert csp == [], f"{path}: {csp}"
+            browser.execute_script("window.scrollTo(0, 0)")
+            shot(browser, f"forms-{name}-{size[0]}x{size[1]}")
+        browser.get(web.base + "/measure")
+        sizes = browser.execute_script(LABEL_SIZES)
+        assert len(sizes) > 10 and min(sizes) >= 14, f"/measure at {size[0]} px: chart labels {min(sizes or [0]):.1f} px"
+        browser.execute_script("document.getElementById('charts').scrollIntoView()")
+        shot(browser, f"forms-measure-charts-{size[0]}x{size[1]}")
+        browser.execute_script("document.getElementById('steps-h').scrollIntoView()")
+        shot(browser, f"forms-measure-steps-{size[0]}x{size[1]}")
+        browser.get(web.base + "/reminders")
+        browser.execute_script("document.getElementById('repeat').scrollIntoView()")
+        shot(browser, f"forms-reminders-repeat-{size[0]}x{size[1]}")
+    # A form sent back with its mistakes: marked, described, kept; axe still finds nothing.
+    browser.set_window_size(*DESKTOP)
+    browser.get(web.base + "/reminders")
+    browser.find_element(By.ID, "f-name").send_keys("Stretch")
+    times = browser.find_element(By.ID, "f-times")
+    times.clear()
+    times.send_keys("8 o'clock")
+    browser.find_element(By.CSS_SELECTOR, "label[for=repeat-weeks]").click()
+    browser.find_element(By.XPATH, "//button[text()='Add reminder']").click()
+    field = browser.find_element(By.ID, "f-times")
+    assert field.get_attribute("aria-invalid") == "true" and field.get_attribute("value") == "8 o'clock"
+    assert browser.find_element(By.ID, "f-times-error").text == "Type the time as hours and minutes, for example 08:00."
+    assert browser.find_element(By.ID, "weekday-error").text == "Choose at least one day of the week."
+    no_serious_axe_violations(browser, "/reminders with errors")
+    browser.execute_script("document.getElementById('f-times').scrollIntoView()")
+    shot(browser, "forms-reminders-error-1280x900")
+    browser.get(web.base + "/lifestyle")
+    browser.find_element(By.ID, "f-amount").send_keys("2 cups")
+    browser.find_element(By.XPATH, "//button[text()='Save']").click()
+    assert browser.find_element(By.ID, "f-amount").get_attribute("aria-invalid") == "true"
+    assert browser.find_element(By.ID, "factor-error").text.startswith("Choose what you want to note")
+    no_serious_axe_violations(browser, "/lifestyle with errors")
+    shot(browser, "forms-lifestyle-error-1280x900")
