@@ -31,7 +31,7 @@ enum ReminderForms {
 
         init(form: Form) {
             name = form["name"] ?? ""
-            times = form["times"] ?? ""
+            times = form["time"] ?? ""
             start = form["start"] ?? ""
             med = form["med"] ?? ""
             repeatFields = RepeatFields(form: form)
@@ -82,8 +82,8 @@ enum ReminderForms {
             if let id { p.raw("<input type=\"hidden\" name=\"id\" value=\"\(id)\">") }
             p.field("What to remember", name: "name", value: typed.name, extra: "required autocomplete=\"off\"", hint: "For example: Take vitamin D",
                     error: typed.problems["name"])
-            p.field("Time", name: "times", value: typed.times, extra: "required autocomplete=\"off\" class=\"short\"",
-                    hint: "Hours and minutes, for example 08:00. For several times: 08:00, 20:00", error: typed.problems["times"])
+            p.field("Time", name: "time", value: typed.times, extra: "required autocomplete=\"off\" class=\"short\"",
+                    hint: "Hours and minutes, for example 08:00. For several times: 08:00, 20:00", error: typed.problems["time"])
             typed.repeatFields.render(&p, onceAllowed: false, problems: typed.problems)
             p.field("First day", name: "start", type: "date", value: typed.start, extra: "required", hint: "Every few days and every few weeks count from this day.",
                     error: typed.problems["start"])
@@ -105,7 +105,7 @@ enum ReminderForms {
         var typed = Typed(form: form)
         if typed.name.trimmingSpaces.isEmpty { typed.problems["name"] = "Type what to remember, for example Take vitamin D." }
         let times = try? TimeOfDay.list(parsing: typed.times)
-        if times == nil { typed.problems["times"] = "Type the time as hours and minutes, for example 08:00." }
+        if times == nil { typed.problems["time"] = "Type the time as hours and minutes, for example 08:00." }
         let start = CivilDate(parsing: typed.start.trimmingSpaces)
         if start == nil { typed.problems["start"] = "Choose the first day, for example today." }
         var rule: RecurrenceRule?

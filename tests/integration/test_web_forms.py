@@ -105,7 +105,7 @@ RULES = [
 def test_reminders_with_every_repeat_rule_are_said_in_words_with_the_next_ring_as_the_cli_says(web):
     cookie, _ = web.session()
     for i, (repeat, words, rrule) in enumerate(RULES):
-        fields = [("name", f"Reminder {i}"), ("times", "08:00"), ("start", "2026-01-05")]
+        fields = [("name", f"Reminder {i}"), ("time", "08:00"), ("start", "2026-01-05")]
         fields += list(repeat.items()) if isinstance(repeat, dict) else repeat
         status, where, body = post(web, cookie, "/reminders", "/reminders/add", fields)
         assert status == 303, body[:2000]
@@ -124,10 +124,10 @@ def test_reminders_with_every_repeat_rule_are_said_in_words_with_the_next_ring_a
 def test_a_reminder_form_with_mistakes_is_sent_back_with_each_field_marked_and_kept(web):
     cookie, _ = web.session()
     status, _, page = post(web, cookie, "/reminders", "/reminders/add",
-                           [("name", "Stretch"), ("times", "8 o'clock"), ("start", "2026-01-05"), ("repeat", "weeks"), ("every_weeks", "two")])
+                           [("name", "Stretch"), ("time", "8 o'clock"), ("start", "2026-01-05"), ("repeat", "weeks"), ("every_weeks", "two")])
     assert status == 422
-    assert_marked(page, "f-times", "Type the time as hours and minutes, for example 08:00.")
-    assert 'value="8 o&#39;clock"' in field_tag(page, "f-times") or "value=\"8 o'clock\"" in field_tag(page, "f-times")
+    assert_marked(page, "f-time", "Type the time as hours and minutes, for example 08:00.")
+    assert 'value="8 o&#39;clock"' in field_tag(page, "f-time") or "value=\"8 o'clock\"" in field_tag(page, "f-time")
     assert_marked(page, "f-every_weeks", "Type a whole number from 1 to 1000, for example 1.")
     assert 'id="weekday-error">Choose at least one day of the week.</p>' in page
     assert 'aria-invalid="true"' in field_tag(page, "weekday-mo")
@@ -142,7 +142,7 @@ def test_a_reminder_changed_in_the_browser_is_changed_for_the_cli_and_the_other_
     page = get(web, cookie, f"/reminders/edit?id={rid}")
     assert 'value="daily" checked' in page and 'value="Pills"' in field_tag(page, "f-name")
     status, where, _ = post(web, cookie, f"/reminders/edit?id={rid}", "/reminders/edit",
-                            [("id", str(rid)), ("name", "Pills after food"), ("times", "09:30, 21:00"), ("start", "2026-01-05"),
+                            [("id", str(rid)), ("name", "Pills after food"), ("time", "09:30, 21:00"), ("start", "2026-01-05"),
                              ("repeat", "days"), ("every_days", "2"), ("med", "1")])
     assert status == 303 and notice(where) == "Changed: Pills after food. Every other day at 09:30 and 21:00.", where
     [r] = json.loads(web.hs.run("remind", "list", "--json").stdout)
@@ -268,7 +268,7 @@ def test_a_ten_year_old_adds_a_medication_with_an_every_other_day_reminder_at_8_
     assert flash(browser, "ok", "Added Vitamin D") == "Added Vitamin D."
     browser.find_element(By.LINK_TEXT, "Reminders").click()                    # click 3
     browser.find_element(By.ID, "f-name").send_keys("Take vitamin D")         # 14 keys
-    assert browser.find_element(By.ID, "f-times").get_attribute("value") == "08:00"  # already there: 0 keys
+    assert browser.find_element(By.ID, "f-time").get_attribute("value") == "08:00"  # already there: 0 keys
     browser.find_element(By.CSS_SELECTOR, "label[for=repeat-days]").click()   # click 4: "Every few days"
     assert browser.find_element(By.ID, "f-every_days").get_attribute("value") == "2"  # "2 means every other day": 0 keys
     Select(browser.find_element(By.ID, "f-med")).select_by_visible_text("Vitamin D")  # clicks 5 and 6 (open, choose)
@@ -341,17 +341,17 @@ def test_the_new_pages_pass_axe_are_large_fit_a_phone_and_keep_the_content_secur
     browser.set_window_size(*DESKTOP)
     browser.get(web.base + "/reminders")
     browser.find_element(By.ID, "f-name").send_keys("Stretch")
-    times = browser.find_element(By.ID, "f-times")
+    times = browser.find_element(By.ID, "f-time")
     times.clear()
     times.send_keys("8 o'clock")
     browser.find_element(By.CSS_SELECTOR, "label[for=repeat-weeks]").click()
     browser.find_element(By.XPATH, "//button[text()='Add reminder']").click()
-    field = browser.find_element(By.ID, "f-times")
+    field = browser.find_element(By.ID, "f-time")
     assert field.get_attribute("aria-invalid") == "true" and field.get_attribute("value") == "8 o'clock"
-    assert browser.find_element(By.ID, "f-times-error").text == "Type the time as hours and minutes, for example 08:00."
+    assert browser.find_element(By.ID, "f-time-error").text == "Type the time as hours and minutes, for example 08:00."
     assert browser.find_element(By.ID, "weekday-error").text == "Choose at least one day of the week."
     no_serious_axe_violations(browser, "/reminders with errors")
-    browser.execute_script("document.getElementById('f-times').scrollIntoView()")
+    browser.execute_script("document.getElementById('f-time').scrollIntoView()")
     shot(browser, "forms-reminders-error-1280x900")
     browser.get(web.base + "/lifestyle")
     browser.find_element(By.ID, "f-amount").send_keys("2 cups")
