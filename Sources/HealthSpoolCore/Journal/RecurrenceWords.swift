@@ -3,10 +3,12 @@
 /// instant and the zone are inputs. The web's reminder list and `healthspool remind list` say
 /// the same words.
 public enum RecurrenceWords {
+    /// The weekdays' names in English ("Monday").
     public static let dayNames: [Weekday: String] = [
         .monday: "Monday", .tuesday: "Tuesday", .wednesday: "Wednesday", .thursday: "Thursday", .friday: "Friday",
         .saturday: "Saturday", .sunday: "Sunday",
     ]
+    /// The months' names in English ("January").
     public static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
                              "November", "December"]
 
