@@ -9,7 +9,7 @@ import re
 import urllib.parse
 
 from test_web import Web, browser, web  # noqa: F401 (fixtures)
-from test_web_measure import form_fields, get
+from test_web_measure import form_fields, get, post_twice
 
 FORM = "application/x-www-form-urlencoded"
 NEW_PAGES = ["/lifestyle", "/goals", "/reminders", "/meds", "/measure"]
@@ -56,6 +56,22 @@ def test_every_post_form_on_the_new_pages_carries_csrf_and_a_one_time_token(web)
             assert f'name="csrf" value="{csrf}"' in f, (path, f[:200])
             assert re.search(r'name="once" value="[^"]{16,}"', f), (path, f[:200])
         assert "healthspool goal add" not in page and "run the command" not in page.lower(), path
+
+
+def test_the_new_forms_posted_twice_40_ms_apart_make_one_entry(web):
+    cookie, _ = web.session()
+    for page, action, fields, listed in [
+        ("/lifestyle", "/lifestyle/log", [("factor", "water"), ("amount", "1"), ("unit", "glass"), ("level", ""), ("when", "")], ("lifestyle", "list")),
+        ("/goals", "/goals/add", [("name", "Walk"), ("repeat", "daily"), ("type", ""), ("target", "")], ("goal", "list")),
+        ("/reminders", "/reminders/add", [("name", "Pills"), ("time", "08:00"), ("start", "2026-01-05"), ("repeat", "days"), ("every_days", "2")],
+         ("remind", "list")),
+    ]:
+        hidden = form_fields(get(web, cookie, page), action)
+        body = urllib.parse.urlencode(list(hidden.items()) + fields)
+        first, second = post_twice(web, cookie, action, body)
+        assert first[0] == 303 and "ok=" in first[1], (action, first)
+        assert second == first, action
+        assert len(json.loads(web.hs.run(*listed, "--json").stdout)) == 1, action
 
 
 def test_a_lifestyle_factor_logged_in_the_browser_is_listed_there_and_by_the_cli(web):
