@@ -272,6 +272,23 @@ SIZES = """
     return [small.map(e => e.tagName + ':' + e.textContent.slice(0, 30)), tiny.map(e => e.outerHTML.slice(0, 90))];"""
 
 
+def wait_for(browser, id_: str):
+    """The element with `id_` once the page that has it is loaded (after a form was sent, the
+    previous page may still be shown)."""
+    from selenium.common.exceptions import WebDriverException
+    from conftest import wait_until
+
+    def found():
+        try:
+            e = browser.find_element("id", id_)
+            return e if e.get_attribute("id") == id_ else None
+        except WebDriverException:
+            return None
+    e = wait_until(found, 10)
+    assert e, f"no #{id_}"
+    return e
+
+
 def test_a_ten_year_old_adds_a_medication_with_an_every_other_day_reminder_at_8_all_in_the_browser(web, browser):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
@@ -362,6 +379,7 @@ def test_the_new_pages_pass_axe_are_large_fit_a_phone_and_keep_the_content_secur
     times.send_keys("8 o'clock")
     browser.find_element(By.CSS_SELECTOR, "label[for=repeat-weeks]").click()
     browser.find_element(By.XPATH, "//button[text()='Add reminder']").click()
+    wait_for(browser, "weekday-error")
     field = browser.find_element(By.ID, "f-time")
     assert field.get_attribute("aria-invalid") == "true" and field.get_attribute("value") == "8 o'clock"
     assert browser.find_element(By.ID, "f-time-error").text == "Type the time as hours and minutes, for example 08:00."
@@ -372,6 +390,7 @@ def test_the_new_pages_pass_axe_are_large_fit_a_phone_and_keep_the_content_secur
     browser.get(web.base + "/lifestyle")
     browser.find_element(By.ID, "f-amount").send_keys("2 cups")
     browser.find_element(By.XPATH, "//button[text()='Save']").click()
+    wait_for(browser, "factor-error")
     assert browser.find_element(By.ID, "f-amount").get_attribute("aria-invalid") == "true"
     assert browser.find_element(By.ID, "factor-error").text.startswith("Choose what you want to note")
     no_serious_axe_violations(browser, "/lifestyle with errors")
