@@ -3,7 +3,8 @@
 import Hummingbird
 
 /// The health journal's screens over the same use cases as the CLI (`HealthJournal`):
-/// medications and "taken" in one action, reminders (measurements: `MeasurePage`).
+/// medications and "taken" in one action, removing a reminder (the reminders page and its forms:
+/// `ReminderForms`; measurements: `MeasurePage`).
 enum JournalPages {
     static func hub(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
         var p = Page(title: "Journal", path: "/journal", csrf: csrf)
