@@ -109,4 +109,34 @@ import Glibc
         #expect(phoneFirst.value == 1_100)
         #expect(store.rollups.ranks.values.allSatisfy { $0 <= 1 } && store.rollups.ranks.count == samples.count)
     }
+
+    /// The settle split between two connections (a first import's many days) stores exactly the
+    /// rollups the one-connection settle stores, sleep included, and clears every mark.
+    @Test func settlingOnTwoConnectionsStoresWhatOneConnectionStores() throws {
+        let data = try DayRollupTests().dataset(days: 9)
+        var results: [[DayRollup]] = []
+        for split in [false, true] {
+            let dir = path + (split ? ".split" : ".one")
+            mkdir(dir, 0o700)
+            let store = try SampleStore(path: dir + "/s.db")
+            store.rollupPolicy = Self.policy
+            store.rollupsDeferred = true
+            try store.begin()
+            _ = try store.insert(data, now: Timestamp(millis: 1))
+            try store.commit()
+            store.rollupsDeferred = false
+            let marks = try store.dirtyDayCount()
+            #expect(marks > 9)
+            let settled = split ? try store.settleRollups(alongside: try SampleStore(path: dir + "/s.db"), chunk: 7)
+                                : try store.settleRollups(chunk: 7)
+            #expect(settled == marks)
+            #expect(try store.dirtyDayCount() == 0)
+            let stored = try store.storedRollups(fromDay: .min, toDay: .max, figures: nil)
+            #expect(stored.contains { $0.figure == DayRollup.sleep }, "the dataset has nights")
+            try expectFresh(store, split ? "two connections" : "one connection")
+            results.append(stored)
+        }
+        #expect(results[0].count == results[1].count)
+        #expect(zip(results[0], results[1]).allSatisfy { $0.agrees(with: $1) && $0.day == $1.day && $0.figure == $1.figure })
+    }
 }
