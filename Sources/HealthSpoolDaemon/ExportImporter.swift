@@ -292,6 +292,8 @@ public final class ExportImporter: @unchecked Sendable {
         } catch {
             logger.warning("could not fingerprint \(name): \(error)", metadata: ["event": "import", "file": "\(name)"])
         }
+        // The source priority may have changed at a reload (the zone is the machine's).
+        if store.rollupPolicy.priority != settings.sourcePriority { store.rollupPolicy.priority = settings.sourcePriority }
         // The commits mark the days they touch; their rollups are computed once, at the end.
         store.rollupsDeferred = true
         // The WAL is copied into the database by a thread of its own meanwhile.
@@ -344,6 +346,15 @@ public final class ExportImporter: @unchecked Sendable {
         summary.durationMillis = clock().millis - started.millis
         record(summary, fingerprint: failure == nil ? fingerprint : nil, started: started)
         return summary
+    }
+
+    /// Computes the rollups of days an earlier import marked and never settled (it died
+    /// before its end); nothing when there are none.
+    public func settleLeftoverRollups() {
+        guard let n = try? store.dirtyDayCount(), n > 0 else { return }
+        settleRollups("an earlier file")
+        logger.info("computed the day totals of \(n) day(s) an import that did not finish had left",
+                    metadata: ["event": "import"])
     }
 
     /// How many marked days make the settle worth a second connection and thread.

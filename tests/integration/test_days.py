@@ -125,3 +125,54 @@ def test_another_zone_rebuilds_the_rollups_for_its_days(hs, tmp_path):
 def test_a_bad_date_is_named(hs):
     p = hs.run("day", "2026-13-01", check=False)
     assert p.returncode != 0 and "2026-13-01" in p.stderr and "YYYY-MM-DD" in p.stderr
+
+
+def test_the_daemons_imports_draw_the_days_in_the_machines_zone_so_a_read_rebuilds_nothing(hs, tmp_path):
+    """The daemon's importer keeps the rollups in the zone and source priority the day view
+    reads with: an import through the spool leaves them under Europe/Berlin, and reading a
+    day afterwards finds them current (no rebuild of every day of the store)."""
+    import sqlite3
+    from conftest import wait_until
+    hs.start(env={"TZ": "Europe/Berlin"})
+    try:
+        hs.drop("export.xml", export(tmp_path).read_bytes(), by_rename=True)
+        assert wait_until(lambda: (hs.spool / "archive" / "export.xml").exists(), 60), hs.read_log()
+        db = hs.state / "healthspool.db"
+
+        def policy() -> str:
+            with sqlite3.connect(db) as c:
+                return c.execute("SELECT value FROM state WHERE key = 'rollups.policy'").fetchone()[0]
+        assert "Europe/Berlin" in policy()
+        with sqlite3.connect(db) as c:
+            c.execute("UPDATE day_rollups SET value = -1 WHERE figure = 'stepCount'")
+        # Current rollups are read as stored (a rebuild would have put the totals back).
+        cal = json.loads(hs.run("calendar", "2026-03", "--json", env={"TZ": "Europe/Berlin"}).stdout)
+        assert {d["date"]: d["steps"] for d in cal["days"]}["2026-03-29"] == -1
+    finally:
+        hs.stop()
+
+
+def test_days_an_import_left_marked_are_computed_when_the_daemon_starts(hs, tmp_path):
+    """An import that died after its commits leaves its days marked in dirty_days (readers
+    compute them meanwhile); the daemon computes and clears them at start."""
+    import sqlite3
+    from conftest import wait_until
+    hs.run("import", str(export(tmp_path)), "--no-progress", env={"TZ": "Europe/Berlin"})
+    db = hs.state / "healthspool.db"
+    day_number = (datetime(2026, 3, 29) - datetime(1970, 1, 1)).days
+    with sqlite3.connect(db) as c:
+        c.execute("UPDATE day_rollups SET value = -1 WHERE figure = 'stepCount' AND day = ?", (day_number,))
+        c.execute("INSERT INTO dirty_days(type, day) VALUES ('stepCount', ?)", (day_number,))
+
+    def marks() -> int:
+        with sqlite3.connect(db) as c:
+            return c.execute("SELECT count(*) FROM dirty_days").fetchone()[0]
+    hs.start(env={"TZ": "Europe/Berlin"})
+    try:
+        assert wait_until(lambda: marks() == 0, 30), hs.read_log()
+        with sqlite3.connect(db) as c:
+            value = c.execute("SELECT value FROM day_rollups WHERE figure = 'stepCount' AND day = ?", (day_number,)).fetchone()[0]
+        assert value == 13800
+        assert "an import that did not finish" in hs.read_log()
+    finally:
+        hs.stop()

@@ -54,9 +54,15 @@ final class SpoolIntake: @unchecked Sendable {
     /// Opens the importer's connection (SQLite: call off the cooperative pool) and the spool.
     func open() throws {
         let clock = self.clock
-        let importer = ExportImporter(store: try SampleStore(path: context.storePath), logger: logger, clock: { clock.now() })
+        // `openStore` draws the rollups as the day view reads them (the machine's zone, the
+        // configured source priority); a store opened bare drew them in UTC, and every read in
+        // another zone then rebuilt the rollups of the whole store.
+        let importer = ExportImporter(store: try context.openStore(), logger: logger, clock: { clock.now() })
         try context.spool.create()
         queue.sync { self.importer = importer }
+        // Days an import marked before it died (a crash, a kill) are computed before the next
+        // import (readers compute them themselves meanwhile).
+        importQueue.async { importer.settleLeftoverRollups() }
     }
 
     /// The stop began: no other import starts, the retry timer is cancelled.
