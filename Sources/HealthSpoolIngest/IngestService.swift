@@ -33,7 +33,7 @@ public struct IngestService: Service {
     func start() -> IngestServer? {
         guard let listen = context.settings.ingestListen else { return nil }
         do {
-            let token = try IngestToken.loadOrCreate(path: context.ingestTokenPath)
+            let token = try IngestToken.loadOrCreate(path: context.ingestTokenPath, keyring: context.ingestTokenKeyring, environment: context.environment)
             if try IngestCertificate.ensure(context: context) {
                 logger.notice("ingest: made a self-signed certificate \(context.ingestCertPath)", metadata: ["event": "ingest"])
             }

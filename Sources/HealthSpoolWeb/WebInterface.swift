@@ -22,6 +22,8 @@ public struct WebInterface: Service, CustomStringConvertible {
     let port: Int
     let retrySeconds: Int
     let stateDir: String
+    /// `secrets.keyring`: whether the web secret may be read from or made in the keyring.
+    let keyring: KeyringUse
     let statusFile: String
     let logger: Logger
     let metrics: DaemonMetrics?
@@ -36,6 +38,7 @@ public struct WebInterface: Service, CustomStringConvertible {
         port = context.settings.webPort
         retrySeconds = context.settings.webRetrySeconds
         stateDir = context.stateDir
+        keyring = context.settings.secretsKeyring
         statusFile = WebStatus.path(runtimeDir: context.runtimeDir)
         self.logger = logger
         self.metrics = metrics
@@ -49,7 +52,7 @@ public struct WebInterface: Service, CustomStringConvertible {
     public func run() async throws {
         defer { WebStatus.remove(file: statusFile) }
         let secret: [UInt8]
-        do { secret = try WebSecret.loadOrCreate(stateDir: stateDir) } catch {
+        do { secret = try WebSecret.loadOrCreate(stateDir: stateDir, keyring: keyring, environment: environment) } catch {
             logger.error("web interface not started: \(error)", metadata: ["event": "error"])
             WebStatus(url: url, state: .failed, problem: "\(error)").write(file: statusFile)
             try? await gracefulShutdown()
