@@ -44,7 +44,7 @@ public enum SecretPlace: Sendable, Equatable {
         case .lockedKeyring: "keyring (Secret Service, locked)"
         case let .file(path): "file \(path)"
         case let .credential(path): "systemd credential \(path)"
-        case .none: "none"
+        case .none: "not made yet"
         }
     }
 

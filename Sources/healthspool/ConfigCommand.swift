@@ -119,7 +119,7 @@ struct ConfigShowCommand: ParsableCommand {
 
 /// `secret:` lines: each secret and where it lives (never the secret).
 func secretLines(_ secrets: [(name: SecretName, place: SecretPlace)]) -> [String] {
-    secrets.map { "secret:      \($0.name.rawValue) in \($0.place.text)" }
+    secrets.map { "secret:      \($0.name.rawValue): \($0.place.text)" }
 }
 
 /// `protection:` lines: each group of places and its verdict, then the warning when something
