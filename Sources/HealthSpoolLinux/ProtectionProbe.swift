@@ -18,9 +18,9 @@ public struct ProtectionProbe: Sendable {
         let mounts = DataProtection.mounts(mountinfo: (try? FileSystem.readText(root + "/proc/self/mountinfo") ?? "") ?? "")
         let devices = blockDevices()
         return ProtectionReport(places: places.map { place in
-            let real = Self.existingAncestor(place.path)
-            let protection = DataProtection.decide(hasFscryptPolicy: Self.hasFscryptPolicy(real),
-                                                   mount: DataProtection.mount(of: real, in: mounts), devices: devices)
+            let (existing, full) = Self.resolve(place.path)
+            let protection = DataProtection.decide(hasFscryptPolicy: Self.hasFscryptPolicy(existing),
+                                                   mount: DataProtection.mount(of: full, in: mounts), devices: devices)
             return .init(role: place.role, path: place.path, protection: protection)
         })
     }
@@ -37,17 +37,22 @@ public struct ProtectionProbe: Sendable {
         }
     }
 
-    /// The path itself with symbolic links resolved when it exists, else its nearest existing
-    /// ancestor (a directory not made yet inherits its parent's fscrypt policy and mount).
-    static func existingAncestor(_ path: String) -> String {
+    /// The nearest existing ancestor of `path` (itself when it exists) with symbolic links
+    /// resolved — a directory not made yet inherits its parent's fscrypt policy — and the whole
+    /// path below that resolved ancestor, to find its mount.
+    static func resolve(_ path: String) -> (existing: String, full: String) {
         var candidate = path
+        var rest = ""
         while true {
             if let resolved = realpath(candidate, nil) {
                 defer { free(resolved) }
-                return String(cString: resolved)
+                let existing = String(cString: resolved)
+                return (existing, existing == "/" ? "/" + rest : existing + (rest.isEmpty ? "" : "/" + rest))
             }
             let parent = FileSystem.parent(candidate)
-            if parent == candidate || parent.isEmpty { return "/" }
+            if parent == candidate || parent.isEmpty { return ("/", path) }
+            let name = FileSystem.baseName(candidate)
+            rest = rest.isEmpty ? name : name + "/" + rest
             candidate = parent
         }
     }
