@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import subprocess
 import time
 from pathlib import Path
 
+import pytest
 
 from conftest import samples, wait_until
 
@@ -73,3 +76,93 @@ def test_no_health_value_leaves_the_store_for_the_log_tmp_or_the_runtime_directo
     # /tmp, except this test's HOME (pytest makes it under /tmp: the store and spool are in it).
     leaked = [f for f in files_containing(Path("/tmp"), needles, began) if not f.startswith(str(hs.home) + "/")]
     assert not leaked, leaked
+
+
+# MARK: real encryption, where the machine allows it (root, loop devices, mount)
+
+def ioc(direction: int, nr: int, size: int) -> int:
+    return (direction << 30) | (size << 16) | (ord("f") << 8) | nr
+
+
+def make_fscrypt_dir(mountpoint: Path, target: Path):
+    """Adds a random v2 key to the file system's keyring and sets its policy on the new, empty
+    `target` (what `fscrypt encrypt` does, without the fscrypt tool)."""
+    import fcntl
+    import struct
+    raw = os.urandom(64)
+    arg = bytearray(struct.pack("II32sII32s", 2, 0, b"", len(raw), 0, b"") + raw)   # fscrypt_add_key_arg, IDENTIFIER
+    fd = os.open(mountpoint, os.O_RDONLY)
+    try:
+        fcntl.ioctl(fd, ioc(3, 23, 80), arg)                                    # FS_IOC_ADD_ENCRYPTION_KEY
+    finally:
+        os.close(fd)
+    target.mkdir()
+    policy = struct.pack("BBBB4s16s", 2, 1, 4, 2, b"", bytes(arg[8:24]))      # v2, AES-256-XTS/CTS, pad 32
+    fd = os.open(target, os.O_RDONLY)
+    try:
+        fcntl.ioctl(fd, ioc(2, 19, 12), policy)                                 # FS_IOC_SET_ENCRYPTION_POLICY
+    finally:
+        os.close(fd)
+
+
+@pytest.fixture
+def loop_ext4(tmp_path):
+    """An ext4 file system with the encrypt feature, on a loop device, mounted (root only)."""
+    if os.geteuid() != 0 or not shutil.which("mkfs.ext4") or not shutil.which("mount"):
+        pytest.skip("needs root, mkfs.ext4 and mount to make an ext4 file system on a loop device")
+    image, mountpoint = tmp_path / "fs.img", tmp_path / "mnt"
+    with open(image, "wb") as f:
+        f.truncate(64 << 20)
+    mountpoint.mkdir()
+    if subprocess.run(["mkfs.ext4", "-q", "-F", "-O", "encrypt", str(image)], capture_output=True).returncode != 0:
+        pytest.skip("mkfs.ext4 -O encrypt failed")
+    p = subprocess.run(["mount", "-o", "loop", str(image), str(mountpoint)], capture_output=True, text=True)
+    if p.returncode != 0:
+        pytest.skip(f"cannot mount a loop device here: {p.stderr.strip()}")
+    yield mountpoint
+    subprocess.run(["umount", str(mountpoint)], capture_output=True)
+
+
+def test_a_real_fscrypt_directory_is_reported_protected(hs, loop_ext4):
+    try:
+        make_fscrypt_dir(loop_ext4, loop_ext4 / "private")
+    except OSError as e:
+        pytest.skip(f"the kernel refuses an fscrypt policy here: {e}")
+    (loop_ext4 / "plain").mkdir()
+    env = {"HEALTHSPOOL_STATE_DIR": str(loop_ext4 / "private" / "state"), "HEALTHSPOOL_SPOOL_DIR": str(loop_ext4 / "plain" / "spool")}
+    st = json.loads(hs.run("status", "--json", env=env, check=False).stdout)
+    verdicts = {p["role"]: p["protection"] for p in st["protection"]["places"]}
+    # The state directory is not made yet: it inherits the policy of the directory it goes in.
+    assert verdicts == {"store": "fscrypt", "WAL": "fscrypt", "notes audio": "fscrypt", "archive/": "none", "failed/": "none"}, st
+    text = hs.run("config", "check", env=env).stdout
+    assert "protection:  store, WAL, notes audio: protected (fscrypt, unlocked at login)" in text, text
+    assert "protection:  archive/, failed/: not encrypted" in text and "warning:" in text
+
+
+def test_a_real_dm_crypt_device_is_reported_protected(hs, tmp_path):
+    if os.geteuid() != 0 or not shutil.which("cryptsetup"):
+        pytest.skip("needs root and cryptsetup to open a LUKS device")
+    image = tmp_path / "luks.img"
+    with open(image, "wb") as f:
+        f.truncate(40 << 20)
+    name = f"hs-test-{os.getpid()}"
+    p = subprocess.run(["cryptsetup", "-q", "luksFormat", "--type", "luks2", "--pbkdf", "pbkdf2", "--pbkdf-force-iterations", "1000",
+                        str(image), "-"], input=b"pw", capture_output=True)
+    if p.returncode != 0:
+        pytest.skip(f"cryptsetup luksFormat failed: {p.stderr.decode().strip()}")
+    p = subprocess.run(["cryptsetup", "open", str(image), name, "--key-file", "-"], input=b"pw", capture_output=True)
+    if p.returncode != 0:
+        # This container: "Cannot initialize device-mapper. Is dm_mod kernel module loaded?"
+        pytest.skip(f"no device-mapper here, cannot open a LUKS device: {p.stderr.decode().strip()}")
+    mountpoint = tmp_path / "mnt"
+    mountpoint.mkdir()
+    try:
+        subprocess.run(["mkfs.ext4", "-q", f"/dev/mapper/{name}"], check=True, capture_output=True)
+        subprocess.run(["mount", f"/dev/mapper/{name}", str(mountpoint)], check=True, capture_output=True)
+        env = {"HEALTHSPOOL_STATE_DIR": str(mountpoint / "state"), "HEALTHSPOOL_SPOOL_DIR": str(mountpoint / "spool")}
+        st = json.loads(hs.run("status", "--json", env=env, check=False).stdout)
+        assert {p["protection"] for p in st["protection"]["places"]} == {"dm-crypt"}, st["protection"]
+        assert "protected (dm-crypt)" in hs.run("config", "check", env=env).stdout
+    finally:
+        subprocess.run(["umount", str(mountpoint)], capture_output=True)
+        subprocess.run(["cryptsetup", "close", name], capture_output=True)
