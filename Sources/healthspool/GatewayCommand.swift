@@ -79,6 +79,8 @@ struct GatewaySet: ParsableCommand {
             }
             if storedInKeyring {
                 changes.append(("gateway.credentials_file", nil))
+                // The config file may not change (the same settings again): tell the daemon.
+                if let pid = ProcessLock.holder(of: context.pidFile) { kill(pid_t(pid), SIGHUP) }
                 print("secret stored in the keyring (Secret Service, setting=\(SecretName.gateway.rawValue)); \(f) is no longer needed")
             } else {
                 changes.append(("gateway.credentials_file", f))

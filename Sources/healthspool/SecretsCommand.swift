@@ -2,6 +2,9 @@ import ArgumentParser
 import HealthSpoolCore
 import HealthSpoolDaemon
 import HealthSpoolLinux
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct SecretsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -53,7 +56,10 @@ struct SecretsMigrate: ParsableCommand {
             case .file: try toFiles(context)
             }
         } catch let error as CLIError { throw error } catch { throw CLIError("\(error)") }
-        if ProcessLock.holder(of: context.pidFile) != nil { print("the running daemon picks it up now") }
+        if let pid = ProcessLock.holder(of: context.pidFile) {
+            kill(pid_t(pid), SIGHUP)   // reload: the secrets are read again from where they are now
+            print("the running daemon picks it up now")
+        }
     }
 
     func toKeyring(_ context: DaemonContext) throws {

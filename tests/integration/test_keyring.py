@@ -211,3 +211,33 @@ def test_no_keyring_keeps_files_as_today(hs, gateway):
     assert f"gateway.secret: file {creds}" in hs.run("config", "check").stdout
     p = hs.run("secrets", "migrate", "--to", "keyring", check=False)
     assert p.returncode != 0 and "no keyring" in p.stderr, p.stderr
+
+
+def test_the_web_interface_waits_for_a_locked_keyring_holding_its_secret(hs, keyring):
+    import socket
+    from conftest import free_port, web_address
+    port = free_port()
+    env = {"HEALTHSPOOL_WEB_ENABLED": "true", "HEALTHSPOOL_WEB_PORT": str(port), "DBUS_SESSION_BUS_ADDRESS": keyring.address}
+    hs.run("ui", "--no-open", env=env)
+    assert keyring.secret("web.secret") is not None and not (hs.state / "web.secret").exists()
+    keyring.lock()
+
+    def listening():
+        with socket.socket() as s:
+            return s.connect_ex((web_address(), port)) == 0
+    hs.start(env=env)
+    assert wait_until(lambda: "web interface waits for the keyring" in hs.read_log(), 10), hs.read_log()
+    time.sleep(3)
+    assert not listening()
+    keyring.unlock()
+    assert wait_until(listening, 15), hs.read_log()
+    link = hs.run("ui", "--no-open", env=env).stdout.strip()
+    base = f"http://{web_address()}:{port}"
+    assert link.startswith(base + "/login?token=")
+    # The link is made with the keyring's secret, the one the interface took once unlocked: it logs in.
+    import http.client
+    c = http.client.HTTPConnection(web_address(), port, timeout=10)
+    c.request("GET", link[len(base):], headers={"Host": f"{web_address()}:{port}"})
+    assert c.getresponse().status == 303
+    c.close()
+    assert hs.read_log().count("web interface waits for the keyring") == 1
