@@ -20,12 +20,33 @@ public struct IngestService: Service {
     }
 
     public func run() async throws {
+        guard await waitForKeyring() else { return }
         let server = start()
         try? await gracefulShutdown()
         guard let server else { return }
         let left = await Self.offPool { server.stop(timeoutSeconds: Self.stopSeconds) }
         if left > 0 {
             logger.warning("ingest: \(left) connection(s) still running at the stop; their bodies are not kept", metadata: ["event": "ingest"])
+        }
+    }
+
+    /// Waits while the token is in the keyring and the keyring is locked (said once), as the
+    /// daemon does; false when the daemon stops meanwhile.
+    func waitForKeyring() async -> Bool {
+        guard context.settings.ingestListen != nil else { return true }
+        var said = false
+        while true {
+            let (use, environment) = (context.ingestTokenKeyring, context.environment)
+            let state = await Self.offPool {
+                (try? SecretService.with(use: use, environment: environment) { service throws(KeyringError) in try service.state(of: .ingest) }) ?? nil
+            }
+            guard state == .locked else { return true }
+            if !said {
+                said = true
+                logger.notice("ingest endpoint waits for the keyring to be unlocked (its token is there)", metadata: ["event": "lock"])
+            }
+            guard !Task.isShuttingDownGracefully, !Task.isCancelled else { return false }
+            try? await Task.sleep(for: .seconds(2))
         }
     }
 
