@@ -64,6 +64,9 @@ struct GatewaySet: ParsableCommand {
         if let cluster { changes.append(("gateway.cluster", cluster)) }
         if let pin { changes.append(("gateway.pin", pin)) }
         if let auth { changes.append(("gateway.auth", auth.lowercased())) }
+        if let auth, GatewayAuth(rawValue: auth.lowercased()) == nil {
+            throw CLIError("--auth \(auth): not one of \(GatewayAuth.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         var storedInKeyring = false
         if let f = absolute(credentialsFile) {
             let secret: String?
@@ -91,9 +94,6 @@ struct GatewaySet: ParsableCommand {
         // The chosen authentication needs a secret: a credentials file (given now or before) or
         // the systemd credential.
         let chosenAuth = auth.flatMap { GatewayAuth(rawValue: $0.lowercased()) } ?? context.settings.gatewayAuth
-        if auth != nil, GatewayAuth(rawValue: auth!.lowercased()) == nil {
-            throw CLIError("--auth \(auth!): not one of \(GatewayAuth.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
         if chosenAuth != .none, credentialsFile == nil, context.settings.gatewayCredentialsFile == nil,
            context.environment["CREDENTIALS_DIRECTORY"].map({ FileSystem.exists($0 + "/" + Credentials.credentialName) }) != true,
            Credentials.place(file: nil, environment: context.environment, keyring: context.settings.secretsKeyring) == .none {

@@ -31,8 +31,10 @@ class Keyring:
     def __init__(self, hs):
         self.address = f"unix:path={hs.runtime}/bus"
         self.env = {**hs.env, "DBUS_SESSION_BUS_ADDRESS": self.address}
-        self.bus = subprocess.Popen(["dbus-daemon", "--session", f"--address={self.address}", "--nofork", "--nopidfile"],
-                                    env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.bus = subprocess.Popen(["dbus-daemon", "--session", f"--address={self.address}", "--nofork", "--nopidfile", "--print-address"],
+                                    env=self.env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        # The address as the bus prints it, with its guid: "unix:path=…,guid=…".
+        self.printed = self.bus.stdout.readline().strip()
         assert wait_until(lambda: (hs.runtime / "bus").exists(), 10), "dbus-daemon did not start"
         p = subprocess.run(["gnome-keyring-daemon", "--unlock", "--components=secrets", "--daemonize"], input=PASSWORD,
                            env=self.env, capture_output=True, timeout=20)
@@ -133,7 +135,8 @@ def test_the_daemon_reads_its_secret_from_the_keyring_also_after_a_restart(hs, k
         creds = secret_file(hs, TOKEN + "\n")
         hs.run("gateway", "set", g.url, "--ca-file", str(g.certs["ca"]), "--auth", "bearer", "--credentials-file", str(creds), "--no-test")
         creds.unlink()   # the keyring holds it now
-        env = {"DBUS_SESSION_BUS_ADDRESS": keyring.address}
+        assert ",guid=" in keyring.printed
+        env = {"DBUS_SESSION_BUS_ADDRESS": keyring.printed}
         hs.start(env=env)
         hs.drop("a.json", json.dumps(samples(3)))
         assert len(g.wait_for_samples(3, timeout=20)) == 3, hs.read_log()
