@@ -244,3 +244,16 @@ def test_the_web_interface_waits_for_a_locked_keyring_holding_its_secret(hs, key
     assert c.getresponse().status == 303
     c.close()
     assert hs.read_log().count("web interface waits for the keyring") == 1
+
+
+def test_a_systemd_credential_is_named_as_such_and_wins_over_the_keyring(hs, keyring, gateway):
+    creds = secret_file(hs, TOKEN + "\n")
+    hs.run("gateway", "set", gateway.url, "--ca-file", str(gateway.certs["ca"]), "--auth", "bearer",
+           "--credentials-file", str(creds), "--no-test")
+    assert keyring.secret("gateway.secret") == TOKEN.encode()
+    credentials = hs.home / "credentials"
+    credentials.mkdir(mode=0o700)
+    (credentials / "healthspool-gateway").write_text("from-systemd\n")
+    p = hs.run("config", "check", env={"CREDENTIALS_DIRECTORY": str(credentials)})
+    assert f"gateway.secret: systemd credential {credentials}/healthspool-gateway" in p.stdout, p.stdout
+    assert "from-systemd" not in p.stdout + p.stderr
