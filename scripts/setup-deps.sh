@@ -5,12 +5,13 @@
 # chromium-driver for the web interface tests, driven by selenium; gpsd and gpsd-clients (gpsfake)
 # for the location keep-alive tests; desktop-file-utils to check the desktop entry; faketime
 # to start the daemon just before midnight for the journal scheduler tests; poppler-utils
-# (pdftotext, pdfinfo) to read the printed doctor's summary).
+# (pdftotext, pdfinfo) to read the printed doctor's summary; gnome-keyring and libsecret-tools
+# (secret-tool) for the keyring tests, checked with PyPI secretstorage).
 # Installs only what is missing, so a second run is quick.
 set -euo pipefail
 
 build_pkgs=(libsqlite3-dev libcurl4-openssl-dev libssl-dev libsystemd-dev zlib1g-dev pkg-config)
-test_pkgs=(libxml2-utils sqlite3 openssl groff-base strace tzdata dbus-daemon python3-dbusmock libglib2.0-bin chromium chromium-driver gpsd gpsd-clients desktop-file-utils faketime poppler-utils)
+test_pkgs=(libxml2-utils sqlite3 openssl groff-base strace tzdata dbus-daemon python3-dbusmock libglib2.0-bin chromium chromium-driver gpsd gpsd-clients desktop-file-utils faketime poppler-utils gnome-keyring libsecret-tools)
 want=("${build_pkgs[@]}")
 [[ "${1:-}" == "--test" ]] && want+=("${test_pkgs[@]}")
 

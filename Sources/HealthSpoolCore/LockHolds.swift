@@ -19,6 +19,8 @@ public struct LockHolds: Sendable, Equatable {
         case flag
         case session
         case sleep
+        /// The session's keyring is locked and holds a secret the daemon needs.
+        case keyring
 
         /// How `status` names it.
         public var phrase: String {
@@ -26,6 +28,7 @@ public struct LockHolds: Sendable, Equatable {
             case .flag: "the lock flag (healthspool lock)"
             case .session: "the session lock"
             case .sleep: "a suspend"
+            case .keyring: "the locked keyring"
             }
         }
 
@@ -94,6 +97,7 @@ public struct LockHolds: Sendable, Equatable {
         if since[.flag] != nil { steps.append("'healthspool unlock'") }
         if since[.session] != nil { steps.append("unlocking the session") }
         if since[.sleep] != nil { steps.append("the resume") }
+        if since[.keyring] != nil { steps.append("unlocking the keyring") }
         return steps.joined(separator: " and ")
     }
 }

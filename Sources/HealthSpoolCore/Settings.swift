@@ -12,6 +12,14 @@ public enum SyncFrequency: String, CaseIterable, Sendable {
     case manual
 }
 
+/// Whether secrets go to the session's Secret Service (`secrets.keyring`).
+public enum KeyringUse: String, CaseIterable, Sendable {
+    /// The Secret Service when one runs on the session bus; else files.
+    case auto
+    /// Files and systemd credentials only.
+    case off
+}
+
 /// How the gateway authenticates requests.
 public enum GatewayAuth: String, CaseIterable, Sendable {
     case none
@@ -27,6 +35,8 @@ public struct Settings: Sendable, Equatable {
     public var afterImport = AfterImport.archive
     /// Whether the user's logind session lock locks the daemon as the lock flag does.
     public var lockFollowSession = SessionFollow.auto
+    /// Whether secrets are kept in the session's Secret Service (`secrets.keyring`).
+    public var secretsKeyring = KeyringUse.auto
     public var stateDir = "$XDG_STATE_HOME/healthspool"
     public var spoolRetryBaseSeconds = 10
     public var spoolRetryMaxSeconds = 600
@@ -292,6 +302,7 @@ extension SettingKey {
         .string("spool.dir", "~/HealthSpool", "The spool directory watched for new exports.") { $0.spoolDir = $1 },
         .choice("spool.after_import", AfterImport.archive, "What happens to an imported file: moved to the spool's archive/ folder, or deleted.") { $0.afterImport = $1 },
         .choice("lock.follow_session", SessionFollow.auto, "Whether the daemon follows the lock of the user's logind session as it follows the lock flag (healthspool lock): while the session is locked, or the machine is going to sleep, nothing in the spool is read and nothing is sent; at unlock everything drains. auto: when the user has a graphical session (x11, wayland, mir: the one XDG_SESSION_ID names, else the user's display session, else any graphical one); on: the user's session even if it is not graphical; off: the flag alone. The flag holds whatever the session does. With no system bus, no logind or no session, the flag alone (said once in the log). Taken at the next start of the daemon.") { $0.lockFollowSession = $1 },
+        .choice("secrets.keyring", KeyringUse.auto, "Whether the secrets (the gateway's key, token or password, the web secret, the ingest token) are kept in the Secret Service of the user's session (org.freedesktop.secrets: GNOME Keyring, KWallet, KeePassXC). auto: when one is running, healthspool gateway set stores the gateway's secret there and new secrets are made there; secrets already there are read from there first. off: 0600 files and systemd credentials only. healthspool secrets migrate --to keyring|file moves them and sets this. A systemd credential always wins. A locked keyring at the daemon's start: the daemon waits for it, as under the lock.") { $0.secretsKeyring = $1 },
         .string("state.dir", "$XDG_STATE_HOME/healthspool", "Where the SQLite store lives (~/.local/state/healthspool when XDG_STATE_HOME is unset).") { $0.stateDir = $1 },
         .int("spool.retry_base_seconds", 10, 1...3600, "A spool file that failed for a temporary local reason (disk full, permission denied) stays in the spool and is retried after this delay, doubling each time.") { $0.spoolRetryBaseSeconds = $1 },
         .int("spool.retry_max_seconds", 600, 1...86_400, "Longest delay between retries of such a file.") { $0.spoolRetryMaxSeconds = $1 },

@@ -134,11 +134,17 @@ public enum ConfigCheck {
         let key = file != nil ? "gateway.credentials_file" : "gateway.auth"
         let origin = resolved.origin(of: key).errorText
         do {
-            let secret = try Credentials.load(file: file, environment: environment)
+            let secret = try Credentials.load(file: file, environment: environment, keyring: s.secretsKeyring)
             if secret == nil, s.gatewayAuth != .none, s.gatewayURL != nil {
-                return [ConfigProblem(origin: origin, key: key, message: "auth \(s.gatewayAuth.rawValue) needs a secret: set gateway.credentials_file (a 0600 file) or the systemd credential \(Credentials.credentialName)", isWarning: false)]
+                return [ConfigProblem(origin: origin, key: key, message: "auth \(s.gatewayAuth.rawValue) needs a secret: set gateway.credentials_file (a 0600 file), store it in the keyring (healthspool gateway set --auth … --credentials-file FILE) or the systemd credential \(Credentials.credentialName)", isWarning: false)]
             }
             return []
+        } catch let error as KeyringError {
+            // A locked keyring is not a mistake: the daemon waits for it to be unlocked.
+            if case .locked = error {
+                return [ConfigProblem(origin: origin, key: key, message: "the gateway secret is in the keyring, which is locked now; the daemon waits for it to be unlocked", isWarning: true)]
+            }
+            return [ConfigProblem(origin: origin, key: key, message: "\(error)", isWarning: false)]
         } catch {
             return [ConfigProblem(origin: origin, key: key, message: "\(error)", isWarning: false)]
         }

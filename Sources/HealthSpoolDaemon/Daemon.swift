@@ -131,6 +131,7 @@ public final class Daemon: @unchecked Sendable {
         }
         control = try ControlServer(path: context.controlSocket, sync: sync)
         startSessionWatcher()
+        startKeyringWatch()
         q.sync {
             watchSecrets()
             status.lockHolds.set(.flag, LockFlag.isSet(context: context), now: clock.now())

@@ -6,6 +6,9 @@ import HealthSpoolLinux
 extension DaemonContext {
     /// The token file: `ingest.token_file`, else `ingest-token` in the state directory.
     public var ingestTokenPath: String { settings.ingestTokenFile.map(paths.expand) ?? stateDir + "/ingest-token" }
+    /// Whether the token may live in the keyring: `secrets.keyring`, unless `ingest.token_file`
+    /// names a file of the user's choosing.
+    public var ingestTokenKeyring: KeyringUse { settings.ingestTokenFile == nil ? settings.secretsKeyring : .off }
     /// Whether the endpoint uses the daemon's own self-signed certificate (no `ingest.cert_file`).
     public var ingestUsesOwnCertificate: Bool { settings.ingestCertFile == nil }
     /// The certificate presented: `ingest.cert_file`, else the daemon's own in the state directory.

@@ -80,7 +80,8 @@ public struct DaemonContext: Sendable {
     public func endpoint() throws -> GatewayEndpoint? {
         guard let url = settings.gatewayURL else { return nil }
         try validateGatewayURL(url)
-        let secret = try Credentials.load(file: settings.gatewayCredentialsFile.map(paths.expand), environment: environment)
+        let secret = try Credentials.load(file: settings.gatewayCredentialsFile.map(paths.expand), environment: environment,
+                                          keyring: settings.secretsKeyring)
         return GatewayEndpoint(
             url: url, format: settings.gatewayFormat, topic: settings.gatewayTopic, cluster: settings.gatewayCluster,
             tls: TLSOptions(caFile: settings.gatewayCAFile.map(paths.expand), pinnedPublicKey: settings.gatewayPin,

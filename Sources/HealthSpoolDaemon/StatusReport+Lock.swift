@@ -38,6 +38,7 @@ extension StatusReport {
                 case .flag: steps.append("'healthspool unlock'")
                 case .session: steps.append("the session is unlocked")
                 case .sleep: steps.append("the machine resumes")
+                case .keyring: steps.append("the keyring is unlocked")
                 }
             }
             lines.append("lock:        LOCKED by \(by) — nothing is read or sent until \(steps.joined(separator: " and "))")

@@ -36,6 +36,8 @@ public struct StatusReport {
         members.append(("lock", lock))
 
         members.append(("spool", Self.spoolMember(context.spool, live: live, now: DaemonContext.now().millis)))
+        // Whether the data is encrypted at rest (healthspool-security(7)); not on the web's overview.
+        if queuedCountLimit == nil { members.append(("protection", context.protectionReport().json)) }
 
         var storeMembers: [(String, JSONValue)] = [("path", .string(context.storePath))]
         var lastImport: JSONValue = .null, lastSync: JSONValue = .null, lastSuccess: JSONValue = .null
@@ -176,6 +178,10 @@ public struct StatusReport {
         lines += Self.spoolLines(spool)
         let store = j["store"]!
         lines.append("store:       \(store["path"]?.stringValue ?? "")")
+        if let protection = j["protection"] {
+            for place in Self.protectionGroups(protection) { lines.append("protection:  \(place)") }
+            if let warning = protection["warning"]?.stringValue { lines.append("             warning: \(warning)") }
+        }
         lines.append("samples:     \(store["samples"]?.intValue ?? 0) stored, \(store["synced"]?.intValue ?? 0) synced, \(store["queued"]?.intValue ?? 0) queued, \(store["parked"]?.intValue ?? 0) parked")
         let gw = j["gateway"]!
         if let url = gw["url"]?.stringValue {
@@ -213,6 +219,20 @@ public struct StatusReport {
             for (k, v) in byType { lines.append("  \(k.padding(width))  \(v.intValue ?? 0)") }
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+extension StatusReport {
+    /// The places of `protection` grouped by verdict: "store, WAL: not encrypted".
+    static func protectionGroups(_ protection: JSONValue) -> [String] {
+        var order: [String] = []
+        var roles: [String: [String]] = [:]
+        for place in protection["places"]?.arrayValue ?? [] {
+            let text = place["text"]?.stringValue ?? "", role = place["role"]?.stringValue ?? ""
+            if roles[text] == nil { order.append(text) }
+            roles[text, default: []].append(role)
+        }
+        return order.map { "\(roles[$0]!.joined(separator: ", ")): \($0)" }
     }
 }
 

@@ -20,6 +20,7 @@ public struct IngestService: Service {
     }
 
     public func run() async throws {
+        guard await waitForKeyring() else { return }
         let server = start()
         try? await gracefulShutdown()
         guard let server else { return }
@@ -29,11 +30,31 @@ public struct IngestService: Service {
         }
     }
 
+    /// Waits while the token is in the keyring and the keyring is locked (said once), as the
+    /// daemon does; false when the daemon stops meanwhile.
+    func waitForKeyring() async -> Bool {
+        guard context.settings.ingestListen != nil else { return true }
+        var said = false
+        while true {
+            let (use, environment) = (context.ingestTokenKeyring, context.environment)
+            let state = await Self.offPool {
+                (try? SecretService.with(use: use, environment: environment) { service throws(KeyringError) in try service.state(of: .ingest) }) ?? nil
+            }
+            guard state == .locked else { return true }
+            if !said {
+                said = true
+                logger.notice("ingest endpoint waits for the keyring to be unlocked (its token is there)", metadata: ["event": "lock"])
+            }
+            guard !Task.isShuttingDownGracefully, !Task.isCancelled else { return false }
+            try? await Task.sleep(for: .seconds(2))
+        }
+    }
+
     /// The running server, or nil (logged) when the endpoint cannot start.
     func start() -> IngestServer? {
         guard let listen = context.settings.ingestListen else { return nil }
         do {
-            let token = try IngestToken.loadOrCreate(path: context.ingestTokenPath)
+            let token = try IngestToken.loadOrCreate(path: context.ingestTokenPath, keyring: context.ingestTokenKeyring, environment: context.environment)
             if try IngestCertificate.ensure(context: context) {
                 logger.notice("ingest: made a self-signed certificate \(context.ingestCertPath)", metadata: ["event": "ingest"])
             }

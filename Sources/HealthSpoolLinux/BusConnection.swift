@@ -12,7 +12,7 @@ import Glibc
 final class BusConnection {
     let address: String
     let timeoutMicros: UInt64
-    private let bus: OpaquePointer
+    let bus: OpaquePointer
     private var slot: OpaquePointer?
     private var onEvent: ((NotificationEvent) -> Void)?
 
@@ -142,6 +142,13 @@ final class BusConnection {
         case .int32(var number): return sd_bus_message_append_basic(message, type("i"), &number)
         case .uint32(var number): return sd_bus_message_append_basic(message, type("u"), &number)
         case .string(let text): return text.withCString { sd_bus_message_append_basic(message, type("s"), $0) }
+        case .boolean(let flag):
+            var value: Int32 = flag ? 1 : 0
+            return sd_bus_message_append_basic(message, type("b"), &value)
+        case .objectPath(let path): return path.withCString { sd_bus_message_append_basic(message, type("o"), $0) }
+        case .bytes(let bytes): return bytes.withUnsafeBytes { sd_bus_message_append_array(message, type("y"), $0.baseAddress, $0.count) }
+        case .structure(let members):
+            return container(message, "r", members.signature) { members.lazy.map { append($0, to: message) }.first { $0 < 0 } ?? 0 }
         case .array(let element, let items):
             return container(message, "a", element) { items.lazy.map { append($0, to: message) }.first { $0 < 0 } ?? 0 }
         case .dictEntry(let key, let item):

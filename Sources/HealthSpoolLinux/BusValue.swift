@@ -5,6 +5,13 @@ public indirect enum BusValue: Sendable, Equatable {
     case int32(Int32)
     case uint32(UInt32)
     case string(String)
+    case boolean(Bool)
+    /// An object path (`o`).
+    case objectPath(String)
+    /// A byte array (`ay`), written in one piece.
+    case bytes([UInt8])
+    /// A structure (`(…)`) of these members in order.
+    case structure([BusValue])
     /// An array whose elements all have `elementSignature` (needed when it is empty).
     case array(elementSignature: String, [BusValue])
     /// A `{key value}` entry of a dictionary (an array of entries).
@@ -19,6 +26,10 @@ public indirect enum BusValue: Sendable, Equatable {
         case .int32: "i"
         case .uint32: "u"
         case .string: "s"
+        case .boolean: "b"
+        case .objectPath: "o"
+        case .bytes: "ay"
+        case .structure(let members): "(" + members.map(\.signature).joined() + ")"
         case .array(let element, _): "a" + element
         case .dictEntry(let key, let value): "{" + key.signature + value.signature + "}"
         case .variant: "v"
@@ -28,6 +39,11 @@ public indirect enum BusValue: Sendable, Equatable {
     /// An `as` array.
     public static func strings(_ values: [String]) -> BusValue {
         .array(elementSignature: "s", values.map { .string($0) })
+    }
+
+    /// An `a{ss}` dictionary, its entries in the order given.
+    public static func stringDictionary(_ entries: [(String, String)]) -> BusValue {
+        .array(elementSignature: "{ss}", entries.map { .dictEntry(.string($0.0), .string($0.1)) })
     }
 
     /// An `a{sv}` dictionary, its entries in the order given.

@@ -15,13 +15,31 @@ public enum Credentials {
         public let description: String
     }
 
-    /// The secret, or nil when none is configured. Throws when the file is unsafe or unreadable.
-    public static func load(file: String?, environment: [String: String]) throws -> String? {
+    /// The secret, or nil when none is configured: the systemd credential, else the keyring's
+    /// item (unless `keyring` is off), else `file`. Throws when the file is unsafe or
+    /// unreadable, or the keyring holds the secret but is locked (`KeyringError.locked`).
+    public static func load(file: String?, environment: [String: String], keyring: KeyringUse = .off) throws -> String? {
         if let dir = environment["CREDENTIALS_DIRECTORY"], FileSystem.exists(dir + "/" + credentialName) {
             return try read(dir + "/" + credentialName, checkMode: false)
         }
+        if let bytes = try SecretService.with(use: keyring, environment: environment, { service throws(KeyringError) in try service.read(.gateway) }),
+           let bytes {
+            return try secret(from: bytes, path: "the keyring's \(SecretName.gateway.rawValue)")
+        }
         guard let file else { return nil }
         return try read(file, checkMode: true)
+    }
+
+    /// Where the gateway's secret would be read from, in `load`'s order (never the secret).
+    public static func place(file: String?, environment: [String: String], keyring: KeyringUse) -> SecretPlace {
+        if let dir = environment["CREDENTIALS_DIRECTORY"], FileSystem.exists(dir + "/" + credentialName) {
+            return .credential(dir + "/" + credentialName)
+        }
+        if let state = try? SecretService.with(use: keyring, environment: environment, { service throws(KeyringError) in try service.state(of: .gateway) }) {
+            if state == .unlocked { return .keyring }
+            if state == .locked { return .lockedKeyring }
+        }
+        return file.map(SecretPlace.file) ?? .none
     }
 
     static func read(_ path: String, checkMode: Bool) throws -> String {

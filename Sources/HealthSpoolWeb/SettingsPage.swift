@@ -26,6 +26,19 @@ enum SettingsPage {
             p.raw("<button type=\"submit\">\(locked ? "Unlock" : "Lock")</button>")
         }
 
+        p.raw("<h2 id=\"imported\">Exports after import</h2>")
+        p.form("/settings/after-import") { p in
+            if s.afterImport == .delete {
+                p.raw("<p>Exports are deleted as soon as their data is stored.</p>")
+                p.raw("<input type=\"hidden\" name=\"after\" value=\"archive\">")
+                p.raw("<button type=\"submit\">Keep them in archive/ again</button>")
+            } else {
+                p.raw("<p>Imported exports are kept, unencrypted unless your disk is, in the spool's archive/ folder for \(s.archiveDays) days. You can have them deleted as soon as their data is stored instead.</p>")
+                p.raw("<input type=\"hidden\" name=\"after\" value=\"delete\">")
+                p.raw("<button type=\"submit\">Delete exports after import</button>")
+            }
+        }
+
         p.raw("<h2 id=\"frequency\">How often data is sent</h2>")
         p.form("/settings/frequency") { p in
             p.raw("<div class=\"field\"><label for=\"f-frequency\">Send</label><select id=\"f-frequency\" name=\"frequency\">")
@@ -105,6 +118,16 @@ enum SettingsPage {
         guard let f = form["frequency"].flatMap(SyncFrequency.init(rawValue:)) else { return Page.redirect("/settings", error: "Unknown choice.") }
         try SettingsLoader.update(paths: ctx.paths, [("sync.frequency", f.rawValue)])
         return Page.redirect("/settings", ok: "Saved how often data is sent.")
+    }
+
+    /// What happens to an imported export (`spool.after_import`): deleted at once, or kept in
+    /// archive/ (the default). Exports already in archive/ stay until retention removes them.
+    static func saveAfterImport(_ ctx: DaemonContext, _ form: Form) throws -> Response {
+        guard let after = form["after"].flatMap(AfterImport.init(rawValue:)) else { return Page.redirect("/settings", error: "Unknown choice.") }
+        try SettingsLoader.update(paths: ctx.paths, [("spool.after_import", after == .archive ? nil : after.rawValue)])
+        return Page.redirect("/settings", ok: after == .delete
+            ? "Exports are now deleted as soon as their data is stored. Those already in archive/ go after \(ctx.settings.archiveDays) days."
+            : "Imported exports are kept in archive/ again.")
     }
 
     /// Lock and unlock, as `healthspool lock` / `unlock` do: the flag file the daemon watches.

@@ -22,6 +22,8 @@ public struct WebInterface: Service, CustomStringConvertible {
     let port: Int
     let retrySeconds: Int
     let stateDir: String
+    /// `secrets.keyring`: whether the web secret may be read from or made in the keyring.
+    let keyring: KeyringUse
     let statusFile: String
     let logger: Logger
     let metrics: DaemonMetrics?
@@ -36,6 +38,7 @@ public struct WebInterface: Service, CustomStringConvertible {
         port = context.settings.webPort
         retrySeconds = context.settings.webRetrySeconds
         stateDir = context.stateDir
+        keyring = context.settings.secretsKeyring
         statusFile = WebStatus.path(runtimeDir: context.runtimeDir)
         self.logger = logger
         self.metrics = metrics
@@ -48,13 +51,26 @@ public struct WebInterface: Service, CustomStringConvertible {
     /// logged and shown by `healthspool status`, and the daemon runs on without it.
     public func run() async throws {
         defer { WebStatus.remove(file: statusFile) }
-        let secret: [UInt8]
-        do { secret = try WebSecret.loadOrCreate(stateDir: stateDir) } catch {
-            logger.error("web interface not started: \(error)", metadata: ["event": "error"])
-            WebStatus(url: url, state: .failed, problem: "\(error)").write(file: statusFile)
-            try? await gracefulShutdown()
-            return
+        var loaded: [UInt8]?
+        var waitSaid = false
+        while loaded == nil {
+            do { loaded = try WebSecret.loadOrCreate(stateDir: stateDir, keyring: keyring, environment: environment) } catch KeyringError.locked {
+                // The secret is in the keyring, locked: wait for it as the daemon does (Daemon+Keyring).
+                if !waitSaid {
+                    waitSaid = true
+                    logger.notice("web interface waits for the keyring to be unlocked (its secret is there)", metadata: ["event": "lock"])
+                    WebStatus(url: url, state: .unavailable, problem: "waiting for the keyring to be unlocked").write(file: statusFile)
+                }
+                guard !Task.isShuttingDownGracefully, !Task.isCancelled else { return }
+                try? await Task.sleep(for: .seconds(2))
+            } catch {
+                logger.error("web interface not started: \(error)", metadata: ["event": "error"])
+                WebStatus(url: url, state: .failed, problem: "\(error)").write(file: statusFile)
+                try? await gracefulShutdown()
+                return
+            }
         }
+        guard let secret = loaded else { return }
         var routes = WebRoutes(environment: environment, address: address, port: port, secret: secret,
                                usedLinksFile: stateDir + "/web.used-links")
         if let metrics {

@@ -17,6 +17,7 @@ extension WebRoutes {
         router.post("/settings/glucose") { r, c in try await action(r, c, SettingsPage.saveGlucoseUnit) }
         router.post("/settings/frequency") { r, c in try await action(r, c, SettingsPage.saveFrequency) }
         router.post("/settings/lock") { r, c in try await action(r, c, SettingsPage.setLock) }
+        router.post("/settings/after-import") { r, c in try await action(r, c, SettingsPage.saveAfterImport) }
         router.post("/settings/gateway/test") { r, c in try await action(r, c, SettingsPage.testGateway) }
         router.post("/meds/add") { r, c in try await action(r, c, JournalPages.addMedication) }
         router.post("/meds/take") { r, c in try await action(r, c, JournalPages.takeDose) }

@@ -1,3 +1,4 @@
+import HealthSpoolCore
 import HealthSpoolLinux
 #if canImport(Glibc)
 import Glibc
@@ -10,9 +11,23 @@ public enum WebSecret {
     /// The secret file's path in a state directory.
     public static func path(stateDir: String) -> String { stateDir + "/web.secret" }
 
-    /// Reads the secret, creating it (0600, atomically: never half-written) when absent.
-    public static func loadOrCreate(stateDir: String) throws -> [UInt8] {
-        try loadOrCreate(file: path(stateDir: stateDir), name: "web secret", remedy: "run healthspool ui again")
+    /// Reads the secret: from the keyring when it holds it (`secrets.keyring`), else from its
+    /// file; when it is in neither, makes it in the keyring if one is usable, else in the file
+    /// (0600, atomically: never half-written).
+    public static func loadOrCreate(stateDir: String, keyring: KeyringUse = .off, environment: [String: String] = [:]) throws -> [UInt8] {
+        let file = path(stateDir: stateDir)
+        func decoded(_ text: String) throws -> [UInt8] {
+            guard let bytes = Hex.decode(text), bytes.count == 32 else {
+                throw WebError.secret("web secret", "in the keyring (\(SecretName.web.rawValue))", "is not 64 hex digits; delete it in your keyring manager and run healthspool ui again")
+            }
+            return bytes
+        }
+        if let text = try KeyringSecret.read(.web, use: keyring, environment: environment) { return try decoded(text) }
+        if !FileSystem.exists(file),
+           let text = try KeyringSecret.storeIfUsable(.web, text: Hex.encode(RandomBytes.make(32)), use: keyring, environment: environment) {
+            return try decoded(text)
+        }
+        return try loadOrCreate(file: file, name: "web secret", remedy: "run healthspool ui again")
     }
 
     /// Reads 32 random bytes kept as hex in `file` (0600), creating the file when absent. `name`

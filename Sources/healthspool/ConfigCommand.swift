@@ -20,7 +20,9 @@ struct ConfigCheckCommand: ParsableCommand {
             the HEALTHSPOOL_* environment variables and --set, reporting every bad line and value (not only the first), \
             then checks what the values name: directories, the CA, client certificate and key files, the gateway URL and \
             pin, the credentials file (a regular file of yours, mode 0600, or the systemd credential) and the web secret. \
-            Each problem is one line, 'file:line: key: message'.
+            Each problem is one line, 'file:line: key: message'. Then says where each secret lives (keyring, file or \
+            systemd credential; never the secret) and whether the store, its WAL, the notes' audio, archive/ and failed/ \
+            are encrypted at rest (fscrypt, dm-crypt, or not: see healthspool-security(7)).
 
             Exit status: 0 when the daemon would accept the configuration (warnings are printed but do not fail it), \
             78 (EX_CONFIG) when anything is an error.
@@ -35,12 +37,20 @@ struct ConfigCheckCommand: ParsableCommand {
         let paths = Paths(environment: environment)
         let (_, problems) = ConfigCheck.run(paths: paths, environment: environment, overrides: pairs)
         let errors = problems.filter { !$0.isWarning }, warnings = problems.filter(\.isWarning)
+        // Where the secrets live and whether the data is encrypted: facts, not problems.
+        let context = errors.isEmpty ? try? DaemonContext(environment: environment, overrides: pairs) : nil
+        let secrets = context?.secretPlaces() ?? []
+        let protection = context?.protectionReport()
         if json {
             func item(_ p: ConfigProblem) -> JSONValue {
                 .object([("origin", .string(p.origin)), ("key", .string(p.key)), ("message", .string(p.message)), ("line", .string(p.line))])
             }
             var w = JSONWriter()
-            w.value(.object([("ok", .bool(errors.isEmpty)), ("errors", .array(errors.map(item))), ("warnings", .array(warnings.map(item)))]))
+            var members: [(String, JSONValue)] = [("ok", .bool(errors.isEmpty)), ("errors", .array(errors.map(item))),
+                                                  ("warnings", .array(warnings.map(item)))]
+            if let context { members.append(("secrets", context.secretsJSON)) }
+            if let protection { members.append(("protection", protection.json)) }
+            w.value(.object(members))
             print(w.text)
         } else {
             for p in problems where !Verbosity.current.isQuiet || !p.isWarning { StandardError.write(p.line + "\n") }
@@ -49,6 +59,7 @@ struct ConfigCheckCommand: ParsableCommand {
             if errors.isEmpty {
                 if !Verbosity.current.isQuiet {
                     print("OK: \(read)\(warnings.isEmpty ? "" : " (\(warnings.count) warning\(warnings.count == 1 ? "" : "s"))")")
+                    for line in secretLines(secrets) + (protection.map(protectionLines) ?? []) { print(line) }
                 }
             } else {
                 StandardError.write("\(errors.count) error\(errors.count == 1 ? "" : "s"): the daemon would not start with this configuration\n")
@@ -65,7 +76,8 @@ struct ConfigShowCommand: ParsableCommand {
         discussion: """
             The origin is 'default', a config file and line (the /etc file or yours), 'environment HEALTHSPOOL_…', \
             or '--set'. Values are shown as the daemon reads them. Secrets are never printed: a URL's \
-            user information and query are masked. A config file with an error is reported as 'config check' does \
+            user information and query are masked; below the table, each secret's place (keyring, file or \
+            systemd credential) is named, not the secret. A config file with an error is reported as 'config check' does \
             (exit status 78).
             """
     )
@@ -98,5 +110,22 @@ struct ConfigShowCommand: ParsableCommand {
             return
         }
         print(TextTable(["KEY", "VALUE", "ORIGIN"], rows.map { [$0.key, $0.value, $0.origin.text] }).text)
+        if let context = try? DaemonContext(environment: environment, overrides: pairs) {
+            print("")
+            for line in secretLines(context.secretPlaces()) { print(line) }
+        }
     }
+}
+
+/// `secret:` lines: each secret and where it lives (never the secret).
+func secretLines(_ secrets: [(name: SecretName, place: SecretPlace)]) -> [String] {
+    secrets.map { "secret:      \($0.name.rawValue): \($0.place.text)" }
+}
+
+/// `protection:` lines: each group of places and its verdict, then the warning when something
+/// is not encrypted.
+func protectionLines(_ report: ProtectionReport) -> [String] {
+    var lines = report.lines.map { "protection:  \($0)" }
+    if let warning = report.warning { lines.append("             warning: \(warning)") }
+    return lines
 }

@@ -22,7 +22,10 @@ struct GatewaySet: ParsableCommand {
             that the chosen --auth has a secret), then runs the probe of 'healthspool gateway test' and prints its \
             verdict. An unreachable gateway is saved all the same, with a warning. Secrets are never taken on the \
             command line: put the API key, token or user:password in a file only you can read (chmod 600) and pass \
-            --credentials-file; one line of printable text (a trailing newline is fine).
+            --credentials-file; one line of printable text (a trailing newline is fine). When your session has an \
+            unlocked keyring (Secret Service) and secrets.keyring is auto, the secret is stored there (item \
+            application=healthspool, setting=gateway.secret) and the file is no longer needed; else the file is \
+            named in gateway.credentials_file.
             """
     )
     @OptionGroup var common: CommonOptions
@@ -61,20 +64,39 @@ struct GatewaySet: ParsableCommand {
         if let cluster { changes.append(("gateway.cluster", cluster)) }
         if let pin { changes.append(("gateway.pin", pin)) }
         if let auth { changes.append(("gateway.auth", auth.lowercased())) }
+        if let auth, GatewayAuth(rawValue: auth.lowercased()) == nil {
+            throw CLIError("--auth \(auth): not one of \(GatewayAuth.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        var storedInKeyring = false
         if let f = absolute(credentialsFile) {
-            do { _ = try Credentials.load(file: context.paths.expand(f), environment: [:]) } catch { throw CLIError("\(error)") }
-            changes.append(("gateway.credentials_file", f))
+            let secret: String?
+            do { secret = try Credentials.load(file: context.paths.expand(f), environment: [:]) } catch { throw CLIError("\(error)") }
+            do {
+                storedInKeyring = try SecretService.with(use: context.settings.secretsKeyring, environment: context.environment) { service throws(KeyringError) in
+                    if try service.isLocked() { throw .locked(nil) }
+                    try service.store(.gateway, secret: Array((secret ?? "").utf8))
+                    return true
+                } ?? false
+            } catch {
+                printError("warning: \(error); the secret stays in \(f)")
+            }
+            if storedInKeyring {
+                changes.append(("gateway.credentials_file", nil))
+                // The config file may not change (the same settings again): tell the daemon.
+                if let pid = ProcessLock.holder(of: context.pidFile) { kill(pid_t(pid), SIGHUP) }
+                print("secret stored in the keyring (Secret Service, setting=\(SecretName.gateway.rawValue)); \(f) is no longer needed")
+            } else {
+                changes.append(("gateway.credentials_file", f))
+            }
         }
         if let c = absolute(clientCert) { changes.append(("gateway.client_cert", c)) }
         if let k = absolute(clientKey) { changes.append(("gateway.client_key", k)) }
         // The chosen authentication needs a secret: a credentials file (given now or before) or
         // the systemd credential.
         let chosenAuth = auth.flatMap { GatewayAuth(rawValue: $0.lowercased()) } ?? context.settings.gatewayAuth
-        if auth != nil, GatewayAuth(rawValue: auth!.lowercased()) == nil {
-            throw CLIError("--auth \(auth!): not one of \(GatewayAuth.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
         if chosenAuth != .none, credentialsFile == nil, context.settings.gatewayCredentialsFile == nil,
-           context.environment["CREDENTIALS_DIRECTORY"].map({ FileSystem.exists($0 + "/" + Credentials.credentialName) }) != true {
+           context.environment["CREDENTIALS_DIRECTORY"].map({ FileSystem.exists($0 + "/" + Credentials.credentialName) }) != true,
+           Credentials.place(file: nil, environment: context.environment, keyring: context.settings.secretsKeyring) == .none {
             throw CLIError("--auth \(chosenAuth.rawValue) needs a secret: pass --credentials-file FILE (mode 0600), or provide the systemd credential '\(Credentials.credentialName)'")
         }
         do { try SettingsLoader.update(paths: context.paths, changes) } catch { throw CLIError("\(error)") }
@@ -110,7 +132,9 @@ struct GatewayShow: ParsableCommand {
         if s.gatewayFormat == .confluentV3 { print("cluster:     \(s.gatewayCluster)") }
         print("ca file:     \(s.gatewayCAFile ?? "(system CAs)")")
         if let pin = s.gatewayPin { print("pin:         \(pin)") }
-        print("auth:        \(s.gatewayAuth.rawValue)\(s.gatewayCredentialsFile.map { " (secret in \($0))" } ?? "")")
+        let place = s.gatewayAuth == .none ? SecretPlace.none
+            : Credentials.place(file: s.gatewayCredentialsFile, environment: ProcessEnvironment.current, keyring: s.secretsKeyring)
+        print("auth:        \(s.gatewayAuth.rawValue)\(place == .none ? "" : " (secret in \(place.text))")")
         if s.gatewayClientCert != nil { print("client cert: \(s.gatewayClientCert!)") }
         print("batch size:  \(s.batchSize), gzip \(s.gzip ? "on" : "off"), keep-alive \(s.keepAlive ? "on" : "off"), timeout \(s.requestTimeoutSeconds) s (connect \(s.connectTimeoutSeconds) s)")
     }

@@ -27,7 +27,7 @@ struct IngestCommand: ParsableCommand {
         }
         let token: [UInt8]
         do {
-            token = try IngestToken.loadOrCreate(path: context.ingestTokenPath)
+            token = try IngestToken.loadOrCreate(path: context.ingestTokenPath, keyring: context.ingestTokenKeyring, environment: context.environment)
             try IngestCertificate.ensure(context: context)
         } catch { throw CLIError("\(error)") }
         var members = context.ingestJSON.objectValue ?? []

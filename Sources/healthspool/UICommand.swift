@@ -35,7 +35,7 @@ struct UICommand: ParsableCommand {
                 + "healthspool daemon; no link was made. Set web.port in ~/.config/healthspool/healthspool.conf to a free port "
                 + "and restart the daemon: systemctl --user restart healthspool")
         }
-        let secret = try WebSecret.loadOrCreate(stateDir: context.stateDir)
+        let secret = try WebSecret.loadOrCreate(stateDir: context.stateDir, keyring: context.settings.secretsKeyring, environment: context.environment)
         let link = LoginLink.make(secret: secret, now: DaemonContext.now()).url(address: address, port: port)
         let daemonRuns = ProcessLock.holder(of: context.pidFile) != nil
         if noOpen {

@@ -99,4 +99,23 @@ import Testing
         s = try SettingsReader.resolve(files: [], environment: ["HEALTHSPOOL_LOCK_FOLLOW_SESSION": "OFF"])
         #expect(s.lockFollowSession == .off)
     }
+
+    /// Issue 31: a locked keyring holds the daemon like the session lock; the flag still wins.
+    @Test func aLockedKeyringHoldsUntilUnlockedAndSaysHow() {
+        let (t0, t1, t2) = (Timestamp(millis: 1_000_000), Timestamp(millis: 2_000_000), Timestamp(millis: 3_000_000))
+        var holds = LockHolds()
+        #expect(holds.set(.keyring, true, now: t0) == .locked)
+        #expect(holds.holdersText == "the locked keyring" && holds.unlockHint == "unlocking the keyring")
+        #expect(holds.set(.flag, true, now: t1) == nil)
+        #expect(holds.holders.map(\.holder) == [.flag, .keyring])
+        #expect(holds.set(.keyring, false, now: t2) == nil)   // the flag still holds
+        #expect(holds.set(.flag, false, now: t2) == .unlocked)
+    }
+
+    @Test func theKeyringSettingIsAutoOrOff() throws {
+        #expect(Settings().secretsKeyring == .auto)
+        let s = try SettingsReader.resolve(files: [], environment: ["HEALTHSPOOL_SECRETS_KEYRING": "off"])
+        #expect(s.secretsKeyring == .off)
+        #expect(SettingsChange.between(Settings(), s).contains(.sync))
+    }
 }

@@ -26,7 +26,10 @@ def user_file(hs, text: str) -> Path:
 
 def test_check_accepts_the_shipped_etc_file(hs):
     p = hs.run("config", "check", env={"HEALTHSPOOL_SYSTEM_CONFIG": str(SHIPPED)})
-    assert p.stdout.startswith("OK: ") and str(SHIPPED) in p.stdout and p.stdout.count("\n") == 1, p.stdout
+    first, *rest = p.stdout.splitlines()
+    assert first.startswith("OK: ") and str(SHIPPED) in first, p.stdout
+    # Then facts, not problems (issue 31): where the secrets live, whether the data is encrypted.
+    assert all(l.startswith(("secret:", "protection:", "             warning:")) for l in rest), p.stdout
     assert p.stderr == ""
 
 
@@ -67,7 +70,10 @@ def test_check_json_lists_errors_with_their_origin(hs):
     assert json.loads(hs.run("config", "check", "--json", env={"HEALTHSPOOL_SYSTEM_CONFIG": str(SHIPPED)},
                              check=False).stdout)["ok"] is False  # the user file is still there
     path.unlink()
-    assert json.loads(hs.run("config", "check", "--json").stdout) == {"ok": True, "errors": [], "warnings": []}
+    report = json.loads(hs.run("config", "check", "--json").stdout)
+    assert {k: report[k] for k in ("ok", "errors", "warnings")} == {"ok": True, "errors": [], "warnings": []}
+    assert [s["name"] for s in report["secrets"]] == ["web.secret"] and report["secrets"][0]["kind"] == "none"
+    assert [p["role"] for p in report["protection"]["places"]] == ["store", "WAL", "notes audio", "archive/", "failed/"]
 
 
 def test_check_refuses_a_credentials_file_others_can_read(hs):
@@ -157,7 +163,7 @@ def test_show_names_the_origin_of_every_layer(hs):
 
 def test_show_lines_up_its_columns(hs):
     user_file(hs, "gateway.url = https://a-rather-long-gateway-host-name.example.org/topics/health-samples\n")
-    lines = hs.run("config", "show").stdout.splitlines()
+    lines = hs.run("config", "show").stdout.split("\n\n")[0].splitlines()   # the table; the secrets' places follow it
     header = lines[0]
     value_at, origin_at = header.index("VALUE"), header.index("ORIGIN")
     for line in lines[1:]:

@@ -20,7 +20,7 @@ from conftest import ROOT, free_port, samples, wait_until, web_address
 SCREENSHOTS = Path(os.environ.get("HEALTHSPOOL_SCREENSHOTS", ROOT / "test-artifacts" / "web"))
 PAGES = ["/", "/sync", "/day", "/import", "/journal", "/meds", "/reminders", "/measure", "/settings", "/notes", "/symptoms/log?symptom=Headache",
          "/lifestyle", "/goals"]
-POSTS = ["/sync", "/settings/types", "/settings/glucose", "/settings/frequency", "/settings/lock", "/settings/gateway/test", "/meds/add",
+POSTS = ["/sync", "/settings/types", "/settings/glucose", "/settings/frequency", "/settings/lock", "/settings/after-import", "/settings/gateway/test", "/meds/add",
          "/meds/take", "/reminders/add", "/reminders/remove", "/measure", "/logout", "/symptoms/log", "/goals/done", "/notes/add",
          "/notes/audio", "/import", "/lifestyle/log", "/goals/add", "/goals/remove", "/reminders/edit", "/meds/edit", "/meds/remove"]
 
@@ -554,3 +554,29 @@ def test_a_measurement_saved_in_the_browser_reaches_the_gateway_at_once(web, gat
     assert r.status == 303 and "ok=" in (r.getheader("Location") or ""), r.getheader("Location")
     assert wait_until(lambda: any(s["type"] == "heartRate" for s in gateway.samples), 20), web.hs.read_log()
     assert [s["value"] for s in gateway.samples if s["type"] == "heartRate"] == [64]
+
+
+def test_delete_exports_after_import_is_one_button_on_settings_and_the_daemon_deletes_them(web, gateway):
+    # Issue 31: archive/ keeps raw exports (unencrypted unless the disk is) for 30 days; one
+    # button turns that into spool.after_import = delete, with the form token as every post.
+    cookie, csrf = web.session()
+    r, page = web.request("GET", "/settings", {"Cookie": cookie})
+    assert r.status == 200 and "archive/ folder for 30 days" in page.decode() and "Delete exports after import" in page.decode()
+    form = {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded", "Origin": web.base}
+    r, _ = web.request("POST", "/settings/after-import", form, "after=delete")   # no token: refused
+    assert r.status == 403
+    r, _ = web.request("POST", "/settings/after-import", form, "after=delete&csrf=" + csrf)
+    assert r.status == 303 and "ok=" in (r.getheader("Location") or ""), r.getheader("Location")
+    config = (web.hs.home / ".config" / "healthspool" / "healthspool.conf").read_text()
+    assert "spool.after_import = delete" in config
+    assert "spool.after_import" in web.hs.run("config", "show").stdout
+    assert wait_until(lambda: "Keep them in archive/ again" in web.request("GET", "/settings", {"Cookie": cookie})[1].decode(), 5)
+    # The daemon reloads the file: an export dropped now is imported and deleted, not archived.
+    time.sleep(1)
+    web.hs.drop("deleted-after.json", json.dumps(samples(2)))
+    assert len(gateway.wait_for_samples(2, timeout=20)) == 2, web.hs.read_log()
+    assert wait_until(lambda: not (web.hs.spool / "deleted-after.json").exists(), 10)
+    assert not (web.hs.spool / "archive").exists() or not any((web.hs.spool / "archive").rglob("deleted-after*"))
+    r, _ = web.request("POST", "/settings/after-import", form, "after=archive&csrf=" + csrf)
+    assert r.status == 303
+    assert "after_import" not in (web.hs.home / ".config" / "healthspool" / "healthspool.conf").read_text()

@@ -1,6 +1,7 @@
 import Dispatch
 import HealthSpoolCore
 import HealthSpoolGateway
+import HealthSpoolLinux
 import HealthSpoolStore
 import Logging
 
@@ -221,6 +222,10 @@ public final class SyncCoordinator: @unchecked Sendable {
             } else {
                 worker.configure(nil)
             }
+        } catch KeyringError.locked(let name) {
+            // The daemon waits for the keyring (Daemon+Keyring), and said so: no error here.
+            configError = "\(KeyringError.locked(name))"
+            worker.configure(nil)
         } catch {
             configError = "\(error)"
             worker.configure(nil)

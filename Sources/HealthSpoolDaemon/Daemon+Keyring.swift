@@ -1,0 +1,47 @@
+import Dispatch
+import HealthSpoolCore
+import HealthSpoolLinux
+
+/// A locked keyring at start: healthspool's secrets are in it and cannot be read yet, so the
+/// daemon holds the lock (`LockHolds.Holder.keyring`) as when the session is locked — nothing
+/// read from the spool, nothing sent, arrivals wait — says so once, and looks again every
+/// `keyringPollSeconds` until the keyring is unlocked (at login, or in the keyring manager),
+/// then reloads (reading the secrets) and lets go.
+extension Daemon {
+    static let keyringPollSeconds = 2
+
+    /// Whether healthspool's items in the session's keyring are locked now; nil when there is no
+    /// keyring (or `secrets.keyring = off`). Blocking (sd-bus calls, bounded).
+    static func keyringLocked(_ context: DaemonContext) -> Bool? {
+        (try? SecretService.with(use: context.settings.secretsKeyring, environment: context.environment) { service throws(KeyringError) in
+            try service.anyLocked()
+        }) ?? nil
+    }
+
+    /// Runs in `start()`, off the cooperative pool, before the lock is first worked out.
+    func startKeyringWatch() {
+        guard Self.keyringLocked(context) == true else { return }
+        logger.notice("the keyring is locked and holds healthspool's secrets: waiting for it to be unlocked; nothing is read from the spool or sent until then",
+                      metadata: ["event": "lock", "lock.by": "keyring"])
+        q.sync { _ = status.lockHolds.set(.keyring, true, now: clock.now()) }
+        pollKeyring()
+    }
+
+    private func pollKeyring() {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Self.keyringPollSeconds)) { [weak self] in
+            guard let self else { return }
+            let context = self.q.sync { self.context }
+            let stopping = self.q.sync { self.status.stopping }
+            guard !stopping else { return }
+            if Self.keyringLocked(context) == true {
+                self.pollKeyring()
+                return
+            }
+            self.q.async {
+                guard !self.status.stopping else { return }
+                self.reload(reason: "the keyring was unlocked")
+                self.setHold(.keyring, false)
+            }
+        }
+    }
+}
