@@ -29,7 +29,8 @@ import Glibc
         dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
         let context = try DaemonContext(environment: ["HOME": dir, "XDG_RUNTIME_DIR": dir + "/run"],
                                         overrides: [("gateway.url", "https://gw.test/ingest"), ("sync.throttle_seconds", "60"),
-                                                    ("retry.base_seconds", "30"), ("sync.senders", "1")])
+                                                    ("retry.base_seconds", "30"), ("sync.senders", "1"),
+                                                    ("sync.spread_seconds", "0")])
         let gateway = self.gateway
         sync = SyncCoordinator(context: context, logger: Logger(label: "test"), queue: queue, clock: clock,
                                metrics: DaemonMetrics(storePath: context.storePath, started: clock.now()), transport: { _ in gateway })
