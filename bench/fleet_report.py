@@ -61,6 +61,8 @@ def figures(d: Path) -> dict:
     f["steady"] = {"req_per_s": rate(reqs, s0, s1), "peak_req_per_s": peak(reqs, s0, s1),
                    "batch_fill": statistics.mean(r["ok"] / BATCH for r in acc) if acc else None,
                    "records_per_s": sum(r["ok"] for r in acc) / (s1 - s0),
+                   "service_p50": pct([r["done"] - r["t"] for r in acc], 0.5),
+                   "service_p99": pct([r["done"] - r["t"] for r in acc], 0.99),
                    "latency_p50": pct(lat, 0.5), "latency_p99": pct(lat, 0.99)}
     steady = f["steady"]["req_per_s"] or 1e-9
 
@@ -72,6 +74,7 @@ def figures(d: Path) -> dict:
     f["start"] = {"peak_req_per_s": peak(reqs, t0, s0), "req_per_s_first_10s": rate(reqs, t0, t0 + 10),
                   "backlog_samples": len(backlog),
                   "backlog_delivered_after_s": (max(done) - t0) if done and None not in done else None,
+                  "backlog_p50_after_s": _after(done, t0, 0.5), "backlog_p99_after_s": _after(done, t0, 0.99),
                   "backlog_missing": sum(1 for x in done if x is None),
                   "batch_fill": _fill(window(reqs, t0, s0))}
 
@@ -105,6 +108,7 @@ def figures(d: Path) -> dict:
                    "peak_req_per_s_recovery": peak(reqs, o1, end_rec),
                    "peak_req_per_5s_recovery": peak(reqs, o1, end_rec, 5.0),
                    "queues_empty_after_s": (max(drained) - o1) if drained and None not in drained else None,
+                   "queued_p99_after_s": _after([x for x, t in zip(drained, before) if dropped[t] >= o0 - 60], o1, 0.99),
                    "not_delivered_by_midnight": sum(1 for x in drained if x is None),
                    "duplicates_recovery": sum(r.get("dups", 0) for r in rec),
                    "batch_fill_recovery": _fill(rec)}
@@ -121,6 +125,8 @@ def figures(d: Path) -> dict:
 
     # The whole run.
     f["total"] = {"requests": len(reqs), "duplicates": sum(r.get("dups", 0) for r in reqs),
+                  "answers_after_30s": sum(1 for r in reqs if r.get("done", r["t"]) - r["t"] > 30),
+                  "records_accepted": sum(r.get("ok", 0) for r in reqs),
                   "samples_dropped": len(dropped),
                   "samples_missing_at_end": sum(1 for t, at in dropped.items() if t not in first_accept and at < m["midnight_window"]),
                   "statuses": dict(Counter(str(r["status"]) for r in reqs))}
@@ -149,6 +155,16 @@ def figures(d: Path) -> dict:
     return f
 
 
+def _after(times, t0, q):
+    """Seconds from t0 until the q-quantile of `times` (None = never) arrived; None when more
+    than 1 - q of them never did."""
+    if not times:
+        return None
+    ordered = sorted(float("inf") if x is None else x for x in times)
+    v = ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+    return None if v == float("inf") else max(0.0, v - t0)
+
+
 def _fill(reqs):
     acc = [r for r in reqs if r["status"] == 200 and r["n"] > 0]
     return statistics.mean(r["ok"] / BATCH for r in acc) if acc else None
@@ -169,8 +185,10 @@ ROWS = [
     ("steady", "peak requests/s (1 s)", lambda f: f["steady"]["peak_req_per_s"]),
     ("steady", "batch fill (of 100)", lambda f: f["steady"]["batch_fill"]),
     ("steady", "delivery latency p50 / p99 (s)", lambda f: (f["steady"]["latency_p50"], f["steady"]["latency_p99"])),
+    ("steady", "gateway time per request p50 / p99 (s)", lambda f: (f["steady"]["service_p50"], f["steady"]["service_p99"])),
     ("start", "peak requests/s (× steady)", lambda f: (f["start"]["peak_req_per_s"], f["ratios"]["start_peak"])),
-    ("start", "backlog delivered after (s)", lambda f: f["start"]["backlog_delivered_after_s"]),
+    ("start", "backlog (150 a daemon) delivered, p50 / p99 / all (s)",
+     lambda f: (f["start"]["backlog_p50_after_s"], f["start"]["backlog_p99_after_s"], f["start"]["backlog_delivered_after_s"])),
     ("start", "batch fill", lambda f: f["start"]["batch_fill"]),
     ("429 + Retry-After", "requests/s during (× steady)", lambda f: (f["throttle"]["req_per_s"], f["ratios"]["throttle_rate"])),
     ("429 + Retry-After", "requests sooner than Retry-After", lambda f: f["throttle"]["requests_before_retry_after"]),
@@ -180,14 +198,16 @@ ROWS = [
     ("outage", "requests/s while down (× steady)", lambda f: (f["outage"]["req_per_s_during"], f["ratios"]["outage_rate"])),
     ("outage", "peak requests/s in recovery (× steady)",
      lambda f: (f["outage"]["peak_req_per_s_recovery"], f["ratios"]["recovery_peak"])),
-    ("outage", "every queue empty after (s)", lambda f: f["outage"]["queues_empty_after_s"]),
+    ("outage", "queued in the outage: 99 % / all delivered after (s)",
+     lambda f: (f["outage"]["queued_p99_after_s"], f["outage"]["queues_empty_after_s"])),
     ("outage", "batch fill in recovery", lambda f: f["outage"]["batch_fill_recovery"]),
     ("outage", "duplicates delivered in recovery", lambda f: f["outage"]["duplicates_recovery"]),
     ("midnight", "peak requests/s (× steady)", lambda f: (f["midnight"]["peak_req_per_s"], f["ratios"]["midnight_peak"])),
     ("midnight", "daemons whose scores arrived", lambda f: f["midnight"]["daemons_scored"]),
     ("midnight", "scores p50 / last after midnight (s)",
      lambda f: (f["midnight"]["scores_p50_after_s"], f["midnight"]["scores_last_after_s"])),
-    ("whole run", "requests; duplicates", lambda f: (f["total"]["requests"], f["total"]["duplicates"])),
+    ("whole run", "requests; records accepted; duplicates", lambda f: (f["total"]["requests"], f["total"]["records_accepted"], f["total"]["duplicates"])),
+    ("whole run", "answers the gateway gave after 30 s (the daemon had given up)", lambda f: f["total"]["answers_after_30s"]),
     ("whole run", "samples dropped; not delivered (dropped before the midnight window)", lambda f: (f["total"]["samples_dropped"], f["total"]["samples_missing_at_end"])),
     ("per daemon", "CPU % of a core, steady (mean / max)", lambda f: f["daemon"]["cpu_pct_steady_mean_max"]),
     ("per daemon", "CPU % of a core, recovery (mean / max)", lambda f: f["daemon"]["cpu_pct_recovery_mean_max"]),
