@@ -44,6 +44,8 @@ class Healthspool:
             "HEALTHSPOOL_SYSTEM_CONFIG": str(home / "etc-healthspool.conf"),
             "HEALTHSPOOL_RETRY_BASE_SECONDS": "1", "HEALTHSPOOL_RETRY_MAX_SECONDS": "2",
             "HEALTHSPOOL_SYNC_THROTTLE_SECONDS": "1",
+            # A daemon spreads its start-up catch-up over a window (issue 32): tests start at once.
+            "HEALTHSPOOL_SYNC_SPREAD_SECONDS": "0",
             # Parallel daemons would share port 8484: the web tests turn it on with a free port.
             "HEALTHSPOOL_WEB_ENABLED": "false",
             # The host's logind must not lock the daemon under test (issue 31: the session lock

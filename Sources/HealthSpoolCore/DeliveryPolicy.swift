@@ -16,20 +16,25 @@ public struct JobReport: Sendable, Equatable {
     public var accepted: Int
     /// Whether the gateway answered at least one request.
     public var answered: Bool
+    /// The gateway asked the daemon to slow down (HTTP 429 or 503): the answer concerns the
+    /// whole daemon, not the type that happened to hear it.
+    public var throttled: Bool
     public var failure: Failure?
 
-    public init(type: String, accepted: Int, answered: Bool, failure: Failure? = nil) {
+    public init(type: String, accepted: Int, answered: Bool, throttled: Bool = false, failure: Failure? = nil) {
         self.type = type
         self.accepted = accepted
         self.answered = answered
+        self.throttled = throttled
         self.failure = failure
     }
 }
 
-/// An outage seen by the whole daemon: the gateway unreachable, or refusing the credentials.
-/// It is reported once when it starts and once when it ends, whatever the number of types.
+/// An outage seen by the whole daemon: the gateway unreachable, asking to slow down (429, 503),
+/// or refusing the credentials. It is reported once when it starts and once when it ends,
+/// whatever the number of types.
 public struct Incident: Sendable, Equatable {
-    public enum Kind: String, Sendable { case unreachable, unauthorized }
+    public enum Kind: String, Sendable { case unreachable, throttled, unauthorized }
     public var kind: Kind
     /// The latest error, for status.
     public var message: String
@@ -112,6 +117,12 @@ public struct DeliveryPolicy: Sendable, Equatable {
             return DeliveryDecision(retryAt: nil, event: .stopped(message))
         case let .unauthorized(message):
             return joinIncident(.unauthorized, message: message, retryAfterMillis: nil, now: now, unitRandom: unitRandom)
+        case let .transient(message, retryAfter) where r.throttled:
+            // 429 or 503: the gateway is overloaded, and every type of this daemon would hear the
+            // same. The whole daemon waits (Retry-After when given, else the backoff), whatever
+            // this job delivered before and however recently another type got through.
+            failures[r.type] = nil
+            return joinIncident(.throttled, message: message, retryAfterMillis: retryAfter, now: now, unitRandom: unitRandom)
         case let .transient(message, retryAfter):
             var ended: Incident?
             if r.accepted > 0 {

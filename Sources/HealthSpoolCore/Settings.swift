@@ -61,6 +61,8 @@ public struct Settings: Sendable, Equatable {
     public var deviceId: String? = nil
     public var syncFrequency = SyncFrequency.realtime
     public var throttleSeconds = 60
+    /// Seconds over which a fleet's fixed-time sends spread (start-up, schedule, midnight scores).
+    public var spreadSeconds = 60
     public var retryBaseSeconds = 1
     public var retryMaxSeconds = 300
     public var disabledTypes: [String] = []
@@ -327,6 +329,7 @@ extension SettingKey {
         .optional("device.id", "The device id sent with every batch. Default: derived from /etc/machine-id.") { $0.deviceId = $1 },
         .choice("sync.frequency", SyncFrequency.realtime, "When samples are sent.") { $0.syncFrequency = $1 },
         .int("sync.throttle_seconds", 60, 0...86_400, "Per-type throttle window: at most one sync trigger per type in this time.") { $0.throttleSeconds = $1 },
+        .int("sync.spread_seconds", 60, 0...3600, "Spreads what many daemons would otherwise send in the same second over this window: the catch-up at start (delayed by a fixed share of it, from the device id), the hourly and daily schedule (the same share after each boundary) and the day's journal scores (a random moment in it after local midnight). 0 sends at once. A manual sync is never delayed.") { $0.spreadSeconds = $1 },
         .int("retry.base_seconds", 1, 1...3600, "First retry delay; doubles each failure.") { $0.retryBaseSeconds = $1 },
         .int("retry.max_seconds", 300, 1...86_400, "Longest retry delay.") { $0.retryMaxSeconds = $1 },
         .typeList("types.disabled", "Types or categories neither stored nor sent: registry names (healthspool types list), categories, or any HealthKit identifier. A category covers every identifier of its family, not only the listed types (README, \"Types and categories\"). An unknown name is an error.") { $0.disabledTypes = $1 },

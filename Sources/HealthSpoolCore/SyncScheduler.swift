@@ -41,6 +41,14 @@ public struct SyncScheduler: Sendable {
     /// Retry deadlines by type.
     public private(set) var retryAt: [String: Int64] = [:]
     public private(set) var locked = false
+    /// Where this daemon's hourly and daily boundaries fall after the clock's (its share of the
+    /// spread window, `FleetSpread`): a fleet's hourly types do not all go out at :00:00.
+    public var boundaryOffsetMillis: Int64 = 0
+    /// Until then nothing syncs on its own (the start-up spread); what comes up waits in `held`.
+    public private(set) var heldUntil: Int64?
+    /// Types that came up during the hold: found queued at start (`startup`), or imported.
+    public private(set) var held: Set<String> = []
+    private var heldAtStart: Set<String> = []
     private var nextBoundary: Int64?
 
     static let hour: Int64 = 3_600_000
@@ -53,12 +61,26 @@ public struct SyncScheduler: Sendable {
         self.deliveryFrequency = deliveryFrequency
     }
 
-    /// The next hour (or day, for daily) boundary after `now`.
-    func boundary(after now: Int64, period: Int64) -> Int64 { (now / period + 1) * period }
+    /// The next hour (or day, for daily) boundary after `now`, moved by `boundaryOffsetMillis`.
+    func boundary(after now: Int64, period: Int64) -> Int64 {
+        let offset = min(max(0, boundaryOffsetMillis), period - 1)
+        return ((now - offset) / period + 1) * period + offset
+    }
+
+    /// Holds every sync that is not asked for by hand until `until` (the daemon's start-up
+    /// spread): the types that come up meanwhile sync then, together, as a start-up catch-up.
+    public mutating func hold(until: Int64) {
+        heldUntil = until
+    }
 
     /// A type gained samples (observer) or was found queued at start-up.
     public mutating func observe(_ types: [String], trigger: SyncTrigger = .observer, now: Int64) -> [SchedulerAction] {
         if locked { waitingForUnlock.formUnion(types); return [] }
+        if let until = heldUntil, now < until {
+            held.formUnion(types)
+            if trigger == .startup { heldAtStart.formUnion(types) }
+            return []
+        }
         switch frequency {
         case .manual:
             return []
@@ -87,7 +109,7 @@ public struct SyncScheduler: Sendable {
     /// `healthspool sync`, a configuration change, the gateway answering again.
     public mutating func syncNow(_ types: [String], trigger: SyncTrigger) -> [SchedulerAction] {
         guard !types.isEmpty, !locked else { return [] }
-        for t in types { waitingForSchedule.remove(t); retryAt[t] = nil }
+        for t in types { waitingForSchedule.remove(t); retryAt[t] = nil; held.remove(t); heldAtStart.remove(t) }
         return [.sync(types.sorted(), trigger)]
     }
 
@@ -117,6 +139,16 @@ public struct SyncScheduler: Sendable {
     public mutating func tick(now: Int64) -> [SchedulerAction] {
         if locked { return [] }
         var actions: [SchedulerAction] = []
+        if let until = heldUntil, now >= until {
+            // What was queued at start syncs as the start-up catch-up (hourly types too); what
+            // was imported meanwhile as if it had just been imported (hourly types wait).
+            heldUntil = nil
+            let atStart = heldAtStart.sorted(), imported = held.subtracting(heldAtStart).sorted()
+            held.removeAll()
+            heldAtStart.removeAll()
+            if !atStart.isEmpty { actions += observe(atStart, trigger: .startup, now: now) }
+            if !imported.isEmpty { actions += observe(imported, trigger: .observer, now: now) }
+        }
         let trailing = throttle.due(now: now)
         if !trailing.isEmpty { actions.append(.sync(trailing, .throttle)) }
         if let b = nextBoundary, now >= b {
@@ -134,6 +166,6 @@ public struct SyncScheduler: Sendable {
     /// When `tick` next has something to do.
     public var nextDeadline: Int64? {
         if locked { return nil }
-        return [throttle.nextDeadline, nextBoundary, retryAt.values.min()].compactMap { $0 }.min()
+        return [heldUntil, throttle.nextDeadline, nextBoundary, retryAt.values.min()].compactMap { $0 }.min()
     }
 }

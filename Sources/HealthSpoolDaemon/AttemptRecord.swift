@@ -39,6 +39,7 @@ extension SyncJobResult {
                 failure = .transient(message: e.description, retryAfterMillis: retryAfterMillis)
             }
         }
-        return JobReport(type: type, accepted: sent, answered: httpStatus != nil, failure: failure)
+        return JobReport(type: type, accepted: sent, answered: httpStatus != nil,
+                         throttled: failure != nil && (httpStatus == 429 || httpStatus == 503), failure: failure)
     }
 }

@@ -27,6 +27,9 @@ public actor JournalScheduler {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     private var journal: HealthJournal?
     private var zone: ZoneRules?
+    /// How long after local midnight this night's scores are computed and sent: drawn at random
+    /// in the spread window (`sync.spread_seconds`) at start and after each scoring.
+    private var scoreDelayMillis: Int64
 
     /// The store state key of the last day scored (`YYYY-MM-DD`).
     static var scoredThroughKey: String { "journal.scored_through" }
@@ -40,6 +43,7 @@ public actor JournalScheduler {
         self.timer = timer ?? executor
         self.now = now
         self.recheck = recheck
+        scoreDelayMillis = Self.drawScoreDelay(spreadSeconds: context.settings.spreadSeconds)
         delivery = ReminderDelivery(environment: context.environment, logger: logger, now: now, executor: executor)
     }
 
@@ -79,12 +83,13 @@ public actor JournalScheduler {
             let firings = try journal.reminderFirings()
             let scored = try journal.store.state(Self.scoredThroughKey).flatMap(CivilDate.init(parsing:))
             let plan = JournalPlan.plan(now: at.millis, zone: journal.zone, reminders: firings.reminders,
-                                        lastFired: firings.lastFired, scoredThrough: scored)
+                                        lastFired: firings.lastFired, scoredThrough: scored, scoreDelayMillis: scoreDelayMillis)
             try journal.recordFired(plan.reminders.due.map(\.reminder.id), at: at)
             let notices = try plan.reminders.due.map { try journal.notice(for: $0) }
             if let last = plan.scoreDays.last {
                 score(plan.scoreDays, with: journal)
                 try journal.store.setState(Self.scoredThroughKey, last.description)
+                scoreDelayMillis = Self.drawScoreDelay(spreadSeconds: context.settings.spreadSeconds)
             }
             logger.debug("journal: \(notices.count) reminder(s) due; next wake \(LocalDay.timestamp(plan.wake, in: journal.zone).iso8601Local)",
                          metadata: ["event": "journal"])
@@ -93,6 +98,11 @@ public actor JournalScheduler {
             logger.error("journal scheduler: \(error); trying again in a minute", metadata: ["event": "journal"])
             return ([], fallback)
         }
+    }
+
+    /// A delay in [0, the spread window), at random (full jitter on the midnight send).
+    static func drawScoreDelay(spreadSeconds: Int) -> Int64 {
+        spreadSeconds <= 0 ? 0 : Int64.random(in: 0..<Int64(spreadSeconds) * 1000)
     }
 
     /// The journal in the zone in effect now, opened again when the zone changed.

@@ -76,6 +76,42 @@ import Testing
         #expect(p.finished(JobReport(type: "hr", accepted: 0, answered: true, failure: busy), now: 0, unitRandom: 0.5).retryAt == 40_000)
     }
 
+    /// Issue 32: a 429 or 503 heard by one type holds the whole daemon, even a moment after
+    /// another type got through (where a reset is one type's hiccup).
+    @Test(arguments: [Int64(10_000), nil])
+    func aThrottlingAnswerHoldsEveryTypeNotOnlyTheOneThatHeardIt(retryAfter: Int64?) {
+        var p = DeliveryPolicy(schedule: RetrySchedule(jitter: 0))
+        _ = p.finished(JobReport(type: "steps", accepted: 100, answered: true), now: 0, unitRandom: 0.5)
+        let busy = JobReport.Failure.transient(message: "HTTP 429", retryAfterMillis: retryAfter)
+        let d = p.finished(JobReport(type: "hr", accepted: 0, answered: true, throttled: true, failure: busy), now: 100, unitRandom: 0.5)
+        guard case let .incidentStarted(incident) = d.event else { Issue.record("no incident: \(d)"); return }
+        #expect(incident.kind == .throttled && p.incident?.retryAt == d.retryAt)
+        #expect(d.retryAt == 100 + (retryAfter ?? 1_000))
+        // The other type, failing the same way in the same round, joins it (no second incident)
+        // and waits as long (its own Retry-After counted from when it heard it).
+        let other = p.finished(JobReport(type: "steps", accepted: 0, answered: true, throttled: true, failure: busy), now: 150, unitRandom: 0.9)
+        #expect(other == DeliveryDecision(retryAt: retryAfter.map { 150 + $0 } ?? d.retryAt, event: .none))
+        #expect(p.incident?.attempts == 1)
+        // The next answer that gets through ends it.
+        let back = p.finished(JobReport(type: "hr", accepted: 10, answered: true), now: 20_000, unitRandom: 0.5)
+        guard case .incidentEnded = back.event else { Issue.record("not ended: \(back)"); return }
+        #expect(p.incident == nil)
+    }
+
+    @Test func aThrottlingAnswerAfterDeliveredBatchesStillHoldsTheDaemon() {
+        var p = DeliveryPolicy(schedule: RetrySchedule(jitter: 0))
+        let busy = JobReport.Failure.transient(message: "HTTP 503", retryAfterMillis: 30_000)
+        let d = p.finished(JobReport(type: "hr", accepted: 400, answered: true, throttled: true, failure: busy), now: 0, unitRandom: 0.5)
+        #expect(d.retryAt == 30_000 && p.incident?.kind == .throttled)
+    }
+
+    @Test func aResetJustAfterADeliveryStaysOneTypesHiccup() {
+        var p = DeliveryPolicy(schedule: RetrySchedule(jitter: 0))
+        _ = p.finished(JobReport(type: "steps", accepted: 100, answered: true), now: 0, unitRandom: 0.5)
+        #expect(p.finished(JobReport(type: "hr", accepted: 0, answered: false, failure: reset), now: 100, unitRandom: 0.5).retryAt == 1_100)
+        #expect(p.incident == nil)
+    }
+
     @Test func aConfigurationProblemStopsWithoutATimedRetryAndResetForgetsTheIncident() {
         var p = DeliveryPolicy()
         let d = p.finished(JobReport(type: "hr", accepted: 0, answered: false, failure: .configuration(message: "pin")), now: 0, unitRandom: 0)

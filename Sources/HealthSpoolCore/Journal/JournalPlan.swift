@@ -19,15 +19,20 @@ public struct JournalPlan: Hashable, Sendable {
     /// computed (nil on the very first run: yesterday is scored). Days are compared by their
     /// local dates, not by elapsed time: a day already scored is never scored again, even when
     /// a change of zone moves the local date back.
+    ///
+    /// `scoreDelayMillis` moves scoring (and its send) that long past local midnight: a fleet
+    /// whose journals all end the day at 00:00 spreads its scores over a window, each daemon
+    /// drawing its delay at random (full jitter).
     public static func plan(now: Int64, zone: ZoneRules, reminders: [Reminder], lastFired: [Int64: Timestamp],
-                            scoredThrough: CivilDate?) -> JournalPlan {
+                            scoredThrough: CivilDate?, scoreDelayMillis: Int64 = 0) -> JournalPlan {
+        let delay = max(0, scoreDelayMillis)
         let check = ReminderSchedule.dueReminders(reminders, lastFired: lastFired,
                                                   now: LocalDay.timestamp(now, in: zone), zone: zone)
-        let ended: Int64 = LocalDay.lastCompleteDay(at: now, in: zone).daysSinceEpoch
+        let ended: Int64 = LocalDay.lastCompleteDay(at: now - delay, in: zone).daysSinceEpoch
         let afterScored: Int64 = (scoredThrough?.daysSinceEpoch ?? ended - 1) + 1
         let first: Int64 = max(afterScored, ended - Int64(catchUpDays) + 1)
         let days = first <= ended ? (first...ended).map { CivilDate(daysSinceEpoch: $0) } : []
-        let midnight = LocalDay.nextMidnight(after: now, in: zone)
+        let midnight = LocalDay.nextMidnight(after: now - delay, in: zone) + delay
         return JournalPlan(reminders: check, scoreDays: days, wake: min(check.nextCheck?.millis ?? midnight, midnight))
     }
 }

@@ -36,6 +36,8 @@ extension SyncCoordinator {
             if incident.kind == .unauthorized {
                 logger.error("gateway refused the credentials; samples stay queued, retrying in \(wait) and at once when the credentials file changes: \(incident.message)",
                              metadata: meta)
+            } else if incident.kind == .throttled {
+                logger.warning("gateway asks to slow down; every type waits, retrying in \(wait): \(incident.message)", metadata: meta)
             } else {
                 logger.warning("gateway down; samples stay queued, retrying in \(wait): \(incident.message)", metadata: meta)
             }

@@ -55,6 +55,7 @@ public final class SyncCoordinator: @unchecked Sendable {
         let settings = context.settings
         scheduler = SyncScheduler(frequency: settings.syncFrequency, throttleMillis: Int64(settings.throttleSeconds) * 1000,
                                   deliveryFrequency: { settings.frequency(of: $0) })
+        scheduler.boundaryOffsetMillis = Self.spreadOffset(context)
         policy = Self.policy(for: settings)
         let box = WeakCoordinator()
         worker = SyncWorker(senders: settings.senders, storePath: context.storePath, logger: logger, clock: { clock.now() },
@@ -72,7 +73,20 @@ public final class SyncCoordinator: @unchecked Sendable {
         queue.sync {
             self.store = store
             configureWorker()
+            // A fleet started in the same second (after a power cut) spreads its catch-up over
+            // sync.spread_seconds, each daemon at the place its device id gives it.
+            let delay = Self.spreadOffset(context)
+            if delay > 0 {
+                scheduler.hold(until: clock.now().millis + delay)
+                logger.debug("start-up sync in \(Daemon.seconds(delay)) (sync.spread_seconds)", metadata: ["event": "start"])
+            }
         }
+    }
+
+    /// This daemon's place in the spread window, from its device and user id.
+    static func spreadOffset(_ context: DaemonContext) -> Int64 {
+        FleetSpread(key: context.envelope.deviceId + "/" + context.envelope.userId)
+            .offsetMillis(window: Int64(context.settings.spreadSeconds) * 1000)
     }
 
     /// The retry policy the settings describe.
@@ -195,6 +209,7 @@ public final class SyncCoordinator: @unchecked Sendable {
         scheduler.frequency = settings.syncFrequency
         scheduler.throttle.windowMillis = Int64(settings.throttleSeconds) * 1000
         scheduler.deliveryFrequency = { settings.frequency(of: $0) }
+        scheduler.boundaryOffsetMillis = Self.spreadOffset(fresh)
         guard restart else { armTimer(); changed(); return }
         policy = Self.policy(for: settings)
         scheduler.clearRetries()
