@@ -148,6 +148,9 @@ public final class SampleStore {
     /// the daemon's write lock before it gives up and says the entry was not saved.
     public static let interactiveBusyTimeout: Duration = .seconds(30)
 
+    /// A connection's page cache unless told otherwise (`limitPageCache`).
+    public static let pageCacheKiB = 16384
+
     /// The WAL size (pages) at which a commit copies the WAL into the database.
     static let walAutocheckpointPages: Int32 = 16384
 
@@ -158,7 +161,7 @@ public final class SampleStore {
         let millis = busyTimeout.map { $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000 }
         let conn = try Connection(path: path, busyTimeoutMillis: millis ?? Connection.defaultBusyTimeoutMillis)
         openRetries = try Self.retryingWhileBusy { () throws(StoreError) in
-            try conn.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-16384; PRAGMA wal_autocheckpoint=\(Self.walAutocheckpointPages);")
+            try conn.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-\(Self.pageCacheKiB); PRAGMA wal_autocheckpoint=\(Self.walAutocheckpointPages);")
             try Schema.migrate(conn)
         }
         // Every statement is prepared here, once: a statement that does not prepare is an error
