@@ -55,6 +55,8 @@ enum NotePages {
                 if n.audioFile != nil {
                     p.raw("<audio controls preload=\"metadata\" src=\"/notes/\(n.id)/audio\" aria-label=\"Recording of the note from \(Page.escape(Format.local(n.created)))\"></audio>")
                 }
+                Edits.buttons(&p, edit: "/notes/\(n.id)/edit", delete: "/notes/delete", fields: [("id", String(n.id))],
+                              what: "the note of \(Format.local(n.created))", back: "/notes")
                 p.raw("</li>")
             }
             p.raw("</ul>")
@@ -64,11 +66,11 @@ enum NotePages {
     }
 
     /// A note without a recording (the form posted without the script).
-    static func add(_ ctx: DaemonContext, _ form: Form) throws -> Response {
+    static func add(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
         do {
             let n = try HealthJournal(context: ctx).addNote(text: form["text"] ?? "", category: form["category"], audio: nil, now: DaemonClock.now())
-            return Page.redirect("/notes", ok: "Note saved in \(n.category).")
-        } catch { return Page.redirect("/notes", error: WebJournal.notSaved(error)) }
+            return (Page.redirect("/notes", ok: "Note saved in \(n.category)."), .removeNote(n.id))
+        } catch { return (Page.redirect("/notes", error: WebJournal.notSaved(error)), nil) }
     }
 
     /// A note with a recording: the body is the audio, category and text are in the query.

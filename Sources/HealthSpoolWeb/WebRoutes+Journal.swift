@@ -6,10 +6,10 @@ extension WebRoutes {
     /// The health journal's screens: logging a symptom, goals checked off, notes with audio.
     func addJournalPages(_ router: Router<WebContext>) {
         router.get("/symptoms/log") { r, c in try await page(r, c) { ctx, q, csrf in try SymptomPages.logPage(ctx, query: q, csrf: csrf) } }
-        router.post("/symptoms/log") { r, c in try await action(r, c, SymptomPages.log) }
+        router.post("/symptoms/log") { r, c in try await undoable(r, c, SymptomPages.log) }
         router.post("/goals/done") { r, c in try await action(r, c, JournalToday.goalDone) }
         router.get("/notes") { r, c in try await page(r, c) { ctx, q, csrf in try NotePages.render(ctx, query: q, csrf: csrf) } }
-        router.post("/notes/add") { r, c in try await action(r, c, NotePages.add) }
+        router.post("/notes/add") { r, c in try await undoable(r, c, NotePages.add) }
         router.post("/notes/audio") { request, _ in
             let query = Form(request.uri.query ?? "")
             let type = request.headers[.contentType] ?? ""
