@@ -71,4 +71,13 @@ extension SampleStore {
             return types.sorted()
         }
     }
+
+    /// Rewrites a stored sample's metadata (a measurement stored again with the same id but,
+    /// say, another blood-pressure pairing); it goes out with the sample's next version.
+    public func setMetadata(_ key: SampleKey, _ metadata: [String: String]) throws(StoreError) {
+        guard let t = try typeID(key.type, create: false) else { return }
+        let s = try conn.prepare("UPDATE samples SET metadata = ?4 WHERE type = ?1 AND start_ms = ?2 AND id = ?3")
+        s.bind(1, t); s.bind(2, key.startMillis); s.bind(3, id: key.id); s.bind(4, Self.encodeMetadata(metadata))
+        try s.run()
+    }
 }

@@ -72,7 +72,7 @@ struct LifestyleEditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
         abstract: "Change a lifestyle entry: healthspool lifestyle edit ID --amount 3.",
-        discussion: "Only the fields given change; --note '' removes the note, --no-measure the amount or level. The new version is sent under the same id."
+        discussion: "Only the fields given change (a new --amount keeps the unit unless --unit is given); --note '' removes the note, --no-measure the amount or level. The new version is sent under the same id."
     )
     @OptionGroup var common: CommonOptions
     @Argument(help: "The entry's ID (at least its first 4 characters, as 'lifestyle list' shows).") var id: String
@@ -98,7 +98,6 @@ struct LifestyleEditCommand: ParsableCommand {
     func run() throws {
         var changes = LifestyleChanges()
         changes.factor = factor
-        if let amount { changes.measure = .some(.amount(amount, unit: unit ?? "")) }
         if let level {
             guard let l = LifestyleLevel(parsing: level) else { throw ValidationError("'\(level)' is not a level: choose none, low, moderate or high") }
             changes.measure = .some(.level(l))
@@ -108,6 +107,12 @@ struct LifestyleEditCommand: ParsableCommand {
         changes.note = note
         let entry = try withJournal(common) { r in
             changes.at = try self.at.map { try JournalCLI.time($0, today: r.entries.today) }
+            if let amount {
+                // A new amount keeps the unit it had unless another is given.
+                var kept = ""
+                if case let .amount(_, u)? = try r.entries.lifestyleEntry(id).measure { kept = u }
+                changes.measure = .some(.amount(amount, unit: unit ?? kept))
+            }
             return try r.entries.editLifestyle(id, changes)
         }
         if json { return printJSON(JournalRows.json(entry)) }

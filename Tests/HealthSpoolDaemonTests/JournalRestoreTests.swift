@@ -137,6 +137,22 @@ import Glibc
         #expect(try store.samples(type: "heartRate", fromMillis: now.millis - 1000, toMillis: now.millis + 1000).map(\.sample.value) == [72])
     }
 
+    @Test func aBloodPressureWithOnlyItsTopNumberChangedKeepsItsBottomNumberPaired() throws {
+        let (context, dir) = try JournalRunnerTests.context()
+        defer { _ = try? FileSystem.removeTree(dir) }
+        let journal = try HealthJournal(context: context)
+        let now = JournalRunnerTests.now
+        let (samples, _) = try journal.measure(.bloodPressure(systolic: 182, diastolic: 82), at: now, now: now)
+        let (_, newKey) = try journal.editMeasurement(HealthJournal.key(of: samples), to: .bloodPressure(systolic: 128, diastolic: 82), now: now)
+        #expect(try journal.measurement(newKey).text == "128/82 mmHg")
+        #expect(try journal.measurements(now: now).days.flatMap(\.readings).map(\.text) == ["128/82 mmHg"])
+        // And back (the web's Undo): the new reading deleted, the old one restored, paired again.
+        try journal.deleteMeasurement(newKey)
+        let old = try journal.restoreMeasurement(HealthJournal.key(of: samples))
+        #expect(old.text == "182/82 mmHg")
+        #expect(try journal.measurements(now: now).days.flatMap(\.readings).map(\.text) == ["182/82 mmHg"])
+    }
+
     @Test func aRemovedDoseReminderAndNoteComeBackWithTheirIDs() throws {
         let (context, dir) = try JournalRunnerTests.context()
         defer { _ = try? FileSystem.removeTree(dir) }

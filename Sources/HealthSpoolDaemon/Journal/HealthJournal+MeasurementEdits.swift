@@ -17,8 +17,11 @@ extension HealthJournal {
             var r = MeasurementReading(kind: kind, at: at, date: WallClock.localDay(of: at, zone: zone), value: row.value, text: "")
             r.parts = [SampleStore.SampleKey(type: kind.type, startMillis: start, id: id)]
             if kind == .bloodPressure {
+                // Its bottom number: the diastolic sample of the same pairing, else the one at the
+                // same time in the same state (an edit that kept the bottom number re-paired it).
                 let pair = row.metadata["HKCorrelationID"]
-                if let lower = try store.rows(type: "bloodPressureDiastolic", startMillis: start).first(where: { $0.metadata["HKCorrelationID"] == pair }) {
+                let lowers = try store.rows(type: "bloodPressureDiastolic", startMillis: start)
+                if let lower = lowers.first(where: { $0.metadata["HKCorrelationID"] == pair }) ?? lowers.first(where: { $0.deleted == row.deleted }) {
                     r.diastolic = lower.value
                     r.parts.append(SampleStore.SampleKey(type: "bloodPressureDiastolic", startMillis: start, id: lower.id))
                 }
@@ -39,10 +42,16 @@ extension HealthJournal {
         return r
     }
 
-    /// Puts a deleted reading back: the same samples (same ids), sent again.
+    /// Puts a deleted reading back: the same samples (same ids), paired again, sent again.
     @discardableResult
     public func restoreMeasurement(_ key: String) throws -> MeasurementReading {
         let r = try measurement(key)
+        if r.kind == .bloodPressure, r.parts.count == 2,
+           let top = try store.rows(type: r.parts[0].type, startMillis: r.parts[0].startMillis).first(where: { $0.id == r.parts[0].id }),
+           let bottom = try store.rows(type: r.parts[1].type, startMillis: r.parts[1].startMillis).first(where: { $0.id == r.parts[1].id }),
+           let pair = top.metadata["HKCorrelationID"], bottom.metadata["HKCorrelationID"] != pair {
+            try store.setMetadata(r.parts[1], bottom.metadata.merging(["HKCorrelationID": pair]) { $1 })
+        }
         let types = try store.setDeleted(r.parts, deleted: false)
         if !types.isEmpty { onQueued(types) }
         return r
@@ -59,9 +68,11 @@ extension HealthJournal {
             types.formUnion(try store.setDeleted(old.parts, deleted: true))
             let result = try store.insert(samples, now: now)
             types.formUnion(result.gained.keys)
-            // The same numbers typed again: the reading stays as it was.
-            types.formUnion(try store.setDeleted(samples.map { SampleStore.SampleKey(type: $0.type, startMillis: $0.start.millis, id: $0.id) },
-                                                 deleted: false))
+            // A sample the old reading had too (the same diastolic under another systolic: its id
+            // follows from its own value) was deleted above: it comes back with the new pairing.
+            let keys = samples.map { SampleStore.SampleKey(type: $0.type, startMillis: $0.start.millis, id: $0.id) }
+            for (k, s) in zip(keys, samples) where old.parts.contains(k) { try store.setMetadata(k, s.metadata) }
+            types.formUnion(try store.setDeleted(keys, deleted: false))
         }
         if !types.isEmpty { onQueued(types.sorted()) }
         return (old, "\(samples[0].start.millis).\(samples[0].id)")

@@ -34,7 +34,10 @@ extension HealthJournal {
             if kind == .bloodPressure, let first = samples.last {
                 let lower = try store.samples(type: "bloodPressureDiastolic", source: ManualMeasurement.source,
                                               fromMillis: first.sample.start.millis, toMillis: toMillis, limit: limit * 2)
-                for d in lower { diastolic[Self.readingKey(d.sample)] = d.sample }
+                for d in lower {
+                    diastolic[Self.readingKey(d.sample)] = d.sample
+                    if diastolic[String(d.sample.start.millis)] == nil { diastolic[String(d.sample.start.millis)] = d.sample }
+                }
             }
             for s in samples.map(\.sample) {
                 let at = Timestamp(millis: s.start.millis, utcOffsetSeconds: zone.offset(atUTCMillis: s.start.millis))
@@ -42,7 +45,7 @@ extension HealthJournal {
                 r.parts = [SampleStore.SampleKey(type: kind.type, startMillis: s.start.millis, id: s.id)]
                 switch kind {
                 case .bloodPressure:
-                    guard let lower = diastolic[Self.readingKey(s)] else { continue }
+                    guard let lower = diastolic[Self.readingKey(s)] ?? diastolic[String(s.start.millis)] else { continue }
                     let dia = lower.value
                     r.diastolic = dia
                     r.parts.append(SampleStore.SampleKey(type: lower.type, startMillis: lower.start.millis, id: lower.id))
