@@ -21,7 +21,8 @@ SCREENSHOTS = Path(os.environ.get("HEALTHSPOOL_SCREENSHOTS", ROOT / "test-artifa
 PAGES = ["/", "/sync", "/day", "/import", "/journal", "/meds", "/reminders", "/measure", "/settings", "/notes", "/symptoms/log?symptom=Headache"]
 POSTS = ["/sync", "/settings/types", "/settings/glucose", "/settings/frequency", "/settings/lock", "/settings/gateway/test", "/meds/add",
          "/meds/take", "/reminders/add", "/reminders/remove", "/measure", "/logout", "/symptoms/log", "/goals/done", "/notes/add",
-         "/notes/audio", "/import"]
+         "/notes/audio", "/import", "/undo", "/symptoms/edit", "/symptoms/delete", "/lifestyle/edit", "/lifestyle/delete", "/doses/edit",
+         "/doses/delete", "/notes/edit", "/notes/delete", "/measure/edit", "/measure/delete"]
 
 
 class Web:

@@ -221,3 +221,141 @@ def test_an_undo_offer_belongs_to_its_session(web):
     status, location = post(web, other, "/undo", {"csrf": csrf, "undo": token})
     assert status == 303 and "error=" in location, location
     assert symptoms(hs) == []
+
+
+# MARK: the browser, as a 70-year-old with a tremor
+
+def test_journey_log_correct_delete_undo_double_tap_and_a_blood_pressure_seen_everywhere(web, browser):
+    """Log a symptom, correct its severity, delete it and undo, tap Taken twice quickly (one
+    dose), record a blood pressure and see it on /measure, /day and in `healthspool day`. Every
+    click and key press is counted; the totals are asserted at the end."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    hs = web.hs
+    hs.run("med", "add", "Ibuprofen", "--dose", "400 mg")
+    counts = {"clicks": 0, "keys": 0}
+
+    def click(el, times: int = 1):
+        counts["clicks"] += times
+        if times == 2:
+            ActionChains(browser).double_click(el).perform()
+        else:
+            el.click()
+
+    def keys(el, text: str, presses: int | None = None):
+        counts["keys"] += len(text) if presses is None else presses
+        el.send_keys(text)
+
+    browser.get(web.link())   # opened from the application menu: no click counted here
+
+    # 1. Log a symptom: Headache, then Moderate. 2 clicks.
+    click(browser.find_element(By.LINK_TEXT, "Headache"))
+    click(browser.find_element(By.CSS_SELECTOR, "button.severity[value=moderate]"))
+    assert "Saved: Headache, moderate" in flash(browser, "ok", "Saved")
+    assert browser.find_element(By.ID, "undo").is_displayed()
+    [entry] = json.loads(hs.run("symptom", "list", "--json").stdout)
+    assert counts == {"clicks": 2, "keys": 0}
+
+    # 2. Correct its severity: Change, Severe, Save changes. 3 clicks.
+    click(browser.find_element(By.CSS_SELECTOR, "#symptom-entries a[aria-label^='Change: Headache']"))
+    click(browser.find_element(By.CSS_SELECTOR, "label[for=sev-severe]"))
+    click(browser.find_element(By.ID, "save-changes"))
+    assert "Changed: Headache, severe" in flash(browser, "ok", "Changed")
+    assert "Headache: severe" in browser.find_element(By.ID, "symptom-entries").text
+    [changed] = json.loads(hs.run("symptom", "list", "--json").stdout)
+    assert (changed["id"], changed["severity"], changed["version"]) == (entry["id"], "severe", 2)
+    assert counts == {"clicks": 5, "keys": 0}
+
+    # 3. Delete it, then Undo: no "are you sure", and it comes back whole. 2 clicks.
+    click(browser.find_element(By.CSS_SELECTOR, "#symptom-entries button[aria-label^='Delete: Headache']"))
+    assert "Deleted: Headache" in flash(browser, "ok", "Deleted")
+    assert json.loads(hs.run("symptom", "list", "--json").stdout) == []
+    for w, h in [(1280, 900), (390, 844)]:
+        browser.set_window_size(w, h)
+        no_serious_axe_violations(browser, f"/journal with Undo at {w}")
+        browser.execute_script("window.scrollTo(0, 0)")
+        shot(browser, f"undo-journal-deleted-{w}x{h}")
+        # Big, and on the first screen without scrolling.
+        box = browser.execute_script("const r = document.getElementById('undo').getBoundingClientRect(); return [r.top, r.bottom, r.height, innerHeight]")
+        assert box[2] >= 48 and box[0] >= 0 and box[1] <= box[3], box
+    browser.set_window_size(1280, 1000)
+    click(browser.find_element(By.ID, "undo"))
+    assert "Undone: Headache, severe, is back" in flash(browser, "ok", "Undone")
+    [back] = json.loads(hs.run("symptom", "list", "--json").stdout)
+    assert (back["id"], back["severity"], back["symptom"]) == (entry["id"], "severe", "Headache")
+    assert counts == {"clicks": 7, "keys": 0}
+
+    # 4. Taken, tapped twice quickly: one dose. 1 click on the menu, 2 on Taken now.
+    click(browser.find_element(By.CSS_SELECTOR, ".nav-wide a[href='/meds']"))
+    click(browser.find_element(By.CSS_SELECTOR, "button[aria-label='Taken: Ibuprofen']"), times=2)
+    assert "Logged: Ibuprofen taken" in flash(browser, "ok", "Logged")
+    assert len(json.loads(hs.run("med", "doses", "--json").stdout)) == 1
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#doses li")) == 1
+    assert counts == {"clicks": 10, "keys": 0}
+
+    # 5. A blood pressure: the menu, the top number (3 keys), Tab, the bottom number (2 keys), Save.
+    click(browser.find_element(By.CSS_SELECTOR, ".nav-wide a[href='/measure']"))
+    top = browser.find_element(By.ID, "f-systolic")
+    click(top)
+    keys(top, "128")
+    keys(top, Keys.TAB, presses=1)
+    keys(browser.switch_to.active_element, "82")
+    click(browser.find_element(By.XPATH, "//button[text()='Save blood pressure']"))
+    assert "Saved" in flash(browser, "ok", "Saved")
+    assert "128/82 mmHg" in browser.find_element(By.ID, "latest-bloodPressure").text
+    assert "Blood pressure 128/82 mmHg" in browser.find_element(By.ID, "recent").text
+    assert counts == {"clicks": 13, "keys": 6}
+    browser.get(web.base + "/day")
+    assert "Blood pressure 128/82 mmHg" in browser.find_element(By.ID, "day-measurements").text
+    assert "Headache: severe" in browser.find_element(By.ID, "symptoms").text
+    assert "Blood pressure 128/82 mmHg" in hs.run("day").stdout
+
+    # The whole journey: 13 clicks and 6 key presses.
+    assert counts == {"clicks": 13, "keys": 6}
+
+
+def test_the_pages_that_correct_entries_are_accessible_large_and_fit_a_phone(web, browser):
+    from selenium.webdriver.common.by import By
+    hs = web.hs
+    hs.run("med", "add", "Ibuprofen", "--dose", "400 mg")
+    hs.run("med", "take", "Ibuprofen")
+    hs.run("remind", "add", "Take ibuprofen", "--times", "08:00", "--med", "Ibuprofen")
+    e = json.loads(hs.run("symptom", "log", "headache", "--severity", "moderate", "--relieved-by", "rest", "--json").stdout)
+    l_ = json.loads(hs.run("lifestyle", "log", "caffeine", "--amount", "2", "--unit", "cups", "--json").stdout)
+    hs.run("note", "add", "Ask about the evening dose", "--category", "cardiology")
+    hs.run("measure", "bp", "128/82")
+    hs.run("measure", "glucose", "98", "mg/dL")
+    browser.get(web.link())
+    note = json.loads(hs.run("note", "list", "--json").stdout)[0]["id"]
+    browser.get(web.base + "/measure")
+    key = browser.find_element(By.CSS_SELECTOR, "[data-reading]").get_attribute("data-reading")
+    pages = [("/journal", "journal"), ("/meds", "meds"), ("/day", "day"), ("/measure", "measure"), ("/notes", "notes"),
+             ("/reminders", "reminders"), (f"/symptoms/{e['id']}/edit", "symptom-edit"), (f"/lifestyle/{l_['id']}/edit", "lifestyle-edit"),
+             (f"/notes/{note}/edit", "note-edit"), (f"/measure/{key}/edit", "measure-edit")]
+    for w, h in [(1280, 900), (390, 844)]:
+        browser.set_window_size(w, h)
+        for path, name in pages:
+            browser.get(web.base + path)
+            browser.get_log("browser")
+            browser.refresh()
+            no_serious_axe_violations(browser, f"{path} at {w}")
+            problems = browser.execute_script("""
+                const small = [...document.querySelectorAll('main *')].filter(e => e.offsetParent !== null &&
+                    [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()) && parseFloat(getComputedStyle(e).fontSize) < 18);
+                const tiny = [...document.querySelectorAll('main a, main button, main input:not([type=hidden]):not([type=radio]), main select')]
+                    .filter(e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height < 48; });
+                return [small.map(e => e.tagName + ':' + e.textContent.slice(0, 30)), tiny.map(e => e.outerHTML.slice(0, 90)),
+                        document.documentElement.scrollWidth - window.innerWidth];""")
+            assert problems[0] == [], f"{path} at {w}: text under 18 px: {problems[0][:5]}"
+            assert problems[1] == [], f"{path} at {w}: targets under 48 px: {problems[1][:5]}"
+            assert problems[2] <= 0, f"{path} at {w} scrolls sideways by {problems[2]} px"
+            csp = [m["message"] for m in browser.get_log("browser") if "Content Security Policy" in m["message"]]
+            assert csp == [], f"{path}: {csp}"
+            browser.execute_script("window.scrollTo(0, 0)")
+            shot(browser, f"edit-{name}-{w}x{h}")
+            part = {"day": "day-journal", "measure": "recent", "notes": "notes"}.get(name)
+            if part:   # the lists with Change and Delete, further down
+                browser.execute_script(f"document.getElementById('{part}').scrollIntoView()")
+                shot(browser, f"edit-{name}-{w}x{h}-{part}")
+    browser.set_window_size(1280, 1000)

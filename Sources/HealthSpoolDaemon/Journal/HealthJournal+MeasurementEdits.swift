@@ -63,6 +63,13 @@ extension HealthJournal {
     public func editMeasurement(_ key: String, to m: ManualMeasurement, now: Timestamp) throws -> (old: MeasurementReading, newKey: String) {
         let old = try measurement(key)
         let samples = try m.samples(at: old.at)
+        // The numbers as they were shown (5.4 mmol/L is 97.3 mg/dL, stored as 98): no change.
+        let style = NumberStyle(environment: context.environment)
+        if let kind = MeasurementKind.allCases.first(where: { $0.type == samples[0].type }), kind == old.kind,
+           Self.words(kind, value: samples[0].value, diastolic: samples.count > 1 ? samples[1].value : nil, style: style,
+                      glucoseUnit: context.settings.glucoseUnit) == old.text {
+            return (old, key)
+        }
         var types: Set<String> = []
         try store.transaction {
             types.formUnion(try store.setDeleted(old.parts, deleted: true))
