@@ -5,7 +5,8 @@ import Synchronization
 /// (`JournalUndo`), kept for its session under a random token that the confirmation's Undo
 /// button posts back. An offer lasts `lifetimeMillis` (far more than the 10 s a person needs
 /// to see the banner and tap) and is used once; at most `perSession` are kept a session (the
-/// oldest forgotten first), and `sessions` sessions.
+/// oldest forgotten first), and `sessions` sessions (another session's offers are forgotten to
+/// make room).
 final class UndoLog: Sendable {
     /// An offer taken back: what undoes the change, and the page the change landed on.
     struct Offer: Sendable {
