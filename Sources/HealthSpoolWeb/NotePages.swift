@@ -77,7 +77,9 @@ enum NotePages {
     /// The bytes go to a 0600 temporary file in the state directory, which `addNote` copies
     /// beside the store; the temporary file is removed either way. Answers with the page to
     /// go to (JSON), since the script, not the browser, follows it.
-    static func addWithAudio(_ ctx: DaemonContext, query: Form, contentType: String, audio: [UInt8]) throws -> Response {
+    /// `offer` keeps the Undo of the new note and returns its token (`UndoLog`).
+    static func addWithAudio(_ ctx: DaemonContext, query: Form, contentType: String, audio: [UInt8],
+                             offer: (JournalUndo) -> String? = { _ in nil }) throws -> Response {
         let ext: String
         switch contentType.split(separator: ";").first.map({ String($0).trimmingSpaces.lowercased() }) ?? "" {
         case "audio/webm", "video/webm": ext = "webm"
@@ -95,7 +97,8 @@ enum NotePages {
             try FileSystem.writeAtomically(temp, audio, mode: 0o600)
             defer { try? FileSystem.remove(temp) }
             let n = try HealthJournal(context: ctx).addNote(text: query["text"] ?? "", category: query["category"], audio: temp, now: DaemonClock.now())
-            return json(.ok, ["location": "/notes?ok=" + Page.percentEncode("Note with recording saved in \(n.category).")])
+            let undo = offer(.removeNote(n.id)).map { "&undo=" + $0 } ?? ""
+            return json(.ok, ["location": "/notes?ok=" + Page.percentEncode("Note with recording saved in \(n.category).") + undo])
         } catch {
             return json(.badRequest, ["error": WebJournal.notSaved(error)])
         }

@@ -55,6 +55,9 @@ final class UndoLog: Sendable {
     /// Forgets a session's offers (log out).
     func end(session: String) { _ = state.withLock { $0.removeValue(forKey: session) } }
 
+    /// How many offers are kept, over all sessions (for tests).
+    var count: Int { state.withLock { $0.values.reduce(0) { $0 + $1.count } } }
+
     /// Whether `text` looks like a token this log makes (hex), so a page may put it in a form.
     static func isToken(_ text: String) -> Bool { text.count == 32 && text.allSatisfy(\.isHexDigit) }
 }

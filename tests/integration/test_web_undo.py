@@ -359,3 +359,26 @@ def test_the_pages_that_correct_entries_are_accessible_large_and_fit_a_phone(web
                 browser.execute_script(f"document.getElementById('{part}').scrollIntoView()")
                 shot(browser, f"edit-{name}-{w}x{h}-{part}")
     browser.set_window_size(1280, 1000)
+
+
+def test_a_deleted_note_comes_back_with_its_recording(web):
+    import struct
+    hs = web.hs
+    wav = hs.home / "visit.wav"
+    data = b"\0\0" * 8000
+    wav.write_bytes(b"RIFF" + struct.pack("<I", 36 + len(data)) + b"WAVEfmt " + struct.pack("<IHHIIHH", 16, 1, 1, 8000, 16000, 2, 16)
+                    + b"data" + struct.pack("<I", len(data)) + data)
+    hs.run("note", "add", "Palpitations; plan: Holter", "--category", "cardiology", "--audio", str(wav))
+    [n] = json.loads(hs.run("note", "list", "--json").stdout)
+    cookie, _ = web.session()
+    r, before = web.request("GET", f"/notes/{n['id']}/audio", {"Cookie": cookie})
+    assert r.status == 200
+    status, location = post(web, cookie, "/notes/delete", form_fields(get(web, cookie, "/notes"), "/notes/delete", f'value="{n["id"]}"'))
+    assert json.loads(hs.run("note", "list", "--json").stdout) == []
+    r, _ = web.request("GET", f"/notes/{n['id']}/audio", {"Cookie": cookie})
+    assert r.status == 404
+    undo(web, cookie, follow(web, cookie, location))
+    [back] = json.loads(hs.run("note", "list", "--json").stdout)
+    assert (back["id"], back["text"], back["category"]) == (n["id"], n["text"], n["category"]) and back["audio"]
+    r, after = web.request("GET", f"/notes/{n['id']}/audio", {"Cookie": cookie})
+    assert r.status == 200 and after == before
