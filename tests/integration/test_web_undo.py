@@ -382,3 +382,17 @@ def test_a_deleted_note_comes_back_with_its_recording(web):
     assert (back["id"], back["text"], back["category"]) == (n["id"], n["text"], n["category"]) and back["audio"]
     r, after = web.request("GET", f"/notes/{n['id']}/audio", {"Cookie": cookie})
     assert r.status == 200 and after == before
+
+
+def test_a_measurement_deleted_with_the_cli_is_gone_from_the_pages_and_the_gateway_gets_its_tombstone(web, gateway):
+    hs = web.hs
+    hs.run("measure", "hr", "27")   # meant 72
+    [reading] = json.loads(hs.run("measure", "list", "--json").stdout)["days"][0]["readings"]
+    assert wait_until(lambda: any(s["type"] == "heartRate" for s in gateway.samples), 30), hs.read_log()
+    out = hs.run("measure", "delete", reading["id"]).stdout
+    assert "deleted Heart rate 27 bpm" in out, out
+    cookie, _ = web.session()
+    assert "27 bpm" not in get(web, cookie, "/measure") and "27 bpm" not in get(web, cookie, "/day")
+    assert wait_until(lambda: any(s["type"] == "heartRate" and s.get("deleted") for s in gateway.samples), 30), hs.read_log()
+    sent = [(s["value"], s.get("version", 0), s.get("deleted", False)) for s in gateway.samples if s["type"] == "heartRate"]
+    assert sent == [(27, 0, False), (27, 2, True)], sent

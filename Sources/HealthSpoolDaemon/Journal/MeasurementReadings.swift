@@ -53,9 +53,10 @@ public struct MeasurementReading: Sendable, Equatable {
     /// The local time, HH:MM.
     public var time: String { String(at.iso8601Local.dropFirst(11).prefix(5)) }
 
-    /// The reading as `--json` lists it.
+    /// The reading as `--json` lists it; `id` is its key (`measure delete ID`).
     public var json: JSONValue {
         var members: [(String, JSONValue)] = [("kind", .string(kind.rawValue)), ("at", .string(at.iso8601Local)), ("value", .number(value))]
+        if !key.isEmpty { members.insert(("id", .string(key)), at: 0) }
         if let diastolic { members.append(("diastolic", .number(diastolic))) }
         members.append(("text", .string(text)))
         if let other { members.append(("other", .string(other))) }
