@@ -39,9 +39,11 @@ import Testing
         #expect(log.take(tokens[0], session: "a", now: 0) == nil && log.take(tokens[1], session: "a", now: 0) == nil)
         #expect(log.take(tokens[4], session: "a", now: 0) != nil)
         #expect(log.count == 2)
-        for s in ["b", "c", "d"] { _ = log.offer(undo, session: s, back: "/", now: 0) }   // more sessions: others go
-        #expect(log.count <= 2 * 3)
+        // More sessions than kept: the one whose last offer is oldest goes first ("a", then "b").
+        let b = log.offer(undo, session: "b", back: "/", now: 0)
+        for s in ["c", "d"] { _ = log.offer(undo, session: s, back: "/", now: 0) }
         #expect(log.count == 2)
+        #expect(log.take(tokens[3], session: "a", now: 0) == nil && log.take(b, session: "b", now: 0) == nil)
     }
 
     @Test func onlyATokenItMakesIsPutInAForm() {
