@@ -40,7 +40,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
-        .target(name: "HealthSpoolStore", dependencies: ["HealthSpoolCore", "CSQLite"]),
+        .target(name: "HealthSpoolStore", dependencies: ["HealthSpoolCore", "HealthSpoolLock", "CSQLite"]),
         .target(name: "HealthSpoolGateway", dependencies: ["HealthSpoolCore", "CCurl", "CZlib"]),
         .target(
             name: "HealthSpoolLinux",

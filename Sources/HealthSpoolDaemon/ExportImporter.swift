@@ -76,6 +76,8 @@ final class StoreSink: SampleSink {
     var accepted = 0
     /// Samples go to SQLite in small batches, so inserting keeps pace with the parser on the
     /// other thread instead of waiting for a large batch to fill…
+    /// Copies the WAL into the database on another thread while the import writes, if started.
+    var checkpoints: BackgroundCheckpoints?
     let insertEvery = 2_048
     /// …but are committed in large transactions: hot index pages are written to the WAL once
     /// per transaction, not once per batch…
@@ -159,6 +161,7 @@ final class StoreSink: SampleSink {
             throw ImportInterrupted()
         }
         if !open {
+            checkpoints?.waitIfBehind()
             try store.begin()
             open = true
             openedAt = transactionClock.now
@@ -291,8 +294,11 @@ public final class ExportImporter: @unchecked Sendable {
         }
         // The commits mark the days they touch; their rollups are computed once, at the end.
         store.rollupsDeferred = true
+        // The WAL is copied into the database by a thread of its own meanwhile.
+        let checkpoints = BackgroundCheckpoints.start(for: store)
         let sink = StoreSink(store: store, settings: settings, clock: clock, summary: summary, progress: progress,
                              interrupted: { [stopRequested] in stopRequested.isSet })
+        sink.checkpoints = checkpoints
         var failure: String?
         var temporary: TemporaryCause?
         do {
@@ -318,6 +324,7 @@ public final class ExportImporter: @unchecked Sendable {
             temporary = temporary ?? TemporaryCause(error)
         }
         settleRollups(name)
+        checkpoints?.stop()
         summary = sink.summary
         summary.temporary = temporary
         if sink.stoppedEarly {
@@ -339,11 +346,23 @@ public final class ExportImporter: @unchecked Sendable {
         return summary
     }
 
+    /// How many marked days make the settle worth a second connection and thread.
+    static let parallelSettleFrom = 64
+
     /// Ends the import's deferral of rollups and computes those of the days it marked (a
     /// failure leaves the marks: readers compute marked days themselves, the next import retries).
     private func settleRollups(_ name: String) {
         store.rollupsDeferred = false
-        do { try store.settleRollups() } catch {
+        do {
+            // Many marked days (a first import): a second connection computes half of them.
+            if try store.dirtyDayCount() >= Self.parallelSettleFrom, let reader = try? SampleStore(path: store.path) {
+                // It reads each day once: a small page cache keeps the import's peak memory.
+                try? reader.limitPageCache(kibibytes: 2048)
+                try store.settleRollups(alongside: reader)
+            } else {
+                try store.settleRollups()
+            }
+        } catch {
             logger.warning("could not compute the day totals after importing \(name): \(error)",
                            metadata: ["event": "import", "file": "\(name)"])
         }

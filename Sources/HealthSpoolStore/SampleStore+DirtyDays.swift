@@ -1,4 +1,7 @@
 import HealthSpoolCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Deferred rollups: during a bulk import each commit marks the days it touched in `dirty_days`,
 /// in the samples' own transaction, and their rollups are computed once, after the import's last
@@ -81,6 +84,113 @@ extension SampleStore {
             settled += n
             if n < chunk { return settled }
         }
+    }
+}
+
+extension SampleStore {
+    /// How many (type, day) marks wait to be settled.
+    public func dirtyDayCount() throws(StoreError) -> Int {
+        let s = try cached("SELECT count(*) FROM dirty_days")
+        defer { s.reset() }
+        return try s.step() ? Int(s.int(0)) : 0
+    }
+
+    /// `settleRollups`, with the reading and computing of each chunk's days split between this
+    /// connection and `reader` (another connection to the same store, used by a thread of its
+    /// own meanwhile). A first import marks thousands of days; on two cores this halves the
+    /// time the import spends after its last commit. The rollups are written here, as before.
+    @discardableResult
+    public func settleRollups(alongside reader: SampleStore, chunk: Int = 1024) throws(StoreError) -> Int {
+        try ensureRollups()
+        reader.rollupPolicy = rollupPolicy
+        var settled = 0
+        while true {
+            let n = try inTransaction { () throws(StoreError) -> Int in
+                let marks = try dirtyDays(fromDay: .min, toDay: .max, limit: chunk)
+                var work: [DayFigure] = []
+                var sleepDays = Set<Int64>()
+                for (type, days) in marks {
+                    if DayMerge.sleepTypes.contains(type) { sleepDays.formUnion(days) }
+                    for day in days { work.append(DayFigure(day: day, figure: type)) }
+                }
+                for day in sleepDays { work.append(DayFigure(day: day, figure: DayRollup.sleep)) }
+                // Alternate figures between the two sides: neighbouring days cost alike.
+                let theirs = stride(from: 1, to: work.count, by: 2).map { work[$0] }
+                let mine = stride(from: 0, to: work.count, by: 2).map { work[$0] }
+                let other = RollupThread(reader: reader, work: theirs)
+                other.start()
+                let here = Result { () throws(StoreError) in try computeRollups(mine) }
+                let there = other.join()
+                for (figure, rollup) in try here.get() + there.get() {
+                    try store(rollup, day: figure.day, figure: figure.figure)
+                }
+                let clear = try cached("DELETE FROM dirty_days WHERE type = ? AND day = ?")
+                var n = 0
+                for (type, days) in marks {
+                    for day in days {
+                        clear.bind(1, type); clear.bind(2, day)
+                        try clear.run()
+                        n += 1
+                    }
+                }
+                return n
+            }
+            settled += n
+            if n < chunk { return settled }
+        }
+    }
+
+    /// The rollups of `work`'s figures and days, computed from the samples.
+    func computeRollups(_ work: [DayFigure]) throws(StoreError) -> [(DayFigure, DayRollup?)] {
+        var out: [(DayFigure, DayRollup?)] = []
+        out.reserveCapacity(work.count)
+        for w in work {
+            let r = w.figure == DayRollup.sleep ? try computeSleepRollup(day: w.day) : try computeRollup(type: w.figure, day: w.day)
+            out.append((w, r))
+        }
+        return out
+    }
+}
+
+/// Computes rollups on another connection, on a thread of its own; `join` waits and gives the
+/// result. Without a thread (none could be made) `join` computes them in line.
+final class RollupThread: @unchecked Sendable {
+    // @unchecked: `reader`, `work` and `result` are touched by the new thread only between
+    // `pthread_create` and `pthread_join`, and by the creating thread only before and after.
+    private let reader: SampleStore
+    private let work: [DayFigure]
+    private var result: Result<[(DayFigure, DayRollup?)], StoreError>?
+    private var thread: pthread_t?
+
+    init(reader: SampleStore, work: [DayFigure]) {
+        self.reader = reader
+        self.work = work
+    }
+
+    func start() {
+        var t = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        if pthread_create(&t, nil, { raw in
+            Unmanaged<RollupThread>.fromOpaque(raw!).takeRetainedValue().compute()
+            return nil
+        }, context) == 0 {
+            thread = t
+        } else {
+            Unmanaged<RollupThread>.fromOpaque(context).release()
+        }
+    }
+
+    private func compute() {
+        let reader = self.reader, work = self.work
+        result = Result { () throws(StoreError) in
+            try reader.snapshot { () throws(StoreError) in try reader.computeRollups(work) }
+        }
+    }
+
+    func join() -> Result<[(DayFigure, DayRollup?)], StoreError> {
+        if let thread { pthread_join(thread, nil) }
+        if result == nil { compute() }
+        return result!
     }
 }
 

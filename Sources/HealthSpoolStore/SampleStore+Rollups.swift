@@ -105,7 +105,7 @@ extension SampleStore {
         for (type, days) in pending { rollups.dirty[type, default: []].formUnion(days) }
     }
 
-    private func store(_ rollup: DayRollup?, day: Int64, figure: String) throws(StoreError) {
+    func store(_ rollup: DayRollup?, day: Int64, figure: String) throws(StoreError) {
         if let r = rollup {
             let s = try cached("INSERT OR REPLACE INTO day_rollups(day, figure, value, count, low, high, detail) VALUES (?,?,?,?,?,?,?)")
             s.bind(1, r.day); s.bind(2, r.figure); s.bind(3, r.value); s.bind(4, r.count)

@@ -148,6 +148,9 @@ public final class SampleStore {
     /// the daemon's write lock before it gives up and says the entry was not saved.
     public static let interactiveBusyTimeout: Duration = .seconds(30)
 
+    /// The WAL size (pages) at which a commit copies the WAL into the database.
+    static let walAutocheckpointPages: Int32 = 16384
+
     /// Opens (creating if needed) the store at `path`, with mode 0600. A statement that finds
     /// the store locked by another connection waits up to `busyTimeout` (5 s unless told)
     /// before failing with a busy `StoreError`.
@@ -155,7 +158,7 @@ public final class SampleStore {
         let millis = busyTimeout.map { $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000 }
         let conn = try Connection(path: path, busyTimeoutMillis: millis ?? Connection.defaultBusyTimeoutMillis)
         openRetries = try Self.retryingWhileBusy { () throws(StoreError) in
-            try conn.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-16384; PRAGMA wal_autocheckpoint=16384;")
+            try conn.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-16384; PRAGMA wal_autocheckpoint=\(Self.walAutocheckpointPages);")
             try Schema.migrate(conn)
         }
         // Every statement is prepared here, once: a statement that does not prepare is an error
@@ -365,8 +368,29 @@ public final class SampleStore {
         // Samples delivered and pruned since are recorded by id alone; look there only when
         // something was ever pruned.
         let checkDelivered = try anyDelivered()
-        // Consecutive samples often carry the same metadata (a heart rate's motion context).
+        // Consecutive samples often carry the same metadata (a heart rate's motion context)
+        // and unit: each is encoded and bound only when it changes (`runKeepingBindings`
+        // keeps the statement's other bindings from row to row).
         var lastMetadata: [String: String] = [:], lastMetadataJSON: String?
+        var boundUnit: String?, metadataBound = false
+        // The days each type's rows touch, gathered per slot (no hashing of the type's name per
+        // row) and handed to the rollup tracker once, at the end of the batch.
+        let sleepSlot = names.map { DayMerge.sleepTypes.contains($0) }
+        var touched = [Set<Int64>](repeating: [], count: names.count)
+        var lastDay = [Int64](repeating: .min, count: names.count)
+        func touch(_ slot: Int, _ start: Int64, _ end: Int64) {
+            let days = rollups.policy.days(sleep: sleepSlot[slot], start: start, end: end)
+            if days.count == 1 {
+                if days.lowerBound == lastDay[slot] { return }
+                lastDay[slot] = days.lowerBound
+            }
+            touched[slot].formUnion(days)
+        }
+        defer {
+            for slot in names.indices where !touched[slot].isEmpty {
+                rollups.dirty[names[slot], default: []].formUnion(touched[slot])
+            }
+        }
         for index in order {
             let slot = slots[index]
             let type = ids[slot]
@@ -400,6 +424,7 @@ public final class SampleStore {
             if samples[index].metadata != lastMetadata {
                 lastMetadata = samples[index].metadata
                 lastMetadataJSON = Self.encodeMetadata(lastMetadata)
+                metadataBound = false
             }
             let source = try sourceID(samples[index].source)
             s.bind(1, next)
@@ -407,12 +432,18 @@ public final class SampleStore {
             s.bind(3, start.millis)
             s.bind(4, id: id)
             s.bind(5, samples[index].value)
-            s.bind(6, samples[index].unit)
+            if boundUnit != samples[index].unit {
+                boundUnit = samples[index].unit
+                s.bind(6, boundUnit)
+            }
             s.bind(7, Int64(start.utcOffsetSeconds))
             s.bind(8, end.millis)
             s.bind(9, Int64(end.utcOffsetSeconds))
             s.bind(10, source)
-            s.bind(11, lastMetadataJSON)
+            if !metadataBound {
+                s.bind(11, lastMetadataJSON)
+                metadataBound = true
+            }
             s.bind(12, revisable ? 1 : 0)
             s.bind(13, created)
             try s.runKeepingBindings()
@@ -420,7 +451,7 @@ public final class SampleStore {
                 next += 1
                 inserted[slot] += 1
                 if revision { revised[slot] += 1 } else { new[slot] += 1 }
-                rollups.mark(type: samples[index].type, start: start.millis, end: end.millis)
+                touch(slot, start.millis, end.millis)
                 continue
             }
             if revisable {
@@ -432,7 +463,7 @@ public final class SampleStore {
                 if conn.changes == 1 {
                     next += 1
                     revised[slot] += 1
-                    rollups.mark(type: samples[index].type, start: start.millis, end: end.millis)
+                    touch(slot, start.millis, end.millis)
                     continue
                 }
             }

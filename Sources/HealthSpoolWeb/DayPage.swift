@@ -61,10 +61,10 @@ enum DayPage {
         p.raw("<section class=\"card\" aria-labelledby=\"hr-h\"><h2 id=\"hr-h\">Heart rate</h2>")
         if let hr = summary.heartRate {
             p.raw("<ul class=\"figures\"><li><span class=\"ft\">Lowest</span><span class=\"fv\" id=\"hr-min\" data-value=\"\(Int(hr.min))\">\(style.count(hr.min)) bpm</span></li>")
-            p.raw("<li><span class=\"ft\">Average</span><span class=\"fv\" id=\"hr-avg\" data-value=\"\(Int(hr.average.rounded()))\">\(style.count(hr.average)) bpm</span></li>")
+            p.raw("<li><span class=\"ft\">Average over time</span><span class=\"fv\" id=\"hr-avg\" data-value=\"\(Int(hr.weightedAverage.rounded()))\">\(style.count(hr.weightedAverage)) bpm</span></li>")
             p.raw("<li><span class=\"ft\">Highest</span><span class=\"fv\" id=\"hr-max\" data-value=\"\(Int(hr.max))\">\(style.count(hr.max)) bpm</span></li></ul>")
             p.raw(HeartCurve.svg(hr, dayStart: summary.start, dayEnd: summary.end))
-            p.raw("<p class=\"hint\">\(style.count(Double(hr.count))) readings. The band is the lowest to highest of each 15 minutes, the line their average.</p>")
+            p.raw("<p class=\"hint\">\(style.count(Double(hr.count))) readings. The average is weighted by time: each reading counts until the next one, at most 10 minutes, so a workout read every few seconds does not outweigh the rest of the day. The band is the lowest to highest of each 15 minutes, the line their average.</p>")
         } else {
             p.raw("<p>No heart rate recorded on this day.</p>")
         }

@@ -45,6 +45,23 @@ enum JournalAssets {
         .readings strong,.latest .fv{white-space:nowrap}
         .field .error{color:#a10000;font-weight:700;margin:0 0 .3rem}
         input[aria-invalid=true]{border-color:#a10000;border-width:3px}
+        input.short{max-width:10rem}
+        form p.error{color:#a10000;font-weight:700;margin:.3rem 0}
+        .entries{list-style:none;padding:0;margin:0}
+        .entry{display:flex;flex-wrap:wrap;gap:.6rem 1rem;align-items:center;justify-content:space-between;padding:.6rem 0;border-bottom:1px solid #d8d8d0}
+        .entry .what{flex:1 1 14rem}
+        .entry .rule{font-weight:600}
+        .entry .ring,.entry .for{color:#444}
+        .entry .actions{display:flex;flex-wrap:wrap;gap:.5rem}
+        .entry form{margin:0}
+        .sub{border-left:4px solid #d8d8d0;padding-left:1rem;margin:0 0 1rem}
+        .sub p.for{font-weight:700;margin:.6rem 0 .2rem}
+        .day-boxes{display:grid;grid-template-columns:repeat(auto-fill,minmax(9.5rem,1fr));gap:0 1rem}
+        fieldset.days{margin:.2rem 0 .6rem}
+        ul.ranges{list-style:none;padding:0;margin:0 0 .6rem}
+        ul.ranges a[aria-current=page]{background:#14365c;color:#fff}
+        svg.trend{display:block;width:100%;max-width:26rem;height:auto;margin:.2rem 0 .4rem}
+        svg.trend text{font-size:18px}
         """
 
     /// The recorder: Start and Stop record with MediaRecorder; Save note uploads the recording

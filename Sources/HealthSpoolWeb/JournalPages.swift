@@ -3,7 +3,8 @@
 import Hummingbird
 
 /// The health journal's screens over the same use cases as the CLI (`HealthJournal`):
-/// medications and "taken" in one action, reminders (measurements: `MeasurePage`).
+/// medications and "taken" in one action, removing a reminder (the reminders page and its forms:
+/// `ReminderForms`; measurements: `MeasurePage`).
 enum JournalPages {
     static func hub(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
         var p = Page(title: "Journal", path: "/journal", csrf: csrf)
@@ -11,6 +12,7 @@ enum JournalPages {
         p.raw("<p>What would you like to note?</p><div class=\"tiles\">")
         p.raw("<a href=\"/#feel-h\">I have a symptom</a><a href=\"/notes\">Write or record a note</a>")
         p.raw("<a href=\"/meds\">I took a medication</a><a href=\"/measure\">I measured something</a><a href=\"/reminders\">Set a reminder</a>")
+        p.raw("<a href=\"/lifestyle\">Exercise, water, coffee …</a><a href=\"/goals\">Set a goal</a>")
         p.raw("</div>")
         try JournalToday.render(ctx, &p)
         return p.document()
@@ -34,6 +36,7 @@ enum JournalPages {
         p.raw("<h2>Taken today</h2>")
         let doses = try journal.doses(on: journal.day(nil, now: now))
         if doses.isEmpty { p.raw("<p>Nothing logged today.</p>") } else { DoseEdits.list(doses.map { ($0.0, $0.1?.name ?? "?") }, back: "/meds", &p) }
+        MedicationForms.list(meds, &p)
         p.raw("<h2>Add a medication</h2>")
         p.form("/meds/add") { p in
             p.field("Name", name: "name", extra: "required autocomplete=\"off\"")
@@ -48,60 +51,6 @@ enum JournalPages {
             let m = try HealthJournal(context: ctx).addMedication(Medication(name: form["name"] ?? "", dose: form["dose"] ?? ""), now: DaemonClock.now())
             return Page.redirect("/meds", ok: "Added \(m.name).")
         } catch { return Page.redirect("/meds", error: WebJournal.message(error)) }
-    }
-
-    static let repeatWords: [(String, String)] = [("daily", "Every day"), ("weekdays", "Monday to Friday"), ("weekly", "Every week"), ("monthly", "Every month")]
-
-    static func reminders(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
-        var p = Page(title: "Reminders", path: "/reminders", csrf: csrf)
-        p.notice(query)
-        let journal = try HealthJournal(context: ctx)
-        let list = try journal.reminders()
-        p.raw("<h2>Your reminders</h2>")
-        if list.isEmpty { p.raw("<p>No reminders yet.</p>") } else {
-            p.raw("<ul id=\"reminders\">")
-            for r in list {
-                p.raw("<li class=\"card row\"><span>"); p.text("\(r.name) at \(r.times.map(\.description).joined(separator: ", "))"); p.raw("</span>")
-                p.form("/reminders/remove", cssClass: "") { p in
-                    p.raw("<input type=\"hidden\" name=\"id\" value=\"\(r.id)\"><button type=\"submit\" class=\"secondary\" aria-label=\"Remove reminder \(Page.escape(r.name))\">Remove</button>")
-                }
-                p.raw("</li>")
-            }
-            p.raw("</ul>")
-        }
-        p.raw("<h2>Add a reminder</h2>")
-        p.form("/reminders/add") { p in
-            p.field("What to remember", name: "name", extra: "required", hint: "For example: Take ibuprofen")
-            p.field("Time", name: "time", type: "time", value: "08:00", extra: "required")
-            p.raw("<div class=\"field\"><label for=\"f-repeat\">Repeat</label><select id=\"f-repeat\" name=\"repeat\">")
-            for (v, w) in repeatWords { p.raw("<option value=\"\(v)\">\(w)</option>") }
-            p.raw("</select></div>")
-            let meds = (try? journal.medications()) ?? []
-            if !meds.isEmpty {
-                p.raw("<div class=\"field\"><label for=\"f-med\">For a medication (optional)</label><select id=\"f-med\" name=\"med\"><option value=\"\">None</option>")
-                for m in meds { p.raw("<option value=\"\(m.id)\">"); p.text(m.name); p.raw("</option>") }
-                p.raw("</select></div>")
-            }
-            p.raw("<button type=\"submit\">Add reminder</button>")
-        }
-        return p.document()
-    }
-
-    static func addReminder(_ ctx: DaemonContext, _ form: Form) throws -> Response {
-        do {
-            let journal = try HealthJournal(context: ctx)
-            let times = try TimeOfDay.list(parsing: form["time"] ?? "")
-            let rule: RecurrenceRule = switch form["repeat"] {
-            case "weekdays": RecurrenceRule(.weekly, weekdays: [.monday, .tuesday, .wednesday, .thursday, .friday])
-            case "weekly": RecurrenceRule(.weekly)
-            case "monthly": RecurrenceRule(.monthly)
-            default: RecurrenceRule(.daily)
-            }
-            let med = form["med"].flatMap { $0.isEmpty ? nil : $0 }
-            let r = try journal.addReminder(name: form["name"] ?? "", kind: nil, times: times, rule: rule, start: nil,
-                                            medication: med, now: DaemonClock.now())
-            return Page.redirect("/reminders", ok: "Reminder set: \(r.name).")
-        } catch { return Page.redirect("/reminders", error: WebJournal.message(error)) }
     }
 
     /// Removes a reminder; Undo puts it back with its id and when it last rang.

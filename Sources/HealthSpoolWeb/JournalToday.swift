@@ -44,7 +44,7 @@ enum JournalToday {
     static func goalsCard(_ goals: [GoalStatus], back: String, style: NumberStyle, _ p: inout Page) {
         p.raw("<section class=\"card\" aria-labelledby=\"goals-h\"><h2 id=\"goals-h\">Goals today</h2>")
         if goals.isEmpty {
-            p.raw("<p>No goals for today. To have one, ask whoever set up this journal for you (the command is healthspool goal add).</p></section>")
+            p.raw("<p>No goals for today.</p><p><a class=\"button secondary\" href=\"/goals\">Add a goal</a></p></section>")
             return
         }
         p.raw("<ul class=\"goals\" id=\"goals\">")
@@ -63,7 +63,7 @@ enum JournalToday {
             }
             p.raw("</li>")
         }
-        p.raw("</ul></section>")
+        p.raw("</ul><p><a class=\"button secondary\" href=\"/goals\">Add or remove goals</a></p></section>")
     }
 
     /// Checks a goal off by hand for today.

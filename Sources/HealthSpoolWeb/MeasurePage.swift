@@ -11,6 +11,7 @@ enum MeasurePage {
         p.notice(query)
         let view = try HealthJournal(context: ctx).measurements(now: DaemonClock.now())
         latest(view, &p)
+        MeasureCharts.render(ctx, view, query: query, &p)
         forms(&p, glucoseUnit: view.glucoseUnit)
         recent(view, &p)
         return p.document()
@@ -100,6 +101,7 @@ enum MeasurePage {
                 p.raw("<button type=\"submit\">Save \(title.lowercased())</button>")
             }
         }
+        StepsForm.render(&p, typed: typed)
     }
 
     /// Saves a measurement, or shows the page again with what was typed and, next to each field
@@ -109,7 +111,8 @@ enum MeasurePage {
         var fields: [String: String] = [:]
         for (name, value) in form.pairs where fields[name] == nil { fields[name] = value }
         let unit = GlucoseUnit(rawValue: form["unit"] ?? "") ?? ctx.settings.glucoseUnit
-        switch MeasurementEntry.parse(kind: kind, fields: fields, glucoseUnit: unit) {
+        let outcome = kind == "steps" ? try StepsForm.parse(ctx, fields) : MeasurementEntry.parse(kind: kind, fields: fields, glucoseUnit: unit)
+        switch outcome {
         case .measurement(let m):
             do {
                 // Through the CLI's runner: the types it queued are announced to the sync part.
@@ -118,7 +121,7 @@ enum MeasurePage {
             } catch { return (Page.redirect("/measure", error: WebJournal.message(error)), nil) }
         case .problems(let problems):
             var p = Page(title: "Measurements", path: "/measure", csrf: keys)
-            let what = MeasurementKind.formKinds[kind]?.title.lowercased() ?? "measurement"
+            let what = MeasurementKind.formKinds[kind]?.title.lowercased() ?? (kind == "steps" ? "steps count" : "measurement")
             p.raw("<p class=\"notice error\" role=\"alert\">Your \(what) was not saved. See the message next to the number.</p>")
             let view = try HealthJournal(context: ctx).measurements(now: DaemonClock.now())
             latest(view, &p)

@@ -7,7 +7,8 @@ struct Page {
     /// The navigation, in order: path and label.
     static let sections: [(String, String)] = [
         ("/", "Today"), ("/day", "Days"), ("/import", "Import"), ("/journal", "Journal"), ("/meds", "Medications"), ("/reminders", "Reminders"),
-        ("/measure", "Measurements"), ("/report", "Summary"), ("/sync", "Sending"), ("/settings", "Settings"),
+        ("/measure", "Measurements"), ("/lifestyle", "Lifestyle"), ("/goals", "Goals"), ("/report", "Summary"), ("/sync", "Sending"),
+        ("/settings", "Settings"),
     ]
 
     var title: String

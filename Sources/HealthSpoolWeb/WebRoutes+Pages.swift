@@ -10,7 +10,7 @@ extension WebRoutes {
         router.get("/settings") { r, c in try await page(r, c) { ctx, q, csrf in SettingsPage.render(ctx, query: q, csrf: csrf) } }
         router.get("/journal") { r, c in try await page(r, c) { ctx, q, csrf in try JournalPages.hub(ctx, query: q, csrf: csrf) } }
         router.get("/meds") { r, c in try await page(r, c) { ctx, q, csrf in try JournalPages.medications(ctx, query: q, csrf: csrf) } }
-        router.get("/reminders") { r, c in try await page(r, c) { ctx, q, csrf in try JournalPages.reminders(ctx, query: q, csrf: csrf) } }
+        router.get("/reminders") { r, c in try await page(r, c) { ctx, q, csrf in try ReminderForms.page(ctx, query: q, csrf: csrf) } }
         router.get("/measure") { r, c in try await page(r, c) { ctx, q, csrf in try MeasurePage.render(ctx, query: q, csrf: csrf) } }
 
         router.post("/settings/types") { r, c in try await action(r, c, SettingsPage.saveTypes) }
@@ -20,7 +20,7 @@ extension WebRoutes {
         router.post("/settings/gateway/test") { r, c in try await action(r, c, SettingsPage.testGateway) }
         router.post("/meds/add") { r, c in try await action(r, c, JournalPages.addMedication) }
         router.post("/meds/take") { r, c in try await undoable(r, c, DoseEdits.take) }
-        router.post("/reminders/add") { r, c in try await action(r, c, JournalPages.addReminder) }
+        router.post("/reminders/add") { r, c in try await action(r, c, ReminderForms.add as @Sendable (DaemonContext, Form, FormKeys) throws -> Response) }
         router.post("/reminders/remove") { r, c in try await undoable(r, c, JournalPages.removeReminder) }
         router.post("/measure") { r, c in try await undoable(r, c, MeasurePage.add as @Sendable (DaemonContext, Form, FormKeys) throws -> (Response, JournalUndo?)) }
 

@@ -56,6 +56,7 @@ struct WebRoutes: Sendable {
         addPages(router)
         addJournalPages(router)
         addEditPages(router)
+        addFormPages(router)
         addDayPages(router)
         addReportPages(router)
         return router

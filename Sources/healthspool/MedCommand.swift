@@ -6,7 +6,7 @@ struct MedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "med", abstract: "Medications and the doses you take.",
         discussion: "Each medication has a name, other names, dose, prescriber, directions and times; each dose taken is logged with a time stamp you can change.",
-        subcommands: [MedAdd.self, MedList.self, MedTake.self, MedDoses.self, MedDose.self, MedRemove.self])
+        subcommands: [MedAdd.self, MedList.self, MedEdit.self, MedTake.self, MedDoses.self, MedDose.self, MedRemove.self])
 }
 
 struct MedAdd: ParsableCommand {

@@ -10,7 +10,7 @@ struct RemindCommand: ParsableCommand {
             Repeat rules are iCalendar RRULEs: every N days, chosen weekdays, every N weeks, monthly. A time the \
             clocks skip on a DST day gives no reminder that day; a time that happens twice rings at the first.
             """,
-        subcommands: [RemindAdd.self, RemindList.self, RemindNext.self, RemindRemove.self, RemindExport.self, RemindTaken.self])
+        subcommands: [RemindAdd.self, RemindList.self, RemindNext.self, RemindEdit.self, RemindRemove.self, RemindExport.self, RemindTaken.self])
 }
 
 struct RemindAdd: ParsableCommand {
@@ -46,21 +46,21 @@ struct RemindList: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        let rows = try withJournal(common) { run in
-            let j = try run.records()
-            return try j.reminders().map { r in (r, ReminderSchedule.occurrences(of: r, after: run.now, count: 1, zone: j.zone).first) }
-        }
+        let rows = try withJournal(common) { run in try run.records().reminderRows(now: run.now) }
         if json {
-            printJSON(.array(rows.map { r, next in
-                var o = JournalRows.json(r).objectValue ?? []
-                o.append(("next", next.map { .string($0.iso8601Local) } ?? .null))
+            printJSON(.array(rows.map { row in
+                var o = JournalRows.json(row.reminder).objectValue ?? []
+                o.append(("repeat", .string(row.words)))
+                o.append(("next", row.next.map { .string($0.iso8601Local) } ?? .null))
                 return .object(o)
             }))
             return
         }
         if rows.isEmpty { print("no reminders; add one with: healthspool remind add \"Take ibuprofen\" --times 08:00,20:00"); return }
-        for (r, next) in rows {
-            print("\(r.id)  \(r.name)  [\(r.kind.rawValue)]  at \(r.times.map(\.description).joined(separator: ", "))  \(r.rule)  next \(next?.shortLocal ?? "never")")
+        // The rule in the words the web page uses, then as an RRULE; when it next rings.
+        for row in rows {
+            let r = row.reminder
+            print("\(r.id)  \(r.name)  [\(r.kind.rawValue)]  \(row.words) (\(r.rule))  next \(row.next?.shortLocal ?? "never")")
         }
     }
 }

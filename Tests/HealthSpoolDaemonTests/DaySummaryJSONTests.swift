@@ -21,10 +21,13 @@ import HealthSpoolCore
         var w = JSONWriter(capacity: 1024)
         w.value(try #require(summary.json.objectValue?.first { $0.0 == "heartRate" }?.1))
         #expect(w.text == """
-            {"min":60,"average":76.3,"max":100,"count":5,"curve":[\
+            {"min":60,"average":76.3,"weightedAverage":77.091,"max":100,"count":5,"curve":[\
             {"time":"2026-01-01T00:00:00.000+01:00","min":60,"average":70,"max":80},\
             {"time":"2026-01-01T00:15:00.000+01:00","min":100,"average":100,"max":100},\
             {"time":"2026-01-01T00:30:00.000+01:00","min":70.5,"average":70.75,"max":71}]}
             """)
+        // Weighted by time (each reading until the next, at most 10 min): 60, 80 and 100 for
+        // 10 min each, 70.5 for 4, 71 for 10: 3392 / 44.
+        #expect(abs(heart.weightedAverage - 3392.0 / 44) < 1e-9)
     }
 }

@@ -74,6 +74,30 @@ def test_watch_and_phone_steps_count_once_and_two_sleep_apps_give_the_union(hs, 
     assert "14,400" in text and "7 h 30 min asleep" in text
 
 
+def test_the_heart_rate_average_is_weighted_by_time_and_the_plain_mean_stays_in_json(hs, tmp_path):
+    """A resting day read every 10 minutes at 60 and one hour of workout read every 10 s at 150
+    (360 readings): the plain mean is pulled to about 124, the curve's own mean is about 64."""
+    rows = []
+    day0 = datetime(2026, 3, 27, tzinfo=BERLIN)
+    for i in range(144):
+        t = day0 + timedelta(minutes=10 * i)
+        if not 10 * 60 <= 10 * i < 11 * 60:
+            rows.append(record("HKQuantityTypeIdentifierHeartRate", WATCH, t, t, 60, "count/min"))
+    for i in range(360):
+        t = day0 + timedelta(hours=10, seconds=10 * i)
+        rows.append(record("HKQuantityTypeIdentifierHeartRate", WATCH, t, t, 150, "count/min"))
+    path = tmp_path / "hr.xml"
+    path.write_text('<?xml version="1.0" encoding="UTF-8"?>\n<HealthData locale="en_US">\n' + "\n".join(rows) + "\n</HealthData>\n")
+    hs.run("import", str(path), "--no-progress", env={"TZ": "Europe/Berlin"})
+    hr = day(hs, "2026-03-27")["heartRate"]
+    assert hr["count"] == 138 + 360
+    assert round(hr["average"]) == round((138 * 60 + 360 * 150) / 498)
+    assert abs(hr["weightedAverage"] - (23 * 60 + 150) / 24) < 0.5
+    text = hs.run("day", "2026-03-27", env={"TZ": "Europe/Berlin"}).stdout
+    assert "60 / 64 / 150 bpm (min / average / max)" in text, text
+    assert "The average is weighted by time: each reading counts until the next, at most 10 minutes." in text
+
+
 def test_calendar_marks_the_days_with_data_and_agrees_with_a_rebuild(hs, tmp_path):
     hs.run("import", str(export(tmp_path)), "--no-progress", env={"TZ": "Europe/Berlin"})
     cal = json.loads(hs.run("calendar", "2026-03", "--json", env={"TZ": "Europe/Berlin"}).stdout)

@@ -52,10 +52,15 @@ public struct HeartRateFigure: Hashable, Sendable {
     public var readings = ReadingRange()
     /// The day's curve (empty when read from a rollup).
     public var curve: [HeartRatePoint] = []
+    /// The mean weighted by time (`TimeWeightedMean`): each reading counts for the time until
+    /// the next, at most `TimeWeightedMean.cap`; what the day's average says. A one-hour
+    /// workout read every few seconds no longer outweighs the rest of the day.
+    public var weightedAverage: Double
 
-    public init(readings: ReadingRange = ReadingRange(), curve: [HeartRatePoint] = []) {
+    public init(readings: ReadingRange = ReadingRange(), curve: [HeartRatePoint] = [], weightedAverage: Double? = nil) {
         self.readings = readings
         self.curve = curve
+        self.weightedAverage = weightedAverage ?? readings.average
     }
 
     /// A field of `readings` (`min`, `max`, `sum`, `count`, `average`).

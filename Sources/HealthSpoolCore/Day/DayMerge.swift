@@ -155,17 +155,21 @@ public enum DayMerge {
     }
 
     /// Heart rate over the samples that start in `[from, to)`: lowest, highest, mean of the
-    /// readings, and the curve as one point per `bucketMillis` that has readings.
+    /// readings, the mean weighted by time (`TimeWeightedMean`, each reading counting until the
+    /// next, at most until `to`), and the curve as one point per `bucketMillis` that has readings.
     public static func heartRate(_ samples: [DaySample], from: Int64, to: Int64, bucketMillis: Int64 = 15 * 60_000) -> HeartRateFigure? {
         var figure = HeartRateFigure()
         var buckets: [Int64: HeartRatePoint] = [:]
+        var readings: [(Int64, Double)] = []
         for s in samples where s.start >= from && s.start < to && s.value.isFinite {
             figure.readings.add(s.value)
+            readings.append((s.start, s.value))
             let key = from + (s.start - from) / bucketMillis * bucketMillis
             buckets[key, default: HeartRatePoint(time: key)].readings.add(s.value)
         }
         guard figure.count > 0 else { return nil }
         figure.curve = buckets.keys.sorted().map { buckets[$0]! }
+        figure.weightedAverage = TimeWeightedMean.mean(readings, end: to) ?? figure.average
         return figure
     }
 }

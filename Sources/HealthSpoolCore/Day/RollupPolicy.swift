@@ -28,7 +28,13 @@ public struct RollupPolicy: Hashable, Sendable {
     /// The days whose rollup of `type` a sample over `[start, end]` can change: the days it
     /// touches, and for sleep the days a night it joins may end on.
     public func days(type: String, start: Int64, end: Int64) -> ClosedRange<Int64> {
-        if DayMerge.sleepTypes.contains(type) {
+        days(sleep: DayMerge.sleepTypes.contains(type), start: start, end: end)
+    }
+
+    /// `days(type:start:end:)` for a type already known to be sleep or not (an import asks it
+    /// once a type, not once a sample).
+    public func days(sleep: Bool, start: Int64, end: Int64) -> ClosedRange<Int64> {
+        if sleep {
             return day(ofMillis: start - DayMerge.nightGapMillis)...day(ofMillis: end + DayMerge.nightGapMillis) + 1
         }
         // A sample longer than the lookback counts only for the days it reaches within it.

@@ -42,7 +42,8 @@ public struct DaySummary: Sendable {
         }
         if let hr = heartRate {
             members.append(("heartRate", .object([
-                ("min", .number(hr.min)), ("average", .number(Self.rounded(hr.average))), ("max", .number(hr.max)),
+                ("min", .number(hr.min)), ("average", .number(Self.rounded(hr.average))),
+                ("weightedAverage", .number(Self.rounded(hr.weightedAverage))), ("max", .number(hr.max)),
                 ("count", .number(Double(hr.count))),
                 ("curve", .array(hr.curve.map { p in
                     .object([("time", local(p.time)), ("min", .number(p.min)), ("average", .number(Self.rounded(p.average))), ("max", .number(p.max))])

@@ -30,7 +30,8 @@ public enum DayText {
             row("Sleep", "—")
         }
         if let hr = s.heartRate {
-            row("Heart rate", "\(style.count(hr.min)) / \(style.count(hr.average)) / \(style.count(hr.max)) bpm (min / average / max), \(style.count(Double(hr.count))) readings")
+            row("Heart rate", "\(style.count(hr.min)) / \(style.count(hr.weightedAverage)) / \(style.count(hr.max)) bpm (min / average / max), \(style.count(Double(hr.count))) readings")
+            lines.append(padded("", 14) + "The average is weighted by time: each reading counts until the next, at most 10 minutes.")
         } else {
             row("Heart rate", "—")
         }

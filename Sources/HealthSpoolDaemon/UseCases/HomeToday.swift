@@ -50,7 +50,7 @@ public struct HomeToday {
         out.append(.init(id: "sleep", title: "Sleep last night", text: s.sleep.map { DayText.minutes($0.asleepMinutes) + " asleep" } ?? "none recorded"))
         if let hr = s.heartRate {
             out.append(.init(id: "heart-rate", title: "Heart rate",
-                             text: "\(style.count(hr.min))–\(style.count(hr.max)) bpm, average \(style.count(hr.average)) bpm"))
+                             text: "\(style.count(hr.min))–\(style.count(hr.max)) bpm, average \(style.count(hr.weightedAverage)) bpm"))
         } else {
             out.append(.init(id: "heart-rate", title: "Heart rate", text: "none yet"))
         }
