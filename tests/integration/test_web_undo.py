@@ -166,6 +166,14 @@ def test_doses_lifestyle_notes_measurements_and_reminders_are_corrected_and_undo
     assert json.loads(hs.run("lifestyle", "list", "--json").stdout) == []
     undo(web, cookie, follow(web, cookie, location))
     assert [x["id"] for x in json.loads(hs.run("lifestyle", "list", "--json").stdout)] == [l_["id"]]
+    # Logged on the lifestyle page: Undo there takes it back; its week list has Change and Delete.
+    status, location = post(web, cookie, "/lifestyle/log", {**form_fields(get(web, cookie, "/lifestyle"), "/lifestyle/log"),
+                                                            "factor": "water", "amount": "500", "unit": "ml"})
+    assert status == 303 and "undo=" in location, location
+    assert [x["factor"] for x in json.loads(hs.run("lifestyle", "list", "--json").stdout)] == ["caffeine", "water"]
+    undo(web, cookie, follow(web, cookie, location))
+    assert [x["factor"] for x in json.loads(hs.run("lifestyle", "list", "--json").stdout)] == ["caffeine"]
+    assert f'/lifestyle/{l_["id"]}/edit' in get(web, cookie, "/lifestyle")
     # And the CLI's own lifestyle edit shows on the day view.
     hs.run("lifestyle", "edit", l_["id"][:8], "--amount", "4")
     day = get(web, cookie, "/day")
@@ -330,7 +338,7 @@ def test_the_pages_that_correct_entries_are_accessible_large_and_fit_a_phone(web
     note = json.loads(hs.run("note", "list", "--json").stdout)[0]["id"]
     browser.get(web.base + "/measure")
     key = browser.find_element(By.CSS_SELECTOR, "[data-reading]").get_attribute("data-reading")
-    pages = [("/journal", "journal"), ("/meds", "meds"), ("/day", "day"), ("/measure", "measure"), ("/notes", "notes"),
+    pages = [("/journal", "journal"), ("/meds", "meds"), ("/day", "day"), ("/measure", "measure"), ("/notes", "notes"), ("/lifestyle", "lifestyle"),
              ("/reminders", "reminders"), (f"/symptoms/{e['id']}/edit", "symptom-edit"), (f"/lifestyle/{l_['id']}/edit", "lifestyle-edit"),
              (f"/notes/{note}/edit", "note-edit"), (f"/measure/{key}/edit", "measure-edit")]
     for w, h in [(1280, 900), (390, 844)]:
@@ -343,7 +351,8 @@ def test_the_pages_that_correct_entries_are_accessible_large_and_fit_a_phone(web
             problems = browser.execute_script("""
                 const small = [...document.querySelectorAll('main *')].filter(e => e.offsetParent !== null &&
                     [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()) && parseFloat(getComputedStyle(e).fontSize) < 18);
-                const tiny = [...document.querySelectorAll('main a, main button, main input:not([type=hidden]):not([type=radio]), main select')]
+                // Checkboxes and radio buttons are 28 px inside a 48 px row whose label is the target too.
+                const tiny = [...document.querySelectorAll('main a, main button, main input:not([type=hidden]):not([type=radio]):not([type=checkbox]), main select')]
                     .filter(e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height < 48; });
                 return [small.map(e => e.tagName + ':' + e.textContent.slice(0, 30)), tiny.map(e => e.outerHTML.slice(0, 90)),
                         document.documentElement.scrollWidth - window.innerWidth];""")
@@ -354,7 +363,7 @@ def test_the_pages_that_correct_entries_are_accessible_large_and_fit_a_phone(web
             assert csp == [], f"{path}: {csp}"
             browser.execute_script("window.scrollTo(0, 0)")
             shot(browser, f"edit-{name}-{w}x{h}")
-            part = {"day": "day-journal", "measure": "recent", "notes": "notes"}.get(name)
+            part = {"day": "day-journal", "measure": "recent", "notes": "notes", "lifestyle": "lifestyle-list"}.get(name)
             if part:   # the lists with Change and Delete, further down
                 browser.execute_script(f"document.getElementById('{part}').scrollIntoView()")
                 shot(browser, f"edit-{name}-{w}x{h}-{part}")
