@@ -46,11 +46,12 @@ enum JournalPages {
         return p.document()
     }
 
-    static func addMedication(_ ctx: DaemonContext, _ form: Form) throws -> Response {
+    /// Adds a medication; Undo removes it.
+    static func addMedication(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
         do {
             let m = try HealthJournal(context: ctx).addMedication(Medication(name: form["name"] ?? "", dose: form["dose"] ?? ""), now: DaemonClock.now())
-            return Page.redirect("/meds", ok: "Added \(m.name).")
-        } catch { return Page.redirect("/meds", error: WebJournal.message(error)) }
+            return (Page.redirect("/meds", ok: "Added \(m.name)."), .removeMedication(m.id))
+        } catch { return (Page.redirect("/meds", error: WebJournal.message(error)), nil) }
     }
 
     /// Removes a reminder; Undo puts it back with its id and when it last rang.

@@ -405,3 +405,20 @@ def test_a_measurement_deleted_with_the_cli_is_gone_from_the_pages_and_the_gatew
     assert wait_until(lambda: any(s["type"] == "heartRate" and s.get("deleted") for s in gateway.samples), 30), hs.read_log()
     sent = [(s["value"], s.get("version", 0), s.get("deleted", False)) for s in gateway.samples if s["type"] == "heartRate"]
     assert sent == [(27, 0, False), (27, 2, True)], sent
+
+
+def test_adding_a_medication_a_reminder_or_a_goal_offers_undo(web):
+    hs = web.hs
+    cookie, _ = web.session()
+    for page, action, fields, listed in [
+        ("/meds", "/meds/add", [("name", "Ibuprofen"), ("dose", "400 mg")], ("med", "list")),
+        ("/reminders", "/reminders/add", [("name", "Pills"), ("time", "08:00"), ("start", "2026-01-05"), ("repeat", "days"), ("every_days", "2")],
+         ("remind", "list")),
+        ("/goals", "/goals/add", [("name", "Walk"), ("repeat", "daily"), ("type", ""), ("target", "")], ("goal", "list")),
+    ]:
+        status, location = post(web, cookie, action, {**form_fields(get(web, cookie, page), action), **dict(fields)})
+        assert status == 303 and "undo=" in location, (action, location)
+        assert len(json.loads(hs.run(*listed, "--json").stdout)) == 1, action
+        status, location = undo(web, cookie, follow(web, cookie, location))
+        assert status == 303 and "Undone" in urllib.parse.unquote(location), (action, location)
+        assert json.loads(hs.run(*listed, "--json").stdout) == [], action

@@ -18,6 +18,12 @@ public enum JournalUndo: Sendable {
     /// Undoes a change of a dose's time.
     case retimeDose(id: Int64, takenAt: Timestamp)
     case restoreReminder(Reminder, lastFired: Timestamp?)
+    /// Undoes adding a reminder.
+    case removeReminder(Int64)
+    /// Undoes adding a medication (it has no doses yet).
+    case removeMedication(Int64)
+    /// Undoes adding a goal.
+    case removeGoal(Int64)
     case removeNote(Int64)
     /// Undoes a note's removal (its recording kept aside comes back too).
     case restoreNote(Note)
@@ -57,6 +63,15 @@ public enum JournalUndo: Sendable {
             case .restoreReminder(let reminder, let lastFired):
                 try r.records().restoreReminder(reminder, lastFired: lastFired)
                 return "Undone: the reminder \(reminder.name) is back."
+            case .removeReminder(let id):
+                let reminder = try r.records().removeReminder(id)
+                return "Undone: the reminder \(reminder.name) is removed."
+            case .removeMedication(let id):
+                let m = try r.records().removeMedication(String(id))
+                return "Undone: \(m.name) is removed."
+            case .removeGoal(let id):
+                try r.records().removeGoal(id)
+                return "Undone: the goal is removed."
             case .removeNote(let id):
                 _ = try r.records().removeNoteKeepingAudio(id)
                 return "Undone: the note is no longer kept."
