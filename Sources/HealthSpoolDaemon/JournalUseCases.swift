@@ -194,7 +194,7 @@ public final class JournalUseCases {
         return entry
     }
 
-    private func findSymptom(_ prefix: String) throws(StoreError) -> Result<SymptomEntry, SymptomJournalError> {
+    func findSymptom(_ prefix: String) throws(StoreError) -> Result<SymptomEntry, SymptomJournalError> {
         let hex = prefix.filter { $0 != "-" }
         guard hex.count >= 4, hex.allSatisfy(\.isHexDigit) else {
             return .failure(SymptomJournalError("'\(prefix)' is not an entry id: give at least the first 4 characters of the ID that 'healthspool symptom list' shows"))
@@ -322,7 +322,7 @@ public final class JournalUseCases {
 
     /// Scores `days` again where they are stored (or where `force`), reading only their
     /// entries; changed scores are stored and sent. Returns the types queued. In a transaction.
-    private func rescore(_ days: [CivilDate], now: Timestamp, force: Bool = false) throws(StoreError) -> Set<String> {
+    func rescore(_ days: [CivilDate], now: Timestamp, force: Bool = false) throws(StoreError) -> Set<String> {
         var queued: Set<String> = []
         let sending = settings.isEnabled(JournalType.symptomScore)
         for day in Set(days) {
@@ -341,7 +341,7 @@ public final class JournalUseCases {
     }
 
     /// Puts a record in line unless its type is disabled; returns the types queued.
-    private func send(_ record: JournalRecord, previousStart: Int64?, now: Timestamp) throws(StoreError) -> Set<String> {
+    func send(_ record: JournalRecord, previousStart: Int64?, now: Timestamp) throws(StoreError) -> Set<String> {
         guard settings.isEnabled(record.type) else { return [] }
         try journal.queue(record, previousStart: previousStart, now: now)
         return [record.type]

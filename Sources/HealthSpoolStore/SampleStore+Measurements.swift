@@ -8,7 +8,7 @@ extension SampleStore {
                         limit: Int) throws(StoreError) -> [StoredSample] {
         guard let id = try typeID(type, create: false) else { return [] }
         let s = try cached("""
-            SELECT \(Self.sampleColumns) FROM samples WHERE type = ?1 AND start_ms >= ?2 AND start_ms < ?3
+            SELECT \(Self.sampleColumns) FROM samples WHERE type = ?1 AND start_ms >= ?2 AND start_ms < ?3 AND deleted = 0
             AND source_id = (SELECT id FROM sources WHERE name = ?4 AND version = ?5 AND device = ?6)
             ORDER BY start_ms DESC LIMIT ?7
             """)

@@ -141,7 +141,7 @@ extension SampleStore {
         guard let id = try typeID(type, create: false) else { return nil }
         let s = try cached("""
             SELECT count(*), sum(value), min(value), max(value) FROM samples
-            WHERE type = ?1 AND start_ms >= ?2 AND start_ms < ?3 AND end_ms >= ?2
+            WHERE type = ?1 AND start_ms >= ?2 AND start_ms < ?3 AND end_ms >= ?2 AND deleted = 0
             """)
         s.bind(1, id); s.bind(2, from); s.bind(3, to)
         defer { s.reset() }
@@ -155,7 +155,7 @@ extension SampleStore {
         guard let id = try typeID(type, create: false) else { return ([], [:]) }
         let s = try cached("""
             SELECT start_ms, end_ms, value, source_id FROM samples
-            WHERE type = ?1 AND start_ms >= ?2 AND start_ms < ?3 AND end_ms >= ?4 ORDER BY start_ms
+            WHERE type = ?1 AND start_ms >= ?2 AND start_ms < ?3 AND end_ms >= ?4 AND deleted = 0 ORDER BY start_ms
             """)
         s.bind(1, id); s.bind(2, from - DayMerge.lookbackMillis); s.bind(3, to); s.bind(4, from)
         defer { s.reset() }
@@ -203,7 +203,7 @@ extension SampleStore {
         let sleep = DayMerge.sleepTypes.contains(type)
         let s = try cached("""
             SELECT s.start_ms, s.end_ms, s.value, src.name, src.device, s.metadata FROM samples AS s JOIN sources AS src ON src.id = s.source_id
-            WHERE s.type = ?1 AND s.start_ms >= ?2 AND s.start_ms < ?3 AND s.end_ms >= ?4 ORDER BY s.start_ms
+            WHERE s.type = ?1 AND s.start_ms >= ?2 AND s.start_ms < ?3 AND s.end_ms >= ?4 AND s.deleted = 0 ORDER BY s.start_ms
             """)
         s.bind(1, id); s.bind(2, from - DayMerge.lookbackMillis); s.bind(3, to); s.bind(4, from)
         defer { s.reset() }

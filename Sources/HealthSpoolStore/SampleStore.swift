@@ -750,7 +750,7 @@ public final class SampleStore {
     }
 
     static let overlappingSamplesQuery = """
-        SELECT \(sampleColumns) FROM samples WHERE type = ?1 AND start_ms >= ?4 AND start_ms < ?2 AND end_ms >= ?3 ORDER BY start_ms
+        SELECT \(sampleColumns) FROM samples WHERE type = ?1 AND start_ms >= ?4 AND start_ms < ?2 AND end_ms >= ?3 AND deleted = 0 ORDER BY start_ms
         """
 
     /// The condition on `samples` that selects synced rows.

@@ -239,6 +239,13 @@ public final class SymptomJournalStore {
         s.bind(9, e.note); s.bind(10, e.version); s.bind(11, e.deleted ? 1 : 0)
     }
 
+    /// The lifestyle entry stored under `id` (deleted ones included).
+    public func lifestyleEntry(id: SampleID) throws(StoreError) -> LifestyleEntry? {
+        let q = try conn.prepare("SELECT \(Self.lifestyleColumns) FROM lifestyle_entries WHERE id = ?")
+        q.bind(1, id: id)
+        return try q.step() ? readLifestyle(q) : nil
+    }
+
     /// The lifestyle entries whose id starts with `prefix`, at most `limit`.
     public func lifestyleEntries(idPrefix prefix: String, limit: Int = 2) throws(StoreError) -> [LifestyleEntry] {
         try entries(of: Self.lifestyle, idPrefix: prefix, limit: limit, readLifestyle)

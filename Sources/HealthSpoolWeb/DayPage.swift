@@ -75,7 +75,7 @@ enum DayPage {
             p.raw("<p>Nothing measured by hand on this day.</p><p><a class=\"button secondary\" href=\"/measure\">Add a measurement</a></p>")
         } else {
             p.raw("<ul class=\"readings\">")
-            for m in summary.measurements { MeasurePage.reading(m, &p) }
+            for m in summary.measurements { MeasurePage.reading(m, back: "/day/\(date)", &p) }
             p.raw("</ul>")
         }
         p.raw("</section>")
@@ -86,18 +86,12 @@ enum DayPage {
             p.raw("<p>Nothing written in the journal on this day.</p>")
         }
         if !summary.doses.isEmpty {
-            p.raw("<h3>Doses</h3><ul>")
-            for d in summary.doses { p.raw("<li>\(clock(d.dose.takenAt.millis)) "); p.text(d.medication); p.raw("</li>") }
-            p.raw("</ul>")
+            p.raw("<h3>Doses</h3>")
+            DoseEdits.list(summary.doses.map { ($0.dose, $0.medication) }, back: "/day/\(date)", &p)
         }
         if !symptoms.isEmpty {
-            p.raw("<h3>Symptoms</h3><ul id=\"symptoms\">")
-            for e in symptoms {
-                p.raw("<li>\(clock(e.at.millis)) "); p.text("\(e.symptom), \(e.severity) (\(e.category))")
-                if let n = e.note { p.text(": " + n) }
-                p.raw("</li>")
-            }
-            p.raw("</ul>")
+            p.raw("<h3>Symptoms</h3>")
+            SymptomEdits.list(symptoms, id: "symptoms", back: "/day/\(date)", &p)
             let scored = entries.scores.filter { $0.scope == .category && $0.score > 0 }
             if !scored.isEmpty {
                 p.raw("<h3>Scores</h3><ul id=\"scores\">")
@@ -106,13 +100,17 @@ enum DayPage {
             }
         }
         if !entries.lifestyle.isEmpty {
-            p.raw("<h3>Lifestyle</h3><ul>")
-            for e in entries.lifestyle { p.raw("<li>\(clock(e.at.millis)) "); p.text(e.factor + (e.measure.map { " – \($0)" } ?? "")); p.raw("</li>") }
-            p.raw("</ul>")
+            p.raw("<h3>Lifestyle</h3>")
+            LifestyleEdits.list(entries.lifestyle, back: "/day/\(date)", &p)
         }
         if !summary.notes.isEmpty {
-            p.raw("<h3>Notes</h3><ul>")
-            for n in summary.notes { p.raw("<li>\(clock(n.created.millis)) "); p.text(n.text); p.raw("</li>") }
+            p.raw("<h3>Notes</h3><ul class=\"entries\" id=\"day-notes\">")
+            for n in summary.notes {
+                p.raw("<li><span class=\"what\">\(clock(n.created.millis)) "); p.text(n.text); p.raw("</span>")
+                Edits.buttons(&p, edit: "/notes/\(n.id)/edit", delete: "/notes/delete", fields: [("id", String(n.id))],
+                              what: "the note of \(clock(n.created.millis))", back: "/day/\(date)")
+                p.raw("</li>")
+            }
             p.raw("</ul>")
         }
         p.raw("</section>")

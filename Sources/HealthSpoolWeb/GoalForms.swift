@@ -94,7 +94,7 @@ enum GoalForms {
     }
 
     /// Adds the goal, or shows the form again with what was typed and what to change (422).
-    static func add(_ ctx: DaemonContext, _ form: Form, _ keys: FormKeys) throws -> Response {
+    static func add(_ ctx: DaemonContext, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
         let journal = try HealthJournal(context: ctx)
         let now = DaemonClock.now()
         var typed = Typed(form: form)
@@ -120,13 +120,13 @@ enum GoalForms {
             typed.problems["type"] = "Choose what the target counts, for example Steps, or clear the target."
         }
         guard typed.problems.isEmpty else {
-            return Page.respond(.init(code: 422), try render(journal, now: now, query: Form(""), csrf: keys, typed: typed,
-                                                              style: NumberStyle(environment: ctx.environment)))
+            return (Page.respond(.init(code: 422), try render(journal, now: now, query: Form(""), csrf: keys, typed: typed,
+                                                               style: NumberStyle(environment: ctx.environment))), nil)
         }
         do {
             let g = try journal.addGoal(name: typed.name, rule: rule, start: nil, type: type, target: target, now: now)
-            return Page.redirect("/goals", ok: "Goal added: \(g.name). \(RecurrenceWords.rule(g.rule, start: g.start)).")
-        } catch { return Page.redirect("/goals", error: WebJournal.message(error)) }
+            return (Page.redirect("/goals", ok: "Goal added: \(g.name). \(RecurrenceWords.rule(g.rule, start: g.start))."), .removeGoal(g.id))
+        } catch { return (Page.redirect("/goals", error: WebJournal.message(error)), nil) }
     }
 
     /// Removes a goal.

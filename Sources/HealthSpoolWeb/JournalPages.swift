@@ -35,11 +35,7 @@ enum JournalPages {
         }
         p.raw("<h2>Taken today</h2>")
         let doses = try journal.doses(on: journal.day(nil, now: now))
-        if doses.isEmpty { p.raw("<p>Nothing logged today.</p>") } else {
-            p.raw("<ul id=\"doses\">")
-            for (d, m) in doses { p.raw("<li>"); p.text("\(Format.local(d.takenAt).suffix(5)) \(m?.name ?? "?")"); p.raw("</li>") }
-            p.raw("</ul>")
-        }
+        if doses.isEmpty { p.raw("<p>Nothing logged today.</p>") } else { DoseEdits.list(doses.map { ($0.0, $0.1?.name ?? "?") }, back: "/meds", &p) }
         MedicationForms.list(meds, &p)
         p.raw("<h2>Add a medication</h2>")
         p.form("/meds/add") { p in
@@ -50,25 +46,22 @@ enum JournalPages {
         return p.document()
     }
 
-    static func addMedication(_ ctx: DaemonContext, _ form: Form) throws -> Response {
+    /// Adds a medication; Undo removes it.
+    static func addMedication(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
         do {
             let m = try HealthJournal(context: ctx).addMedication(Medication(name: form["name"] ?? "", dose: form["dose"] ?? ""), now: DaemonClock.now())
-            return Page.redirect("/meds", ok: "Added \(m.name).")
-        } catch { return Page.redirect("/meds", error: WebJournal.message(error)) }
+            return (Page.redirect("/meds", ok: "Added \(m.name)."), .removeMedication(m.id))
+        } catch { return (Page.redirect("/meds", error: WebJournal.message(error)), nil) }
     }
 
-    static func takeDose(_ ctx: DaemonContext, _ form: Form) throws -> Response {
+    /// Removes a reminder; Undo puts it back with its id and when it last rang.
+    static func removeReminder(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
         do {
-            let now = DaemonClock.now()
-            let (d, m) = try HealthJournal(context: ctx).takeDose(form["id"] ?? "", at: now)
-            return Page.redirect(Page.back(form, else: "/meds"), ok: "Logged: \(m.name) taken at \(Format.local(d.takenAt).suffix(5)).")
-        } catch { return Page.redirect(Page.back(form, else: "/meds"), error: WebJournal.message(error)) }
-    }
-
-    static func removeReminder(_ ctx: DaemonContext, _ form: Form) throws -> Response {
-        do {
-            let r = try HealthJournal(context: ctx).removeReminder(Int64(form["id"] ?? "") ?? -1)
-            return Page.redirect("/reminders", ok: "Removed: \(r.name).")
-        } catch { return Page.redirect("/reminders", error: WebJournal.message(error)) }
+            let journal = try HealthJournal(context: ctx)
+            let id = Int64(form["id"] ?? "") ?? -1
+            let lastFired = try journal.lastFired(reminder: id)
+            let r = try journal.removeReminder(id)
+            return (Page.redirect("/reminders", ok: "Removed: \(r.name)."), .restoreReminder(r, lastFired: lastFired))
+        } catch { return (Page.redirect("/reminders", error: WebJournal.message(error)), nil) }
     }
 }

@@ -13,15 +13,7 @@ enum JournalToday {
         p.raw("<section class=\"card\" aria-labelledby=\"today-h\"><h2 id=\"today-h\">Symptoms today</h2>")
         let entries = day.symptoms.filter { !$0.deleted }
         if entries.isEmpty { p.raw("<p>Nothing logged today.</p>") } else {
-            p.raw("<ul id=\"symptom-entries\">")
-            for e in entries.sorted(by: { $0.at.millis < $1.at.millis }) {
-                p.raw("<li>"); p.text("\(Format.local(e.at).suffix(5)) \(e.symptom): \(e.severity)")
-                if !e.relievedBy.isEmpty { p.text("; better with \(e.relievedBy.joined(separator: ", "))") }
-                if !e.aggravatedBy.isEmpty { p.text("; worse with \(e.aggravatedBy.joined(separator: ", "))") }
-                if let n = e.note { p.text(" – \(n)") }
-                p.raw("</li>")
-            }
-            p.raw("</ul>")
+            SymptomEdits.list(entries.sorted(by: { $0.at.millis < $1.at.millis }), id: "symptom-entries", back: "/journal", &p)
         }
         p.raw("<p><a class=\"button\" href=\"/#feel-h\">Log a symptom</a></p></section>")
 

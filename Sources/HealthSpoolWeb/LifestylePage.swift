@@ -98,7 +98,12 @@ enum LifestylePage {
             guard !entries.isEmpty else { continue }
             any = true
             p.raw("<h3>"); p.text(back == 0 ? "Today" : back == 1 ? "Yesterday" : DayStrip.long(day)); p.raw("</h3><ul class=\"readings\">")
-            for e in entries.sorted(by: { $0.at.millis > $1.at.millis }) { p.raw("<li>"); p.text(line(e)); p.raw("</li>") }
+            for e in entries.sorted(by: { $0.at.millis > $1.at.millis }) {
+                p.raw("<li class=\"editable\" data-entry=\"\(e.id)\"><span class=\"what\">"); p.text(line(e)); p.raw("</span>")
+                Edits.buttons(&p, edit: "/lifestyle/\(e.id)/edit?back=/lifestyle", delete: "/lifestyle/delete", fields: [("id", e.id.description)],
+                              what: "\(e.factor) at \(Format.local(e.at).suffix(5))", back: "/lifestyle")
+                p.raw("</li>")
+            }
             p.raw("</ul>")
         }
         if !any { p.raw("<p>Nothing noted in the last \(listDays) days.</p>") }
@@ -119,7 +124,7 @@ enum LifestylePage {
     }
 
     /// Logs the factor, or shows the form again with what was typed and what to change (422).
-    static func log(_ ctx: DaemonContext, _ form: Form, _ keys: FormKeys) throws -> Response {
+    static func log(_ ctx: DaemonContext, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
         var typed = Typed(form: form)
         let factor = typed.other.trimmingSpaces.isEmpty ? typed.factor.trimmingSpaces : typed.other.trimmingSpaces
         if factor.isEmpty { typed.problems["factor"] = "Choose what you want to note, or type it under Or something else." }
@@ -143,13 +148,13 @@ enum LifestylePage {
         }
         let journal = try WebJournal.open(ctx)
         guard typed.problems.isEmpty else {
-            return Page.respond(.init(code: 422), try render(journal, query: Form(""), csrf: keys, typed: typed))
+            return (Page.respond(.init(code: 422), try render(journal, query: Form(""), csrf: keys, typed: typed)), nil)
         }
         do {
             let note = typed.note.trimmingSpaces
             let e = try journal.logLifestyle(LifestyleLog(factor: factor, measure: measure, when: PartOfDay(parsing: typed.when),
                                                           note: note.isEmpty ? nil : note))
-            return Page.redirect("/lifestyle", ok: "Saved: " + line(e) + ".")
-        } catch { return Page.redirect("/lifestyle", error: WebJournal.notSaved(error)) }
+            return (Page.redirect("/lifestyle", ok: "Saved: " + line(e) + "."), .deleteLifestyle(e.id))
+        } catch { return (Page.redirect("/lifestyle", error: WebJournal.notSaved(error)), nil) }
     }
 }

@@ -40,17 +40,24 @@ enum MeasurePage {
         if view.days.isEmpty { p.raw("<p>No readings in the last \(view.periodDays) days.</p>") }
         for day in view.days {
             p.raw("<h3>"); p.text(DayStrip.long(day.date)); p.raw("</h3><ul class=\"readings\">")
-            for r in day.readings { reading(r, &p) }
+            for r in day.readings { reading(r, back: "/measure", &p) }
             p.raw("</ul>")
         }
         p.raw("</section>")
     }
 
-    /// One reading: its time, kind and value (glucose with the other unit beside).
-    static func reading(_ r: MeasurementReading, _ p: inout Page) {
-        p.raw("<li><span class=\"time\">"); p.text(r.time); p.raw("</span> <span class=\"kind\">"); p.text(r.kind.title)
+    /// One reading: its time, kind and value (glucose with the other unit beside); with
+    /// `back`, Change and Delete buttons that land there.
+    static func reading(_ r: MeasurementReading, back: String? = nil, _ p: inout Page) {
+        p.raw(back == nil ? "<li>" : "<li class=\"editable\" data-reading=\"\(Page.escape(r.key))\"><span class=\"what\">")
+        p.raw("<span class=\"time\">"); p.text(r.time); p.raw("</span> <span class=\"kind\">"); p.text(r.kind.title)
         p.raw("</span> <strong>"); p.text(r.text); p.raw("</strong>")
         if let other = r.other { p.raw(" <span class=\"other\">("); p.text(other); p.raw(")</span>") }
+        if let back {
+            p.raw("</span>")
+            Edits.buttons(&p, edit: "/measure/\(Page.percentEncode(r.key))/edit?back=\(Page.percentEncode(back))", delete: "/measure/delete",
+                          fields: [("key", r.key)], what: "\(r.kind.title) \(r.text) at \(r.time)", back: back)
+        }
         p.raw("</li>")
     }
 
@@ -99,7 +106,7 @@ enum MeasurePage {
 
     /// Saves a measurement, or shows the page again with what was typed and, next to each field
     /// that needs it, what to do (status 422; nothing is stored).
-    static func add(_ ctx: DaemonContext, _ form: Form, _ keys: FormKeys) throws -> Response {
+    static func add(_ ctx: DaemonContext, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
         let kind = form["kind"] ?? ""
         var fields: [String: String] = [:]
         for (name, value) in form.pairs where fields[name] == nil { fields[name] = value }
@@ -109,9 +116,9 @@ enum MeasurePage {
         case .measurement(let m):
             do {
                 // Through the CLI's runner: the types it queued are announced to the sync part.
-                _ = try JournalRunner.run(context: ctx) { r in try r.records().measure(m, at: r.now, now: r.now) }
-                return Page.redirect("/measure", ok: "Saved.")
-            } catch { return Page.redirect("/measure", error: WebJournal.message(error)) }
+                let (samples, _) = try JournalRunner.run(context: ctx) { r in try r.records().measure(m, at: r.now, now: r.now) }
+                return (Page.redirect("/measure", ok: "Saved."), .deleteMeasurement(HealthJournal.key(of: samples)))
+            } catch { return (Page.redirect("/measure", error: WebJournal.message(error)), nil) }
         case .problems(let problems):
             var p = Page(title: "Measurements", path: "/measure", csrf: keys)
             let what = MeasurementKind.formKinds[kind]?.title.lowercased() ?? (kind == "steps" ? "steps count" : "measurement")
@@ -120,7 +127,7 @@ enum MeasurePage {
             latest(view, &p)
             forms(&p, glucoseUnit: unit, typed: Typed(kind: kind, form: form, problems: problems))
             recent(view, &p)
-            return Page.respond(.init(code: 422), p.document())
+            return (Page.respond(.init(code: 422), p.document()), nil)
         }
     }
 }

@@ -55,6 +55,8 @@ enum NotePages {
                 if n.audioFile != nil {
                     p.raw("<audio controls preload=\"metadata\" src=\"/notes/\(n.id)/audio\" aria-label=\"Recording of the note from \(Page.escape(Format.local(n.created)))\"></audio>")
                 }
+                Edits.buttons(&p, edit: "/notes/\(n.id)/edit", delete: "/notes/delete", fields: [("id", String(n.id))],
+                              what: "the note of \(Format.local(n.created))", back: "/notes")
                 p.raw("</li>")
             }
             p.raw("</ul>")
@@ -64,18 +66,20 @@ enum NotePages {
     }
 
     /// A note without a recording (the form posted without the script).
-    static func add(_ ctx: DaemonContext, _ form: Form) throws -> Response {
+    static func add(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
         do {
             let n = try HealthJournal(context: ctx).addNote(text: form["text"] ?? "", category: form["category"], audio: nil, now: DaemonClock.now())
-            return Page.redirect("/notes", ok: "Note saved in \(n.category).")
-        } catch { return Page.redirect("/notes", error: WebJournal.notSaved(error)) }
+            return (Page.redirect("/notes", ok: "Note saved in \(n.category)."), .removeNote(n.id))
+        } catch { return (Page.redirect("/notes", error: WebJournal.notSaved(error)), nil) }
     }
 
     /// A note with a recording: the body is the audio, category and text are in the query.
     /// The bytes go to a 0600 temporary file in the state directory, which `addNote` copies
     /// beside the store; the temporary file is removed either way. Answers with the page to
     /// go to (JSON), since the script, not the browser, follows it.
-    static func addWithAudio(_ ctx: DaemonContext, query: Form, contentType: String, audio: [UInt8]) throws -> Response {
+    /// `offer` keeps the Undo of the new note and returns its token (`UndoLog`).
+    static func addWithAudio(_ ctx: DaemonContext, query: Form, contentType: String, audio: [UInt8],
+                             offer: (JournalUndo) -> String? = { _ in nil }) throws -> Response {
         let ext: String
         switch contentType.split(separator: ";").first.map({ String($0).trimmingSpaces.lowercased() }) ?? "" {
         case "audio/webm", "video/webm": ext = "webm"
@@ -93,7 +97,8 @@ enum NotePages {
             try FileSystem.writeAtomically(temp, audio, mode: 0o600)
             defer { try? FileSystem.remove(temp) }
             let n = try HealthJournal(context: ctx).addNote(text: query["text"] ?? "", category: query["category"], audio: temp, now: DaemonClock.now())
-            return json(.ok, ["location": "/notes?ok=" + Page.percentEncode("Note with recording saved in \(n.category).")])
+            let undo = offer(.removeNote(n.id)).map { "&undo=" + $0 } ?? ""
+            return json(.ok, ["location": "/notes?ok=" + Page.percentEncode("Note with recording saved in \(n.category).") + undo])
         } catch {
             return json(.badRequest, ["error": WebJournal.notSaved(error)])
         }

@@ -57,9 +57,19 @@ struct Page {
         raw("></div>")
     }
 
-    /// A message shown after an action: success or error, announced to screen readers.
+    /// A message shown after an action: success or error, announced to screen readers. After a
+    /// save or a delete that can be undone (`undo` in the address, `UndoLog`), the message holds
+    /// an Undo button: a plain form, no script needed.
     mutating func notice(_ query: Form) {
-        if let ok = query["ok"] {
+        if let ok = query["ok"], let undo = query["undo"], UndoLog.isToken(undo) {
+            raw("<div class=\"notice ok undoable\" role=\"status\"><p>\(Self.escape(ok))</p>")
+            form("/undo", cssClass: "undo") { p in
+                p.raw("<input type=\"hidden\" name=\"undo\" value=\"\(undo)\"><input type=\"hidden\" name=\"back\" value=\"\(Self.escape(p.path))\">")
+                p.raw("<button type=\"submit\" class=\"secondary\" id=\"undo\">Undo</button>")
+            }
+            raw("</div>")
+            if query["emergency"] == "1" { raw("<p class=\"emergency\" id=\"emergency\">\(Self.escape(EmergencyLine.text))</p>") }
+        } else if let ok = query["ok"] {
             raw("<p class=\"notice ok\" role=\"status\">\(Self.escape(ok))</p>")
             if query["emergency"] == "1" { raw("<p class=\"emergency\" id=\"emergency\">\(Self.escape(EmergencyLine.text))</p>") }
         }
@@ -108,8 +118,9 @@ struct Page {
     /// With `emergency`, the page shows `EmergencyLine` under the message.
     static func redirect(_ path: String, ok: String? = nil, error: String? = nil, emergency: Bool = false) -> Response {
         var target = path
-        if let ok { target += "?ok=" + percentEncode(ok) + (emergency ? "&emergency=1" : "") }
-        if let error { target += "?error=" + percentEncode(error) }
+        let join = path.contains("?") ? "&" : "?"
+        if let ok { target += join + "ok=" + percentEncode(ok) + (emergency ? "&emergency=1" : "") }
+        if let error { target += join + "error=" + percentEncode(error) }
         return Response(status: .seeOther, headers: [.location: target])
     }
 

@@ -117,17 +117,19 @@ enum ReminderForms {
         return (typed, (typed.name, times, rule, start, typed.med.isEmpty ? nil : typed.med))
     }
 
-    static func add(_ ctx: DaemonContext, _ form: Form, _ keys: FormKeys) throws -> Response {
+    /// Adds a reminder; Undo removes it.
+    static func add(_ ctx: DaemonContext, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
         let journal = try HealthJournal(context: ctx)
         let now = DaemonClock.now()
         let (typed, asked) = read(form, journal: journal, now: now)
         guard let (name, times, rule, start, med) = asked else {
-            return Page.respond(.init(code: 422), try render(journal, now: now, query: Form(""), csrf: keys, typed: typed))
+            return (Page.respond(.init(code: 422), try render(journal, now: now, query: Form(""), csrf: keys, typed: typed)), nil)
         }
         do {
             let r = try journal.addReminder(name: name, kind: nil, times: times, rule: rule, start: start, medication: med, now: now)
-            return Page.redirect("/reminders", ok: "Reminder set: \(r.name). \(RecurrenceWords.rule(r.rule, times: r.times, start: r.start)).")
-        } catch { return Page.redirect("/reminders", error: WebJournal.message(error)) }
+            return (Page.redirect("/reminders", ok: "Reminder set: \(r.name). \(RecurrenceWords.rule(r.rule, times: r.times, start: r.start))."),
+                    .removeReminder(r.id))
+        } catch { return (Page.redirect("/reminders", error: WebJournal.message(error)), nil) }
     }
 
     static func editPage(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {

@@ -71,11 +71,11 @@ enum SymptomPages {
         p.raw("</datalist>")
     }
 
-    /// Saves the entry; lands on the journal page with the day's scores.
-    static func log(_ ctx: DaemonContext, _ form: Form) throws -> Response {
+    /// Saves the entry; lands on the journal page with the day's scores, and Undo.
+    static func log(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
         let symptom = form["symptom"] ?? ""
         guard let severity = Severity(parsing: form["severity"] ?? "") else {
-            return Page.redirect("/", error: "Choose how bad it is: Mild, Moderate, Severe or Debilitating.")
+            return (Page.redirect("/", error: "Choose how bad it is: Mild, Moderate, Severe or Debilitating."), nil)
         }
         func list(_ name: String) -> [String] {
             (form[name] ?? "").split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
@@ -86,10 +86,10 @@ enum SymptomPages {
                                  category: optional("category"), relievedBy: list("relieved"), aggravatedBy: list("aggravated"),
                                  note: optional("note"))
             let (e, _) = try WebJournal.open(ctx).logSymptom(log)
-            return Page.redirect("/journal", ok: "Saved: \(e.symptom), \(e.severity), at \(Format.local(e.at).suffix(5)).",
-                                 emergency: EmergencyLine.line(symptom: e.symptom, severity: e.severity) != nil)
+            return (Page.redirect("/journal", ok: "Saved: \(e.symptom), \(e.severity), at \(Format.local(e.at).suffix(5)).",
+                                  emergency: EmergencyLine.line(symptom: e.symptom, severity: e.severity) != nil), .deleteSymptom(e.id))
         } catch {
-            return Page.redirect("/", error: WebJournal.notSaved(error))
+            return (Page.redirect("/", error: WebJournal.notSaved(error)), nil)
         }
     }
 }

@@ -8,9 +8,11 @@ extension WebRoutes {
     func addFormPages(_ router: Router<WebContext>) {
         typealias Post = @Sendable (DaemonContext, Form, FormKeys) throws -> Response
         router.get("/lifestyle") { r, c in try await page(r, c) { ctx, q, csrf in try LifestylePage.page(ctx, query: q, csrf: csrf) } }
-        router.post("/lifestyle/log") { r, c in try await action(r, c, LifestylePage.log as Post) }
+        router.post("/lifestyle/log") { r, c in
+            try await undoable(r, c, LifestylePage.log as @Sendable (DaemonContext, Form, FormKeys) throws -> (Response, JournalUndo?))
+        }
         router.get("/goals") { r, c in try await page(r, c) { ctx, q, csrf in try GoalForms.page(ctx, query: q, csrf: csrf) } }
-        router.post("/goals/add") { r, c in try await action(r, c, GoalForms.add as Post) }
+        router.post("/goals/add") { r, c in try await undoable(r, c, GoalForms.add as @Sendable (DaemonContext, Form, FormKeys) throws -> (Response, JournalUndo?)) }
         router.post("/goals/remove") { r, c in try await action(r, c, GoalForms.remove) }
         router.get("/reminders/edit") { r, c in try await page(r, c) { ctx, q, csrf in try ReminderForms.editPage(ctx, query: q, csrf: csrf) } }
         router.post("/reminders/edit") { r, c in try await action(r, c, ReminderForms.edit as Post) }

@@ -6,18 +6,22 @@ extension WebRoutes {
     /// The health journal's screens: logging a symptom, goals checked off, notes with audio.
     func addJournalPages(_ router: Router<WebContext>) {
         router.get("/symptoms/log") { r, c in try await page(r, c) { ctx, q, csrf in try SymptomPages.logPage(ctx, query: q, csrf: csrf) } }
-        router.post("/symptoms/log") { r, c in try await action(r, c, SymptomPages.log) }
+        router.post("/symptoms/log") { r, c in try await undoable(r, c, SymptomPages.log) }
         router.post("/goals/done") { r, c in try await action(r, c, JournalToday.goalDone) }
         router.get("/notes") { r, c in try await page(r, c) { ctx, q, csrf in try NotePages.render(ctx, query: q, csrf: csrf) } }
-        router.post("/notes/add") { r, c in try await action(r, c, NotePages.add) }
-        router.post("/notes/audio") { request, _ in
+        router.post("/notes/add") { r, c in try await undoable(r, c, NotePages.add) }
+        router.post("/notes/audio") { request, context in
             let query = Form(request.uri.query ?? "")
             let type = request.headers[.contentType] ?? ""
             let body = try await request.body.collect(upTo: NotePages.maxAudioBytes)
             let bytes = Array(buffer: body)
             let env = environment
+            let session = context.session?.id ?? ""
+            let undos = self.undos
             return try await store.run {
-                try NotePages.addWithAudio(try DaemonContext(environment: env), query: query, contentType: type, audio: bytes)
+                try NotePages.addWithAudio(try DaemonContext(environment: env), query: query, contentType: type, audio: bytes) { undo in
+                    session.isEmpty ? nil : undos.offer(undo, session: session, back: "/notes", now: DaemonClock.now().millis)
+                }
             }
         }
         router.get("/notes/:id/audio") { _, c in

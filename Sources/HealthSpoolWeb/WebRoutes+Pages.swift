@@ -19,11 +19,11 @@ extension WebRoutes {
         router.post("/settings/lock") { r, c in try await action(r, c, SettingsPage.setLock) }
         router.post("/settings/after-import") { r, c in try await action(r, c, SettingsPage.saveAfterImport) }
         router.post("/settings/gateway/test") { r, c in try await action(r, c, SettingsPage.testGateway) }
-        router.post("/meds/add") { r, c in try await action(r, c, JournalPages.addMedication) }
-        router.post("/meds/take") { r, c in try await action(r, c, JournalPages.takeDose) }
-        router.post("/reminders/add") { r, c in try await action(r, c, ReminderForms.add as @Sendable (DaemonContext, Form, FormKeys) throws -> Response) }
-        router.post("/reminders/remove") { r, c in try await action(r, c, JournalPages.removeReminder) }
-        router.post("/measure") { r, c in try await action(r, c, MeasurePage.add as @Sendable (DaemonContext, Form, FormKeys) throws -> Response) }
+        router.post("/meds/add") { r, c in try await undoable(r, c, JournalPages.addMedication) }
+        router.post("/meds/take") { r, c in try await undoable(r, c, DoseEdits.take) }
+        router.post("/reminders/add") { r, c in try await undoable(r, c, ReminderForms.add as @Sendable (DaemonContext, Form, FormKeys) throws -> (Response, JournalUndo?)) }
+        router.post("/reminders/remove") { r, c in try await undoable(r, c, JournalPages.removeReminder) }
+        router.post("/measure") { r, c in try await undoable(r, c, MeasurePage.add as @Sendable (DaemonContext, Form, FormKeys) throws -> (Response, JournalUndo?)) }
 
         router.post("/sync") { _, _ in
             let env = environment

@@ -26,6 +26,8 @@ struct WebRoutes: Sendable {
     let sync = SyncRun()
     /// The one-time tokens of the sessions' forms.
     let formTokens = FormTokens()
+    /// The Undo each save and delete offers, per session.
+    let undos = UndoLog()
 
     /// The configuration as it is now (read on the store queue: it touches files).
     func context() throws -> DaemonContext { try DaemonContext(environment: environment) }
@@ -35,7 +37,7 @@ struct WebRoutes: Sendable {
         router.add(middleware: RequestGuard(address: address, port: port, sessions: sessions, metricsToken: metricsToken))
         if let metrics { MetricsRoute.add(to: router, metrics: metrics) }
         router.get("/static/app.css") { _, _ in
-            var r = Page.respond(.ok, Assets.css + "\n" + JournalAssets.css, type: "text/css; charset=utf-8")
+            var r = Page.respond(.ok, Assets.css + "\n" + JournalAssets.css + "\n" + EditAssets.css, type: "text/css; charset=utf-8")
             r.headers[.cacheControl] = "max-age=3600"
             return r
         }
@@ -46,13 +48,14 @@ struct WebRoutes: Sendable {
         }
         router.get("/login") { request, _ in self.login(request) }
         router.post("/logout") { request, context in
-            if let id = context.session?.id { sessions.end(id); formTokens.end(session: id) }
+            if let id = context.session?.id { sessions.end(id); formTokens.end(session: id); undos.end(session: id) }
             var r = Page.plain(status: .ok, title: "Logged out", text: "You are logged out. To come back, open Health journal from your applications menu (or run the command healthspool ui).")
             r.headers[.setCookie] = "hs_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"
             return r
         }
         addPages(router)
         addJournalPages(router)
+        addEditPages(router)
         addFormPages(router)
         addDayPages(router)
         addReportPages(router)

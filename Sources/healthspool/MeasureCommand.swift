@@ -9,7 +9,7 @@ struct MeasureCommand: ParsableCommand {
             Stored as samples of the matching HealthKit type (source "healthspool", HKWasUserEntered) and synced \
             like imported ones. Values outside physiological ranges are refused with the range.
             """,
-        subcommands: [MeasureBP.self, MeasureHR.self, MeasureSpO2.self, MeasureGlucose.self, MeasureWeight.self, MeasureSteps.self, MeasureList.self])
+        subcommands: [MeasureBP.self, MeasureHR.self, MeasureSpO2.self, MeasureGlucose.self, MeasureWeight.self, MeasureSteps.self, MeasureList.self, MeasureDelete.self])
 }
 
 /// The measurements typed in, as the web interface's Measurements page shows them (the same view).
@@ -28,6 +28,20 @@ struct MeasureList: ParsableCommand {
     func run() throws {
         let view = try withJournal(common) { r in try r.records().measurements(now: r.now, days: days) }
         if json { printJSON(view.json) } else { print(view.text) }
+    }
+}
+
+/// Deletes a measurement typed in (by mistake): its samples go to the gateway as tombstones.
+struct MeasureDelete: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete", abstract: "Delete a measurement typed in by mistake (the gateway gets a tombstone).",
+        discussion: "ID is the reading's id as 'measure list --json' gives it. A blood pressure's two numbers go together.")
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "The reading's id (from 'measure list --json').") var id: String
+
+    func run() throws {
+        let r = try withJournal(common) { try $0.records().deleteMeasurement(id) }
+        print("deleted \(r.line) of \(r.date) \(r.time)")
     }
 }
 

@@ -6,7 +6,7 @@ struct NoteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "note", abstract: "Notes in your own categories, with an optional audio recording.",
         discussion: "Audio files are copied beside the store (<state dir>/notes/, mode 0600) and removed with their note and by purge.",
-        subcommands: [NoteAdd.self, NoteList.self, NoteCategories.self, NoteRemove.self])
+        subcommands: [NoteAdd.self, NoteEdit.self, NoteList.self, NoteCategories.self, NoteRemove.self])
 }
 
 struct NoteAdd: ParsableCommand {
@@ -67,5 +67,25 @@ struct NoteRemove: ParsableCommand {
     func run() throws {
         let n = try withJournal(common) { try $0.records().removeNote(id) }
         print("removed note \(n.id)\(n.audioFile == nil ? "" : " and its audio")")
+    }
+}
+
+struct NoteEdit: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "edit", abstract: "Change a note's text or category.")
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "The note's id.") var id: Int64
+    @Option(help: "The new text.") var text: String?
+    @Option(help: "The new category.") var category: String?
+
+    func validate() throws {
+        if text == nil && category == nil { throw ValidationError("give --text, --category or both") }
+    }
+
+    func run() throws {
+        let n = try withJournal(common) { r in
+            let journal = try r.records()
+            return try journal.editNote(id, text: text ?? journal.note(id).text, category: category)
+        }
+        print("changed note \(n.id) (\(n.category))")
     }
 }

@@ -74,6 +74,9 @@ import Testing
         #expect(text.contains("Measurements  07:00 Heart rate 64 bpm\n              09:00 Blood pressure 128/82 mmHg"), "\(text)")
         var w = JSONWriter(capacity: 1024)
         w.value(try #require(day.json.objectValue?.first { $0.0 == "measurements" }?.1))
-        #expect(w.text.contains(#"{"kind":"bloodPressure","at":"2026-01-01T09:00:00.000Z","value":128,"diastolic":82,"text":"128/82 mmHg"}"#), "\(w.text)")
+        // Each reading names itself by its id (`measure delete ID`): its start and first sample's id.
+        let bp = day.measurements[1]
+        #expect(bp.key == "\(Self.at(1).millis).\(bp.parts[0].id)")
+        #expect(w.text.contains(#"{"id":"\#(bp.key)","kind":"bloodPressure","at":"2026-01-01T09:00:00.000Z","value":128,"diastolic":82,"text":"128/82 mmHg"}"#), "\(w.text)")
     }
 }

@@ -22,7 +22,9 @@ PAGES = ["/", "/sync", "/day", "/import", "/journal", "/meds", "/reminders", "/m
          "/lifestyle", "/goals"]
 POSTS = ["/sync", "/settings/types", "/settings/glucose", "/settings/frequency", "/settings/lock", "/settings/after-import", "/settings/gateway/test", "/meds/add",
          "/meds/take", "/reminders/add", "/reminders/remove", "/measure", "/logout", "/symptoms/log", "/goals/done", "/notes/add",
-         "/notes/audio", "/import", "/lifestyle/log", "/goals/add", "/goals/remove", "/reminders/edit", "/meds/edit", "/meds/remove"]
+         "/notes/audio", "/import", "/undo", "/symptoms/edit", "/symptoms/delete", "/lifestyle/edit", "/lifestyle/delete", "/doses/edit",
+         "/doses/delete", "/notes/edit", "/notes/delete", "/measure/edit", "/measure/delete",
+         "/lifestyle/log", "/goals/add", "/goals/remove", "/reminders/edit", "/meds/edit", "/meds/remove"]
 
 
 class Web:

@@ -298,7 +298,7 @@ def test_a_ten_year_old_adds_a_medication_with_an_every_other_day_reminder_at_8_
     browser.find_element(By.LINK_TEXT, "Medications").click()                  # click 1
     browser.find_element(By.ID, "f-name").send_keys("Vitamin D")              # 9 keys
     browser.find_element(By.XPATH, "//button[text()='Add medication']").click()  # click 2
-    assert flash(browser, "ok", "Added Vitamin D") == "Added Vitamin D."
+    assert flash(browser, "ok", "Added Vitamin D") == "Added Vitamin D.\nUndo"   # the confirmation offers Undo
     browser.find_element(By.LINK_TEXT, "Reminders").click()                    # click 3
     browser.find_element(By.ID, "f-name").send_keys("Take vitamin D")         # 14 keys
     assert browser.find_element(By.ID, "f-time").get_attribute("value") == "08:00"  # already there: 0 keys
@@ -307,7 +307,7 @@ def test_a_ten_year_old_adds_a_medication_with_an_every_other_day_reminder_at_8_
     Select(browser.find_element(By.ID, "f-med")).select_by_visible_text("Vitamin D")  # clicks 5 and 6 (open, choose)
     browser.find_element(By.XPATH, "//button[text()='Add reminder']").click()  # click 7
     # 7 clicks and 23 keys in all, no command typed.
-    assert flash(browser, "ok", "Reminder set") == "Reminder set: Take vitamin D. Every other day at 08:00."
+    assert flash(browser, "ok", "Reminder set") == "Reminder set: Take vitamin D. Every other day at 08:00.\nUndo"
     item = browser.find_element(By.CSS_SELECTOR, "#reminders li").text
     assert "Take vitamin D" in item and "(for Vitamin D)" in item
     assert "Every other day at 08:00" in item

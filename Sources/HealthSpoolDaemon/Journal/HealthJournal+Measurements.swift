@@ -30,19 +30,25 @@ extension HealthJournal {
         for kind in MeasurementKind.allCases {
             let samples = try store.samples(type: kind.type, source: ManualMeasurement.source, fromMillis: fromMillis,
                                             toMillis: toMillis, limit: limit)
-            var diastolic: [String: Double] = [:]
+            var diastolic: [String: Sample] = [:]
             if kind == .bloodPressure, let first = samples.last {
                 let lower = try store.samples(type: "bloodPressureDiastolic", source: ManualMeasurement.source,
                                               fromMillis: first.sample.start.millis, toMillis: toMillis, limit: limit * 2)
-                for d in lower { diastolic[Self.readingKey(d.sample)] = d.sample.value }
+                for d in lower {
+                    diastolic[Self.readingKey(d.sample)] = d.sample
+                    if diastolic[String(d.sample.start.millis)] == nil { diastolic[String(d.sample.start.millis)] = d.sample }
+                }
             }
             for s in samples.map(\.sample) {
                 let at = Timestamp(millis: s.start.millis, utcOffsetSeconds: zone.offset(atUTCMillis: s.start.millis))
                 var r = MeasurementReading(kind: kind, at: at, date: WallClock.localDay(of: s.start, zone: zone), value: s.value, text: "")
+                r.parts = [SampleStore.SampleKey(type: kind.type, startMillis: s.start.millis, id: s.id)]
                 switch kind {
                 case .bloodPressure:
-                    guard let dia = diastolic[Self.readingKey(s)] else { continue }
+                    guard let lower = diastolic[Self.readingKey(s)] ?? diastolic[String(s.start.millis)] else { continue }
+                    let dia = lower.value
                     r.diastolic = dia
+                    r.parts.append(SampleStore.SampleKey(type: lower.type, startMillis: lower.start.millis, id: lower.id))
                     r.text = "\(style.count(s.value))/\(style.count(dia)) mmHg"
                 case .heartRate: r.text = style.count(s.value) + " bpm"
                 case .oxygen: r.text = style.number(s.value <= 1 ? s.value * 100 : s.value, digits: 1) + " %"

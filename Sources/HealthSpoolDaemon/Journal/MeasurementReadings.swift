@@ -1,4 +1,5 @@
 import HealthSpoolCore
+import HealthSpoolStore
 
 /// The kinds of measurement a person types in, in the order the measurements page lists them.
 public enum MeasurementKind: String, CaseIterable, Sendable {
@@ -42,13 +43,20 @@ public struct MeasurementReading: Sendable, Equatable {
     public var text: String
     /// Glucose in the other unit ("98 mg/dL"), shown beside.
     public var other: String?
+    /// The stored samples it is (blood pressure: systolic, then diastolic).
+    public var parts: [SampleStore.SampleKey] = []
+
+    /// What names the reading to `HealthJournal.deleteMeasurement` and a form:
+    /// `<start ms>.<id of its first sample>`.
+    public var key: String { parts.first.map { "\($0.startMillis).\($0.id)" } ?? "" }
 
     /// The local time, HH:MM.
     public var time: String { String(at.iso8601Local.dropFirst(11).prefix(5)) }
 
-    /// The reading as `--json` lists it.
+    /// The reading as `--json` lists it; `id` is its key (`measure delete ID`).
     public var json: JSONValue {
         var members: [(String, JSONValue)] = [("kind", .string(kind.rawValue)), ("at", .string(at.iso8601Local)), ("value", .number(value))]
+        if !key.isEmpty { members.insert(("id", .string(key)), at: 0) }
         if let diastolic { members.append(("diastolic", .number(diastolic))) }
         members.append(("text", .string(text)))
         if let other { members.append(("other", .string(other))) }

@@ -1,0 +1,68 @@
+@preconcurrency import HealthSpoolCore
+@preconcurrency import HealthSpoolDaemon
+import Hummingbird
+
+/// Doses in the browser: "Taken" (once per tap: the form's one-time token), a dose's time
+/// changed, a dose deleted; each with Undo. The same use cases as `healthspool med take` and
+/// `med dose edit|remove`.
+enum DoseEdits {
+    /// Logs a dose taken now; Undo removes it.
+    static func take(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
+        let back = Page.back(form, else: "/meds")
+        do {
+            let (d, m) = try HealthJournal(context: ctx).takeDose(form["id"] ?? "", at: DaemonClock.now())
+            return (Page.redirect(back, ok: "Logged: \(m.name) taken at \(Format.local(d.takenAt).suffix(5))."), .removeDose(d.id))
+        } catch { return (Page.redirect(back, error: WebJournal.message(error)), nil) }
+    }
+
+    /// Changes when a dose was taken (a time today, or on the dose's own day); Undo puts the old time back.
+    static func retime(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
+        let back = Edits.back(form, else: "/meds")
+        do {
+            let journal = try HealthJournal(context: ctx)
+            let old = try journal.dose(id: Int64(form["id"] ?? "") ?? -1)
+            let was = journal.local(old.takenAt).iso8601Local
+            guard let at = try Edits.time(date: form["date"], time: form["time"], was: was, journal, now: DaemonClock.now()) else {
+                return (Page.redirect(back, ok: "Nothing was changed."), nil)
+            }
+            try journal.editDose(id: old.id, takenAt: at, now: DaemonClock.now())
+            let name = (try? journal.medications().first { $0.id == old.medicationID }?.name) ?? "The dose"
+            return (Page.redirect(back, ok: "Changed: \(name) taken at \(String(journal.local(at).iso8601Local.dropFirst(11).prefix(5)))."),
+                    .retimeDose(id: old.id, takenAt: old.takenAt))
+        } catch { return (Page.redirect(back, error: "Not changed: \(WebJournal.message(error))"), nil) }
+    }
+
+    /// Deletes a dose; Undo puts it back with its id.
+    static func delete(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
+        let back = Edits.back(form, else: "/meds")
+        do {
+            let journal = try HealthJournal(context: ctx)
+            let old = try journal.dose(id: Int64(form["id"] ?? "") ?? -1)
+            try journal.removeDose(id: old.id)
+            let name = (try? journal.medications().first { $0.id == old.medicationID }?.name) ?? "The dose"
+            return (Page.redirect(back, ok: "Deleted: \(name) at \(String(journal.local(old.takenAt).iso8601Local.dropFirst(11).prefix(5)))."),
+                    .restoreDose(old))
+        } catch { return (Page.redirect(back, error: "Not deleted: \(WebJournal.message(error))"), nil) }
+    }
+
+    /// The doses of a day, each with its time to change and a Delete button.
+    static func list(_ doses: [(Dose, String)], back: String, _ p: inout Page) {
+        p.raw("<ul class=\"entries\" id=\"doses\">")
+        for (d, name) in doses {
+            let time = String(Format.local(d.takenAt).suffix(5))
+            p.raw("<li data-dose=\"\(d.id)\"><span class=\"what\"><strong>"); p.text("\(time) \(name)"); p.raw("</strong></span><span class=\"actions\">")
+            p.form("/doses/edit", cssClass: "dose-time") { p in
+                p.raw("<input type=\"hidden\" name=\"id\" value=\"\(d.id)\">" + Edits.backField(back))
+                p.raw("<div class=\"field\"><label for=\"dose-time-\(d.id)\">Taken at</label>")
+                p.raw("<input id=\"dose-time-\(d.id)\" name=\"time\" type=\"time\" value=\"\(time)\" required></div>")
+                p.raw("<button type=\"submit\" class=\"secondary\" aria-label=\"Change the time: \(Page.escape(name)) at \(time)\">Change time</button>")
+            }
+            p.form("/doses/delete", cssClass: "") { p in
+                p.raw("<input type=\"hidden\" name=\"id\" value=\"\(d.id)\">" + Edits.backField(back))
+                p.raw("<button type=\"submit\" class=\"secondary\" aria-label=\"Delete: \(Page.escape(name)) at \(time)\">Delete</button>")
+            }
+            p.raw("</span></li>")
+        }
+        p.raw("</ul>")
+    }
+}
