@@ -59,7 +59,9 @@ def test_status_shows_the_wait_of_a_retry_after(hs, gateway):
     hs.start()
     hs.drop("a.json", json.dumps(samples(3)))
     st = wait_until(lambda: (s := hs.status())["gateway"]["retryInSeconds"] and s)
-    assert st and 30 <= st["gateway"]["retryInSeconds"] <= 40, st
+    # Never sooner than the 40 s asked for; spread over the next half of it (issue 32: every
+    # daemon the gateway told the same thing must not come back in the same second).
+    assert st and 30 <= st["gateway"]["retryInSeconds"] <= 60, st
     assert st["daemon"]["state"] == "error"
     text = hs.run("status").stdout
     assert "retrying in" in text and "503" in text
