@@ -81,7 +81,8 @@ public final class SecretService {
     }
 
     /// Runs `body` with a connection made for it, on this thread; nil when there is no keyring
-    /// (`secrets.keyring = off`, no session bus, no Secret Service).
+    /// (`secrets.keyring = off`, no session bus, no Secret Service, or one with no default
+    /// collection to keep anything in).
     public static func with<T>(use: KeyringUse, environment: [String: String],
                                _ body: (SecretService) throws(KeyringError) -> T) throws(KeyringError) -> T? {
         guard use != .off else { return nil }
@@ -90,7 +91,12 @@ public final class SecretService {
             if case .unavailable = error { return nil }
             throw error
         }
-        return try body(service)
+        // A Secret Service with no default collection (gnome-keyring in a session that no login
+        // unlocked, a fresh account) has nowhere to keep anything: as no keyring at all.
+        do { return try body(service) } catch {
+            if case .noDefaultCollection = error { return nil }
+            throw error
+        }
     }
 
     /// The default collection's object path (`ReadAlias("default")`).

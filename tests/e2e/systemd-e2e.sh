@@ -485,8 +485,8 @@ check "healthspool sync (as the user) completes" manual_sync
 # it, 401.
 ui_serves() {
     local link code
-    link=$(as_user healthspool ui --no-open 2>/dev/null | head -1)
-    case "$link" in "http://$WEBADDR:$WEBPORT/login?token="*) ;; *) echo "healthspool ui printed: $link"; return 1 ;; esac
+    link=$(as_user healthspool ui --no-open 2>"$WORK/ui.err" | head -1)
+    case "$link" in "http://$WEBADDR:$WEBPORT/login?token="*) ;; *) echo "healthspool ui printed: $link; on stderr: $(cat "$WORK/ui.err")"; return 1 ;; esac
     code=$(curl -s -o /dev/null -w '%{http_code}' "http://$WEBADDR:$WEBPORT/")
     [ "$code" = 401 ] || { echo "without the cookie: $code"; return 1; }
     code=$(curl -sS -L -b "" -o "$WORK/home.html" -w '%{http_code}' "$link")

@@ -257,3 +257,36 @@ def test_a_systemd_credential_is_named_as_such_and_wins_over_the_keyring(hs, key
     p = hs.run("config", "check", env={"CREDENTIALS_DIRECTORY": str(credentials)})
     assert f"gateway.secret: systemd credential {credentials}/healthspool-gateway" in p.stdout, p.stdout
     assert "from-systemd" not in p.stdout + p.stderr
+
+
+def test_a_keyring_without_a_default_collection_counts_as_none_and_the_files_are_used(hs):
+    """A Secret Service that runs but has no default collection (gnome-keyring in a session no
+    login unlocked, as on a fresh account started without PAM): `healthspool ui` still prints
+    its link and the web secret is a file, as with no keyring at all."""
+    address = f"unix:path={hs.runtime}/bus"
+    env = {**hs.env, "DBUS_SESSION_BUS_ADDRESS": address}
+    bus = subprocess.Popen(["dbus-daemon", "--session", f"--address={address}", "--nofork", "--nopidfile"],
+                           env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    keyring = None
+    try:
+        assert wait_until(lambda: (hs.runtime / "bus").exists(), 10), "dbus-daemon did not start"
+        keyring = subprocess.Popen(["gnome-keyring-daemon", "--foreground", "--components=secrets"], env=env,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+        def on_bus():
+            p = subprocess.run(["dbus-send", f"--bus={address}", "--print-reply", "--dest=org.freedesktop.secrets",
+                                "/org/freedesktop/secrets", "org.freedesktop.Secret.Service.ReadAlias", "string:default"],
+                               env=env, capture_output=True, text=True)
+            return p.returncode == 0 and p.stdout
+        reply = wait_until(on_bus, 10)
+        assert reply and 'object path "/"' in reply, reply   # no default collection
+        link = hs.run("ui", "--no-open", env={"HEALTHSPOOL_WEB_ENABLED": "true"}).stdout.strip().splitlines()[0]
+        assert "/login?token=" in link
+        assert (hs.state / "web.secret").exists()
+        assert "file" in hs.run("secrets").stdout
+    finally:
+        if keyring:
+            keyring.terminate()
+            keyring.wait(10)
+        bus.terminate()
+        bus.wait(10)
