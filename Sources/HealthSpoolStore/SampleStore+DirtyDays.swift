@@ -62,14 +62,32 @@ extension SampleStore {
 
     /// Computes and stores the rollups of every marked day and clears the marks, `chunk` marks
     /// per transaction (other writers get the lock in between). Returns how many it settled.
+    ///
+    /// With `reader` (another connection to the same store), the reading and computing of each
+    /// chunk's days is split between this connection and the reader, used by a thread of its own
+    /// meanwhile: a first import marks thousands of days, and on two cores this halves the time
+    /// it spends after its last commit. The rollups are written here either way.
     @discardableResult
-    public func settleRollups(chunk: Int = 512) throws(StoreError) -> Int {
+    public func settleRollups(alongside reader: SampleStore? = nil, chunk: Int = 512) throws(StoreError) -> Int {
         try ensureRollups()
+        reader?.rollupPolicy = rollupPolicy
         var settled = 0
         while true {
             let n = try inTransaction { () throws(StoreError) -> Int in
                 let marks = try dirtyDays(fromDay: .min, toDay: .max, limit: chunk)
-                try computeAndStore(marks)
+                let work = Self.figures(marked: marks)
+                let computed: [(DayFigure, DayRollup?)]
+                if let reader {
+                    // Alternate figures between the two sides: neighbouring days cost alike.
+                    let other = RollupThread(reader: reader, work: stride(from: 1, to: work.count, by: 2).map { work[$0] })
+                    other.start()
+                    let here = Result { () throws(StoreError) in try computeRollups(stride(from: 0, to: work.count, by: 2).map { work[$0] }) }
+                    let there = other.join()
+                    computed = try here.get() + there.get()
+                } else {
+                    computed = try computeRollups(work)
+                }
+                for (figure, rollup) in computed { try store(rollup, day: figure.day, figure: figure.figure) }
                 let clear = try cached("DELETE FROM dirty_days WHERE type = ? AND day = ?")
                 var n = 0
                 for (type, days) in marks {
@@ -95,49 +113,17 @@ extension SampleStore {
         return try s.step() ? Int(s.int(0)) : 0
     }
 
-    /// `settleRollups`, with the reading and computing of each chunk's days split between this
-    /// connection and `reader` (another connection to the same store, used by a thread of its
-    /// own meanwhile). A first import marks thousands of days; on two cores this halves the
-    /// time the import spends after its last commit. The rollups are written here, as before.
-    @discardableResult
-    public func settleRollups(alongside reader: SampleStore, chunk: Int = 1024) throws(StoreError) -> Int {
-        try ensureRollups()
-        reader.rollupPolicy = rollupPolicy
-        var settled = 0
-        while true {
-            let n = try inTransaction { () throws(StoreError) -> Int in
-                let marks = try dirtyDays(fromDay: .min, toDay: .max, limit: chunk)
-                var work: [DayFigure] = []
-                var sleepDays = Set<Int64>()
-                for (type, days) in marks {
-                    if DayMerge.sleepTypes.contains(type) { sleepDays.formUnion(days) }
-                    for day in days { work.append(DayFigure(day: day, figure: type)) }
-                }
-                for day in sleepDays { work.append(DayFigure(day: day, figure: DayRollup.sleep)) }
-                // Alternate figures between the two sides: neighbouring days cost alike.
-                let theirs = stride(from: 1, to: work.count, by: 2).map { work[$0] }
-                let mine = stride(from: 0, to: work.count, by: 2).map { work[$0] }
-                let other = RollupThread(reader: reader, work: theirs)
-                other.start()
-                let here = Result { () throws(StoreError) in try computeRollups(mine) }
-                let there = other.join()
-                for (figure, rollup) in try here.get() + there.get() {
-                    try store(rollup, day: figure.day, figure: figure.figure)
-                }
-                let clear = try cached("DELETE FROM dirty_days WHERE type = ? AND day = ?")
-                var n = 0
-                for (type, days) in marks {
-                    for day in days {
-                        clear.bind(1, type); clear.bind(2, day)
-                        try clear.run()
-                        n += 1
-                    }
-                }
-                return n
-            }
-            settled += n
-            if n < chunk { return settled }
+    /// The figures `dirty`'s marks make stale: each marked type's days, and the night figure of
+    /// the days a sleep type marked.
+    static func figures(marked dirty: [String: Set<Int64>]) -> [DayFigure] {
+        var work: [DayFigure] = []
+        var sleepDays = Set<Int64>()
+        for (type, days) in dirty {
+            if DayMerge.sleepTypes.contains(type) { sleepDays.formUnion(days) }
+            for day in days.sorted() { work.append(DayFigure(day: day, figure: type)) }
         }
+        for day in sleepDays.sorted() { work.append(DayFigure(day: day, figure: DayRollup.sleep)) }
+        return work
     }
 
     /// The rollups of `work`'s figures and days, computed from the samples.

@@ -91,12 +91,9 @@ extension SampleStore {
     /// Recomputes and stores the rollups of `dirty`'s days (and the sleep rollup of the days of
     /// a sleep type).
     func computeAndStore(_ dirty: [String: Set<Int64>]) throws(StoreError) {
-        var sleepDays = Set<Int64>()
-        for (type, days) in dirty {
-            if DayMerge.sleepTypes.contains(type) { sleepDays.formUnion(days) }
-            for day in days.sorted() { try store(computeRollup(type: type, day: day), day: day, figure: type) }
+        for (figure, rollup) in try computeRollups(Self.figures(marked: dirty)) {
+            try store(rollup, day: figure.day, figure: figure.figure)
         }
-        for day in sleepDays.sorted() { try store(computeSleepRollup(day: day), day: day, figure: DayRollup.sleep) }
     }
 
     private func rebuildRollupsInTransaction() throws(StoreError) {
