@@ -126,6 +126,10 @@ public final class Daemon: @unchecked Sendable {
         try sync.open()
         try intake.open()
         try FileSystem.makeDirectory(context.paths.configDir, mode: 0o700)
+        // Nothing is admitted from the spool until the holds below (the flag, the session, the
+        // keyring) are known: a file that lands meanwhile is found by the rescan at the end, or
+        // waits for the unlock. (A file dropped while the keyring was being asked was imported.)
+        q.sync { intake.locked = true }
         watcher = try SpoolWatcher(directories: [context.spool.path, context.stateDir, context.paths.configDir], queue: q) { [weak self] e in
             self?.handle(e)
         }
