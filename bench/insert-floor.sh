@@ -23,7 +23,10 @@ if perf stat -e task-clock true >/dev/null 2>&1; then
     perf record -q -F 999 -o "$WORK/perf.data" "$BIN" import "$EXPORT" >/dev/null 2>&1
     # Per thread: its share of the cpu-clock event count (nanoseconds); the writer is the largest.
     perf report -i "$WORK/perf.data" --sort pid --stdio --no-children -g none 2>/dev/null \
-        | awk '/Event count/ {n=$NF} /%/ && $1 !~ /^#/ {p=$1; sub(/%/,"",p); printf "import thread %s: %.2f s CPU\n", $2, p*n/100/1e9}'
+        | awk '/Event count/ {n=$NF}
+               /%/ && $1 !~ /^#/ {p=$1; sub(/%/,"",p); s=p*n/100/1e9
+                   if (s >= 0.1) printf "import thread %s: %.2f s CPU\n", $2, s; else {k++; rest+=s}}
+               END {if (k) printf "import: %d short threads (under 0.1 s each): %.2f s CPU\n", k, rest}'
 else
     /usr/bin/time -f "import: %e s wall, %U s user, %S s sys" "$BIN" import "$EXPORT" >/dev/null
 fi
