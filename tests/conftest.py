@@ -176,6 +176,25 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+class RefusingPort:
+    """A loopback port bound and held but never listening: a connection to it is refused (the
+    kernel answers RST), and no other program can take the port while it is held. A port from
+    `free_port()` left unbound for a "nothing answers" test can be taken by another test's
+    server meanwhile (a web interface answered 401 there once)."""
+
+    def __init__(self):
+        import socket
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+
+    def __enter__(self):
+        return self.port
+
+    def __exit__(self, *exc):
+        self.sock.close()
+
+
 def web_address(uid: int | None = None) -> str:
     """The loopback address of a user's web interface (UserLoopbackAddress.swift), computed
     here independently: 127.(1 + (uid >> 16) % 254).((uid >> 8) & 255).(uid & 255)."""

@@ -7,7 +7,7 @@ import json
 import re
 import time
 
-from conftest import free_port, wait_until
+from conftest import RefusingPort, free_port, wait_until
 from test_web import Web, browser, flash, listening, no_serious_axe_violations, shot, web  # noqa: F401 (fixtures)
 from selenium.webdriver.common.by import By
 
@@ -67,30 +67,30 @@ def test_home_is_today_and_the_sync_details_have_a_page_of_their_own(web, browse
 
 
 def test_home_shows_one_plain_line_when_the_data_is_not_sent(hs, browser):
-    dead = free_port()
-    hs.run("gateway", "set", f"https://127.0.0.1:{dead}")
-    w = Web(hs, free_port())
-    hs.start(env=w.env)
-    assert wait_until(lambda: listening(w.port), 15), hs.read_log()
-    hs.run("symptom", "log", "Headache", "--severity", "mild")
-    hs.run("sync", check=False)
-    assert wait_until(lambda: hs.status()["gateway"].get("error") or hs.status()["gateway"].get("stoppedReason"), 30), hs.status()["gateway"]
-    browser.get(w.link())
+    with RefusingPort() as dead:
+        hs.run("gateway", "set", f"https://127.0.0.1:{dead}")
+        w = Web(hs, free_port())
+        hs.start(env=w.env)
+        assert wait_until(lambda: listening(w.port), 15), hs.read_log()
+        hs.run("symptom", "log", "Headache", "--severity", "mild")
+        hs.run("sync", check=False)
+        assert wait_until(lambda: hs.status()["gateway"].get("error") or hs.status()["gateway"].get("stoppedReason"), 30), hs.status()["gateway"]
+        browser.get(w.link())
 
-    def attention():  # between two retries the daemon may be sending again: read the page anew
-        browser.get(w.base + "/")
-        found = browser.find_elements(By.ID, "attention")
-        return found[0].text if found else None
-    line = wait_until(attention, 20) or ""
-    assert line.startswith("Your data has not been sent yet: the server does not answer."), line
-    assert not browser.find_elements(By.ID, "daemon-state")
-    for size in (DESKTOP, PHONE):
-        browser.set_window_size(*size)
-        browser.get(w.base + "/")
-        no_serious_axe_violations(browser, f"/ with the attention line at {size[0]}")
-        browser.execute_script("window.scrollTo(0, 0)")
-        shot(browser, f"home-attention-{size[0]}")
-    browser.set_window_size(*DESKTOP)
+        def attention():  # between two retries the daemon may be sending again: read the page anew
+            browser.get(w.base + "/")
+            found = browser.find_elements(By.ID, "attention")
+            return found[0].text if found else None
+        line = wait_until(attention, 20) or ""
+        assert line.startswith("Your data has not been sent yet: the server does not answer."), line
+        assert not browser.find_elements(By.ID, "daemon-state")
+        for size in (DESKTOP, PHONE):
+            browser.set_window_size(*size)
+            browser.get(w.base + "/")
+            no_serious_axe_violations(browser, f"/ with the attention line at {size[0]}")
+            browser.execute_script("window.scrollTo(0, 0)")
+            shot(browser, f"home-attention-{size[0]}")
+        browser.set_window_size(*DESKTOP)
 
 
 def in_viewport(browser, element) -> bool:
