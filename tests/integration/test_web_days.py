@@ -10,7 +10,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from conftest import free_port, samples, wait_until
-from test_web import Web, browser, listening, shot, no_serious_axe_violations  # noqa: F401 (fixture)
+from test_web import Web, browser, listening, shot, no_axe_violations  # noqa: F401 (fixture)
 
 UTC = timezone.utc
 WATCH = "Anna’s Apple Watch"
@@ -107,7 +107,7 @@ def test_day_figures_match_the_cli_and_calendar_strip_and_arrow_keys_move_togeth
     shot(browser, "day-2026-11-21-heart-and-journal")
     # The day with data passes the checks every page passes (test_web.py): axe, 16 px text,
     # 44 px targets, no sideways scrolling at 640 and 360 px.
-    no_serious_axe_violations(browser, "/day/2026-11-21")
+    no_axe_violations(browser, "/day/2026-11-21")
     assert_large_enough(browser, "/day/2026-11-21")
     for width in (640, 360):
         browser.set_window_size(width, 900)
@@ -166,7 +166,7 @@ def test_a_file_chosen_with_the_file_input_is_imported_and_its_summary_shown(day
     upload.write_text(json.dumps(samples(25, "heartRate", start=7000)))
     browser.get(web.link())
     browser.get(web.base + "/import")
-    no_serious_axe_violations(browser, "/import")
+    no_axe_violations(browser, "/import")
     assert_large_enough(browser, "/import")
     browser.find_element(By.ID, "import-file").send_keys(str(upload))
     text = lambda: browser.find_element(By.ID, "import-text").text  # noqa: E731

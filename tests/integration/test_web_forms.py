@@ -292,7 +292,7 @@ def wait_for(browser, id_: str):
 def test_a_ten_year_old_adds_a_medication_with_an_every_other_day_reminder_at_8_all_in_the_browser(web, browser):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
-    from test_web import flash, no_serious_axe_violations, shot
+    from test_web import flash, no_axe_violations, shot
     browser.set_window_size(*DESKTOP)
     browser.get(web.link())                                                    # opens Health journal from the menu
     browser.find_element(By.LINK_TEXT, "Medications").click()                  # click 1
@@ -312,7 +312,7 @@ def test_a_ten_year_old_adds_a_medication_with_an_every_other_day_reminder_at_8_
     assert "Take vitamin D" in item and "(for Vitamin D)" in item
     assert "Every other day at 08:00" in item
     assert re.search(r"Next: (today|tomorrow|\w+day) 08:00", item), item
-    no_serious_axe_violations(browser, "/reminders after adding")
+    no_axe_violations(browser, "/reminders after adding")
     browser.execute_script("window.scrollTo(0, 0)")
     shot(browser, "journey-10-reminder-set-1280x900")
     # The command line says the same rule, in the same words, for the same medication.
@@ -325,7 +325,7 @@ def test_a_ten_year_old_adds_a_medication_with_an_every_other_day_reminder_at_8_
 
 def test_the_new_pages_pass_axe_are_large_fit_a_phone_and_keep_the_content_security_policy(web, browser):
     from selenium.webdriver.common.by import By
-    from test_web import no_serious_axe_violations, shot
+    from test_web import no_axe_violations, shot
     hs = web.hs
     hs.run("med", "add", "Ibuprofen", "--dose", "400 mg", "--directions", "with food")
     hs.run("remind", "add", "Ibuprofen", "--times", "08:00,20:00", "--every", "2", "days", "--med", "Ibuprofen")
@@ -350,7 +350,7 @@ def test_the_new_pages_pass_axe_are_large_fit_a_phone_and_keep_the_content_secur
         browser.get_log("browser")  # what came before
         for name, path in pages.items():
             browser.get(web.base + path)
-            no_serious_axe_violations(browser, f"{path} at {size[0]}")
+            no_axe_violations(browser, f"{path} at {size[0]}")
             small, tiny = browser.execute_script(SIZES)
             assert small == [], f"{path} at {size[0]}: text under 18 px: {small[:5]}"
             assert tiny == [], f"{path} at {size[0]}: targets under 48 px: {tiny[:5]}"
@@ -384,7 +384,7 @@ def test_the_new_pages_pass_axe_are_large_fit_a_phone_and_keep_the_content_secur
     assert field.get_attribute("aria-invalid") == "true" and field.get_attribute("value") == "8 o'clock"
     assert browser.find_element(By.ID, "f-time-error").text == "Type the time as hours and minutes, for example 08:00."
     assert browser.find_element(By.ID, "weekday-error").text == "Choose at least one day of the week."
-    no_serious_axe_violations(browser, "/reminders with errors")
+    no_axe_violations(browser, "/reminders with errors")
     browser.execute_script("document.getElementById('f-time').scrollIntoView()")
     shot(browser, "forms-reminders-error-1280x900")
     browser.get(web.base + "/lifestyle")
@@ -393,5 +393,5 @@ def test_the_new_pages_pass_axe_are_large_fit_a_phone_and_keep_the_content_secur
     wait_for(browser, "factor-error")
     assert browser.find_element(By.ID, "f-amount").get_attribute("aria-invalid") == "true"
     assert browser.find_element(By.ID, "factor-error").text.startswith("Choose what you want to note")
-    no_serious_axe_violations(browser, "/lifestyle with errors")
+    no_axe_violations(browser, "/lifestyle with errors")
     shot(browser, "forms-lifestyle-error-1280x900")

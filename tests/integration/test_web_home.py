@@ -8,7 +8,7 @@ import re
 import time
 
 from conftest import RefusingPort, free_port, wait_until
-from test_web import Web, browser, flash, listening, no_serious_axe_violations, shot, web  # noqa: F401 (fixtures)
+from test_web import Web, browser, flash, listening, no_axe_violations, shot, web  # noqa: F401 (fixtures)
 from selenium.webdriver.common.by import By
 
 PHONE = (390, 844)
@@ -39,7 +39,7 @@ def test_home_is_today_and_the_sync_details_have_a_page_of_their_own(web, browse
     assert not browser.find_elements(By.ID, "daemon-state") and not browser.find_elements(By.ID, "sync-now")
     assert not browser.find_elements(By.ID, "attention")
     assert "Waiting to be sent" not in browser.find_element(By.TAG_NAME, "body").text
-    no_serious_axe_violations(browser, "/ (today)")
+    no_axe_violations(browser, "/ (today)")
     browser.execute_script("window.scrollTo(0, 0)")
     shot(browser, "home-1280")
 
@@ -56,12 +56,12 @@ def test_home_is_today_and_the_sync_details_have_a_page_of_their_own(web, browse
     assert wait_until(lambda: browser.current_url.endswith("/sync"), 10)
     assert browser.find_element(By.ID, "daemon-state") and browser.find_element(By.ID, "sync-now")
     assert browser.find_element(By.ID, "queue-h")
-    no_serious_axe_violations(browser, "/sync")
+    no_axe_violations(browser, "/sync")
     browser.execute_script("window.scrollTo(0, 0)")
     shot(browser, "sync-1280")
     browser.set_window_size(*PHONE)
     browser.get(web.base + "/sync")
-    no_serious_axe_violations(browser, "/sync at 390")
+    no_axe_violations(browser, "/sync at 390")
     browser.execute_script("window.scrollTo(0, 0)")
     shot(browser, "sync-390")
 
@@ -87,7 +87,7 @@ def test_home_shows_one_plain_line_when_the_data_is_not_sent(hs, browser):
         for size in (DESKTOP, PHONE):
             browser.set_window_size(*size)
             browser.get(w.base + "/")
-            no_serious_axe_violations(browser, f"/ with the attention line at {size[0]}")
+            no_axe_violations(browser, f"/ with the attention line at {size[0]}")
             browser.execute_script("window.scrollTo(0, 0)")
             shot(browser, f"home-attention-{size[0]}")
         browser.set_window_size(*DESKTOP)
@@ -112,7 +112,7 @@ def test_on_a_phone_the_menu_folds_and_the_first_action_and_all_severities_are_a
     assert header <= 80, header
     first = browser.find_elements(By.CSS_SELECTOR, "#symptom-choices a")[0]
     assert in_viewport(browser, first)
-    no_serious_axe_violations(browser, "/ at 390")
+    no_axe_violations(browser, "/ at 390")
     browser.execute_script("window.scrollTo(0, 0)")
     shot(browser, "home-390")
     # The menu opens without script and lists every page.
@@ -128,12 +128,12 @@ def test_on_a_phone_the_menu_folds_and_the_first_action_and_all_severities_are_a
     shot(browser, "symptom-severity-390")
     below = [b.text.split("\n")[0] for b in buttons if not in_viewport(browser, b)]
     assert below == [], f"below the fold at 390×{browser.execute_script('return window.innerHeight')}: {below}"
-    no_serious_axe_violations(browser, "/symptoms/log at 390")
+    no_axe_violations(browser, "/symptoms/log at 390")
     browser.set_window_size(*DESKTOP)
     browser.get(browser.current_url)
     assert browser.find_element(By.CSS_SELECTOR, "nav.nav-wide").is_displayed()
     assert not browser.find_element(By.CSS_SELECTOR, "details.nav-narrow").is_displayed()
-    no_serious_axe_violations(browser, "/symptoms/log at 1280")
+    no_axe_violations(browser, "/symptoms/log at 1280")
     shot(browser, "symptom-severity-1280")
 
 
@@ -188,7 +188,7 @@ def test_a_severe_chest_pain_gets_one_calm_line_on_the_web_and_in_the_terminal(w
     browser.find_element(By.XPATH, "//button[@name='severity' and @value='severe']").click()
     assert "Saved: Shortness of breath, severe" in flash(browser, "ok", "Saved: Shortness of breath")
     assert browser.find_element(By.ID, "emergency").text == "If this is an emergency, call your local emergency number."
-    no_serious_axe_violations(browser, "/journal after a severe shortness of breath")
+    no_axe_violations(browser, "/journal after a severe shortness of breath")
     browser.execute_script("window.scrollTo(0, 0)")
     shot(browser, "symptom-emergency-line")
     browser.get(web.base + "/symptoms/log?symptom=Shortness%20of%20breath")

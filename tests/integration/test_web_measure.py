@@ -10,7 +10,7 @@ import threading
 import time
 
 from conftest import wait_until
-from test_web import Web, browser, flash, web, shot, no_serious_axe_violations  # noqa: F401 (fixtures)
+from test_web import Web, browser, flash, web, shot, no_axe_violations  # noqa: F401 (fixtures)
 
 FORM = "application/x-www-form-urlencoded"
 
@@ -128,7 +128,7 @@ def test_measurements_are_shown_back_on_the_measure_page_the_day_view_and_the_cl
         for w, h in [(1280, 900), (390, 844)]:
             browser.set_window_size(w, h)
             browser.get(web.base + path)
-            no_serious_axe_violations(browser, f"{path} at {w}")
+            no_axe_violations(browser, f"{path} at {w}")
             overflow = browser.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
             assert overflow <= 0, f"{path} at {w} px scrolls sideways by {overflow} px"
             browser.execute_script("window.scrollTo(0, 0)")
@@ -167,7 +167,7 @@ def test_a_wrong_number_is_refused_next_to_its_field_in_plain_words_and_kept(web
     assert field.get_attribute("value") == "97%"
     assert field.get_attribute("aria-invalid") == "true"
     assert browser.find_element(By.ID, "f-value-spo2-error").text == "Type only the number, for example 97."
-    no_serious_axe_violations(browser, "/measure with an error")
+    no_axe_violations(browser, "/measure with an error")
     shot(browser, "measure-error-1280x900")
     weight = browser.find_element(By.ID, "f-value-weight")
     weight.send_keys("72,5")  # a decimal comma is a plain number
@@ -201,8 +201,8 @@ def test_glucose_in_mg_per_dl_chosen_in_settings_is_remembered_and_shown_with_mm
     listed = json.loads(web.hs.run("day", "--json").stdout)["measurements"]
     assert [(m["kind"], m["value"], m["text"], m["other"]) for m in listed] == [("glucose", 98, "98 mg/dL", "5.4 mmol/L")], listed
     assert "Blood sugar 98 mg/dL (5.4 mmol/L)" in web.hs.run("day").stdout
-    no_serious_axe_violations(browser, "/measure in mg/dL")
+    no_axe_violations(browser, "/measure in mg/dL")
     browser.get(web.base + "/settings")
-    no_serious_axe_violations(browser, "/settings")
+    no_axe_violations(browser, "/settings")
     browser.execute_script("document.getElementById('glucose').scrollIntoView()")
     shot(browser, "settings-glucose-1280x1000")

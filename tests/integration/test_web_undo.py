@@ -11,7 +11,7 @@ import re
 import urllib.parse
 
 from conftest import wait_until
-from test_web import Web, browser, flash, web, shot, no_serious_axe_violations  # noqa: F401 (fixtures)
+from test_web import Web, browser, flash, web, shot, no_axe_violations  # noqa: F401 (fixtures)
 from test_web_measure import FORM, form_fields, get, post_twice
 
 UNDO = re.compile(r'name="undo" value="([0-9a-f]{32})"')
@@ -281,7 +281,7 @@ def test_journey_log_correct_delete_undo_double_tap_and_a_blood_pressure_seen_ev
     assert json.loads(hs.run("symptom", "list", "--json").stdout) == []
     for w, h in [(1280, 900), (390, 844)]:
         browser.set_window_size(w, h)
-        no_serious_axe_violations(browser, f"/journal with Undo at {w}")
+        no_axe_violations(browser, f"/journal with Undo at {w}")
         browser.execute_script("window.scrollTo(0, 0)")
         shot(browser, f"undo-journal-deleted-{w}x{h}")
         # Big, and on the first screen without scrolling.
@@ -347,7 +347,7 @@ def test_the_pages_that_correct_entries_are_accessible_large_and_fit_a_phone(web
             browser.get(web.base + path)
             browser.get_log("browser")
             browser.refresh()
-            no_serious_axe_violations(browser, f"{path} at {w}")
+            no_axe_violations(browser, f"{path} at {w}")
             problems = browser.execute_script("""
                 const small = [...document.querySelectorAll('main *')].filter(e => e.offsetParent !== null &&
                     [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()) && parseFloat(getComputedStyle(e).fontSize) < 18);
