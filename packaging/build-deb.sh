@@ -114,7 +114,11 @@ SIZE=$(du -sk --exclude=DEBIAN "$PKG" | cut -f1)
 sed -e "s/@VERSION@/$VERSION/" -e "s/@ARCH@/$ARCH/" -e "s/@SIZE@/$SIZE/" -e "s/@DEPENDS@/$DEPENDS/" \
     packaging/debian/control.in >"$PKG/DEBIAN/control"
 echo /etc/healthspool/healthspool.conf >"$PKG/DEBIAN/conffiles"
-install -m 0755 packaging/debian/postrm "$PKG/DEBIAN/postrm"
+# Maintainer scripts: the user unit enabled for every user (postinst), stopped (prerm) and
+# disabled (postrm) as dh_installsystemduser does it.
+for script in postinst prerm postrm; do
+    install -m 0755 "packaging/debian/$script" "$PKG/DEBIAN/$script"
+done
 (cd "$PKG" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | LC_ALL=C sort -z |
     xargs -0 md5sum) >"$PKG/DEBIAN/md5sums"
 chmod 0644 "$PKG/DEBIAN/control" "$PKG/DEBIAN/conffiles" "$PKG/DEBIAN/md5sums"

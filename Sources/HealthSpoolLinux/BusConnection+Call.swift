@@ -56,6 +56,33 @@ extension BusConnection {
         return value != 0
     }
 
+    /// A string property.
+    func stringProperty(_ destination: String, _ path: String, _ interface: String, _ name: String) throws(CallFailure) -> String {
+        var value: UnsafeMutablePointer<CChar>?
+        var error = sd_bus_error()
+        defer { sd_bus_error_free(&error) }
+        let rc = sd_bus_get_property_string(bus, destination, path, interface, name, &error, &value)
+        guard rc >= 0, let value else {
+            throw CallFailure(name: error.name.map { String(cString: $0) },
+                              message: error.message.map { String(cString: $0) } ?? Self.errnoText(rc), rc: rc)
+        }
+        defer { free(value) }
+        return String(cString: value)
+    }
+
+    /// A 32-bit signed integer property.
+    func int32Property(_ destination: String, _ path: String, _ interface: String, _ name: String) throws(CallFailure) -> Int32 {
+        var value: Int32 = 0
+        var error = sd_bus_error()
+        defer { sd_bus_error_free(&error) }
+        let rc = sd_bus_get_property_trivial(bus, destination, path, interface, name, &error, Self.type("i"), &value)
+        guard rc >= 0 else {
+            throw CallFailure(name: error.name.map { String(cString: $0) },
+                              message: error.message.map { String(cString: $0) } ?? Self.errnoText(rc), rc: rc)
+        }
+        return value
+    }
+
     // MARK: Reading replies
 
     /// The next object path; nil when the next value is not one.

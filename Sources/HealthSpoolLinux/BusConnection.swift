@@ -3,7 +3,7 @@ import CSystemd
 import Glibc
 #endif
 
-/// One sd-bus connection to a session bus: the only owner of the `sd_bus *` (and of the match
+/// One sd-bus connection to a bus (or to a peer: `UserManager`): the only owner of the `sd_bus *` (and of the match
 /// slot for the notification signals), both freed in `deinit`.
 ///
 /// Not Sendable, and not meant to be: sd-bus objects are not thread-safe. `DesktopNotifier`
@@ -16,15 +16,16 @@ final class BusConnection {
     private var slot: OpaquePointer?
     private var onEvent: ((NotificationEvent) -> Void)?
 
-    /// Connects to the bus at `address` as a client (sends Hello when first used).
-    init(address: String, timeoutMicros: UInt64) throws {
+    /// Connects to the bus at `address`: as a bus client (sends Hello when first used), or, with
+    /// `busClient: false`, straight to a peer that is no bus (systemd's private socket).
+    init(address: String, timeoutMicros: UInt64, busClient: Bool = true) throws {
         self.address = address
         self.timeoutMicros = timeoutMicros
         var made: OpaquePointer?
         var rc = sd_bus_new(&made)
         guard rc >= 0, let made else { throw NotificationError.noSessionBus(address: address, reason: Self.errnoText(rc)) }
         rc = sd_bus_set_address(made, address)
-        if rc >= 0 { rc = sd_bus_set_bus_client(made, 1) }
+        if rc >= 0 { rc = sd_bus_set_bus_client(made, busClient ? 1 : 0) }
         if rc >= 0 { rc = sd_bus_set_method_call_timeout(made, timeoutMicros) }
         if rc >= 0 { rc = sd_bus_start(made) }
         guard rc >= 0 else {

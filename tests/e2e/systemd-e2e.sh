@@ -220,6 +220,8 @@ if [ "$SELFTEST" = 0 ]; then
         ! command -v desktop-file-validate >/dev/null || desktop-file-validate /usr/share/applications/healthspool.desktop
     }
     check "the desktop entry \"Health journal\" is installed and valid" desktop_entry_valid
+    check "the package enabled healthspool.service for every user (/etc/systemd/user/default.target.wants)" \
+        test -L /etc/systemd/user/default.target.wants/healthspool.service
 fi
 
 # ---------------------------------------------------------------- user
@@ -234,6 +236,13 @@ useradd -m -s /bin/bash "$E2E_USER" || { fail "useradd $E2E_USER"; finish; }
 CREATED_USER=1
 U=$(id -u "$E2E_USER"); G=$(id -g "$E2E_USER"); H=$(getent passwd "$E2E_USER" | cut -d: -f6)
 log "user $E2E_USER uid=$U home=$H"
+# Written before the user manager boots: the package enabled the unit for every user, so the
+# manager starts the daemon at once. The web interface on a port of its own (8484 may be taken on a shared machine), on the user's
+# own loopback address (UserLoopbackAddress: 127.(1 + (uid >> 16) % 254).((uid >> 8) & 255).(uid & 255)).
+WEBPORT=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+WEBUID=$(id -u "$U")
+WEBADDR="127.$((1 + (WEBUID >> 16) % 254)).$(((WEBUID >> 8) & 255)).$((WEBUID & 255))"
+as_user sh -c "mkdir -p '$H/.config/healthspool' && printf '\n[web]\nport = %s\n' $WEBPORT >> '$H/.config/healthspool/healthspool.conf'"
 
 # ---------------------------------------------------------------- journald
 
@@ -309,7 +318,7 @@ else
         exec ${E2E_MANAGER_WRAPPER:-} setpriv --reuid="$U" --regid="$G" --init-groups \
             env -i HOME="$H" USER="$E2E_USER" LOGNAME="$E2E_USER" SHELL=/bin/bash \
             PATH=/usr/local/bin:/usr/bin:/bin XDG_RUNTIME_DIR="/run/user/$U" LANG=C.UTF-8 \
-            SYSTEMD_LOG_TARGET=journal "$SYSTEMD_BIN" --user
+            SYSTEMD_LOG_TARGET=journal "$SYSTEMD_BIN" --user --log-level=debug
     ) </dev/null >"$WORK/manager.log" 2>&1 9>&- &
     MANAGER_PID=$!
     log "started systemd --user (pid $MANAGER_PID)"
@@ -321,7 +330,8 @@ else
     cat "$WORK/manager.log"; fail "systemd --user boots"
     finish
 fi
-# Debug logging makes the manager journal each sd_notify message it accepts.
+# Debug logging (--log-level=debug from its start: the daemon starts with the manager) makes
+# the manager journal each sd_notify message it accepts.
 as_user systemd-analyze --user log-level debug
 manager_saw() { journalctl --no-pager -q --since "$SINCE" _PID="$MANAGER_PID" -o cat 2>/dev/null | grep -q "$1"; }
 # journal_cursor: where the journal ends now; manager_saw_after CURSOR PATTERN looks only past it.
@@ -407,17 +417,14 @@ if [ -n "$DROPIN_FILE" ]; then
     cp "$DROPIN_FILE" "$H/.config/systemd/user/healthspool.service.d/"
     chown -R "$U:$G" "$H/.config/systemd"
     log "drop-in $DROPIN_FILE installed"
+    sysctl_user daemon-reload
+    sysctl_user restart healthspool.service
 fi
-# The web interface on a port of its own (8484 may be taken on a shared machine), on the user's
-# own loopback address (UserLoopbackAddress: 127.(1 + (uid >> 16) % 254).((uid >> 8) & 255).(uid & 255)).
-WEBPORT=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-WEBUID=$(id -u "$U")
-WEBADDR="127.$((1 + (WEBUID >> 16) % 254)).$(((WEBUID >> 8) & 255)).$((WEBUID & 255))"
-as_user sh -c "mkdir -p '$H/.config/healthspool' && printf '\n[web]\nport = %s\n' $WEBPORT >> '$H/.config/healthspool/healthspool.conf'"
-check "systemctl --user enable --now healthspool" sysctl_user enable --now healthspool.service
+check "systemctl --user is-enabled healthspool: enabled by the package, nothing run by the user" \
+    test "$(sysctl_user is-enabled healthspool.service 2>&1)" = enabled
 running() { [ "$(unit_prop healthspool.service ActiveState)/$(unit_prop healthspool.service SubState)" = active/running ]; }
-if wait_for 30 running; then pass "unit is active (running)"; else
-    sysctl_user status healthspool.service; fail "unit is active (running)"; fi
+if wait_for 30 running; then pass "the user manager started the unit at login: active (running)"; else
+    sysctl_user status healthspool.service; fail "the user manager started the unit at login: active (running)"; fi
 check "manager saw READY=1 from the main PID" wait_for 10 manager_saw "healthspool.service: Got notification message .*READY=1"
 status_line() { sysctl_user status healthspool.service | grep -E '^ +Status: "' ; }
 if wait_for 10 status_line >/dev/null; then pass "systemctl --user status shows the daemon's status line: $(status_line | sed 's/^ *//')"
@@ -495,6 +502,47 @@ ui_serves() {
 web_listening() { curl -s -o /dev/null "http://$WEBADDR:$WEBPORT/"; }
 wait_for 15 web_listening
 check "healthspool ui's link opens the home page (200) of the packaged unit; 401 without the cookie" ui_serves
+
+# The application menu's "Health journal", as a person clicks it: the installed desktop entry's
+# Exec= line run as the user, with tests/e2e/browser_standin.py as xdg-open (it follows the
+# page's meta refreshes as a browser does and fetches the login link with a cookie jar).
+MENU_EXEC=$(sed -n 's/^Exec=//p' /usr/share/applications/healthspool.desktop)
+mkdir -p "$H/.e2e-bin"
+install -m 0755 "$HERE/browser_standin.py" "$H/.e2e-bin/browser_standin.py"
+printf '#!/bin/sh\nexec %s %s "$1" "$BROWSER_OUT" </dev/null >>%s 2>&1\n' \
+    "$PY" "$H/.e2e-bin/browser_standin.py" "$H/.e2e-bin/browser.log" >"$H/.e2e-bin/xdg-open"
+chmod 0755 "$H/.e2e-bin/xdg-open"
+chown -R "$U:$G" "$H/.e2e-bin"
+# menu_opens NAME: runs the menu's command; passes when the stand-in reached the home page.
+menu_opens() {
+    local out="$H/.e2e-bin/$1.json"
+    rm -f "$out"
+    MENU_T0=$(date +%s.%N)
+    as_user env PATH="$H/.e2e-bin:/usr/local/bin:/usr/bin:/bin" BROWSER_OUT="$out" sh -c "$MENU_EXEC" \
+        >"$WORK/menu-$1.out" 2>"$WORK/menu-$1.err"
+    MENU_RC=$?
+    wait_for 160 test -s "$out" || { echo "no browser record; ui exited $MENU_RC: $(cat "$WORK/menu-$1.err")"; return 1; }
+    MENU_SECS=$(awk -v a="$MENU_T0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    "$PY" - "$out" "http://$WEBADDR:$WEBPORT/" <<'EOF' || { echo "ui exited $MENU_RC; stderr: $(cat "$WORK/menu-$1.err")"; return 1; }
+import json, sys
+r = json.load(open(sys.argv[1]))
+ok = r["home"] and r["status"] == 200 and str(r["url"]).startswith(sys.argv[2])
+if not ok:
+    print("browser stand-in:", json.dumps(r)[:1500])
+sys.exit(0 if ok else 1)
+EOF
+}
+if menu_opens login; then pass "Health journal from the menu opens the logged-in home page ($MENU_SECS s; the daemon started at login)"
+else fail "Health journal from the menu opens the logged-in home page (the daemon started at login)"; fi
+# A user logged in before the package was installed (or who stopped the service): no daemon
+# runs, and the menu entry starts it, with a page that says so until the journal answers.
+sysctl_user stop healthspool.service
+if menu_opens stopped; then pass "with the service stopped, Health journal from the menu starts it and opens the home page ($MENU_SECS s)"
+else fail "with the service stopped, Health journal from the menu starts it and opens the home page"; fi
+check "ui said on stderr that it is starting the service" grep -q "starting the healthspool service" "$WORK/menu-stopped.err"
+saw_starting() { "$PY" -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(0 if r["titles"][0] == "Starting your health journal…" else 1)' "$H/.e2e-bin/stopped.json"; }
+check "the browser was shown \"Starting your health journal…\" first" saw_starting
+check "the service ui started is active (running)" running
 
 # Structured journal fields, as root (a user reads them with journalctl --user -u healthspool
 # once the journal is persistent and split per user).
@@ -658,6 +706,8 @@ if [ "$KEEP" = 0 ]; then
     if apt-get -o DPkg::Lock::Timeout=600 purge -y healthspool >"$WORK/purge.log" 2>&1; then
         INSTALLED=0
         check "apt-get purge removes /etc/healthspool and the binary" sh -c '[ ! -e /etc/healthspool ] && [ ! -e /usr/bin/healthspool ]'
+        check "apt-get purge removes the unit's enabling link and leaves no mask" \
+            sh -c '[ ! -L /etc/systemd/user/default.target.wants/healthspool.service ] && [ ! -L /etc/systemd/user/healthspool.service ]'
     else
         tail -20 "$WORK/purge.log"; fail "apt-get purge healthspool"
     fi
