@@ -10,7 +10,7 @@ extension Daemon {
     /// read. Runs in `start()`, off the cooperative pool.
     func startSessionWatcher() {
         let mode = context.settings.lockFollowSession
-        q.sync { status.followSession = mode }
+        q.sync { status.assumeIsolated { $0.followSession = mode } }
         guard mode != .off else { return }
         do {
             let watcher = try SessionLockWatcher(mode: mode, environment: context.environment, queue: q) { [weak self] event in
@@ -27,7 +27,7 @@ extension Daemon {
     }
 
     /// What the session lock watcher reported (on `q`).
-    func sessionEvent(_ event: SessionLockEvent) {
+    func sessionEvent(_ event: SessionLockEvent) { status.assumeIsolated { status in
         guard !status.stopping else { return }   // reported before the watcher stopped: the stop has begun
         switch event {
         case let .following(session, type):
@@ -53,12 +53,12 @@ extension Daemon {
             setHold(.sleep, sleeping)
         }
         if started { status.publish() }
-    }
+    } }
 
     /// `holder` took hold of the lock or let it go. While anything holds it nothing is read
     /// from the spool and nothing is sent; when the last hold goes the spool is read and what
     /// waited drains.
-    func setHold(_ holder: LockHolds.Holder, _ holds: Bool) {
+    func setHold(_ holder: LockHolds.Holder, _ holds: Bool) { status.assumeIsolated { status in
         let before = status.lockHolds.since[holder] != nil
         let change = status.lockHolds.set(holder, holds, now: clock.now())
         guard started, before != holds else { return }
@@ -80,5 +80,5 @@ extension Daemon {
                         metadata: metadata)
         }
         status.publish()
-    }
+    } }
 }

@@ -8,7 +8,7 @@ extension Daemon {
     /// types sent) is restarted — its incident and retries forgotten, every queued type tried at
     /// once — when its settings changed, when a secret file changed or on SIGHUP (the user asked
     /// for it), and when sync had stopped on the old configuration.
-    func reload(reason: String, restartingSync force: Bool = true) {
+    func reload(reason: String, restartingSync force: Bool = true) { status.assumeIsolated { status in
         do {
             let fresh = keepingDirectories(try DaemonContext(environment: context.environment))
             let change = SettingsChange.between(context.settings, fresh.settings)
@@ -33,12 +33,12 @@ extension Daemon {
             logger.error("configuration not reloaded, still running on the previous one: \(error)", metadata: ["event": "error"])
         }
         status.publish()
-    }
+    } }
 
     /// The context to use after a reload: the new settings, except the spool and state
     /// directories, which only a restart moves (the watcher, the store and the lock flag live
     /// there). A change to them is logged and shown in status until the daemon restarts.
-    func keepingDirectories(_ fresh: DaemonContext) -> DaemonContext {
+    func keepingDirectories(_ fresh: DaemonContext) -> DaemonContext { status.assumeIsolated { status in
         var notes: [String] = []
         var settings = fresh.settings
         if fresh.spool.path != context.spool.path {
@@ -54,7 +54,7 @@ extension Daemon {
         }
         status.restartNeeded = notes
         return DaemonContext(paths: fresh.paths, settings: settings, environment: fresh.environment)
-    }
+    } }
 
     /// Watches the files the gateway's secret and TLS setup are read from (the credentials file,
     /// the systemd credential, the CA file, the client certificate and key): a change is picked

@@ -21,6 +21,8 @@ import Glibc
 /// before the first service can read them.
 public final class Daemon: @unchecked Sendable {
     let q = DispatchQueue(label: "healthspool.daemon")
+    /// `q` as the executor of the actors that share it (`StatusBoard`, `RetentionSchedule`).
+    let executor: QueueExecutor
     var context: DaemonContext
     let logger: Logger
     let notifier = SystemdNotifier()
@@ -56,6 +58,7 @@ public final class Daemon: @unchecked Sendable {
 
     init(context: DaemonContext, logger: Logger, clock: any ServiceClock,
          transport: @escaping SyncWorker.TransportFactory = SyncWorker.httpsTransport) {
+        executor = QueueExecutor(queue: q)
         self.context = context
         self.logger = logger
         self.clock = clock
@@ -64,12 +67,13 @@ public final class Daemon: @unchecked Sendable {
         self.metrics = metrics
         sync = SyncCoordinator(context: context, logger: logger, queue: q, clock: clock, metrics: metrics, transport: transport)
         intake = SpoolIntake(context: context, logger: logger, queue: q, clock: clock, metrics: metrics)
-        status = StatusBoard(context: context, logger: logger, notifier: notifier, queue: q, clock: clock, sync: sync, intake: intake,
+        status = StatusBoard(context: context, logger: logger, notifier: notifier, executor: executor, clock: clock, sync: sync, intake: intake,
                              metrics: metrics)
-        retention = RetentionSchedule(intake: intake, logger: logger, clock: clock, executor: QueueExecutor(queue: q))
+        retention = RetentionSchedule(intake: intake, logger: logger, clock: clock, executor: executor)
         let (sync, status) = (self.sync, self.status)
-        sync.changed = { [weak status] in status?.publish() }
-        intake.changed = { [weak status] in status?.publish() }
+        // Both are called on `q`, the board's executor.
+        sync.changed = { [weak status] in status?.assumeIsolated { $0.publish() } }
+        intake.changed = { [weak status] in status?.assumeIsolated { $0.publish() } }
         intake.gained = { [weak sync] types in sync?.observe(types) }
     }
 
@@ -136,7 +140,7 @@ public final class Daemon: @unchecked Sendable {
         control = try ControlServer(path: context.controlSocket, sync: sync)
         startSessionWatcher()
         startKeyringWatch()
-        q.sync {
+        q.sync { status.assumeIsolated { status in
             watchSecrets()
             status.lockHolds.set(.flag, LockFlag.isSet(context: context), now: clock.now())
             let locked = status.lockHolds.isLocked
@@ -154,7 +158,7 @@ public final class Daemon: @unchecked Sendable {
             retention.assumeIsolated { $0.start() }
             started = true
             status.publish()
-        }
+        } }
     }
 
     // MARK: Events
@@ -200,7 +204,7 @@ public final class Daemon: @unchecked Sendable {
         stopBudget.begin()
         q.async {
             guard self.started else { return }
-            let actions = self.status.lifecycle.stopRequested()
+            let actions = self.status.assumeIsolated { $0.lifecycle.stopRequested() }
             guard !actions.isEmpty else { return }
             self.logger.notice("stopping: interrupting the import, finishing the batch in flight", metadata: ["event": "stop"])
             self.notifier.stopping(status: "stopping: interrupting the import, finishing the batch in flight")
@@ -223,7 +227,7 @@ public final class Daemon: @unchecked Sendable {
         await onQueue {
             guard self.started else { return }
             let (unfinished, millis) = self.stopBudget.outcome
-            self.status.publishStopped()
+            self.status.assumeIsolated { $0.publishStopped() }
             if unfinished.isEmpty {
                 self.logger.notice("stopped in \(Self.seconds(millis))", metadata: ["event": "stop", "duration_ms": "\(millis)"])
             } else {

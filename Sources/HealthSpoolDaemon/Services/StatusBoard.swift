@@ -8,10 +8,12 @@ import Logging
 /// watching, locked, syncing, stopping), the sd_notify status line and the status file
 /// (`status.json`), published at most once a second, and the watchdog thread.
 ///
-/// `@unchecked Sendable`: every mutable property is read and written on `queue` only (the
-/// daemon's coordination queue), where the sync coordinator and the intake it reads live too.
-final class StatusBoard: @unchecked Sendable {
-    let queue: DispatchQueue
+/// An actor on the coordination queue (`QueueExecutor`), where the sync coordinator and the
+/// intake it reads live too; the daemon, already on that queue (an inotify event, a session
+/// lock change), enters it with `assumeIsolated`.
+actor StatusBoard {
+    private nonisolated let executor: QueueExecutor
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     let clock: any ServiceClock
     let logger: Logger
     let notifier: SystemdNotifier
@@ -41,13 +43,13 @@ final class StatusBoard: @unchecked Sendable {
     /// The Prometheus counters: the watchdog's keep-alives.
     let metrics: DaemonMetrics
 
-    init(context: DaemonContext, logger: Logger, notifier: SystemdNotifier, queue: DispatchQueue, clock: any ServiceClock,
+    init(context: DaemonContext, logger: Logger, notifier: SystemdNotifier, executor: QueueExecutor, clock: any ServiceClock,
          sync: SyncCoordinator, intake: SpoolIntake, metrics: DaemonMetrics) {
+        self.executor = executor
         self.context = context
         self.metrics = metrics
         self.logger = logger
         self.notifier = notifier
-        self.queue = queue
         self.clock = clock
         self.sync = sync
         self.intake = intake
@@ -103,10 +105,12 @@ final class StatusBoard: @unchecked Sendable {
         if now - lastPublished >= 1000 {
             publishNow()
         } else if trailing == nil {
-            trailing = clock.schedule(at: lastPublished + 1000, on: queue) { [weak self] in
-                guard let self, !self.stopping else { return }
-                self.trailing = nil
-                self.publishNow()
+            trailing = clock.schedule(at: lastPublished + 1000, on: executor.queue) { [weak self] in
+                self?.assumeIsolated { board in
+                    guard !board.stopping else { return }
+                    board.trailing = nil
+                    board.publishNow()
+                }
             }
         }
     }
@@ -179,7 +183,7 @@ final class StatusBoard: @unchecked Sendable {
     func startWatchdog() {
         guard let watchdog = SystemdWatchdog(notifier: notifier, logger: logger, work: [intake.progress, sync.worker.progress]) else { return }
         let every = DispatchTimeInterval.microseconds(Int(watchdog.policy.pingIntervalMicros))
-        let t = DispatchSource.makeTimerSource(queue: queue)
+        let t = DispatchSource.makeTimerSource(queue: executor.queue)
         t.schedule(deadline: .now() + every, repeating: every, leeway: .milliseconds(10))
         t.setEventHandler { watchdog.beat() }
         t.resume()
@@ -196,7 +200,7 @@ final class StatusBoard: @unchecked Sendable {
         watchdog?.stop()
     }
 
-    static func grouped(_ n: Int) -> String {
+    nonisolated static func grouped(_ n: Int) -> String {
         let s = String(n)
         guard s.count > 3 else { return s }
         var out = ""
