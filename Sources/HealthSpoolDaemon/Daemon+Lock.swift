@@ -66,15 +66,15 @@ extension Daemon {
         let metadata: Logger.Metadata = ["event": "lock", "lock.by": "\(holder.rawValue)", "locked": "\(status.lockHolds.isLocked)"]
         switch change {
         case .locked?:
-            intake.locked = true
+            intake.assumeIsolated { $0.locked = true }
             sync.setLocked(true)
             logger.notice("locked by \(holder.phrase): the spool is not read and nothing is sent until unlock", metadata: metadata)
             _ = status.lifecycle.lockChanged(true)
         case .unlocked?:
-            intake.locked = false
+            intake.assumeIsolated { $0.locked = false }
             sync.setLocked(false)
             logger.notice("unlocked (\(holder.phrase) went): draining what waited", metadata: metadata)
-            for action in status.lifecycle.lockChanged(false) where action == .readSpool { intake.rescan() }
+            for action in status.lifecycle.lockChanged(false) where action == .readSpool { intake.assumeIsolated { $0.rescan() } }
         case nil:
             logger.info("\(holder.phrase) \(holds ? "holds" : "went"); still locked by \(status.lockHolds.holdersText ?? "nothing")",
                         metadata: metadata)

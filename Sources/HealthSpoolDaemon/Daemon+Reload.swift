@@ -14,7 +14,7 @@ extension Daemon {
             let change = SettingsChange.between(context.settings, fresh.settings)
             let wasUnusable = status.reloadError != nil || sync.isUnusable
             context = fresh
-            intake.context = fresh
+            intake.assumeIsolated { $0.context = fresh }
             status.context = fresh
             status.reloadError = nil
             let restart = force || wasUnusable || change.contains(.sync)

@@ -66,15 +66,19 @@ public final class Daemon: @unchecked Sendable {
         let metrics = DaemonMetrics(storePath: context.storePath, started: clock.now())
         self.metrics = metrics
         sync = SyncCoordinator(context: context, logger: logger, queue: q, clock: clock, metrics: metrics, transport: transport)
-        intake = SpoolIntake(context: context, logger: logger, queue: q, clock: clock, metrics: metrics)
+        intake = SpoolIntake(context: context, logger: logger, executor: executor, clock: clock, metrics: metrics)
         status = StatusBoard(context: context, logger: logger, notifier: notifier, executor: executor, clock: clock, sync: sync, intake: intake,
                              metrics: metrics)
         retention = RetentionSchedule(intake: intake, logger: logger, clock: clock, executor: executor)
         let (sync, status) = (self.sync, self.status)
         // Both are called on `q`, the board's executor.
         sync.changed = { [weak status] in status?.assumeIsolated { $0.publish() } }
-        intake.changed = { [weak status] in status?.assumeIsolated { $0.publish() } }
-        intake.gained = { [weak sync] types in sync?.observe(types) }
+        q.sync {
+            intake.assumeIsolated {
+                $0.connect(gained: { [weak sync] types in sync?.observe(types) },
+                           changed: { [weak status] in status?.assumeIsolated { $0.publish() } })
+            }
+        }
     }
 
     /// Runs the services until SIGTERM/SIGINT; returns the exit code. The calling thread only
@@ -133,7 +137,7 @@ public final class Daemon: @unchecked Sendable {
         // Nothing is admitted from the spool until the holds below (the flag, the session, the
         // keyring) are known: a file that lands meanwhile is found by the rescan at the end, or
         // waits for the unlock. (A file dropped while the keyring was being asked was imported.)
-        q.sync { intake.locked = true }
+        q.sync { intake.assumeIsolated { $0.locked = true } }
         watcher = try SpoolWatcher(directories: [context.spool.path, context.stateDir, context.paths.configDir], queue: q) { [weak self] e in
             self?.handle(e)
         }
@@ -146,12 +150,12 @@ public final class Daemon: @unchecked Sendable {
             let locked = status.lockHolds.isLocked
             sync.unlockHint = status.lockHolds.unlockHint ?? sync.unlockHint
             sync.setLocked(locked)
-            intake.locked = locked
+            intake.assumeIsolated { $0.locked = locked }
             logger.info("watching \(context.spool.path)\(status.lockHolds.holdersText.map { " (locked by \($0))" } ?? "")",
                         metadata: ["event": "start", "file": "\(context.spool.path)"])
             notifier.ready(status: status.statusLine())
             for action in status.lifecycle.started(locked: locked) where action == .readSpool {
-                intake.rescan()
+                intake.assumeIsolated { $0.rescan() }
                 sync.catchUp(.startup)
             }
             status.startWatchdog()
@@ -166,11 +170,11 @@ public final class Daemon: @unchecked Sendable {
     func handle(_ event: WatchEvent) {
         switch event {
         case let .fileReady(dir, name) where dir == context.spool.path:
-            intake.admit(named: name)
+            intake.assumeIsolated { $0.admit(named: name) }
         case let .fileGone(dir, name) where dir == context.spool.path:
-            intake.left(named: name)
+            intake.assumeIsolated { $0.left(named: name) }
         case let .undecodableName(dir) where dir == context.spool.path:
-            intake.rescan()
+            intake.assumeIsolated { $0.rescan() }
         case let .fileReady(dir, name) where dir == context.stateDir && name == "locked":
             setHold(.flag, true)
         case let .fileGone(dir, name) where dir == context.stateDir && name == "locked":
@@ -181,7 +185,7 @@ public final class Daemon: @unchecked Sendable {
             reload(reason: "\(dir)/\(name) changed")
         case .overflow:
             logger.warning("inotify queue overflowed; rescanning the spool", metadata: ["event": "import"])
-            intake.rescan()
+            intake.assumeIsolated { $0.rescan() }
         default:
             break
         }
@@ -211,11 +215,11 @@ public final class Daemon: @unchecked Sendable {
             for action in actions {
                 switch action {
                 case .stopIntake:
-                    self.intake.stopTakingFiles()
+                    self.intake.assumeIsolated { $0.stopTakingFiles() }
                     self.retention.assumeIsolated { $0.stop() }
-                case .interruptImport: self.intake.interruptImport()
+                case .interruptImport: self.intake.assumeIsolated { $0.interruptImport() }
                 case .finishBatchInFlight: self.sync.beginStop()
-                case .readSpool: self.intake.rescan()
+                case .readSpool: self.intake.assumeIsolated { $0.rescan() }
                 }
             }
         }

@@ -65,7 +65,7 @@ actor StatusBoard {
         case .stopping, .locked, .syncing: return lifecycle.state.rawValue
         case .starting, .watching: break
         }
-        if intake.importing != nil { return "importing" }
+        if intake.assumeIsolated({ $0.importing }) != nil { return "importing" }
         if sync.stoppedReason != nil || sync.configError != nil || sync.lastError != nil || sync.policy.incident != nil { return "error" }
         return sync.lastOutcome == "success" ? "success" : "idle"
     }
@@ -83,8 +83,9 @@ actor StatusBoard {
         if context.settings.gatewayURL == nil {
             return "watching \(spool) · \(queued) queued · no gateway set (healthspool gateway set https://…)"
         }
-        if let file = intake.importing { return "importing \(file) · \(queued) queued" }
-        if let waiting = intake.importWaitingText(now: clock.now().millis) { return waiting + " · \(queued) queued" }
+        let (importing, waiting) = intake.assumeIsolated { [now = clock.now().millis] in ($0.importing, $0.importWaitingText(now: now)) }
+        if let file = importing { return "importing \(file) · \(queued) queued" }
+        if let waiting { return waiting + " · \(queued) queued" }
         if let retry = sync.scheduler.retryAt.values.min(), sync.lastError != nil || sync.policy.incident != nil {
             let secs = max(0, (retry - clock.now().millis + 999) / 1000)
             let why = sync.policy.incident?.kind == .unauthorized ? "gateway refused the credentials"
@@ -127,8 +128,9 @@ actor StatusBoard {
         w.raw(",\"statusLine\":"); w.string(line)
         w.raw(",\"locked\":"); if sync.locked { w.raw("true") } else { w.raw("false") }
         writeLockStatus(&w)
-        w.raw(",\"importing\":"); if let i = intake.importing { w.string(i) } else { w.raw("null") }
-        w.raw(",\"pendingFiles\":"); w.number(Int64(intake.pendingImports.count))
+        let (importing, pending) = intake.assumeIsolated { ($0.importing, $0.pendingImports.count) }
+        w.raw(",\"importing\":"); if let i = importing { w.string(i) } else { w.raw("null") }
+        w.raw(",\"pendingFiles\":"); w.number(Int64(pending))
         writeSpoolStatus(&w)
         w.raw(",\"syncing\":{")
         for (n, (k, v)) in sync.progress.sorted(by: { $0.key < $1.key }).enumerated() {
