@@ -82,7 +82,7 @@ final class ControlServer: @unchecked Sendable {
                 continue
             }
             guard let sync else { Glibc.close(client); continue }
-            sync.queue.async { sync.handleControl(request, client: client) }
+            Task { await sync.handleControl(request, client: client) }
         }
     }
 

@@ -62,17 +62,17 @@ extension Daemon {
         let before = status.lockHolds.since[holder] != nil
         let change = status.lockHolds.set(holder, holds, now: clock.now())
         guard started, before != holds else { return }
-        if let hint = status.lockHolds.unlockHint { sync.unlockHint = hint }
+        if let hint = status.lockHolds.unlockHint { sync.assumeIsolated { $0.unlockHint = hint } }
         let metadata: Logger.Metadata = ["event": "lock", "lock.by": "\(holder.rawValue)", "locked": "\(status.lockHolds.isLocked)"]
         switch change {
         case .locked?:
             intake.assumeIsolated { $0.locked = true }
-            sync.setLocked(true)
+            sync.assumeIsolated { $0.setLocked(true) }
             logger.notice("locked by \(holder.phrase): the spool is not read and nothing is sent until unlock", metadata: metadata)
             _ = status.lifecycle.lockChanged(true)
         case .unlocked?:
             intake.assumeIsolated { $0.locked = false }
-            sync.setLocked(false)
+            sync.assumeIsolated { $0.setLocked(false) }
             logger.notice("unlocked (\(holder.phrase) went): draining what waited", metadata: metadata)
             for action in status.lifecycle.lockChanged(false) where action == .readSpool { intake.assumeIsolated { $0.rescan() } }
         case nil:

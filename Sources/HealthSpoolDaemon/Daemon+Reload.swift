@@ -12,7 +12,7 @@ extension Daemon {
         do {
             let fresh = keepingDirectories(try DaemonContext(environment: context.environment))
             let change = SettingsChange.between(context.settings, fresh.settings)
-            let wasUnusable = status.reloadError != nil || sync.isUnusable
+            let wasUnusable = status.reloadError != nil || sync.assumeIsolated { $0.isUnusable }
             context = fresh
             intake.assumeIsolated { $0.context = fresh }
             status.context = fresh
@@ -21,12 +21,12 @@ extension Daemon {
             if !restart {
                 logger.notice("configuration reloaded (\(reason)); the sync part is unchanged", metadata: ["event": "reload"])
             }
-            sync.reload(fresh, restart: restart)
+            sync.assumeIsolated { $0.reload(fresh, restart: restart) }
             if restart {
                 watchSecrets()
                 logger.notice("configuration reloaded (\(reason))", metadata: ["event": "reload"])
                 // A configuration change takes effect at once: every queued type, throttle or not.
-                sync.syncEverythingQueued(.reload)
+                sync.assumeIsolated { $0.syncEverythingQueued(.reload) }
             }
         } catch {
             status.reloadError = "\(error)"

@@ -65,17 +65,17 @@ public final class Daemon: @unchecked Sendable {
         stopBudget = StopBudget(seconds: Self.stopGraceSeconds, clock: clock)
         let metrics = DaemonMetrics(storePath: context.storePath, started: clock.now())
         self.metrics = metrics
-        sync = SyncCoordinator(context: context, logger: logger, queue: q, clock: clock, metrics: metrics, transport: transport)
+        sync = SyncCoordinator(context: context, logger: logger, executor: executor, clock: clock, metrics: metrics, transport: transport)
         intake = SpoolIntake(context: context, logger: logger, executor: executor, clock: clock, metrics: metrics)
         status = StatusBoard(context: context, logger: logger, notifier: notifier, executor: executor, clock: clock, sync: sync, intake: intake,
                              metrics: metrics)
         retention = RetentionSchedule(intake: intake, logger: logger, clock: clock, executor: executor)
         let (sync, status) = (self.sync, self.status)
         // Both are called on `q`, the board's executor.
-        sync.changed = { [weak status] in status?.assumeIsolated { $0.publish() } }
         q.sync {
+            sync.assumeIsolated { $0.connect(changed: { [weak status] in status?.assumeIsolated { $0.publish() } }) }
             intake.assumeIsolated {
-                $0.connect(gained: { [weak sync] types in sync?.observe(types) },
+                $0.connect(gained: { [weak sync] types in sync?.assumeIsolated { $0.observe(types) } },
                            changed: { [weak status] in status?.assumeIsolated { $0.publish() } })
             }
         }
@@ -148,15 +148,17 @@ public final class Daemon: @unchecked Sendable {
             watchSecrets()
             status.lockHolds.set(.flag, LockFlag.isSet(context: context), now: clock.now())
             let locked = status.lockHolds.isLocked
-            sync.unlockHint = status.lockHolds.unlockHint ?? sync.unlockHint
-            sync.setLocked(locked)
+            sync.assumeIsolated { [hint = status.lockHolds.unlockHint] sync in
+                sync.unlockHint = hint ?? sync.unlockHint
+                sync.setLocked(locked)
+            }
             intake.assumeIsolated { $0.locked = locked }
             logger.info("watching \(context.spool.path)\(status.lockHolds.holdersText.map { " (locked by \($0))" } ?? "")",
                         metadata: ["event": "start", "file": "\(context.spool.path)"])
             notifier.ready(status: status.statusLine())
             for action in status.lifecycle.started(locked: locked) where action == .readSpool {
                 intake.assumeIsolated { $0.rescan() }
-                sync.catchUp(.startup)
+                sync.assumeIsolated { $0.catchUp(.startup) }
             }
             status.startWatchdog()
             retention.assumeIsolated { $0.start() }
@@ -218,7 +220,7 @@ public final class Daemon: @unchecked Sendable {
                     self.intake.assumeIsolated { $0.stopTakingFiles() }
                     self.retention.assumeIsolated { $0.stop() }
                 case .interruptImport: self.intake.assumeIsolated { $0.interruptImport() }
-                case .finishBatchInFlight: self.sync.beginStop()
+                case .finishBatchInFlight: self.sync.assumeIsolated { $0.beginStop() }
                 case .readSpool: self.intake.assumeIsolated { $0.rescan() }
                 }
             }

@@ -100,6 +100,15 @@ private struct BackgroundConnection: @unchecked Sendable {
     let store: SampleStore
 }
 
+extension SyncWorker {
+    /// What the worker reports to its coordinator, in order: a sender's progress (samples sent
+    /// so far by a job) and each finished job.
+    public enum Report: Sendable {
+        case progressed(type: String, sent: Int)
+        case finished(SyncJobResult)
+    }
+}
+
 /// What the senders need to know, swapped atomically on reload.
 struct SyncConfig: Sendable {
     var endpoint: GatewayEndpoint
@@ -255,6 +264,16 @@ public final class SyncWorker: @unchecked Sendable {
     }
 
     var isStopping: Bool { state.sync { stopping } }
+
+    /// Runs `body` once no job is in flight (at once when none is), on a Dispatch thread.
+    public func whenIdle(_ body: @escaping @Sendable () -> Void) {
+        group.notify(queue: .global(), execute: body)
+    }
+
+    /// Returns once no job is in flight.
+    public func idle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in whenIdle { continuation.resume() } }
+    }
 
     /// Runs one job on a sender queue.
     private func run(type: String, trigger: SyncTrigger, config: SyncConfig, sender: Int) -> SyncJobResult {
