@@ -8,12 +8,13 @@ import ServiceLifecycle
 import Glibc
 #endif
 
-/// The daemon: the wiring of its services. The parts own their state — the sync coordinator
-/// (scheduler, retry policy, worker), the spool intake (imports), the status board (state
-/// machine, status file, watchdog), the retention schedule — and share one serial coordination
-/// queue, `q`; imports, sends and pruning run on queues of their own. What is left here routes
-/// the watcher's events (the spool, the lock flag, the config and secret files), reloads, and
-/// starts and stops the parts.
+/// The daemon: the wiring of its services. The parts are actors that own their state — the
+/// sync coordinator (scheduler, retry policy, worker), the spool intake (imports), the status
+/// board (state machine, status file, watchdog), the retention schedule — and share one serial
+/// coordination queue, `q`, as their executor (`executor`); imports, sends and pruning run on
+/// queues of their own. What is left here routes the watcher's events (the spool, the lock
+/// flag, the config and secret files), reloads, and starts and stops the parts; being on `q`,
+/// it enters the actors with `assumeIsolated`.
 ///
 /// `@unchecked Sendable`: every mutable property is read and written on the serial queue `q`
 /// only (watcher events and signals are scheduled on it; other threads hop onto it with
