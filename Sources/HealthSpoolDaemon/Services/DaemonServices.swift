@@ -77,6 +77,7 @@ struct SyncService: Service {
             }
             await untilShutdown()
             beginStop()
+            await sync.beginStop()   // also when the daemon never started (the reports end at once)
             group.addTask {
                 await budget.untilDeadline()
                 return false
