@@ -74,7 +74,7 @@ extension Daemon {
         let directories = Set(wanted.map(FileSystem.parent)).subtracting(mainWatched).filter { !$0.isEmpty && FileSystem.exists($0) }
         guard !directories.isEmpty else { return }
         do {
-            secretWatcher = try SpoolWatcher(directories: directories.sorted(), queue: q) { [weak self] e in self?.handle(e) }
+            secretWatcher = try SpoolWatcher(directories: directories.sorted(), queue: q) { [watchReporter] e in watchReporter.yield(e) }
         } catch {
             logger.warning("cannot watch the gateway's credentials and certificate files; SIGHUP reloads them: \(error)",
                            metadata: ["event": "error"])

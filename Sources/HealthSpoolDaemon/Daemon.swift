@@ -33,6 +33,10 @@ public final class Daemon: @unchecked Sendable {
     let status: StatusBoard
     let retention: RetentionSchedule
     var watcher: SpoolWatcher?
+    /// What the watchers saw (the spool, state and config directories, the secret files'
+    /// directories), in order: `SpoolWatcherService.run()` handles each on `q`.
+    let watchEvents: AsyncStream<WatchEvent>
+    let watchReporter: AsyncStream<WatchEvent>.Continuation
     /// Follows the logind session's lock (`lock.follow_session`); nil when off.
     var sessionWatcher: SessionLockWatcher?
     /// Whether "the lock flag alone" was logged since the session was last followed.
@@ -60,6 +64,7 @@ public final class Daemon: @unchecked Sendable {
     init(context: DaemonContext, logger: Logger, clock: any ServiceClock,
          transport: @escaping SyncWorker.TransportFactory = SyncWorker.httpsTransport) {
         executor = QueueExecutor(queue: q)
+        (watchEvents, watchReporter) = AsyncStream.makeStream(of: WatchEvent.self)
         self.context = context
         self.logger = logger
         self.clock = clock
@@ -139,8 +144,8 @@ public final class Daemon: @unchecked Sendable {
         // keyring) are known: a file that lands meanwhile is found by the rescan at the end, or
         // waits for the unlock. (A file dropped while the keyring was being asked was imported.)
         q.sync { intake.assumeIsolated { $0.locked = true } }
-        watcher = try SpoolWatcher(directories: [context.spool.path, context.stateDir, context.paths.configDir], queue: q) { [weak self] e in
-            self?.handle(e)
+        watcher = try SpoolWatcher(directories: [context.spool.path, context.stateDir, context.paths.configDir], queue: q) { [watchReporter] e in
+            watchReporter.yield(e)
         }
         control = try ControlServer(path: context.controlSocket, sync: sync)
         startSessionWatcher()

@@ -102,17 +102,22 @@ struct ImportService: Service {
 }
 
 /// The spool watcher (inotify on the spool, state and config directories, and the secret
-/// files' directories): stops first, so no new work arrives while the rest stops.
+/// files' directories): its work is the watchers' events, each routed by the daemon on its
+/// queue (a spool file to the intake, the lock flag, a config or secret file to a reload). It
+/// stops first, so no new work arrives while the rest stops.
 struct SpoolWatcherService: Service {
     let daemon: Daemon
     func run() async throws {
-        await untilShutdown()
+        for await event in daemon.watchEvents.cancelOnGracefulShutdown() {
+            await daemon.onQueue { daemon.handle(event) }
+        }
         daemon.beginStop()
         await daemon.onQueue {
             daemon.watcher?.stop()
             daemon.secretWatcher?.stop()
             daemon.sessionWatcher?.stop()
         }
+        daemon.watchReporter.finish()
     }
 }
 
