@@ -5,7 +5,7 @@ import HealthSpoolLinux
 import Glibc
 #endif
 
-/// A client waiting for a manual sync to finish. Lives on the daemon's queue.
+/// A client waiting for a manual sync to finish. Owned by the sync coordinator (an actor).
 final class SyncWaiter {
     let fd: Int32
     let registered: Int64
@@ -33,7 +33,7 @@ final class SyncWaiter {
 /// answers `{"event":"pong","pid":…}`.
 ///
 /// `@unchecked Sendable`: `source` is set in `init` and cancelled in `stop`; accepting runs on
-/// `queue` only and hands each request to the sync coordinator's queue.
+/// `queue` only and hands each request to the sync coordinator (an actor) as a task.
 final class ControlServer: @unchecked Sendable {
     let fd: Int32
     let path: String
@@ -82,7 +82,7 @@ final class ControlServer: @unchecked Sendable {
                 continue
             }
             guard let sync else { Glibc.close(client); continue }
-            sync.queue.async { sync.handleControl(request, client: client) }
+            Task { await sync.handleControl(request, client: client) }
         }
     }
 

@@ -23,7 +23,7 @@ extension Daemon {
         guard Self.keyringLocked(context) == true else { return }
         logger.notice("the keyring is locked and holds healthspool's secrets: waiting for it to be unlocked; nothing is read from the spool or sent until then",
                       metadata: ["event": "lock", "lock.by": "keyring"])
-        q.sync { _ = status.lockHolds.set(.keyring, true, now: clock.now()) }
+        q.sync { status.assumeIsolated { [clock] in _ = $0.lockHolds.set(.keyring, true, now: clock.now()) } }
         pollKeyring()
     }
 
@@ -31,14 +31,14 @@ extension Daemon {
         DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Self.keyringPollSeconds)) { [weak self] in
             guard let self else { return }
             let context = self.q.sync { self.context }
-            let stopping = self.q.sync { self.status.stopping }
+            let stopping = self.q.sync { self.status.assumeIsolated { $0.stopping } }
             guard !stopping else { return }
             if Self.keyringLocked(context) == true {
                 self.pollKeyring()
                 return
             }
             self.q.async {
-                guard !self.status.stopping else { return }
+                guard !self.status.assumeIsolated({ $0.stopping }) else { return }
                 self.reload(reason: "the keyring was unlocked")
                 self.setHold(.keyring, false)
             }

@@ -10,7 +10,7 @@ extension Daemon {
     /// read. Runs in `start()`, off the cooperative pool.
     func startSessionWatcher() {
         let mode = context.settings.lockFollowSession
-        q.sync { status.followSession = mode }
+        q.sync { status.assumeIsolated { $0.followSession = mode } }
         guard mode != .off else { return }
         do {
             let watcher = try SessionLockWatcher(mode: mode, environment: context.environment, queue: q) { [weak self] event in
@@ -27,7 +27,7 @@ extension Daemon {
     }
 
     /// What the session lock watcher reported (on `q`).
-    func sessionEvent(_ event: SessionLockEvent) {
+    func sessionEvent(_ event: SessionLockEvent) { status.assumeIsolated { status in
         guard !status.stopping else { return }   // reported before the watcher stopped: the stop has begun
         switch event {
         case let .following(session, type):
@@ -53,32 +53,32 @@ extension Daemon {
             setHold(.sleep, sleeping)
         }
         if started { status.publish() }
-    }
+    } }
 
     /// `holder` took hold of the lock or let it go. While anything holds it nothing is read
     /// from the spool and nothing is sent; when the last hold goes the spool is read and what
     /// waited drains.
-    func setHold(_ holder: LockHolds.Holder, _ holds: Bool) {
+    func setHold(_ holder: LockHolds.Holder, _ holds: Bool) { status.assumeIsolated { status in
         let before = status.lockHolds.since[holder] != nil
         let change = status.lockHolds.set(holder, holds, now: clock.now())
         guard started, before != holds else { return }
-        if let hint = status.lockHolds.unlockHint { sync.unlockHint = hint }
+        if let hint = status.lockHolds.unlockHint { sync.assumeIsolated { $0.unlockHint = hint } }
         let metadata: Logger.Metadata = ["event": "lock", "lock.by": "\(holder.rawValue)", "locked": "\(status.lockHolds.isLocked)"]
         switch change {
         case .locked?:
-            intake.locked = true
-            sync.setLocked(true)
+            intake.assumeIsolated { $0.locked = true }
+            sync.assumeIsolated { $0.setLocked(true) }
             logger.notice("locked by \(holder.phrase): the spool is not read and nothing is sent until unlock", metadata: metadata)
             _ = status.lifecycle.lockChanged(true)
         case .unlocked?:
-            intake.locked = false
-            sync.setLocked(false)
+            intake.assumeIsolated { $0.locked = false }
+            sync.assumeIsolated { $0.setLocked(false) }
             logger.notice("unlocked (\(holder.phrase) went): draining what waited", metadata: metadata)
-            for action in status.lifecycle.lockChanged(false) where action == .readSpool { intake.rescan() }
+            for action in status.lifecycle.lockChanged(false) where action == .readSpool { intake.assumeIsolated { $0.rescan() } }
         case nil:
             logger.info("\(holder.phrase) \(holds ? "holds" : "went"); still locked by \(status.lockHolds.holdersText ?? "nothing")",
                         metadata: metadata)
         }
         status.publish()
-    }
+    } }
 }

@@ -8,37 +8,37 @@ extension Daemon {
     /// types sent) is restarted — its incident and retries forgotten, every queued type tried at
     /// once — when its settings changed, when a secret file changed or on SIGHUP (the user asked
     /// for it), and when sync had stopped on the old configuration.
-    func reload(reason: String, restartingSync force: Bool = true) {
+    func reload(reason: String, restartingSync force: Bool = true) { status.assumeIsolated { status in
         do {
             let fresh = keepingDirectories(try DaemonContext(environment: context.environment))
             let change = SettingsChange.between(context.settings, fresh.settings)
-            let wasUnusable = status.reloadError != nil || sync.isUnusable
+            let wasUnusable = status.reloadError != nil || sync.assumeIsolated { $0.isUnusable }
             context = fresh
-            intake.context = fresh
+            intake.assumeIsolated { $0.context = fresh }
             status.context = fresh
             status.reloadError = nil
             let restart = force || wasUnusable || change.contains(.sync)
             if !restart {
                 logger.notice("configuration reloaded (\(reason)); the sync part is unchanged", metadata: ["event": "reload"])
             }
-            sync.reload(fresh, restart: restart)
+            sync.assumeIsolated { $0.reload(fresh, restart: restart) }
             if restart {
                 watchSecrets()
                 logger.notice("configuration reloaded (\(reason))", metadata: ["event": "reload"])
                 // A configuration change takes effect at once: every queued type, throttle or not.
-                sync.syncEverythingQueued(.reload)
+                sync.assumeIsolated { $0.syncEverythingQueued(.reload) }
             }
         } catch {
             status.reloadError = "\(error)"
             logger.error("configuration not reloaded, still running on the previous one: \(error)", metadata: ["event": "error"])
         }
         status.publish()
-    }
+    } }
 
     /// The context to use after a reload: the new settings, except the spool and state
     /// directories, which only a restart moves (the watcher, the store and the lock flag live
     /// there). A change to them is logged and shown in status until the daemon restarts.
-    func keepingDirectories(_ fresh: DaemonContext) -> DaemonContext {
+    func keepingDirectories(_ fresh: DaemonContext) -> DaemonContext { status.assumeIsolated { status in
         var notes: [String] = []
         var settings = fresh.settings
         if fresh.spool.path != context.spool.path {
@@ -54,7 +54,7 @@ extension Daemon {
         }
         status.restartNeeded = notes
         return DaemonContext(paths: fresh.paths, settings: settings, environment: fresh.environment)
-    }
+    } }
 
     /// Watches the files the gateway's secret and TLS setup are read from (the credentials file,
     /// the systemd credential, the CA file, the client certificate and key): a change is picked
@@ -74,7 +74,7 @@ extension Daemon {
         let directories = Set(wanted.map(FileSystem.parent)).subtracting(mainWatched).filter { !$0.isEmpty && FileSystem.exists($0) }
         guard !directories.isEmpty else { return }
         do {
-            secretWatcher = try SpoolWatcher(directories: directories.sorted(), queue: q) { [weak self] e in self?.handle(e) }
+            secretWatcher = try SpoolWatcher(directories: directories.sorted(), queue: q) { [watchReporter] e in watchReporter.yield(e) }
         } catch {
             logger.warning("cannot watch the gateway's credentials and certificate files; SIGHUP reloads them: \(error)",
                            metadata: ["event": "error"])

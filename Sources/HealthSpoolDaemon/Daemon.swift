@@ -8,12 +8,13 @@ import ServiceLifecycle
 import Glibc
 #endif
 
-/// The daemon: the wiring of its services. The parts own their state — the sync coordinator
-/// (scheduler, retry policy, worker), the spool intake (imports), the status board (state
-/// machine, status file, watchdog), the retention schedule — and share one serial coordination
-/// queue, `q`; imports, sends and pruning run on queues of their own. What is left here routes
-/// the watcher's events (the spool, the lock flag, the config and secret files), reloads, and
-/// starts and stops the parts.
+/// The daemon: the wiring of its services. The parts are actors that own their state — the
+/// sync coordinator (scheduler, retry policy, worker), the spool intake (imports), the status
+/// board (state machine, status file, watchdog), the retention schedule — and share one serial
+/// coordination queue, `q`, as their executor (`executor`); imports, sends and pruning run on
+/// queues of their own. What is left here routes the watcher's events (the spool, the lock
+/// flag, the config and secret files), reloads, and starts and stops the parts; being on `q`,
+/// it enters the actors with `assumeIsolated`.
 ///
 /// `@unchecked Sendable`: every mutable property is read and written on the serial queue `q`
 /// only (watcher events and signals are scheduled on it; other threads hop onto it with
@@ -21,6 +22,8 @@ import Glibc
 /// before the first service can read them.
 public final class Daemon: @unchecked Sendable {
     let q = DispatchQueue(label: "healthspool.daemon")
+    /// `q` as the executor of the actors that share it (`StatusBoard`, `RetentionSchedule`).
+    let executor: QueueExecutor
     var context: DaemonContext
     let logger: Logger
     let notifier = SystemdNotifier()
@@ -30,6 +33,10 @@ public final class Daemon: @unchecked Sendable {
     let status: StatusBoard
     let retention: RetentionSchedule
     var watcher: SpoolWatcher?
+    /// What the watchers saw (the spool, state and config directories, the secret files'
+    /// directories), in order: `SpoolWatcherService.run()` handles each on `q`.
+    let watchEvents: AsyncStream<WatchEvent>
+    let watchReporter: AsyncStream<WatchEvent>.Continuation
     /// Follows the logind session's lock (`lock.follow_session`); nil when off.
     var sessionWatcher: SessionLockWatcher?
     /// Whether "the lock flag alone" was logged since the session was last followed.
@@ -56,21 +63,28 @@ public final class Daemon: @unchecked Sendable {
 
     init(context: DaemonContext, logger: Logger, clock: any ServiceClock,
          transport: @escaping SyncWorker.TransportFactory = SyncWorker.httpsTransport) {
+        executor = QueueExecutor(queue: q)
+        (watchEvents, watchReporter) = AsyncStream.makeStream(of: WatchEvent.self)
         self.context = context
         self.logger = logger
         self.clock = clock
         stopBudget = StopBudget(seconds: Self.stopGraceSeconds, clock: clock)
         let metrics = DaemonMetrics(storePath: context.storePath, started: clock.now())
         self.metrics = metrics
-        sync = SyncCoordinator(context: context, logger: logger, queue: q, clock: clock, metrics: metrics, transport: transport)
-        intake = SpoolIntake(context: context, logger: logger, queue: q, clock: clock, metrics: metrics)
-        status = StatusBoard(context: context, logger: logger, notifier: notifier, queue: q, clock: clock, sync: sync, intake: intake,
+        sync = SyncCoordinator(context: context, logger: logger, executor: executor, clock: clock, metrics: metrics, transport: transport)
+        intake = SpoolIntake(context: context, logger: logger, executor: executor, clock: clock, metrics: metrics)
+        status = StatusBoard(context: context, logger: logger, notifier: notifier, executor: executor, clock: clock, sync: sync, intake: intake,
                              metrics: metrics)
-        retention = RetentionSchedule(intake: intake, logger: logger, clock: clock, executor: QueueExecutor(queue: q))
+        retention = RetentionSchedule(intake: intake, logger: logger, clock: clock, executor: executor)
         let (sync, status) = (self.sync, self.status)
-        sync.changed = { [weak status] in status?.publish() }
-        intake.changed = { [weak status] in status?.publish() }
-        intake.gained = { [weak sync] types in sync?.observe(types) }
+        // Both are called on `q`, the board's executor.
+        q.sync {
+            sync.assumeIsolated { $0.connect(changed: { [weak status] in status?.assumeIsolated { $0.publish() } }) }
+            intake.assumeIsolated {
+                $0.connect(gained: { [weak sync] types in sync?.assumeIsolated { $0.observe(types) } },
+                           changed: { [weak status] in status?.assumeIsolated { $0.publish() } })
+            }
+        }
     }
 
     /// Runs the services until SIGTERM/SIGINT; returns the exit code. The calling thread only
@@ -129,32 +143,34 @@ public final class Daemon: @unchecked Sendable {
         // Nothing is admitted from the spool until the holds below (the flag, the session, the
         // keyring) are known: a file that lands meanwhile is found by the rescan at the end, or
         // waits for the unlock. (A file dropped while the keyring was being asked was imported.)
-        q.sync { intake.locked = true }
-        watcher = try SpoolWatcher(directories: [context.spool.path, context.stateDir, context.paths.configDir], queue: q) { [weak self] e in
-            self?.handle(e)
+        q.sync { intake.assumeIsolated { $0.locked = true } }
+        watcher = try SpoolWatcher(directories: [context.spool.path, context.stateDir, context.paths.configDir], queue: q) { [watchReporter] e in
+            watchReporter.yield(e)
         }
         control = try ControlServer(path: context.controlSocket, sync: sync)
         startSessionWatcher()
         startKeyringWatch()
-        q.sync {
+        q.sync { status.assumeIsolated { status in
             watchSecrets()
             status.lockHolds.set(.flag, LockFlag.isSet(context: context), now: clock.now())
             let locked = status.lockHolds.isLocked
-            sync.unlockHint = status.lockHolds.unlockHint ?? sync.unlockHint
-            sync.setLocked(locked)
-            intake.locked = locked
+            sync.assumeIsolated { [hint = status.lockHolds.unlockHint] sync in
+                sync.unlockHint = hint ?? sync.unlockHint
+                sync.setLocked(locked)
+            }
+            intake.assumeIsolated { $0.locked = locked }
             logger.info("watching \(context.spool.path)\(status.lockHolds.holdersText.map { " (locked by \($0))" } ?? "")",
                         metadata: ["event": "start", "file": "\(context.spool.path)"])
             notifier.ready(status: status.statusLine())
             for action in status.lifecycle.started(locked: locked) where action == .readSpool {
-                intake.rescan()
-                sync.catchUp(.startup)
+                intake.assumeIsolated { $0.rescan() }
+                sync.assumeIsolated { $0.catchUp(.startup) }
             }
             status.startWatchdog()
             retention.assumeIsolated { $0.start() }
             started = true
             status.publish()
-        }
+        } }
     }
 
     // MARK: Events
@@ -162,11 +178,11 @@ public final class Daemon: @unchecked Sendable {
     func handle(_ event: WatchEvent) {
         switch event {
         case let .fileReady(dir, name) where dir == context.spool.path:
-            intake.admit(named: name)
+            intake.assumeIsolated { $0.admit(named: name) }
         case let .fileGone(dir, name) where dir == context.spool.path:
-            intake.left(named: name)
+            intake.assumeIsolated { $0.left(named: name) }
         case let .undecodableName(dir) where dir == context.spool.path:
-            intake.rescan()
+            intake.assumeIsolated { $0.rescan() }
         case let .fileReady(dir, name) where dir == context.stateDir && name == "locked":
             setHold(.flag, true)
         case let .fileGone(dir, name) where dir == context.stateDir && name == "locked":
@@ -177,7 +193,7 @@ public final class Daemon: @unchecked Sendable {
             reload(reason: "\(dir)/\(name) changed")
         case .overflow:
             logger.warning("inotify queue overflowed; rescanning the spool", metadata: ["event": "import"])
-            intake.rescan()
+            intake.assumeIsolated { $0.rescan() }
         default:
             break
         }
@@ -200,18 +216,18 @@ public final class Daemon: @unchecked Sendable {
         stopBudget.begin()
         q.async {
             guard self.started else { return }
-            let actions = self.status.lifecycle.stopRequested()
+            let actions = self.status.assumeIsolated { $0.lifecycle.stopRequested() }
             guard !actions.isEmpty else { return }
             self.logger.notice("stopping: interrupting the import, finishing the batch in flight", metadata: ["event": "stop"])
             self.notifier.stopping(status: "stopping: interrupting the import, finishing the batch in flight")
             for action in actions {
                 switch action {
                 case .stopIntake:
-                    self.intake.stopTakingFiles()
+                    self.intake.assumeIsolated { $0.stopTakingFiles() }
                     self.retention.assumeIsolated { $0.stop() }
-                case .interruptImport: self.intake.interruptImport()
-                case .finishBatchInFlight: self.sync.beginStop()
-                case .readSpool: self.intake.rescan()
+                case .interruptImport: self.intake.assumeIsolated { $0.interruptImport() }
+                case .finishBatchInFlight: self.sync.assumeIsolated { $0.beginStop() }
+                case .readSpool: self.intake.assumeIsolated { $0.rescan() }
                 }
             }
         }
@@ -223,7 +239,7 @@ public final class Daemon: @unchecked Sendable {
         await onQueue {
             guard self.started else { return }
             let (unfinished, millis) = self.stopBudget.outcome
-            self.status.publishStopped()
+            self.status.assumeIsolated { $0.publishStopped() }
             if unfinished.isEmpty {
                 self.logger.notice("stopped in \(Self.seconds(millis))", metadata: ["event": "stop", "duration_ms": "\(millis)"])
             } else {

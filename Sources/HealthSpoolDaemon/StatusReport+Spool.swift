@@ -6,11 +6,12 @@ extension StatusBoard {
     /// failure, and changed settings that need a restart.
     func writeSpoolStatus(_ w: inout JSONWriter) {
         w.raw(",\"importWaiting\":")
-        if let s = intake.backoff.soonest {
+        let backoff = intake.assumeIsolated { $0.backoff }
+        if let s = backoff.soonest {
             w.raw("{\"file\":"); w.string(s.file)
             w.raw(",\"cause\":"); w.string(s.cause)
             w.raw(",\"failures\":"); w.number(Int64(s.failures))
-            w.raw(",\"files\":"); w.number(Int64(intake.backoff.waiting.count))
+            w.raw(",\"files\":"); w.number(Int64(backoff.waiting.count))
             w.raw(",\"retryAt\":"); w.string(Timestamp(millis: s.retryAt).iso8601UTC)
             w.raw(",\"retryAtMillis\":"); w.number(s.retryAt)
             w.raw("}")

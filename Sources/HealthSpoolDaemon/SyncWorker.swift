@@ -2,6 +2,7 @@ import Dispatch
 import HealthSpoolCore
 import HealthSpoolGateway
 import HealthSpoolLinux
+import HealthSpoolLock
 import HealthSpoolStore
 import Logging
 #if canImport(Glibc)
@@ -68,28 +69,27 @@ private struct MarkTask: @unchecked Sendable {
     }
 }
 
-/// The next batch, read on another queue.
-///
-/// `@unchecked Sendable`: `result` is written once on the background queue before `done` is
-/// signalled and read only after `wait()` has seen the signal; the connection it reads with is
-/// used on that queue alone.
-private final class Prefetch: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var result: Result<EncodedBatch, Error>?
+/// The next batch, read on another queue (the sender's background queue, whose connection it
+/// reads with) while the sender's thread sends the current one.
+private final class Prefetch: Sendable {
+    /// Nil until read.
+    private let result = Lock<Result<EncodedBatch, Error>?>(nil)
 
     init(store: SampleStore, queue: DispatchQueue, type: String, limit: Int, after: Int64, dense: Bool) {
         let connection = BackgroundConnection(store: store)
+        let result = self.result
         queue.async {
-            self.result = Result { try connection.store.queuedBatch(type: type, limit: limit, afterRowID: after, dense: dense) }
-            self.done.signal()
+            let read = Result { try connection.store.queuedBatch(type: type, limit: limit, afterRowID: after, dense: dense) }
+            result.withLock(wake: true) { $0 = read }
         }
     }
 
-    /// The batch, once read.
+    /// The batch, once read (blocks the sender's thread, never a cooperative one).
     func wait() throws -> EncodedBatch {
-        done.wait()
-        return try result!.get()
+        try result.wait(until: { $0 != nil }) { $0 ?? .failure(StoreError.notRead) }.get()
     }
+
+    private enum StoreError: Error { case notRead }
 }
 
 /// A sender's background connection, handed to the queue that alone uses it.
@@ -98,6 +98,15 @@ private final class Prefetch: @unchecked Sendable {
 /// block at a time.
 private struct BackgroundConnection: @unchecked Sendable {
     let store: SampleStore
+}
+
+extension SyncWorker {
+    /// What the worker reports to its coordinator, in order: a sender's progress (samples sent
+    /// so far by a job) and each finished job.
+    public enum Report: Sendable {
+        case progressed(type: String, sent: Int)
+        case finished(SyncJobResult)
+    }
 }
 
 /// What the senders need to know, swapped atomically on reload.
@@ -113,19 +122,24 @@ struct SyncConfig: Sendable {
 /// batches, oldest first, past a cursor (so nothing is sent twice in one run), and marks them
 /// synced only after the gateway accepted them.
 ///
-/// `@unchecked Sendable`: the job bookkeeping (`queue`, `queued`, `inFlight`, `again`, `idle`,
-/// `config`, `stopping`) is touched only on the serial `state` queue; a sender's resources only
-/// on that sender's queue (`SenderState`); everything else is immutable.
-public final class SyncWorker: @unchecked Sendable {
-    private let state = DispatchQueue(label: "healthspool.sync.state")
+/// The job bookkeeping (`Jobs`) is behind one `Lock`, held only for short updates; a sender's
+/// resources are touched only on that sender's queue (`SenderState`); everything else is
+/// immutable. Sending and SQLite run on the sender queues, never on the cooperative pool.
+public final class SyncWorker: Sendable {
+    /// The jobs waiting for a sender and in flight.
+    private struct Jobs {
+        /// Senders without a job.
+        var idle: [Int]
+        var waiting: [(type: String, trigger: SyncTrigger)] = []
+        var queued: Set<String> = []
+        var inFlight: Set<String> = []
+        /// Types asked for again while in flight: they run once more afterwards.
+        var again: [String: SyncTrigger] = [:]
+        var config: SyncConfig?
+        var stopping = false
+    }
+    private let jobs: Lock<Jobs>
     private let senders: [DispatchQueue]
-    private var idle: [Int]
-    private var queue: [(String, SyncTrigger)] = []
-    private var queued: Set<String> = []
-    private var inFlight: Set<String> = []
-    private var again: [String: SyncTrigger] = [:]
-    private var config: SyncConfig?
-    private var stopping = false
     private let storePath: String
     private let logger: Logger
     private let clock: @Sendable () -> Timestamp
@@ -156,8 +170,8 @@ public final class SyncWorker: @unchecked Sendable {
     /// The production transport: libcurl with the endpoint's TLS options.
     public static let httpsTransport: TransportFactory = { endpoint throws(GatewayError) in try HTTPSClient(options: endpoint.tls) }
 
-    /// Creates the worker. `onProgress` is called from sender queues, `onResult` from the
-    /// worker's state queue (it must not call back into the worker synchronously); `onRequest`
+    /// Creates the worker. `onProgress` is called from sender queues, `onResult` with the
+    /// worker's lock held, in order (it must not call back into the worker synchronously); `onRequest`
     /// gets each gateway request's duration in seconds, from sender queues.
     public init(senders: Int, storePath: String, logger: Logger, clock: @escaping @Sendable () -> Timestamp,
                 transport: @escaping TransportFactory = SyncWorker.httpsTransport,
@@ -167,7 +181,7 @@ public final class SyncWorker: @unchecked Sendable {
         let n = max(1, senders)
         self.senders = (0..<n).map { DispatchQueue(label: "healthspool.sync.sender.\($0)") }
         self.senderStates = (0..<n).map { _ in SenderState() }
-        self.idle = Array(0..<n)
+        self.jobs = Lock(Jobs(idle: Array(0..<n)))
         self.storePath = storePath
         self.logger = logger
         self.clock = clock
@@ -178,51 +192,69 @@ public final class SyncWorker: @unchecked Sendable {
     }
 
     /// Replaces the gateway settings (nil: no gateway configured; jobs are not run).
-    func configure(_ config: SyncConfig?) { state.sync { self.config = config } }
+    func configure(_ config: SyncConfig?) { jobs.withLock { $0.config = config } }
 
     /// Number of queued plus in-flight jobs.
-    public var pendingJobs: Int { state.sync { queue.count + inFlight.count } }
+    public var pendingJobs: Int { jobs.withLock { $0.waiting.count + $0.inFlight.count } }
 
     /// Queues a job per type; coalesces with queued or in-flight jobs of the same type.
     public func enqueue(_ types: [String], trigger: SyncTrigger) {
-        state.async {
-            guard !self.stopping else { return }
+        let started = jobs.withLock { j -> [Start] in
+            guard !j.stopping else { return [] }
             for t in types {
-                if self.inFlight.contains(t) { self.again[t] = self.again[t] ?? trigger; continue }
-                if self.queued.contains(t) { continue }
-                self.queued.insert(t)
-                self.queue.append((t, trigger))
+                if j.inFlight.contains(t) { j.again[t] = j.again[t] ?? trigger; continue }
+                if j.queued.contains(t) { continue }
+                j.queued.insert(t)
+                j.waiting.append((t, trigger))
             }
-            self.dispatchJobs()
+            return Self.assign(&j)
         }
+        start(started)
     }
 
-    /// Must run on `state`.
-    private func dispatchJobs() {
-        guard let config, !stopping else { return }
-        while !idle.isEmpty, !queue.isEmpty {
-            let (type, trigger) = queue.removeFirst()
-            queued.remove(type)
-            inFlight.insert(type)
-            let sender = idle.removeFirst()
+    /// A job handed to a sender.
+    private struct Start {
+        let type: String
+        let trigger: SyncTrigger
+        let config: SyncConfig
+        let sender: Int
+    }
+
+    /// Hands waiting jobs to idle senders (the lock held); `start` runs them.
+    private static func assign(_ j: inout Jobs) -> [Start] {
+        guard let config = j.config, !j.stopping else { return [] }
+        var out: [Start] = []
+        while !j.idle.isEmpty, !j.waiting.isEmpty {
+            let (type, trigger) = j.waiting.removeFirst()
+            j.queued.remove(type)
+            j.inFlight.insert(type)
+            out.append(Start(type: type, trigger: trigger, config: config, sender: j.idle.removeFirst()))
+        }
+        return out
+    }
+
+    /// Runs each job on its sender's queue; when it ends the sender takes the next.
+    private func start(_ started: [Start]) {
+        for job in started {
             group.enter()
-            senders[sender].async {
+            senders[job.sender].async {
                 self.progress.begin()
-                let result = self.run(type: type, trigger: trigger, config: config, sender: sender)
+                let result = self.run(type: job.type, trigger: job.trigger, config: job.config, sender: job.sender)
                 self.progress.end()
-                self.state.async {
-                    self.inFlight.remove(type)
-                    self.idle.append(sender)
-                    if let t = self.again.removeValue(forKey: type), !self.stopping, !result.stopped, result.error == nil {
-                        self.queued.insert(type)
-                        self.queue.append((type, t))
+                let next = self.jobs.withLock { j -> [Start] in
+                    j.inFlight.remove(job.type)
+                    j.idle.append(job.sender)
+                    if let t = j.again.removeValue(forKey: job.type), !j.stopping, !result.stopped, result.error == nil {
+                        j.queued.insert(job.type)
+                        j.waiting.append((job.type, t))
                     }
-                    // Reported once the job no longer counts as pending: a caller that sees no
-                    // pending jobs has been handed every result.
+                    // Reported under the lock, once the job no longer counts as pending: a
+                    // caller that sees no pending jobs has been handed every result, in order.
                     self.onResult(result)
-                    self.dispatchJobs()
-                    self.group.leave()
+                    return Self.assign(&j)
                 }
+                self.start(next)
+                self.group.leave()
             }
         }
     }
@@ -230,10 +262,10 @@ public final class SyncWorker: @unchecked Sendable {
     /// Removes the jobs that wait for a sender (not those in flight) and returns their types:
     /// the gateway is down, they would only fail the same way.
     public func dropQueued() -> [String] {
-        state.sync {
-            let types = queue.map(\.0)
-            queue.removeAll()
-            queued.removeAll()
+        jobs.withLock { j in
+            let types = j.waiting.map(\.type)
+            j.waiting.removeAll()
+            j.queued.removeAll()
             return types
         }
     }
@@ -247,31 +279,33 @@ public final class SyncWorker: @unchecked Sendable {
     /// Takes no new job and drops those waiting for a sender; jobs in flight stop after their
     /// current batch. Returns at once.
     public func stopTakingJobs() {
-        state.sync {
-            stopping = true
-            queue.removeAll()
-            queued.removeAll()
+        jobs.withLock { j in
+            j.stopping = true
+            j.waiting.removeAll()
+            j.queued.removeAll()
         }
     }
 
-    var isStopping: Bool { state.sync { stopping } }
+    var isStopping: Bool { jobs.withLock { $0.stopping } }
+
+    /// Runs `body` once no job is in flight (at once when none is), on a Dispatch thread.
+    public func whenIdle(_ body: @escaping @Sendable () -> Void) {
+        group.notify(queue: .global(), execute: body)
+    }
+
+    /// Returns once no job is in flight.
+    public func idle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in whenIdle { continuation.resume() } }
+    }
 
     /// Runs one job on a sender queue.
     private func run(type: String, trigger: SyncTrigger, config: SyncConfig, sender: Int) -> SyncJobResult {
         let started = clock()
         var result = SyncJobResult(type: type, trigger: trigger, started: started, durationMillis: 0)
         let st = senderStates[sender]
+        let store: SampleStore, background: SampleStore, client: GatewayClient
         do {
-            if st.store == nil { st.store = try SampleStore(path: storePath) }
-            if st.backgroundStore == nil {
-                let store = try SampleStore(path: storePath)
-                try store.limitPageCache(kibibytes: 1024)
-                st.backgroundStore = store
-            }
-            if st.client == nil || st.endpoint != config.endpoint {
-                st.client = try GatewayClient(endpoint: config.endpoint, transport: TimedTransport(transport(config.endpoint), report: onRequest))
-                st.endpoint = config.endpoint
-            }
+            (store, background, client) = try resources(st, config: config)
         } catch let e as GatewayError {
             result.error = e
             result.stopped = !e.isRetryable
@@ -282,7 +316,6 @@ public final class SyncWorker: @unchecked Sendable {
             result.durationMillis = clock().millis - started.millis
             return result
         }
-        let store = st.store!, client = st.client!
         var cursor: Int64 = 0
         var prefetched: Prefetch?
         while !isStopping || result.requests == 0 {
@@ -291,13 +324,13 @@ public final class SyncWorker: @unchecked Sendable {
                 result.error = .badResponse("local store: \(error)")
                 break
             }
-            if batch.isEmpty { break }
-            cursor = batch.rowIDs.last!
+            guard let last = batch.rowIDs.last else { break }
+            cursor = last
             // Read (and encode) the following batch on the sender's second connection while this
             // one is sent and marked (rows past `cursor`: nothing this batch touches).
             // A full batch whose rows lay close together: the next one most likely does too.
             let dense = batch.count == config.batchSize && cursor - batch.rowIDs[0] < 2 * Int64(batch.count)
-            prefetched = Prefetch(store: st.backgroundStore!, queue: st.backgroundQueue, type: type, limit: config.batchSize,
+            prefetched = Prefetch(store: background, queue: st.backgroundQueue, type: type, limit: config.batchSize,
                                   after: cursor, dense: dense)
             let outcome = client.deliver(batch, envelope: config.envelope, now: clock())
             result.requests += outcome.requests
@@ -307,7 +340,7 @@ public final class SyncWorker: @unchecked Sendable {
             // after) while the next batch goes out; the job waits for it before it reports, so a
             // later job never reads these rows as queued. One queue for both keeps one thread busy
             // instead of waking two for every batch.
-            let marker = MarkTask(store: st.backgroundStore!, batch: batch, outcome: outcome, at: clock(), logger: logger, type: type)
+            let marker = MarkTask(store: background, batch: batch, outcome: outcome, at: clock(), logger: logger, type: type)
             st.backgroundQueue.async { marker.run() }
             result.sent += outcome.accepted
             result.parked += outcome.rejected.count
@@ -330,5 +363,23 @@ public final class SyncWorker: @unchecked Sendable {
         st.backgroundQueue.sync {}   // the last batch recorded: the job is done when its samples are marked
         result.durationMillis = clock().millis - started.millis
         return result
+    }
+
+    /// The sender's two connections and its gateway client, opened at its first job (the client
+    /// made again when the endpoint changed). On the sender's queue.
+    private func resources(_ st: SenderState, config: SyncConfig) throws -> (SampleStore, SampleStore, GatewayClient) {
+        let store = try st.store ?? SampleStore(path: storePath)
+        st.store = store
+        let background: SampleStore
+        if let b = st.backgroundStore { background = b } else {
+            background = try SampleStore(path: storePath)
+            try background.limitPageCache(kibibytes: 1024)
+            st.backgroundStore = background
+        }
+        if let client = st.client, st.endpoint == config.endpoint { return (store, background, client) }
+        let client = try GatewayClient(endpoint: config.endpoint, transport: TimedTransport(transport(config.endpoint), report: onRequest))
+        st.client = client
+        st.endpoint = config.endpoint
+        return (store, background, client)
     }
 }

@@ -13,18 +13,25 @@ import Glibc
 /// The daemon's sync part driven as it runs in the daemon — coordinator, real sync worker,
 /// real SQLite store — with a manual clock and a fake transport in place of libcurl: the
 /// per-type throttle, the lock flag, the retry after a temporary failure, and a stop in bounded
-/// time. Time moves only when the test advances the clock.
+/// time. The coordinator is an actor on the test's coordination queue; the `SyncService`
+/// handles the worker's reports, in a service group, as in the daemon. Time moves only when
+/// the test advances the clock.
 @Suite(.timeLimit(.minutes(1))) final class SyncServiceTests {
     let dir: String
     let clock = ManualServiceClock()
     let gateway = FakeGateway()
     let queue = DispatchQueue(label: "test.coordination")
+    let executor: QueueExecutor
     let sync: SyncCoordinator
     let store: SampleStore
     let changes = AsyncStream<Void>.makeStream()
     var added = 0
+    /// The stop budget of the sync service (its clock starts at `stopWithBudget`).
+    let budget: StopBudget
+    let group: ServiceGroup
+    let running: Task<Void, any Error>
 
-    init() throws {
+    init() async throws {
         var template = Array("/tmp/healthspool-sync-XXXXXX".utf8CString)
         dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
         let context = try DaemonContext(environment: ["HOME": dir, "XDG_RUNTIME_DIR": dir + "/run"],
@@ -32,15 +39,25 @@ import Glibc
                                                     ("retry.base_seconds", "30"), ("sync.senders", "1"),
                                                     ("sync.spread_seconds", "0")])
         let gateway = self.gateway
-        sync = SyncCoordinator(context: context, logger: Logger(label: "test"), queue: queue, clock: clock,
-                               metrics: DaemonMetrics(storePath: context.storePath, started: clock.now()), transport: { _ in gateway })
+        executor = QueueExecutor(queue: queue)
+        let sync = SyncCoordinator(context: context, logger: Logger(label: "test"), executor: executor, clock: clock,
+                                   metrics: DaemonMetrics(storePath: context.storePath, started: clock.now()), transport: { _ in gateway })
+        self.sync = sync
         let changes = self.changes.continuation
-        sync.changed = { changes.yield() }
+        await sync.connect(changed: { changes.yield() })
         try sync.open()
         store = try context.openStore()
+        budget = StopBudget(seconds: 10, clock: clock)
+        let service = SyncService(sync: sync, budget: budget, beginStop: { Task { await sync.beginStop() } })
+        group = ServiceGroup(services: [service], logger: Logger(label: "test"))
+        let group = self.group
+        running = Task { try await group.run() }
     }
 
-    deinit { _ = try? FileSystem.removeTree(dir) }
+    deinit {
+        running.cancel()
+        _ = try? FileSystem.removeTree(dir)
+    }
 
     /// Stores `count` new heart-rate samples (queued for sync).
     func addSamples(_ count: Int) throws {
@@ -63,12 +80,12 @@ import Glibc
     /// coordinator's change notices, not by polling).
     func settled() async {
         var notices = changes.stream.makeAsyncIterator()
-        while await onQueue({ [sync] in sync.pendingJobs }) > 0 { _ = await notices.next() }
+        while await sync.pendingJobs > 0 { _ = await notices.next() }
         await onQueue {}
     }
 
     func observe() async {
-        await onQueue { [sync] in sync.observe(["heartRate"]) }
+        await sync.observe(["heartRate"])
         await settled()
     }
 
@@ -81,12 +98,12 @@ import Glibc
     @Test func theStatusLineCountsTheQueueOnlyUpToItsLimit() async throws {
         let sync = self.sync
         try addSamples(3)
-        let few = await onQueue { sync.queuedCountText(limit: 5) }
+        let few = await sync.queuedCountText(limit: 5)
         #expect(few == "3")
         try addSamples(4)
-        let many = await onQueue { sync.queuedCountText(limit: 5) }
+        let many = await sync.queuedCountText(limit: 5)
         #expect(many == "more than 5")
-        let exact = await onQueue { sync.queuedCountText() }
+        let exact = await sync.queuedCountText()
         #expect(exact == "7")
     }
 
@@ -97,19 +114,21 @@ import Glibc
                                         overrides: [("gateway.url", "https://gw.test/ingest"), ("sync.senders", "1"),
                                                     ("sync.spread_seconds", "60"), ("device.id", "laptop-7"), ("user.id", "alice")])
         let gateway = self.gateway
-        let spread = SyncCoordinator(context: context, logger: Logger(label: "test"), queue: queue, clock: clock,
+        let spread = SyncCoordinator(context: context, logger: Logger(label: "test"), executor: executor, clock: clock,
                                      metrics: DaemonMetrics(storePath: context.storePath, started: clock.now()), transport: { _ in gateway })
         let notices = AsyncStream<Void>.makeStream()
-        spread.changed = { notices.continuation.yield() }
+        await spread.connect(changed: { notices.continuation.yield() })
+        let reports = Task { await spread.receiveReports() }
+        defer { reports.cancel() }
         var it = notices.stream.makeAsyncIterator()
         func settle() async {
             await onQueue {}
-            while await onQueue({ spread.pendingJobs }) > 0 { _ = await it.next() }
+            while await spread.pendingJobs > 0 { _ = await it.next() }
         }
         try spread.open()
         let share = FleetSpread(key: "laptop-7/alice").offsetMillis(window: 60_000)
         try addSamples(3)
-        await onQueue { spread.catchUp(.startup) }
+        await spread.catchUp(.startup)
         await settle()
         #expect(gateway.posts == 0, "held for the daemon's share of the window")
         clock.advance(by: share - 1)
@@ -141,13 +160,13 @@ import Glibc
 
     @Test func nothingIsSentWhileLockedAndWhatWaitedDrainsAtUnlock() async throws {
         try addSamples(4)
-        await onQueue { [sync] in sync.setLocked(true) }
+        await sync.setLocked(true)
         await observe()
         await advance(seconds: 3600)
         #expect(gateway.posts == 0)
         #expect(try queued() == 4)
 
-        await onQueue { [sync] in sync.setLocked(false) }
+        await sync.setLocked(false)
         await settled()
         #expect(gateway.posts == 1)
         #expect(try queued() == 0)
@@ -159,7 +178,7 @@ import Glibc
         await observe()
         #expect(gateway.posts == 1)
         #expect(try queued() == 2, "the gateway was busy: nothing marked synced")
-        let scheduled = await onQueue { [sync] in sync.scheduler.retryAt["heartRate"] }
+        let scheduled = await sync.scheduler.retryAt["heartRate"]
         let retryAt = try #require(scheduled)
         let wait = retryAt - clock.now().millis
         #expect(wait >= 0 && wait < 30_000, "first retry at a random moment within retry.base_seconds (full jitter)")
@@ -171,19 +190,14 @@ import Glibc
         await advance(seconds: 2)
         #expect(gateway.posts == 2)
         #expect(try queued() == 0)
-        let recovered = await onQueue { [sync] in sync.policy.incident == nil && sync.lastOutcome == "success" }
-        #expect(recovered)
+        let (incident, outcome) = (await sync.policy.incident, await sync.lastOutcome)
+        #expect(incident == nil && outcome == "success")
     }
 
-    /// Runs the sync service in a service group and triggers its graceful shutdown under a stop
-    /// budget of `seconds` on the manual clock: the daemon's stop, without signals.
-    func stopWithBudget(seconds: Int) async -> (StopBudget, Task<Void, any Error>) {
-        let budget = StopBudget(seconds: seconds, clock: clock)
+    /// Triggers the sync service's graceful shutdown under its stop budget of 10 s on the manual
+    /// clock: the daemon's stop, without signals.
+    func stopWithBudget() async -> (StopBudget, Task<Void, any Error>) {
         budget.begin()
-        let sync = self.sync, queue = self.queue
-        let service = SyncService(sync: sync, budget: budget, beginStop: { queue.async { sync.beginStop() } })
-        let group = ServiceGroup(services: [service], logger: Logger(label: "test"))
-        let running = Task { try await group.run() }
         await group.triggerGracefulShutdown()
         return (budget, running)
     }
@@ -191,10 +205,10 @@ import Glibc
     @Test func aStopEndsWithinTheBudgetAndTheBatchInFlightStaysQueued() async throws {
         try addSamples(5)
         gateway.holdNextRequest()
-        await onQueue { [sync] in sync.observe(["heartRate"]) }
+        await sync.observe(["heartRate"])
         await gateway.nextArrival()
 
-        let (budget, running) = await stopWithBudget(seconds: 10)
+        let (budget, running) = await stopWithBudget()
         clock.advance(by: 9_999)
         clock.advance(by: 1)
         try await running.value
@@ -202,7 +216,7 @@ import Glibc
         #expect(budget.outcome.millis == 10_000)
 
         gateway.letGo()
-        await settled()
+        await sync.worker.idle()
         #expect(try queued() == 5, "an unanswered batch stays queued for the next start")
         #expect(gateway.posts == 1, "no new job after the stop")
     }
@@ -210,10 +224,10 @@ import Glibc
     @Test func aStopWaitsForTheBatchInFlightAndItsSamplesAreMarkedSynced() async throws {
         try addSamples(5)
         gateway.holdNextRequest(thenAnswer: 200)
-        await onQueue { [sync] in sync.observe(["heartRate"]) }
+        await sync.observe(["heartRate"])
         await gateway.nextArrival()
 
-        let (budget, running) = await stopWithBudget(seconds: 10)
+        let (budget, running) = await stopWithBudget()
         clock.advance(by: 9_000)
         gateway.letGo()
         try await running.value

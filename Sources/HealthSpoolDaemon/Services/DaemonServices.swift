@@ -60,18 +60,31 @@ struct StatusService: Service {
     }
 }
 
-/// The sync part (`SyncCoordinator`: scheduler, retry policy, worker): on a stop it takes no
-/// new job and lets each sender finish its batch in flight, within the stop budget; an
-/// unanswered batch stays queued and is sent at the next start.
+/// The sync part (`SyncCoordinator`: scheduler, retry policy, worker): its work is the
+/// worker's reports, handled as they come (results, progress). On a stop the worker takes no
+/// new job and each sender finishes its batch in flight; the reports end once those are
+/// answered, or the stop budget runs out first (an unanswered batch stays queued and is sent
+/// at the next start).
 struct SyncService: Service {
     let sync: SyncCoordinator
     let budget: StopBudget
     let beginStop: @Sendable () -> Void
     func run() async throws {
-        await untilShutdown()
-        beginStop()
-        let worker = sync.worker
-        _ = await budget.wait(for: "sync") { worker.shutdown(timeoutSeconds: budget.seconds) }
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await sync.receiveReports()
+                return true
+            }
+            await untilShutdown()
+            beginStop()
+            await sync.beginStop()   // also when the daemon never started (the reports end at once)
+            group.addTask {
+                await budget.untilDeadline()
+                return false
+            }
+            if await group.next() == false { budget.unfinished("sync") }
+            group.cancelAll()
+        }
     }
 }
 
@@ -89,17 +102,22 @@ struct ImportService: Service {
 }
 
 /// The spool watcher (inotify on the spool, state and config directories, and the secret
-/// files' directories): stops first, so no new work arrives while the rest stops.
+/// files' directories): its work is the watchers' events, each routed by the daemon on its
+/// queue (a spool file to the intake, the lock flag, a config or secret file to a reload). It
+/// stops first, so no new work arrives while the rest stops.
 struct SpoolWatcherService: Service {
     let daemon: Daemon
     func run() async throws {
-        await untilShutdown()
+        for await event in daemon.watchEvents.cancelOnGracefulShutdown() {
+            await daemon.onQueue { daemon.handle(event) }
+        }
         daemon.beginStop()
         await daemon.onQueue {
             daemon.watcher?.stop()
             daemon.secretWatcher?.stop()
             daemon.sessionWatcher?.stop()
         }
+        daemon.watchReporter.finish()
     }
 }
 

@@ -2,10 +2,11 @@ import Dispatch
 
 /// The daemon's serial coordination queue as a Swift `SerialExecutor`: an actor whose
 /// `unownedExecutor` is this one runs its jobs on that queue, in order with the Dispatch blocks
-/// the other parts still send there. So the parts move to actors one at a time (issue 27):
-/// an actor's state is checked by the compiler, and code already on the queue (a timer, an
-/// inotify event) enters the actor with `assumeIsolated`, which `checkIsolated()` lets through
-/// only on this queue (Linux has no `DispatchSerialQueue` executor to do this).
+/// still sent there (timers, the daemon's routing of events). The coordination actors
+/// (`StatusBoard`, `SpoolIntake`, `SyncCoordinator`, `RetentionSchedule`) share it (issue 27):
+/// their state is checked by the compiler, and code already on the queue (a timer, a routed
+/// event) enters an actor with `assumeIsolated`, which `checkIsolated()` lets through only on
+/// this queue (Linux has no `DispatchSerialQueue` executor to do this).
 final class QueueExecutor: SerialExecutor {
     let queue: DispatchQueue
 

@@ -49,8 +49,9 @@ actor RetentionSchedule {
     /// A pass is due: hands it to the import queue and arms the next.
     private func fire() {
         guard !stopped else { return }
-        let settings = intake.context.settings, spool = intake.context.spool
-        if let importer = intake.importer {
+        let (context, importer) = intake.assumeIsolated { ($0.context, $0.importer) }
+        let settings = context.settings, spool = context.spool
+        if let importer {
             let (logger, now) = (self.logger, clock.now())
             intake.importQueue.async { Self.prune(store: importer.store, settings: settings, spool: spool, logger: logger, now: now) }
         }

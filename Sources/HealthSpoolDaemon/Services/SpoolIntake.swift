@@ -9,11 +9,12 @@ import Logging
 /// import. Imports run one at a time on `importQueue` (SQLite, parsing on a thread of the
 /// importer's); what they gained goes to `gained` (the sync coordinator observes it).
 ///
-/// `@unchecked Sendable`: every mutable property is read and written on `queue` only (the
-/// daemon's coordination queue); the import itself runs on `importQueue` and reports back
-/// onto `queue`.
-final class SpoolIntake: @unchecked Sendable {
-    let queue: DispatchQueue
+/// An actor on the coordination queue (`QueueExecutor`): the import itself runs on
+/// `importQueue`, handed over through a continuation, and its outcome comes back to the actor;
+/// the daemon, already on the queue (an inotify event), enters it with `assumeIsolated`.
+actor SpoolIntake {
+    private nonisolated let executor: QueueExecutor
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     /// Imports and retention's pruning, one at a time (SQLite stays off the coordination queue).
     let importQueue = DispatchQueue(label: "healthspool.import")
     let clock: any ServiceClock
@@ -36,30 +37,39 @@ final class SpoolIntake: @unchecked Sendable {
     /// While set, nothing is read from the spool (the lock flag).
     var locked = false
     private var stopping = false
-    /// Called on `queue` with the types an import gained samples of.
-    var gained: @Sendable ([String]) -> Void = { _ in }
-    /// Called on `queue` whenever something status shows changed.
-    var changed: @Sendable () -> Void = {}
+    /// Called on the coordination queue with the types an import gained samples of.
+    private var gained: @Sendable ([String]) -> Void = { _ in }
+    /// Called on the coordination queue whenever something status shows changed.
+    private var changed: @Sendable () -> Void = {}
     /// The Prometheus counters: imports by outcome.
     let metrics: DaemonMetrics
 
-    init(context: DaemonContext, logger: Logger, queue: DispatchQueue, clock: any ServiceClock, metrics: DaemonMetrics) {
+    init(context: DaemonContext, logger: Logger, executor: QueueExecutor, clock: any ServiceClock, metrics: DaemonMetrics) {
+        self.executor = executor
         self.context = context
         self.metrics = metrics
         self.logger = logger
-        self.queue = queue
         self.clock = clock
     }
 
-    /// Opens the importer's connection (SQLite: call off the cooperative pool) and the spool.
-    func open() throws {
-        let clock = self.clock
+    /// Whom the intake tells: the types an import gained (the sync coordinator) and that
+    /// something status shows changed (the status board). Set once, before the daemon starts.
+    func connect(gained: @escaping @Sendable ([String]) -> Void, changed: @escaping @Sendable () -> Void) {
+        self.gained = gained
+        self.changed = changed
+    }
+
+    /// Opens the importer's connection (SQLite: call off the cooperative pool, on a thread that
+    /// is not the coordination queue) and the spool.
+    nonisolated func open() throws {
+        let (clock, logger) = (self.clock, self.logger)
+        let context = executor.queue.sync { assumeIsolated { $0.context } }
         // `openStore` draws the rollups as the day view reads them (the machine's zone, the
         // configured source priority); a store opened bare drew them in UTC, and every read in
         // another zone then rebuilt the rollups of the whole store.
         let importer = ExportImporter(store: try context.openStore(), logger: logger, clock: { clock.now() })
         try context.spool.create()
-        queue.sync { self.importer = importer }
+        executor.queue.sync { assumeIsolated { $0.importer = importer } }
         // Days an import marked before it died (a crash, a kill) are computed before the next
         // import (readers compute them themselves meanwhile).
         importQueue.async { importer.settleLeftoverRollups() }
@@ -181,13 +191,19 @@ final class SpoolIntake: @unchecked Sendable {
         changed()
         let settings = context.settings, spool = context.spool, clock = self.clock
         let attempts = ImportAttemptLog(stateDir: context.stateDir)
-        let progress = self.progress
-        importQueue.async {
-            progress.begin()
-            let (summary, moved, moveError) = Self.importGuarded(name, path: path, importer: importer, settings: settings,
-                                                                 spool: spool, attempts: attempts, now: clock.now, progress: progress)
-            progress.end()
-            self.queue.async { self.imported(summary, movedTo: moved, moveError: moveError) }
+        let (progress, importQueue) = (self.progress, self.importQueue)
+        Task {
+            // The import blocks (SQLite, parsing): on the import queue, never the cooperative pool.
+            let (summary, moved, moveError) = await withCheckedContinuation { continuation in
+                importQueue.async {
+                    progress.begin()
+                    let outcome = Self.importGuarded(name, path: path, importer: importer, settings: settings,
+                                                     spool: spool, attempts: attempts, now: clock.now, progress: progress)
+                    progress.end()
+                    continuation.resume(returning: outcome)
+                }
+            }
+            imported(summary, movedTo: moved, moveError: moveError)
         }
     }
 
@@ -277,10 +293,11 @@ final class SpoolIntake: @unchecked Sendable {
         retryTimer?.cancel()
         retryTimer = nil
         guard let deadline = backoff.nextDeadline, !stopping else { return }
-        retryTimer = clock.schedule(at: deadline, on: queue) { [weak self] in
-            guard let self else { return }
-            self.retryTimer = nil
-            self.importNext()
+        retryTimer = clock.schedule(at: deadline, on: executor.queue) { [weak self] in
+            self?.assumeIsolated { intake in
+                intake.retryTimer = nil
+                intake.importNext()
+            }
         }
     }
 

@@ -8,10 +8,12 @@ import Logging
 /// watching, locked, syncing, stopping), the sd_notify status line and the status file
 /// (`status.json`), published at most once a second, and the watchdog thread.
 ///
-/// `@unchecked Sendable`: every mutable property is read and written on `queue` only (the
-/// daemon's coordination queue), where the sync coordinator and the intake it reads live too.
-final class StatusBoard: @unchecked Sendable {
-    let queue: DispatchQueue
+/// An actor on the coordination queue (`QueueExecutor`), where the sync coordinator and the
+/// intake it reads live too; the daemon, already on that queue (an inotify event, a session
+/// lock change), enters it with `assumeIsolated`.
+actor StatusBoard {
+    private nonisolated let executor: QueueExecutor
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     let clock: any ServiceClock
     let logger: Logger
     let notifier: SystemdNotifier
@@ -41,13 +43,13 @@ final class StatusBoard: @unchecked Sendable {
     /// The Prometheus counters: the watchdog's keep-alives.
     let metrics: DaemonMetrics
 
-    init(context: DaemonContext, logger: Logger, notifier: SystemdNotifier, queue: DispatchQueue, clock: any ServiceClock,
+    init(context: DaemonContext, logger: Logger, notifier: SystemdNotifier, executor: QueueExecutor, clock: any ServiceClock,
          sync: SyncCoordinator, intake: SpoolIntake, metrics: DaemonMetrics) {
+        self.executor = executor
         self.context = context
         self.metrics = metrics
         self.logger = logger
         self.notifier = notifier
-        self.queue = queue
         self.clock = clock
         self.sync = sync
         self.intake = intake
@@ -63,36 +65,39 @@ final class StatusBoard: @unchecked Sendable {
         case .stopping, .locked, .syncing: return lifecycle.state.rawValue
         case .starting, .watching: break
         }
-        if intake.importing != nil { return "importing" }
-        if sync.stoppedReason != nil || sync.configError != nil || sync.lastError != nil || sync.policy.incident != nil { return "error" }
-        return sync.lastOutcome == "success" ? "success" : "idle"
+        let s = sync.assumeIsolated { $0.shown }
+        if intake.assumeIsolated({ $0.importing }) != nil { return "importing" }
+        if s.stoppedReason != nil || s.configError != nil || s.lastError != nil || s.incident != nil { return "error" }
+        return s.lastOutcome == "success" ? "success" : "idle"
     }
 
     /// The one-line status for sd_notify STATUS= (shown by `systemctl --user status`).
     func statusLine() -> String {
-        let queued = sync.queuedCountText()
+        let s = sync.assumeIsolated { $0.shown }
+        let queued = sync.assumeIsolated { $0.queuedCountText() }
         let spool = context.spool.path.replacingHome(context.paths.home)
-        if sync.locked {
+        if s.locked {
             let waiting = ((try? context.spool.pendingFiles()) ?? []).count
             let by = lockHolds.holders.map(\.holder.rawValue).joined(separator: "+")
             return "locked\(by.isEmpty ? "" : " (\(by))") · \(waiting) file(s) waiting · \(queued) queued"
         }
-        if let reason = sync.configError ?? sync.stoppedReason { return "sync stopped: \(reason)" }
+        if let reason = s.configError ?? s.stoppedReason { return "sync stopped: \(reason)" }
         if context.settings.gatewayURL == nil {
             return "watching \(spool) · \(queued) queued · no gateway set (healthspool gateway set https://…)"
         }
-        if let file = intake.importing { return "importing \(file) · \(queued) queued" }
-        if let waiting = intake.importWaitingText(now: clock.now().millis) { return waiting + " · \(queued) queued" }
-        if let retry = sync.scheduler.retryAt.values.min(), sync.lastError != nil || sync.policy.incident != nil {
+        let (importing, waiting) = intake.assumeIsolated { [now = clock.now().millis] in ($0.importing, $0.importWaitingText(now: now)) }
+        if let file = importing { return "importing \(file) · \(queued) queued" }
+        if let waiting { return waiting + " · \(queued) queued" }
+        if let retry = s.retryAt.values.min(), s.lastError != nil || s.incident != nil {
             let secs = max(0, (retry - clock.now().millis + 999) / 1000)
-            let why = sync.policy.incident?.kind == .unauthorized ? "gateway refused the credentials"
-                : (sync.lastAnswer?.hasPrefix("HTTP") == true ? "gateway answered \(sync.lastAnswer ?? "")" : "gateway unreachable")
+            let why = s.incident?.kind == .unauthorized ? "gateway refused the credentials"
+                : (s.lastAnswer?.hasPrefix("HTTP") == true ? "gateway answered \(s.lastAnswer ?? "")" : "gateway unreachable")
             return "\(why), retrying in \(secs) s · \(queued) queued"
         }
-        if !sync.progress.isEmpty {
-            return "syncing \(sync.progress.keys.sorted().joined(separator: ", ")) · \(queued) queued"
+        if !s.progress.isEmpty {
+            return "syncing \(s.progress.keys.sorted().joined(separator: ", ")) · \(queued) queued"
         }
-        return "watching \(spool) · \(queued) queued" + (sync.lastSyncText.map { " · " + $0 } ?? "")
+        return "watching \(spool) · \(queued) queued" + (s.lastSyncText.map { " · " + $0 } ?? "")
     }
 
     /// Publishes the status at most once a second (the queued counts cost a scan of the
@@ -103,10 +108,12 @@ final class StatusBoard: @unchecked Sendable {
         if now - lastPublished >= 1000 {
             publishNow()
         } else if trailing == nil {
-            trailing = clock.schedule(at: lastPublished + 1000, on: queue) { [weak self] in
-                guard let self, !self.stopping else { return }
-                self.trailing = nil
-                self.publishNow()
+            trailing = clock.schedule(at: lastPublished + 1000, on: executor.queue) { [weak self] in
+                self?.assumeIsolated { board in
+                    guard !board.stopping else { return }
+                    board.trailing = nil
+                    board.publishNow()
+                }
             }
         }
     }
@@ -114,42 +121,44 @@ final class StatusBoard: @unchecked Sendable {
     /// Writes the status file and the sd_notify status line now.
     func publishNow(stopped: Bool = false) {
         lastPublished = clock.now().millis
-        lifecycle.syncJobsChanged(pending: sync.pendingJobs)
+        let s = sync.assumeIsolated { $0.shown }
+        lifecycle.syncJobsChanged(pending: s.pendingJobs)
         let line = stopped ? "stopped" : statusLine()
         if !stopped { notifier.status(line) }
         var w = JSONWriter(capacity: 1024)
         w.raw("{\"pid\":"); w.number(Int64(getpidValue()))
         w.raw(",\"state\":"); w.string(stopped ? "stopped" : stateWord)
         w.raw(",\"statusLine\":"); w.string(line)
-        w.raw(",\"locked\":"); if sync.locked { w.raw("true") } else { w.raw("false") }
+        w.raw(",\"locked\":"); if s.locked { w.raw("true") } else { w.raw("false") }
         writeLockStatus(&w)
-        w.raw(",\"importing\":"); if let i = intake.importing { w.string(i) } else { w.raw("null") }
-        w.raw(",\"pendingFiles\":"); w.number(Int64(intake.pendingImports.count))
+        let (importing, pending) = intake.assumeIsolated { ($0.importing, $0.pendingImports.count) }
+        w.raw(",\"importing\":"); if let i = importing { w.string(i) } else { w.raw("null") }
+        w.raw(",\"pendingFiles\":"); w.number(Int64(pending))
         writeSpoolStatus(&w)
         w.raw(",\"syncing\":{")
-        for (n, (k, v)) in sync.progress.sorted(by: { $0.key < $1.key }).enumerated() {
+        for (n, (k, v)) in s.progress.sorted(by: { $0.key < $1.key }).enumerated() {
             if n > 0 { w.raw(",") }
             w.key(k); w.number(Int64(v))
         }
-        w.raw("},\"lastAnswer\":"); if let a = sync.lastAnswer { w.string(a) } else { w.raw("null") }
-        w.raw(",\"lastError\":"); if let e = sync.lastError { w.string(e) } else { w.raw("null") }
-        w.raw(",\"stoppedReason\":"); if let e = sync.stoppedReason ?? sync.configError { w.string(e) } else { w.raw("null") }
-        w.raw(",\"nextSync\":"); if let n = sync.scheduler.nextDeadline { w.string(Timestamp(millis: n).iso8601UTC) } else { w.raw("null") }
+        w.raw("},\"lastAnswer\":"); if let a = s.lastAnswer { w.string(a) } else { w.raw("null") }
+        w.raw(",\"lastError\":"); if let e = s.lastError { w.string(e) } else { w.raw("null") }
+        w.raw(",\"stoppedReason\":"); if let e = s.stoppedReason ?? s.configError { w.string(e) } else { w.raw("null") }
+        w.raw(",\"nextSync\":"); if let n = s.nextDeadline { w.string(Timestamp(millis: n).iso8601UTC) } else { w.raw("null") }
         w.raw(",\"retrying\":{")
-        for (n, (k, v)) in sync.scheduler.retryAt.sorted(by: { $0.key < $1.key }).enumerated() {
+        for (n, (k, v)) in s.retryAt.sorted(by: { $0.key < $1.key }).enumerated() {
             if n > 0 { w.raw(",") }
             w.key(k); w.string(Timestamp(millis: v).iso8601UTC)
         }
-        w.raw("},\"retryAt\":"); if let r = sync.scheduler.retryAt.values.min() { w.string(Timestamp(millis: r).iso8601UTC) } else { w.raw("null") }
-        w.raw(",\"retryAtMillis\":"); if let r = sync.scheduler.retryAt.values.min() { w.number(r) } else { w.raw("null") }
+        w.raw("},\"retryAt\":"); if let r = s.retryAt.values.min() { w.string(Timestamp(millis: r).iso8601UTC) } else { w.raw("null") }
+        w.raw(",\"retryAtMillis\":"); if let r = s.retryAt.values.min() { w.number(r) } else { w.raw("null") }
         w.raw(",\"incident\":")
-        if let i = sync.policy.incident {
+        if let i = s.incident {
             w.raw("{\"kind\":"); w.string(i.kind.rawValue)
             w.raw(",\"since\":"); w.string(Timestamp(millis: i.since).iso8601UTC)
             w.raw(",\"attempts\":"); w.number(Int64(i.attempts))
             w.raw(",\"message\":"); w.string(i.message); w.raw("}")
         } else { w.raw("null") }
-        w.raw(",\"lastOutcome\":"); if let o = sync.lastOutcome { w.string(o) } else { w.raw("null") }
+        w.raw(",\"lastOutcome\":"); if let o = s.lastOutcome { w.string(o) } else { w.raw("null") }
         w.raw(",\"configFileError\":"); if let e = reloadError { w.string(e) } else { w.raw("null") }
         w.raw(",\"updatedAt\":"); w.string(clock.now().iso8601UTC)
         w.raw("}")
@@ -179,7 +188,7 @@ final class StatusBoard: @unchecked Sendable {
     func startWatchdog() {
         guard let watchdog = SystemdWatchdog(notifier: notifier, logger: logger, work: [intake.progress, sync.worker.progress]) else { return }
         let every = DispatchTimeInterval.microseconds(Int(watchdog.policy.pingIntervalMicros))
-        let t = DispatchSource.makeTimerSource(queue: queue)
+        let t = DispatchSource.makeTimerSource(queue: executor.queue)
         t.schedule(deadline: .now() + every, repeating: every, leeway: .milliseconds(10))
         t.setEventHandler { watchdog.beat() }
         t.resume()
@@ -196,7 +205,7 @@ final class StatusBoard: @unchecked Sendable {
         watchdog?.stop()
     }
 
-    static func grouped(_ n: Int) -> String {
+    nonisolated static func grouped(_ n: Int) -> String {
         let s = String(n)
         guard s.count > 3 else { return s }
         var out = ""

@@ -42,6 +42,30 @@ final class StopBudget: Sendable {
         return (left, max(0, clock.now().millis - started))
     }
 
+    /// Returns at the deadline, or at once when the calling task is cancelled.
+    func untilDeadline() async {
+        let deadline = self.deadline
+        let waiter = Lock<CheckedContinuation<Void, Never>?>(nil)
+        let timer = Lock<(any ServiceTimer)?>(nil)
+        let wake: @Sendable () -> Void = {
+            waiter.withLock { c -> CheckedContinuation<Void, Never>? in
+                defer { c = nil }
+                return c
+            }?.resume()
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                waiter.withLock { $0 = continuation }
+                let t = clock.schedule(at: deadline, on: .global(), wake)
+                timer.withLock { $0 = t }
+                if Task.isCancelled { wake() }
+            }
+        } onCancel: {
+            timer.withLock { $0 }?.cancel()
+            wake()
+        }
+    }
+
     /// Runs `work` (blocking calls allowed) on `queue`, never on a cooperative thread, and
     /// returns whether it finished before the deadline. Work still running at the deadline is
     /// left to finish on its own; `part` is noted as unfinished.

@@ -63,7 +63,7 @@ extension SyncCoordinator {
 
     /// Writes the attempt's history row once no job of it is pending.
     func flushAttempt() {
-        guard worker.pendingJobs == 0, let row = attempt.row else { return }
+        guard allReported, let row = attempt.row else { return }
         attempt = AttemptRecord()
         metrics.attemptFinished(row.outcome)
         try? store?.recordSync(row)

@@ -2,19 +2,22 @@ import Dispatch
 import HealthSpoolCore
 import HealthSpoolGateway
 import HealthSpoolLinux
+import HealthSpoolLock
 import HealthSpoolStore
 import Logging
 
 /// The sync part of the daemon, owned by `SyncService`: the scheduler (throttle, frequencies,
 /// lock), the retry policy, the sync worker and its timer, the clients waiting for a manual
 /// sync, and what status shows about delivery. Types go in (`observe`, `catchUp`, `manual`),
-/// jobs go out to the worker, results come back and the policy decides what happens next.
+/// jobs go out to the worker, its reports come back as an `AsyncSequence` (`reports`, consumed
+/// by `SyncService.run()` through `receiveReports()`) and the policy decides what happens next.
 ///
-/// `@unchecked Sendable`: every mutable property is read and written on `queue` only (the
-/// daemon's coordination queue: timers and worker callbacks hop onto it); SQLite is reached only
-/// through `store`, whose calls are short index reads and one history row per attempt.
-public final class SyncCoordinator: @unchecked Sendable {
-    let queue: DispatchQueue
+/// An actor on the coordination queue (`QueueExecutor`): its timer fires on that queue and
+/// enters it with `assumeIsolated`, as the daemon does; SQLite is reached only through `store`,
+/// whose calls are short index reads and one history row per attempt.
+actor SyncCoordinator {
+    private nonisolated let executor: QueueExecutor
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     let clock: any ServiceClock
     let logger: Logger
     private(set) var context: DaemonContext
@@ -38,48 +41,83 @@ public final class SyncCoordinator: @unchecked Sendable {
     /// Why the gateway settings are unusable.
     var configError: String?
     private var stopping = false
-    /// Called on `queue` whenever something status shows changed.
-    var changed: @Sendable () -> Void = {}
+    /// Called on the coordination queue whenever something status shows changed.
+    private var changed: @Sendable () -> Void = {}
+    /// What the worker reports, in order: a sender's progress and each finished job.
+    let reports: AsyncStream<SyncWorker.Report>
+    private let reporter: AsyncStream<SyncWorker.Report>.Continuation
+    /// Jobs the worker has reported as finished whose report `receive` has not handled yet:
+    /// with the worker's own count, what keeps `pendingJobs` above zero until the last result
+    /// is handled, and the attempt's history row unwritten until then.
+    private let unhandled = Lock(0)
     /// The Prometheus counters: jobs, attempts and request durations.
     let metrics: DaemonMetrics
 
     /// A coordinator for `context`'s settings; `transport` makes each sender's connection
     /// (libcurl in production).
-    init(context: DaemonContext, logger: Logger, queue: DispatchQueue, clock: any ServiceClock,
+    init(context: DaemonContext, logger: Logger, executor: QueueExecutor, clock: any ServiceClock,
          metrics: DaemonMetrics, transport: @escaping SyncWorker.TransportFactory = SyncWorker.httpsTransport) {
+        self.executor = executor
         self.context = context
         self.metrics = metrics
         self.logger = logger
-        self.queue = queue
         self.clock = clock
         let settings = context.settings
         scheduler = SyncScheduler(frequency: settings.syncFrequency, throttleMillis: Int64(settings.throttleSeconds) * 1000,
                                   deliveryFrequency: { settings.frequency(of: $0) })
         scheduler.boundaryOffsetMillis = Self.spreadOffset(context)
         policy = Self.policy(for: settings)
-        let box = WeakCoordinator()
+        let (reports, reporter) = AsyncStream.makeStream(of: SyncWorker.Report.self)
+        (self.reports, self.reporter) = (reports, reporter)
+        let unhandled = self.unhandled
         worker = SyncWorker(senders: settings.senders, storePath: context.storePath, logger: logger, clock: { clock.now() },
                             transport: transport,
-                            onProgress: { type, sent in box.value?.queue.async { box.value?.progressed(type, sent) } },
+                            onProgress: { type, sent in reporter.yield(.progressed(type: type, sent: sent)) },
                             onRequest: metrics.requestFinished,
-                            onResult: { r in box.value?.queue.async { box.value?.handle(r) } })
-        box.value = self
+                            onResult: { r in
+                                unhandled.withLock { $0 += 1 }
+                                reporter.yield(.finished(r))
+                            })
     }
 
-    /// Opens the coordination connection (SQLite: call off the cooperative pool) and hands the
-    /// worker its gateway settings.
-    func open() throws {
-        let store = try context.openStore()
-        queue.sync {
-            self.store = store
-            configureWorker()
-            // A fleet started in the same second (after a power cut) spreads its catch-up over
-            // sync.spread_seconds, each daemon at the place its device id gives it.
-            let delay = Self.spreadOffset(context)
-            if delay > 0 {
-                scheduler.hold(until: clock.now().millis + delay)
-                logger.debug("start-up sync in \(Daemon.seconds(delay)) (sync.spread_seconds)", metadata: ["event": "start"])
-            }
+    /// Whom the coordinator tells that something status shows changed (the status board). Set
+    /// once, before the daemon starts.
+    func connect(changed: @escaping @Sendable () -> Void) { self.changed = changed }
+
+    /// Opens the coordination connection (SQLite: call off the cooperative pool, on a thread
+    /// that is not the coordination queue) and hands the worker its gateway settings.
+    nonisolated func open() throws {
+        let context = executor.queue.sync { assumeIsolated { $0.context } }
+        let store = Connection(store: try context.openStore())
+        executor.queue.sync { assumeIsolated { $0.opened(store.store) } }
+    }
+
+    private func opened(_ store: SampleStore) {
+        self.store = store
+        configureWorker()
+        // A fleet started in the same second (after a power cut) spreads its catch-up over
+        // sync.spread_seconds, each daemon at the place its device id gives it.
+        let delay = Self.spreadOffset(context)
+        if delay > 0 {
+            scheduler.hold(until: clock.now().millis + delay)
+            logger.debug("start-up sync in \(Daemon.seconds(delay)) (sync.spread_seconds)", metadata: ["event": "start"])
+        }
+    }
+
+    /// Handles the worker's reports as they come, until the worker has stopped (after
+    /// `beginStop`, once the batches in flight are answered) or the calling task is cancelled.
+    /// `SyncService.run()` calls it, once.
+    func receiveReports() async {
+        for await report in reports { receive(report) }
+    }
+
+    /// One report of the worker.
+    func receive(_ report: SyncWorker.Report) {
+        switch report {
+        case let .progressed(type, sent): progressed(type, sent)
+        case let .finished(r):
+            unhandled.withLock { $0 -= 1 }
+            handle(r)
         }
     }
 
@@ -118,11 +156,36 @@ public final class SyncCoordinator: @unchecked Sendable {
         return (counts.values.contains { $0 > limit } ? "more than " : "") + StatusBoard.grouped(total)
     }
 
+    /// What status shows of the sync part, read in one go.
+    struct Shown: Sendable {
+        var locked: Bool
+        var stoppedReason, configError, lastError, lastAnswer, lastOutcome, lastSyncText: String?
+        var incident: Incident?
+        var retryAt: [String: Int64]
+        var nextDeadline: Int64?
+        var progress: [String: Int]
+        var pendingJobs: Int
+    }
+
+    var shown: Shown {
+        Shown(locked: locked, stoppedReason: stoppedReason, configError: configError, lastError: lastError, lastAnswer: lastAnswer,
+              lastOutcome: lastOutcome, lastSyncText: lastSyncText, incident: policy.incident, retryAt: scheduler.retryAt,
+              nextDeadline: scheduler.nextDeadline, progress: progress, pendingJobs: pendingJobs)
+    }
+
     /// How far the status line counts each type's queue.
     static let statusCountLimit = 100_000
 
     /// Jobs queued or in flight, for the daemon's state.
-    var pendingJobs: Int { progress.count + worker.pendingJobs }
+    var pendingJobs: Int {
+        let working = worker.pendingJobs   // first: a job leaves it only once counted in `unhandled`
+        return progress.count + working + unhandled.withLock { $0 }
+    }
+
+    /// Whether every job handed to the worker has finished and its report been handled.
+    var allReported: Bool {
+        worker.pendingJobs == 0 && unhandled.withLock { $0 } == 0
+    }
 
     // MARK: Events
 
@@ -173,10 +236,11 @@ public final class SyncCoordinator: @unchecked Sendable {
         timer?.cancel()
         timer = nil
         guard !stopping, let deadline = scheduler.nextDeadline else { return }
-        timer = clock.schedule(at: deadline, on: queue) { [weak self] in
-            guard let self else { return }
-            self.timer = nil
-            self.perform(self.scheduler.tick(now: self.clock.now().millis))
+        timer = clock.schedule(at: deadline, on: executor.queue) { [weak self] in
+            self?.assumeIsolated { sync in
+                sync.timer = nil
+                sync.perform(sync.scheduler.tick(now: sync.clock.now().millis))
+            }
         }
     }
 
@@ -193,7 +257,7 @@ public final class SyncCoordinator: @unchecked Sendable {
         metrics.jobFinished(r)
         recordDelivery(r)
         finishWaiters(result: r)
-        if worker.pendingJobs == 0 { queue.async { self.flushAttempt() } }
+        if allReported { flushAttempt() }
         armTimer()
         changed()
     }
@@ -248,17 +312,22 @@ public final class SyncCoordinator: @unchecked Sendable {
         }
     }
 
-    /// The stop began: no new job, no timer; the batches in flight finish (see `SyncService`).
+    /// The stop began: no new job, no timer; the batches in flight finish (see `SyncService`),
+    /// and once they have reported, `reports` ends.
     func beginStop() {
+        guard !stopping else { return }
         stopping = true
         timer?.cancel()
         timer = nil
         worker.stopTakingJobs()
+        let reporter = self.reporter
+        worker.whenIdle { reporter.finish() }
     }
-}
 
-/// The coordinator, known weakly to the worker's callbacks (created before it).
-private final class WeakCoordinator: @unchecked Sendable {
-    /// `@unchecked Sendable`: set once in the coordinator's `init`, before the worker can call back.
-    weak var value: SyncCoordinator?
+    /// The coordination connection, handed from the thread that opened it to the actor.
+    ///
+    /// `@unchecked Sendable`: opened off the queue and used only by the actor after the hand-over.
+    private struct Connection: @unchecked Sendable {
+        let store: SampleStore
+    }
 }
