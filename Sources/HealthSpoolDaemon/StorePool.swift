@@ -75,20 +75,18 @@ public final class StorePool: Sendable {
 
 /// A connection lent to the work a `StorePool` runs: valid only inside that work, on its thread.
 public struct StoreLease: ~Copyable {
-    fileprivate let lane: StoreLane
+    fileprivate let connect: (DaemonContext) throws -> SampleStore
 
     /// The connection to `context`'s store, opened at its first use (or when a reload moved
     /// the store), its day rollups drawn in `context`'s zone and source priority.
-    public func store(_ context: DaemonContext) throws -> SampleStore { try lane.connection(context) }
+    public func store(_ context: DaemonContext) throws -> SampleStore { try connect(context) }
 }
 
-/// One connection and the thread it is used on.
-///
-/// `@unchecked Sendable`: `opened` (a `SampleStore`, not thread-safe) is read and written only
-/// by work run on `thread`, which runs one piece of work at a time (a `StoreLease` cannot be
-/// copied out of it).
-private final class StoreLane: @unchecked Sendable {
-    private let thread: ThreadExecutor
+/// One connection, owned by an actor on a thread of its own: work borrowing it runs there, one
+/// piece at a time.
+private actor StoreLane {
+    private nonisolated let thread: ThreadExecutor
+    nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
     private var opened: (path: String, store: SampleStore)?
 
     init(name: String) throws(ThreadExecutorError) {
@@ -96,13 +94,11 @@ private final class StoreLane: @unchecked Sendable {
     }
 
     /// Runs `body` on the thread with a lease of this lane's connection.
-    func run<T: Sendable>(_ body: @escaping @Sendable (borrowing StoreLease) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { result in
-            _ = thread.schedule(at: .now) { result.resume(with: Result { try body(StoreLease(lane: self)) }) }
-        }
+    func run<T: Sendable>(_ body: @Sendable (borrowing StoreLease) throws -> T) throws -> T {
+        try body(StoreLease { try self.connection($0) })
     }
 
-    fileprivate func connection(_ context: DaemonContext) throws -> SampleStore {
+    private func connection(_ context: DaemonContext) throws -> SampleStore {
         if let opened, opened.path == context.storePath {
             opened.store.rollupPolicy = RollupPolicy(zone: context.zone, priority: context.settings.sourcePriority)
             opened.store.recheckRollups()
