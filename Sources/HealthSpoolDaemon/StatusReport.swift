@@ -96,7 +96,7 @@ public struct StatusReport {
             gateway.append(("hint", .string("no gateway set; run: healthspool gateway set https://HOST:PORT/PATH [--ca-file CA.pem]")))
         }
         members.append(("gateway", .object(gateway)))
-        members.append(("ingest", context.ingestJSON))
+        members.append(("ingest", context.ingestJSON()))
         members.append(("web", Self.webMember(context, daemonRunning: pid != nil)))
         members.append(("lastImport", lastImport))
         members.append(("lastSync", lastSync))
