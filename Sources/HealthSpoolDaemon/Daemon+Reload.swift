@@ -89,5 +89,6 @@ extension DaemonContext {
         self.settings = settings
         self.environment = environment
         envelope = Self.envelope(settings)
+        zone = Self.readZone(environment)
     }
 }

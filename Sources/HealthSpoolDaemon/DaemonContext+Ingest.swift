@@ -17,17 +17,17 @@ extension DaemonContext {
     public var ingestKeyPath: String { settings.ingestKeyFile.map(paths.expand) ?? stateDir + "/ingest-key.pem" }
     /// The URL the phone POSTs to; nil when the endpoint is off.
     public var ingestURL: String? { settings.ingestListen.map { "https://\($0)/ingest" } }
-    /// The SHA-256 fingerprint of the certificate presented; nil when it cannot be read (not
-    /// made yet: the daemon or `healthspool ingest` makes it).
-    public var ingestFingerprint: String? {
+    /// The SHA-256 fingerprint of the certificate presented, read from its file now; nil when
+    /// it cannot be read (not made yet: the daemon or `healthspool ingest` makes it).
+    public func ingestFingerprint() -> String? {
         guard let text = try? FileSystem.readText(ingestCertPath) else { return nil }
         return CertificateFingerprint.ofPEM(text)
     }
 
-    /// The ingest endpoint as `status --json` shows it.
-    public var ingestJSON: JSONValue {
+    /// The ingest endpoint as `status --json` shows it (the certificate's file read now).
+    public func ingestJSON() -> JSONValue {
         guard let url = ingestURL else { return .object([("enabled", .bool(false))]) }
-        return .object([("enabled", .bool(true)), ("url", .string(url)), ("fingerprintSHA256", ingestFingerprint.map(JSONValue.string) ?? .null),
+        return .object([("enabled", .bool(true)), ("url", .string(url)), ("fingerprintSHA256", ingestFingerprint().map(JSONValue.string) ?? .null),
                         ("certificate", .string(ingestCertPath)), ("selfSigned", .bool(ingestUsesOwnCertificate)),
                         ("tokenFile", .string(ingestTokenPath))])
     }

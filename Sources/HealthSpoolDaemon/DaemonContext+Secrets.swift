@@ -22,8 +22,8 @@ extension DaemonContext {
         return places
     }
 
-    /// The secrets as JSON: `[{"name", "where", "kind"}]`.
-    public var secretsJSON: JSONValue {
+    /// The secrets as JSON: `[{"name", "where", "kind"}]`, looked up now (files, keyring).
+    public func secretsJSON() -> JSONValue {
         .array(secretPlaces().map { .object([("name", .string($0.name.rawValue)), ("kind", .string($0.place.kind)), ("where", .string($0.place.text))]) })
     }
 

@@ -6,8 +6,10 @@ import HealthSpoolStore
 import Glibc
 #endif
 
-/// The places and settings one healthspool instance works with. Shared by the daemon and the
-/// CLI commands that work without it.
+/// The configuration one healthspool instance works with: its places, settings, time zone and
+/// batch envelope, read when the value is made (at start, at each reload, per CLI command) and
+/// never again behind a property. Shared by the daemon and the CLI commands that work without
+/// it. What must follow a later change of zone asks for it with `currentZone()`.
 public struct DaemonContext: Sendable {
     public let paths: Paths
     public let settings: Settings
@@ -15,12 +17,16 @@ public struct DaemonContext: Sendable {
     /// The envelope every batch carries; /etc/machine-id is read once, when the context is made
     /// (at start and at each reload), not at each batch.
     public let envelope: BatchEnvelope
+    /// The machine's zone when the context was made (`TZ`, else `/etc/localtime`; UTC when it
+    /// cannot be read): the zone `openStore()` draws day rollups in.
+    public let zone: ZoneRules
 
     public init(environment: [String: String] = ProcessEnvironment.current, overrides: [(String, String)] = []) throws {
         self.environment = environment
         paths = Paths(environment: environment)
         settings = try SettingsLoader.load(paths: paths, environment: environment, overrides: overrides)
         envelope = Self.envelope(settings)
+        zone = Self.readZone(environment)
     }
 
     /// The context with built-in defaults and the environment only, for `healthspool status`
@@ -36,6 +42,7 @@ public struct DaemonContext: Sendable {
         self.environment = environment
         self.settings = settings
         envelope = Self.envelope(settings)
+        zone = Self.readZone(environment)
     }
 
     public var spool: SpoolDirectory { SpoolDirectory(path: paths.expand(settings.spoolDir)) }
@@ -58,8 +65,13 @@ public struct DaemonContext: Sendable {
         return store
     }
 
-    /// The machine's zone (`TZ`, else `/etc/localtime`); UTC when it cannot be read.
-    public var zone: ZoneRules { (try? ZoneInfo.current(environment: environment)) ?? .utc }
+    /// The machine's zone now, read again (`TZ`, else `/etc/localtime`); UTC when it cannot be
+    /// read. For what follows a change of zone while it runs (the day view).
+    public func currentZone() -> ZoneRules { Self.readZone(environment) }
+
+    static func readZone(_ environment: [String: String]) -> ZoneRules {
+        (try? ZoneInfo.current(environment: environment)) ?? .utc
+    }
 
     /// The envelope of batches sent with `settings`.
     static func envelope(_ settings: Settings) -> BatchEnvelope {

@@ -128,7 +128,8 @@ public actor ReminderDelivery {
         drop()
         let made = try await connect()
         notifier = made
-        listener = Task { [weak self] in
+        // On this executor too: a "Taken" pressed reaches the scheduler without the pool.
+        listener = Task(executorPreference: executor) { [weak self] in
             for await event in made.events { await self?.handle(event) }
         }
         return made

@@ -15,8 +15,9 @@ public struct StatusReport {
     /// daemon keeps running on the configuration it read before). With `queuedCountLimit` (the
     /// web overview) the store's part is only the queued counts by type, each counted up to
     /// `queuedCountLimit + 1`, and the parked ones: bounded work on a store of millions of samples.
+    /// `store`: a connection already open to read it on (else one is opened when the store exists).
     public init(context: DaemonContext, configError: String? = nil, now: Timestamp = DaemonContext.now(),
-                queuedCountLimit: Int? = nil) throws {
+                queuedCountLimit: Int? = nil, store open: SampleStore? = nil) throws {
         var members: [(String, JSONValue)] = []
         let pid = ProcessLock.holder(of: context.pidFile)
         var live: JSONValue = .null
@@ -42,7 +43,7 @@ public struct StatusReport {
         var storeMembers: [(String, JSONValue)] = [("path", .string(context.storePath))]
         var lastImport: JSONValue = .null, lastSync: JSONValue = .null, lastSuccess: JSONValue = .null
         var lastFix: JSONValue = .null
-        if let limit = queuedCountLimit, FileSystem.exists(context.storePath), let store = try? SampleStore(path: context.storePath) {
+        if let limit = queuedCountLimit, let store = open ?? (FileSystem.exists(context.storePath) ? try? SampleStore(path: context.storePath) : nil) {
             let queued: [String: Int] = try store.queuedCounts(upTo: limit), parked: [String: Int] = try store.deadLetterCounts()
             let queuedByType: [(String, JSONValue)] = queued.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.number(Double($0.value))) }
             let parkedByType: [(String, JSONValue)] = parked.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.number(Double($0.value))) }
@@ -51,7 +52,7 @@ public struct StatusReport {
             storeMembers.append(("parkedByType", .object(parkedByType)))
             if let a = try store.syncHistory(limit: 1).first { lastSync = Self.json(a) }
             if let a = try store.lastSuccessfulSync() { lastSuccess = Self.json(a) }
-        } else if FileSystem.exists(context.storePath), let store = try? SampleStore(path: context.storePath) {
+        } else if let store = open ?? (FileSystem.exists(context.storePath) ? try? SampleStore(path: context.storePath) : nil) {
             let (queued, synced, parked) = try store.snapshot { () throws(StoreError) in
                 (try store.queuedCounts(), try store.syncedCounts(), try store.deadLetterCounts())
             }
@@ -95,7 +96,7 @@ public struct StatusReport {
             gateway.append(("hint", .string("no gateway set; run: healthspool gateway set https://HOST:PORT/PATH [--ca-file CA.pem]")))
         }
         members.append(("gateway", .object(gateway)))
-        members.append(("ingest", context.ingestJSON))
+        members.append(("ingest", context.ingestJSON()))
         members.append(("web", Self.webMember(context, daemonRunning: pid != nil)))
         members.append(("lastImport", lastImport))
         members.append(("lastSync", lastSync))

@@ -66,7 +66,7 @@ public struct IngestService: Service {
             configuration.limits = IngestLimits.from(environment: context.environment)
             let server = try IngestServer(configuration, logger: logger)
             try server.start()
-            logger.notice("ingest endpoint on \(context.ingestURL ?? ""), certificate SHA-256 fingerprint \(context.ingestFingerprint ?? "unknown"), token in \(context.ingestTokenPath)",
+            logger.notice("ingest endpoint on \(context.ingestURL ?? ""), certificate SHA-256 fingerprint \(context.ingestFingerprint() ?? "unknown"), token in \(context.ingestTokenPath)",
                           metadata: ["event": "start"])
             return server
         } catch {

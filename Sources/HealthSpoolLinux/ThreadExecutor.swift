@@ -37,9 +37,15 @@ public final class ThreadExecutor: SerialExecutor, TaskExecutor, WakeTimer, Send
         let wake: UnsafeContinuation<Void, any Error>
     }
 
+    private struct Alarm {
+        let deadline: ContinuousClock.Instant
+        let action: @Sendable () -> Void
+    }
+
     private struct State {
         var jobs: [UnownedJob] = []
         var sleepers: [UInt64: Sleeper] = [:]
+        var alarms: [UInt64: Alarm] = [:]
         var nextSleeper: UInt64 = 0
     }
 
@@ -107,6 +113,24 @@ public final class ThreadExecutor: SerialExecutor, TaskExecutor, WakeTimer, Send
         }
     }
 
+    /// Runs `action` on this thread at `deadline` (at once when it has passed), unless the
+    /// returned timer is cancelled first. For callers outside Swift concurrency (the services'
+    /// `WallServiceClock`): `action` must be short, it delays the thread's jobs and sleeps.
+    public func schedule(at deadline: ContinuousClock.Instant, _ action: @escaping @Sendable () -> Void) -> ThreadTimer {
+        let id = state.withLock { state in
+            state.nextSleeper += 1
+            state.alarms[state.nextSleeper] = Alarm(deadline: deadline, action: action)
+            return state.nextSleeper
+        }
+        wake()
+        return ThreadTimer(executor: self, id: id)
+    }
+
+    /// Forgets the alarm `id`; its action does not run unless it already has begun.
+    fileprivate func cancelAlarm(_ id: UInt64) {
+        _ = state.withLock { $0.alarms.removeValue(forKey: id) }
+    }
+
     private func wake() {
         var one: UInt64 = 1
         _ = write(wakeFD, &one, 8)
@@ -118,12 +142,15 @@ public final class ThreadExecutor: SerialExecutor, TaskExecutor, WakeTimer, Send
         threadID.store(pthread_self(), ordering: .releasing)
         while true {
             let now = ContinuousClock.now
-            let due: [Sleeper] = state.withLock { state in
+            let (due, rung): ([Sleeper], [Alarm]) = state.withLock { state in
                 let due = state.sleepers.filter { $0.value.deadline <= now }
                 for id in due.keys { state.sleepers[id] = nil }
-                return due.values.sorted { $0.deadline < $1.deadline }
+                let rung = state.alarms.filter { $0.value.deadline <= now }
+                for id in rung.keys { state.alarms[id] = nil }
+                return (due.values.sorted { $0.deadline < $1.deadline }, rung.values.sorted { $0.deadline < $1.deadline })
             }
             for sleeper in due { sleeper.wake.resume() }
+            for alarm in rung { alarm.action() }
             let jobs: [UnownedJob] = state.withLock { state in
                 defer { state.jobs.removeAll(keepingCapacity: true) }
                 return state.jobs
@@ -133,7 +160,7 @@ public final class ThreadExecutor: SerialExecutor, TaskExecutor, WakeTimer, Send
             for job in jobs { job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor()) }
             let timeout: Int32 = state.withLock { state in
                 if !state.jobs.isEmpty { return 0 }
-                guard let next = state.sleepers.values.map(\.deadline).min() else { return -1 }
+                guard let next = (state.sleepers.values.map(\.deadline) + state.alarms.values.map(\.deadline)).min() else { return -1 }
                 return Self.pollMillis(ContinuousClock.now.duration(to: next))
             }
             guard timeout != 0 else { continue }
@@ -154,6 +181,15 @@ public final class ThreadExecutor: SerialExecutor, TaskExecutor, WakeTimer, Send
         let millis = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
         return Int32(max(1, millis))
     }
+}
+
+/// An action set with `ThreadExecutor.schedule(at:_:)`; cancelling it keeps the action from
+/// running unless it already has begun.
+public struct ThreadTimer: Sendable {
+    fileprivate let executor: ThreadExecutor
+    fileprivate let id: UInt64
+
+    public func cancel() { executor.cancelAlarm(id) }
 }
 
 /// The system refused what a `ThreadExecutor` needs.

@@ -40,6 +40,10 @@ extension SampleStore {
         }
     }
 
+    /// Looks at the stored policy again at the next `ensureRollups()`: another connection may
+    /// have rebuilt the rollups since (a connection kept open, as `StorePool`'s are).
+    public func recheckRollups() { rollups.checked = false }
+
     /// Rebuilds the rollups when they were computed under another policy (or never). Returns
     /// whether it rebuilt.
     @discardableResult

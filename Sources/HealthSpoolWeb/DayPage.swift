@@ -7,12 +7,12 @@
 /// notes, symptoms and scores, and the location log when it is on. Figures come from
 /// `HealthDays`, the same use case as `healthspool day`.
 enum DayPage {
-    static func render(_ ctx: DaemonContext, date: CivilDate, query: Form, csrf: FormKeys) throws -> String {
-        let days = try HealthDays(context: ctx)
+    static func render(_ ctx: DaemonContext, store: SampleStore, date: CivilDate, query: Form, csrf: FormKeys) throws -> String {
+        let days = HealthDays(context: ctx, store: store, zone: ctx.currentZone())
         let now = DaemonClock.now()
         let today = try days.date(nil, now: now)
         let summary = try days.day(date)
-        let journal = JournalUseCases(store: try ctx.openStore(), settings: ctx.settings)
+        let journal = JournalUseCases(store: store, settings: ctx.settings, zone: days.zone)
         let entries = try journal.day(date)
         let calendar = try days.month(year: date.year, month: date.month, now: now)
         let scores = try journal.symptomScores(from: calendar.first!.date, to: calendar.last!.date)
@@ -117,7 +117,7 @@ enum DayPage {
 
         if ctx.settings.locationEnabled {
             p.raw("<section class=\"card\" aria-labelledby=\"loc-h\"><h2 id=\"loc-h\">Location log</h2>")
-            let fixes = try ctx.openStore().daySamples(type: "location", from: summary.start, to: summary.end).filter { $0.start >= summary.start }
+            let fixes = try store.daySamples(type: "location", from: summary.start, to: summary.end).filter { $0.start >= summary.start }
             if fixes.isEmpty { p.raw("<p>No position recorded on this day.</p>") } else {
                 p.raw("<p>\(fixes.count) positions recorded, the first at \(clock(fixes.first!.start)), the last at \(clock(fixes.last!.start)).</p>")
             }

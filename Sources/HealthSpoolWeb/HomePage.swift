@@ -1,18 +1,19 @@
 @preconcurrency import HealthSpoolCore
 @preconcurrency import HealthSpoolDaemon
+@preconcurrency import HealthSpoolStore
 
 /// The home page (`/`): today, from `HomeView` — log a symptom, doses due with Taken, the
 /// symptoms and scores so far, the day's figures, the goals; one line when sending needs
 /// attention (the details are on `/sync`, `SyncPage`).
 enum HomePage {
-    static func render(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
-        let home = try HomeToday(context: ctx).view(now: DaemonClock.now())
+    static func render(_ ctx: DaemonContext, store: SampleStore, query: Form, csrf: FormKeys) throws -> String {
+        let home = try HomeToday(context: ctx, store: store, zone: ctx.currentZone()).view(now: DaemonClock.now())
         var p = Page(title: "Today", path: "/", csrf: csrf)
         p.notice(query)
         if let line = home.attention {
             p.raw("<p class=\"notice attention\" id=\"attention\">"); p.text(line); p.raw("</p><p><a class=\"button secondary\" href=\"/sync\">What to do</a></p>")
         }
-        SymptomPages.startCard(ctx, &p)
+        SymptomPages.startCard(WebJournal.on(store, ctx), &p)
         doses(home, &p)
         symptoms(home, &p)
         figures(home, &p)

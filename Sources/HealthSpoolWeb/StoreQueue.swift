@@ -1,13 +1,27 @@
-import Dispatch
+import HealthSpoolDaemon
+import HealthSpoolLinux
+import HealthSpoolStore
 
-/// Runs blocking work (SQLite, config files, the control socket) on a queue of its own, never on
-/// the cooperative pool (two threads here), and hands the result back to the caller's task.
+/// Runs blocking work (SQLite, config files, the control socket) on threads of their own, never
+/// on the cooperative pool (two threads here), and hands the result back to the caller's task:
+/// the threads of a `StorePool`, whose connections a request borrows (at most one per request)
+/// instead of opening its own. Pages read on a reader's thread; form posts are carried out on
+/// the writer's, one at a time.
 struct StoreQueue: Sendable {
-    let queue = DispatchQueue(label: "healthspool.web.store")
+    let pool: StorePool
 
-    func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { c in
-            queue.async { c.resume(with: Result { try body() }) }
-        }
+    /// Fails only when the system refuses a thread.
+    init() throws(ThreadExecutorError) {
+        pool = try StorePool()
+    }
+
+    /// Runs `body` on a thread of the pool (the writer's for `.write`), without its connection.
+    func run<T: Sendable>(_ use: StorePool.Use = .read, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await pool.run(use) { _ in try body() }
+    }
+
+    /// Runs `body` on a thread of the pool with its connection at hand (`StoreLease.store(_:)`).
+    func lease<T: Sendable>(_ use: StorePool.Use, _ body: @escaping @Sendable (borrowing StoreLease) throws -> T) async throws -> T {
+        try await pool.run(use, body)
     }
 }

@@ -7,8 +7,8 @@ import Hummingbird
 /// day follows from it; category, factors and a note wait behind "Add details".
 enum SymptomPages {
     /// The start page's "How do you feel?" card: the user's usual symptoms as big buttons.
-    static func startCard(_ ctx: DaemonContext, _ p: inout Page) {
-        let names = (try? WebJournal.suggestions(WebJournal.open(ctx))) ?? WebJournal.commonSymptoms
+    static func startCard(_ journal: JournalUseCases, _ p: inout Page) {
+        let names = (try? WebJournal.suggestions(journal)) ?? WebJournal.commonSymptoms
         p.raw("<section class=\"card\" aria-labelledby=\"feel-h\"><h2 id=\"feel-h\">Log a symptom</h2>")
         p.raw("<p>Choose what you feel. Next you choose how bad it is, and it is saved.</p><ul class=\"choices\" id=\"symptom-choices\">")
         for n in names {

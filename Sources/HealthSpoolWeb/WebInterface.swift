@@ -71,8 +71,16 @@ public struct WebInterface: Service, CustomStringConvertible {
             }
         }
         guard let secret = loaded else { return }
-        var routes = WebRoutes(environment: environment, address: address, port: port, secret: secret,
-                               usedLinksFile: stateDir + "/web.used-links")
+        var routes: WebRoutes
+        do {
+            routes = try WebRoutes(environment: environment, address: address, port: port, secret: secret,
+                                   usedLinksFile: stateDir + "/web.used-links")
+        } catch {
+            logger.error("web interface not started: \(error)", metadata: ["event": "error"])
+            WebStatus(url: url, state: .failed, problem: "\(error)").write(file: statusFile)
+            try? await gracefulShutdown()
+            return
+        }
         if let metrics {
             routes.metrics = metrics
             do { routes.metricsToken = try MetricsToken.loadOrCreate(stateDir: stateDir) } catch {

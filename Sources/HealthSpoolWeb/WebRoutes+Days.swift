@@ -17,8 +17,9 @@ extension WebRoutes {
         }
         // Today, without a date in the address; every link on it carries one.
         router.get("/day") { r, c in
-            try await page(r, c) { ctx, q, csrf in
-                try DayPage.render(ctx, date: try HealthDays(context: ctx).date(nil, now: DaemonClock.now()), query: q, csrf: csrf)
+            try await page(r, c) { ctx, store, q, csrf in
+                let today = WallClock.localDay(of: DaemonClock.now(), zone: ctx.currentZone())
+                return try DayPage.render(ctx, store: store, date: today, query: q, csrf: csrf)
             }
         }
         router.get("/day/:date") { r, c in
@@ -26,7 +27,7 @@ extension WebRoutes {
                 return Page.plain(status: .notFound, title: "No such day", text: "Days are written YYYY-MM-DD, for example /day/2026-11-22.",
                                   back: ("/day", "Go to today"))
             }
-            return try await page(r, c) { ctx, q, csrf in try DayPage.render(ctx, date: date, query: q, csrf: csrf) }
+            return try await page(r, c) { ctx, store, q, csrf in try DayPage.render(ctx, store: store, date: date, query: q, csrf: csrf) }
         }
         router.get("/import") { r, c in
             try await page(r, c) { ctx, _, csrf in ImportPage.render(csrf: csrf, maxMB: ctx.settings.webUploadMaxMB, spoolPath: ctx.spool.path) }

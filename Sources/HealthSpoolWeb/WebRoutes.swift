@@ -1,5 +1,6 @@
 @preconcurrency import HealthSpoolCore
 @preconcurrency import HealthSpoolDaemon
+import HealthSpoolStore
 import Hummingbird
 
 /// The routes: the login link, the pages, their forms and the sync progress stream.
@@ -15,14 +16,15 @@ struct WebRoutes: Sendable {
     let sessions: WebSessions
 
     /// `usedLinksFile`: where used login links are kept until they expire (nil: memory only).
-    init(environment: [String: String], address: String, port: Int, secret: [UInt8], usedLinksFile: String? = nil) {
+    init(environment: [String: String], address: String, port: Int, secret: [UInt8], usedLinksFile: String? = nil) throws {
+        store = try StoreQueue()
         self.environment = environment
         self.address = address
         self.port = port
         self.secret = secret
         sessions = WebSessions(usedLinksFile: usedLinksFile)
     }
-    let store = StoreQueue()
+    let store: StoreQueue
     let sync = SyncRun()
     /// The one-time tokens of the sessions' forms.
     let formTokens = FormTokens()
@@ -62,13 +64,27 @@ struct WebRoutes: Sendable {
         return router
     }
 
-    /// A page rendered on the store queue (it reads SQLite and files) from the current configuration.
+    /// A page rendered on a store reader's thread (it reads SQLite and files) from the current configuration.
     func page(_ request: Request, _ context: WebContext,
               _ render: @escaping @Sendable (DaemonContext, Form, FormKeys) throws -> String) async throws -> Response {
         let query = Form(request.uri.query ?? "")
         let csrf = keys(context)
         let env = environment
         let html = try await store.run { try render(try DaemonContext(environment: env), query, csrf) }
+        return Page.respond(.ok, html)
+    }
+
+    /// A page rendered on a reader's thread with the one store connection it borrows from the
+    /// pool (it opens none of its own), from the current configuration.
+    func page(_ request: Request, _ context: WebContext,
+              borrowing render: @escaping @Sendable (DaemonContext, SampleStore, Form, FormKeys) throws -> String) async throws -> Response {
+        let query = Form(request.uri.query ?? "")
+        let csrf = keys(context)
+        let env = environment
+        let html = try await store.lease(.read) { lease in
+            let ctx = try DaemonContext(environment: env)
+            return try render(ctx, try lease.store(ctx), query, csrf)
+        }
         return Page.respond(.ok, html)
     }
 
@@ -79,13 +95,13 @@ struct WebRoutes: Sendable {
         return FormKeys(csrf: context.session?.csrf ?? "") { tokens.issue(session: session) }
     }
 
-    /// A form post carried out on the store queue; answers with a redirect.
+    /// A form post carried out on the store writer's thread; answers with a redirect.
     func action(_ request: Request, _ context: WebContext,
                 _ perform: @escaping @Sendable (DaemonContext, Form) throws -> Response) async throws -> Response {
         try await action(request, context) { ctx, form, _ in try perform(ctx, form) }
     }
 
-    /// A form post carried out on the store queue, once per one-time token (`FormTokens`): the
+    /// A form post carried out on the store writer's thread (one at a time), once per one-time token (`FormTokens`): the
     /// same form posted again (a double tap) gets the first post's redirect and changes nothing.
     /// An answer that is not a redirect (a form shown again with its errors) leaves the token
     /// usable. A post without a token (a script's) is carried out as it comes.
@@ -95,7 +111,7 @@ struct WebRoutes: Sendable {
         let form = try await context.form(of: &request)
         let env = environment
         let keys = keys(context)
-        let run = { try await store.run { try perform(try DaemonContext(environment: env), form, keys) } }
+        let run = { try await store.run(.write) { try perform(try DaemonContext(environment: env), form, keys) } }
         guard let token = form[FormKeys.field], let session = context.session?.id else { return try await run() }
         var claim = formTokens.claim(token, session: session)
         // A repeat that arrives while the first post is still being carried out waits for its answer.

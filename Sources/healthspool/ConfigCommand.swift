@@ -48,7 +48,7 @@ struct ConfigCheckCommand: ParsableCommand {
             var w = JSONWriter()
             var members: [(String, JSONValue)] = [("ok", .bool(errors.isEmpty)), ("errors", .array(errors.map(item))),
                                                   ("warnings", .array(warnings.map(item)))]
-            if let context { members.append(("secrets", context.secretsJSON)) }
+            if let context { members.append(("secrets", context.secretsJSON())) }
             if let protection { members.append(("protection", protection.json)) }
             w.value(.object(members))
             print(w.text)

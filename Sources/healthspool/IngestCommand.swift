@@ -30,7 +30,7 @@ struct IngestCommand: ParsableCommand {
             token = try IngestToken.loadOrCreate(path: context.ingestTokenPath, keyring: context.ingestTokenKeyring, environment: context.environment)
             try IngestCertificate.ensure(context: context)
         } catch { throw CLIError("\(error)") }
-        var members = context.ingestJSON.objectValue ?? []
+        var members = context.ingestJSON().objectValue ?? []
         if showToken { members.append(("token", .string(String(decoding: token, as: UTF8.self)))) }
         if json {
             var w = JSONWriter()

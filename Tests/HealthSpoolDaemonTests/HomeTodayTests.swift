@@ -21,7 +21,7 @@ import Testing
         _ = try journal.measure(.bloodPressure(systolic: 128, diastolic: 82), at: Timestamp(millis: Self.now.millis - 60_000, utcOffsetSeconds: 0), now: Self.now)
         _ = try journal.measure(.bodyMass(70, unit: "kg"), at: Timestamp(millis: Self.now.millis - 86_400_000, utcOffsetSeconds: 0), now: Self.now)
 
-        let home = try HomeToday(context: context).view(now: Self.now)
+        let home = try HomeToday(context: context, store: try context.openStore(), zone: context.zone).view(now: Self.now)
         #expect(home.date == CivilDate(year: 2026, month: 1, day: 1))
         #expect(home.doses.map { "\($0.time) \($0.medication) \($0.taken)" } == ["08:00 Ibuprofen 400 mg true", "20:00 Ibuprofen 400 mg false"])
         let figures = Dictionary(uniqueKeysWithValues: home.figures.map { ($0.id, $0.text + ($0.when.map { " " + $0 } ?? "")) })

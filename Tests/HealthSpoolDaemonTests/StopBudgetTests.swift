@@ -1,6 +1,10 @@
 import Dispatch
 @testable import HealthSpoolDaemon
+import Synchronization
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The stop budget the daemon's services share: work that ends in time is waited for; work
 /// still busy at the deadline is left running, named, and the stop goes on. The deadline is
@@ -44,5 +48,18 @@ import Testing
         await withCheckedContinuation { (fired: CheckedContinuation<Void, Never>) in
             _ = clock.schedule(at: clock.now().millis, on: .global()) { fired.resume() }
         }
+    }
+
+    @Test func aTimerCancelledWhileItsHandlerIsOnTheWayDoesNotRunIt() {
+        let clock = WallServiceClock()
+        let queue = DispatchQueue(label: "test")
+        queue.suspend()   // the deadline passes and the handler is sent, but cannot run yet
+        let ran = Mutex(false)
+        let timer = clock.schedule(at: clock.now().millis, on: queue) { ran.withLock { $0 = true } }
+        usleep(50_000)
+        timer.cancel()
+        queue.resume()
+        queue.sync {}
+        #expect(!ran.withLock { $0 })
     }
 }

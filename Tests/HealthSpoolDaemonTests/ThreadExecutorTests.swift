@@ -88,8 +88,8 @@ struct TimedHandler: LogHandler {
 /// global queues and Swift's cooperative pool are one set of threads; here they are filled with
 /// blocking work (as a release build or many imports do), and the reminder must still be shown
 /// on the desktop (a real private session bus with a notification daemon) within 1 s of its
-/// minute. The probe, queued behind the blocking work just before the minute, shows the pool
-/// was still full when the reminder rang. With the scheduler's former clock (a Dispatch queue
+/// minute. The probes, queued behind the blocking work, show both pools were still full when
+/// the reminder rang. With the scheduler's former clock (a Dispatch queue
 /// that resumed the scheduler on the pool) it rang only once the pool was free, seconds late.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct JournalSchedulerPoolTests {
     @Test func aReminderRingsWithinASecondOfItsMinuteWhileThePoolIsFullOfBlockingWork() async throws {
@@ -124,18 +124,13 @@ struct TimedHandler: LogHandler {
             usleep(10_000)   // the scheduler has planned and gone to sleep
         }
 
-        // Fill the pool until well past the minute: more blocking items than it has threads.
-        let probe = Mutex<ContinuousClock.Instant?>(nil)
-        let blockers = DispatchGroup()
-        for _ in 0..<150 {
-            DispatchQueue.global().async(group: blockers) { usleep(1_000_000) }
-        }
-        usleep(1_500_000)   // this test's own thread: it holds one of the pool's
-        DispatchQueue.global().async(group: blockers) { probe.withLock { $0 = ContinuousClock.now } }
-        while log.first(event: "reminder", containing: "Morning pills") == nil, start.duration(to: .now) < .seconds(60) {
-            usleep(10_000)
-        }
-        blockers.wait()
+        // Fill Dispatch's global queues and the cooperative pool with blocking work until the
+        // reminder has rung (200 blocks and 16 tasks waiting on a semaphore).
+        let pools = BlockedPools()
+        defer { pools.release() }
+        BlockedPools.spin(for: .seconds(60)) { log.first(event: "reminder", containing: "Morning pills") != nil }
+        let (dispatchProbe, taskProbe) = (pools.dispatchProbe, pools.taskProbe)
+        pools.release()
         running.cancel()
         await running.value
 
@@ -143,8 +138,8 @@ struct TimedHandler: LogHandler {
         let late = minute.duration(to: rang)
         #expect(late >= .zero && late < .seconds(1), "rang \(late) after its minute")
         #expect(log.first(event: "reminder", containing: "shown on the desktop") != nil, "shown through the session bus")
-        let probed = try #require(probe.withLock { $0 })
-        #expect(probed > rang, "the pool was still full when the reminder rang (probe ran \(rang.duration(to: probed)) after)")
+        #expect(dispatchProbe == nil, "the global queue was still full when the reminder rang")
+        #expect(taskProbe == nil, "the cooperative pool was still full when the reminder rang")
     }
 }
 

@@ -17,6 +17,11 @@ public final class HealthDays {
         self.init(journal: try HealthJournal(context: context, zone: zone))
     }
 
+    /// The day views on a store already open (one borrowed from a `StorePool`), in `zone`.
+    public convenience init(context: DaemonContext, store: SampleStore, zone: ZoneRules) {
+        self.init(journal: HealthJournal(context: context, store: store, zone: zone))
+    }
+
     /// The day views on `journal`'s store and zone (`JournalRunner`'s).
     init(journal: HealthJournal) {
         self.journal = journal

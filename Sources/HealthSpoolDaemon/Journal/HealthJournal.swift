@@ -24,8 +24,9 @@ public final class HealthJournal {
                   zone: try zone ?? ZoneInfo.current(environment: context.environment))
     }
 
-    /// The journal on a store already open (`JournalRunner`'s).
-    init(context: DaemonContext, store: SampleStore, zone: ZoneRules) {
+    /// The journal on a store already open (`JournalRunner`'s, or one borrowed from a
+    /// `StorePool`), in `zone`.
+    public init(context: DaemonContext, store: SampleStore, zone: ZoneRules) {
         self.context = context
         self.zone = zone
         self.store = store

@@ -1,5 +1,7 @@
 import Dispatch
 import HealthSpoolCore
+import HealthSpoolLinux
+import Synchronization
 
 /// A timer set with a `ServiceClock`; cancelling it keeps its handler from running.
 public protocol ServiceTimer: Sendable {
@@ -16,17 +18,65 @@ public protocol ServiceClock: Sendable {
     func schedule(at millis: Int64, on queue: DispatchQueue, _ handler: @escaping @Sendable () -> Void) -> any ServiceTimer
 }
 
-/// The real-time clock, with one-shot Dispatch timers. A timer is set for at most a day ahead;
-/// its owner re-arms it then (the clock may have moved).
+/// The real-time clock, with one-shot timers kept by a thread of its own (`ThreadExecutor`,
+/// one for the process): a deadline is met from there whatever Dispatch's and the cooperative
+/// pool's threads are doing, and only then is the handler sent to `queue`. A timer is set for at
+/// most a day ahead; its owner re-arms it then (the clock may have moved).
+///
+/// The handler still runs on `queue`, a Dispatch queue: a serial queue of its own gets a thread
+/// when the global ones are all blocked (Dispatch's overcommit), a handler sent to `.global()`
+/// waits for a free one. `WallServiceClockPoolTests` measures both.
 public struct WallServiceClock: ServiceClock {
+    /// The thread every `WallServiceClock` timer waits on; nil only when the system refused it
+    /// (the timers then fall back to Dispatch timer sources).
+    static let thread: ThreadExecutor? = try? ThreadExecutor(name: "service timers")
+
     public init() {}
 
     public func now() -> Timestamp { DaemonContext.now() }
 
     public func schedule(at millis: Int64, on queue: DispatchQueue, _ handler: @escaping @Sendable () -> Void) -> any ServiceTimer {
-        let delay = max(0, millis - now().millis)
+        let delay = Duration.milliseconds(min(max(0, millis - now().millis), 86_400_000))
+        guard let thread = Self.thread else { return DispatchServiceTimer(after: delay, on: queue, handler) }
+        // Cancelled is checked on `queue` too: a timer cancelled there after its deadline, while
+        // its handler was already on the way, still does not run it.
+        let cancelled = CancelFlag()
+        let alarm = thread.schedule(at: ContinuousClock.now.advanced(by: delay)) {
+            queue.async { if !cancelled.isSet { handler() } }
+        }
+        return ThreadServiceTimer(alarm: alarm, cancelled: cancelled)
+    }
+}
+
+/// Whether a timer was cancelled; set from any thread.
+private final class CancelFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isSet: Bool { flag.load(ordering: .acquiring) }
+    func set() { flag.store(true, ordering: .releasing) }
+}
+
+/// A timer of the `WallServiceClock`'s thread as a `ServiceTimer`.
+private struct ThreadServiceTimer: ServiceTimer {
+    let alarm: ThreadTimer
+    let cancelled: CancelFlag
+
+    func cancel() {
+        cancelled.set()
+        alarm.cancel()
+    }
+}
+
+/// A Dispatch timer source as a `ServiceTimer` (when no thread of its own could be started).
+///
+/// `@unchecked Sendable`: `DispatchSourceTimer` is thread-safe (cancel may be called from any
+/// thread); the struct holds nothing else.
+private struct DispatchServiceTimer: ServiceTimer, @unchecked Sendable {
+    let source: DispatchSourceTimer
+
+    init(after delay: Duration, on queue: DispatchQueue, _ handler: @escaping @Sendable () -> Void) {
         let source = DispatchSource.makeTimerSource(queue: queue)
-        source.schedule(deadline: .now() + .milliseconds(Int(min(delay, 86_400_000))), leeway: .milliseconds(50))
+        let (seconds, attoseconds) = delay.components
+        source.schedule(deadline: .now() + .milliseconds(Int(seconds * 1000 + attoseconds / 1_000_000_000_000_000)), leeway: .milliseconds(50))
         // The handler holds its source until it has fired or been cancelled (cancelling releases
         // the handler): a timer fires even when nobody keeps the returned token.
         source.setEventHandler {
@@ -34,15 +84,8 @@ public struct WallServiceClock: ServiceClock {
             source.cancel()
         }
         source.resume()
-        return DispatchServiceTimer(source: source)
+        self.source = source
     }
-}
 
-/// A Dispatch timer source as a `ServiceTimer`.
-///
-/// `@unchecked Sendable`: `DispatchSourceTimer` is thread-safe (cancel may be called from any
-/// thread); the struct holds nothing else.
-private struct DispatchServiceTimer: ServiceTimer, @unchecked Sendable {
-    let source: DispatchSourceTimer
     func cancel() { source.cancel() }
 }

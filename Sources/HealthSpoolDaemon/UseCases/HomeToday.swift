@@ -1,20 +1,28 @@
 import HealthSpoolCore
+import HealthSpoolStore
 
 /// Makes the home page's view of today (`HomeView`) from the same use cases as the day view,
 /// the journal and the status: `HealthDays` for the figures, `JournalUseCases` for the
 /// symptoms and scores, `HealthJournal` for reminders, doses, measurements and goals.
+///
+/// Not thread-safe (it uses a store connection): one per request.
 public struct HomeToday {
     public let context: DaemonContext
     public let style: NumberStyle
+    let store: SampleStore
+    let zone: ZoneRules
 
-    public init(context: DaemonContext) {
+    /// Today on `store` (a connection already open: the web borrows one), in `zone`.
+    public init(context: DaemonContext, store: SampleStore, zone: ZoneRules) {
         self.context = context
+        self.store = store
+        self.zone = zone
         style = NumberStyle(environment: context.environment)
     }
 
     /// Today as of `now`.
     public func view(now: Timestamp) throws -> HomeView {
-        let days = try HealthDays(context: context)
+        let days = HealthDays(context: context, store: store, zone: zone)
         let journal = days.journal
         let zone = days.zone
         let today = WallClock.localDay(of: now, zone: zone)
@@ -22,7 +30,7 @@ public struct HomeToday {
         // The symptoms on the same connection: reading today writes nothing (today's scores
         // are computed, not stored).
         let entries = try JournalUseCases(store: journal.store, settings: context.settings, clock: { now }).day(today)
-        let status = try StatusReport(context: context, now: now, queuedCountLimit: 1).json
+        let status = try StatusReport(context: context, now: now, queuedCountLimit: 1, store: store).json
 
         var figures = Self.dayFigures(summary, style: style)
         for (kind, reading) in try journal.measurements(now: now).latest where kind != .heartRate {

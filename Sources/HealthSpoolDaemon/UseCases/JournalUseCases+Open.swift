@@ -9,7 +9,12 @@ extension JournalUseCases {
     /// A write waits for the daemon's write lock as long as a person would
     /// (`SampleStore.interactiveBusyTimeout`).
     public static func open(context: DaemonContext) throws -> JournalUseCases {
-        let journal = JournalUseCases(store: try context.openStore(busyTimeout: SampleStore.interactiveBusyTimeout), settings: context.settings)
+        on(try context.openStore(busyTimeout: SampleStore.interactiveBusyTimeout), context: context)
+    }
+
+    /// The same on `store`, a connection already open (one borrowed from a `StorePool`).
+    public static func on(_ store: SampleStore, context: DaemonContext) -> JournalUseCases {
+        let journal = JournalUseCases(store: store, settings: context.settings)
         let socket = context.controlSocket
         journal.onQueued = { ControlClient.observe($0, socket: socket) }
         return journal

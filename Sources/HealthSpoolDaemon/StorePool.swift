@@ -1,0 +1,113 @@
+import HealthSpoolCore
+import HealthSpoolLinux
+import HealthSpoolStore
+import Synchronization
+
+/// Store connections a long-running caller borrows instead of opening its own (the web
+/// interface: a page or a form post uses one connection for all its work, where `/day` used to
+/// open four). One writer for the changes people make, carried out one at a time, and a few
+/// readers for the pages. Each connection is used on a thread of its own (`ThreadExecutor`),
+/// never on the cooperative pool: SQLite blocks. A connection is opened at its first use, with
+/// a person's wait for the write lock (`SampleStore.interactiveBusyTimeout`), and opened again
+/// when a reload moved the store (`state_dir`).
+public final class StorePool: Sendable {
+    /// Whether a borrower changes the store (the writer) or mostly reads it (a reader).
+    public enum Use: Sendable {
+        case read, write
+    }
+
+    private let writer: StoreLane
+    private let readers: [StoreLane]
+    private let free: Mutex<(readers: [Int], waiting: [CheckedContinuation<Int, Never>])>
+
+    /// A pool of one writer and `readers` readers; nothing is opened yet. Fails only when the
+    /// system refuses a thread.
+    public init(readers: Int = 2) throws(ThreadExecutorError) {
+        writer = try StoreLane(name: "store writer")
+        var lanes: [StoreLane] = []
+        for index in 0..<max(1, readers) { lanes.append(try StoreLane(name: "store reader \(index)")) }
+        self.readers = lanes
+        free = Mutex((Array(lanes.indices), []))
+    }
+
+    /// Runs `body` on the thread of a connection, the writer's for `.write` (writers take
+    /// turns), else a free reader's (waited for), and returns its result. `body` takes the
+    /// connection from its `StoreLease`, or opens none (work that reads files only).
+    public func run<T: Sendable>(_ use: Use, _ body: @escaping @Sendable (borrowing StoreLease) throws -> T) async throws -> T {
+        switch use {
+        case .write:
+            return try await writer.run(body)
+        case .read:
+            let index = await takeReader()
+            defer { giveBack(index) }
+            return try await readers[index].run(body)
+        }
+    }
+
+    /// Runs `body` with the connection to `context`'s store; see `run(_:_:)`.
+    public func borrow<T: Sendable>(_ use: Use, _ context: DaemonContext,
+                                    _ body: @escaping @Sendable (SampleStore) throws -> T) async throws -> T {
+        try await run(use) { lease in try body(try lease.store(context)) }
+    }
+
+    private func takeReader() async -> Int {
+        await withCheckedContinuation { (taken: CheckedContinuation<Int, Never>) in
+            let index: Int? = free.withLock { free in
+                if let index = free.readers.popLast() { return index }
+                free.waiting.append(taken)
+                return nil
+            }
+            if let index { taken.resume(returning: index) }
+        }
+    }
+
+    private func giveBack(_ index: Int) {
+        let next: CheckedContinuation<Int, Never>? = free.withLock { free in
+            if free.waiting.isEmpty {
+                free.readers.append(index)
+                return nil
+            }
+            return free.waiting.removeFirst()
+        }
+        next?.resume(returning: index)
+    }
+}
+
+/// A connection lent to the work a `StorePool` runs: valid only inside that work, on its thread.
+public struct StoreLease: ~Copyable {
+    fileprivate let connect: (DaemonContext) throws -> SampleStore
+
+    /// The connection to `context`'s store, opened at its first use (or when a reload moved
+    /// the store), its day rollups drawn in `context`'s zone and source priority.
+    public func store(_ context: DaemonContext) throws -> SampleStore { try connect(context) }
+}
+
+/// One connection, owned by an actor on a thread of its own: work borrowing it runs there, one
+/// piece at a time.
+private actor StoreLane {
+    private nonisolated let thread: ThreadExecutor
+    nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
+    private var opened: (path: String, store: SampleStore)?
+
+    init(name: String) throws(ThreadExecutorError) {
+        thread = try ThreadExecutor(name: name)
+    }
+
+    /// Runs `body` on the thread with a lease of this lane's connection.
+    func run<T: Sendable>(_ body: @Sendable (borrowing StoreLease) throws -> T) throws -> T {
+        try body(StoreLease { try self.connection($0) })
+    }
+
+    private func connection(_ context: DaemonContext) throws -> SampleStore {
+        if let opened, opened.path == context.storePath {
+            opened.store.rollupPolicy = RollupPolicy(zone: context.zone, priority: context.settings.sourcePriority)
+            opened.store.recheckRollups()
+            return opened.store
+        }
+        opened = nil
+        let store = try context.openStore(busyTimeout: SampleStore.interactiveBusyTimeout)
+        try store.limitPageCache(kibibytes: 4096)
+        opened = (context.storePath, store)
+        return store
+    }
+}

@@ -1,0 +1,43 @@
+import Dispatch
+import HealthSpoolCore
+import HealthSpoolLinux
+import Synchronization
+import Testing
+@testable import HealthSpoolDaemon
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 27: the services' timers (retention, the sync retries, the intake's retry, the status
+/// file's trailing update) keep time while Dispatch's global queues and the cooperative pool are
+/// full of blocking work. The deadline is kept by the clock's own thread; the handler then runs
+/// on the queue its owner gave, a Dispatch queue. The daemon's coordination queue is a serial
+/// queue of its own, which Dispatch gives a thread even then (overcommit); a handler sent to
+/// `.global()` waits for the pool (measured and printed, not asserted). The probes, queued
+/// behind the blocking work, had not run when the timer fired: the pools were still full.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct WallServiceClockPoolTests {
+    @Test func aTimerOnTheCoordinationQueueFiresWithinASecondOfItsDeadlineWhileThePoolsAreFull() throws {
+        let clock = WallServiceClock()
+        let coordination = DispatchQueue(label: "healthspool.daemon")   // as `Daemon` makes it
+        let fired = Mutex<(queue: ContinuousClock.Instant?, global: ContinuousClock.Instant?)>((nil, nil))
+
+        let pools = BlockedPools()
+        defer { pools.release() }
+        let due = ContinuousClock.now.advanced(by: .milliseconds(1_500))
+        let deadline = clock.now().millis + 1_500
+        _ = clock.schedule(at: deadline, on: coordination) { fired.withLock { $0.queue = ContinuousClock.now } }
+        _ = clock.schedule(at: deadline, on: .global()) { fired.withLock { $0.global = ContinuousClock.now } }
+        BlockedPools.spin(for: .seconds(10)) { fired.withLock { $0.queue != nil } }
+        let onQueue = try #require(fired.withLock { $0.queue }, "the handler never ran on the coordination queue")
+        let late = due.duration(to: onQueue)
+        let (dispatchProbe, taskProbe, global) = (pools.dispatchProbe, pools.taskProbe, fired.withLock { $0.global })
+        pools.release()
+        // A handler sent to `.global()` waits for a free global thread: measured, not asserted.
+        BlockedPools.spin(for: .seconds(10)) { fired.withLock { $0.global != nil } }
+        print("WallServiceClock, pools full: on a serial queue \(late) after the deadline; on .global() "
+              + (global.map { "\(due.duration(to: $0))" } ?? "only once the pool was freed, \(fired.withLock { $0.global }.map { "\(due.duration(to: $0))" } ?? "never") after"))
+        #expect(late >= .milliseconds(-5) && late < .seconds(1), "fired \(late) after its deadline")
+        #expect(dispatchProbe == nil, "the global queue was still full when the timer fired (its probe ran \(dispatchProbe.map { "\(onQueue.duration(to: $0))" } ?? "") after)")
+        #expect(taskProbe == nil, "the cooperative pool was still full when the timer fired")
+    }
+}
