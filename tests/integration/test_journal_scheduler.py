@@ -27,8 +27,10 @@ FAKETIME_ENV = {"TZ": ZONE, "FAKETIME_DONT_FAKE_MONOTONIC": "1"}
 
 def faked(hs, start: str, *args, env: dict | None = None) -> subprocess.CompletedProcess:
     """The CLI with its clock starting at `start` (local time in ZONE)."""
-    return subprocess.run(["faketime", "-f", "@" + start, BIN, *args], env={**hs.env, **FAKETIME_ENV, **(env or {})},
-                          capture_output=True, text=True, timeout=60, check=True)
+    p = subprocess.run(["faketime", "-f", "@" + start, BIN, *args], env={**hs.env, **FAKETIME_ENV, **(env or {})},
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, f"healthspool {' '.join(args)} at {start} exited {p.returncode}:\n{p.stdout}\n{p.stderr}"
+    return p
 
 
 def start_faked(hs, start: str, env: dict | None = None):
