@@ -18,6 +18,9 @@ let package = Package(
         // channel handler over Hummingbird's HTTP parts (WebConnectionGuard.swift).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.34.1"),
+        // The web pages' templates (HealthSpoolWeb only): Mustache, HTML escaping on by default.
+        // It imports full Foundation (NSLock, NSNull), which the rest of the package avoids.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // The one lock type (a mutex with a condition), for the few threads that block on purpose.
@@ -66,6 +69,7 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
