@@ -71,8 +71,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            // Templates/ and Assets/ are not compiled: EmbedWebFiles writes them into the binary as strings.
+            exclude: ["Templates", "Assets"],
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: ["EmbedWebFiles"]
         ),
+        // The build tool that embeds the web interface's templates, style sheets and scripts (one
+        // binary, no files beside it; `Bundle.module` would need full Foundation), and its plugin.
+        .executableTarget(name: "embed-web-files"),
+        .plugin(name: "EmbedWebFiles", capability: .buildTool(), dependencies: ["embed-web-files"]),
         // The ingest endpoint's TLS over the system's libssl (no BoringSSL build): accept, read, write,
         // the self-signed certificate. Imported by HealthSpoolIngest only.
         .target(name: "CTLSServer", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),

@@ -126,7 +126,7 @@ enum DayPage {
         p.raw("</div><aside class=\"day-side\" aria-label=\"Calendar\">")
         p.raw(DayStrip.calendar(month, selected: date))
         p.raw("</aside></div>")
-        return p.document(head: "<link rel=\"stylesheet\" href=\"/static/days.css\"><script src=\"/static/days.js\" defer></script>")
+        return p.document(styles: [WebAssets.path("days.css")], scripts: [WebAssets.path("days.js")])
     }
 
     /// 450 → "7 h 30 min".
