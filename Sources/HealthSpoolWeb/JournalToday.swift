@@ -37,33 +37,8 @@ enum JournalToday {
         let journal = try HealthJournal(context: ctx)
         let now = DaemonClock.now()
         let today = try journal.day(nil, now: now)
-        goalsCard(try journal.goals(on: today, now: now).filter(\.applies), back: "/journal", style: NumberStyle(environment: ctx.environment), &p)
-    }
-
-    /// The goals of today as a checklist, numbers in `style`; "Mark done" lands back on `back`.
-    static func goalsCard(_ goals: [GoalStatus], back: String, style: NumberStyle, _ p: inout Page) {
-        p.raw("<section class=\"card\" aria-labelledby=\"goals-h\"><h2 id=\"goals-h\">Goals today</h2>")
-        if goals.isEmpty {
-            p.raw("<p>No goals for today.</p><p><a class=\"button secondary\" href=\"/goals\">Add a goal</a></p></section>")
-            return
-        }
-        p.raw("<ul class=\"goals\" id=\"goals\">")
-        for g in goals {
-            let done = g.done != nil
-            p.raw("<li class=\"goal\" data-goal=\"\(g.goal.id)\" data-done=\"\(done)\"><span class=\"tick\" aria-hidden=\"true\">\(done ? "✓" : "")</span><span class=\"what\"><strong>")
-            p.text(g.goal.name); p.raw("</strong>")
-            if let target = g.goal.target, let type = g.goal.type {
-                p.raw("<br>"); p.text("\(style.number(g.total ?? 0, digits: 1)) of \(style.number(target, digits: 1)) \(Format.typeName(type).lowercased())")
-            }
-            p.raw("<br><span class=\"status\">\(done ? (g.done == .data ? "Done: reached by your data" : "Done") : "Not done yet")</span></span>")
-            if !done {
-                p.form("/goals/done", cssClass: "") { p in
-                    p.raw("<input type=\"hidden\" name=\"id\" value=\"\(g.goal.id)\"><input type=\"hidden\" name=\"back\" value=\"\(back)\"><button type=\"submit\" aria-label=\"Mark done: \(Page.escape(g.goal.name))\">Mark done</button>")
-                }
-            }
-            p.raw("</li>")
-        }
-        p.raw("</ul><p><a class=\"button secondary\" href=\"/goals\">Add or remove goals</a></p></section>")
+        let card = GoalsCard(try journal.goals(on: today, now: now).filter(\.applies), back: "/journal", style: NumberStyle(environment: ctx.environment))
+        p.raw(WebTemplates.partial("goals", card, keys: p.keys))
     }
 
     /// Checks a goal off by hand for today.

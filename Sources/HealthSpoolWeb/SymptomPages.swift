@@ -6,19 +6,6 @@ import Hummingbird
 /// button (or type another), a severity button, done. The time is now and the part of the
 /// day follows from it; category, factors and a note wait behind "Add details".
 enum SymptomPages {
-    /// The start page's "How do you feel?" card: the user's usual symptoms as big buttons.
-    static func startCard(_ ctx: DaemonContext, _ p: inout Page) {
-        let names = (try? WebJournal.suggestions(WebJournal.open(ctx))) ?? WebJournal.commonSymptoms
-        p.raw("<section class=\"card\" aria-labelledby=\"feel-h\"><h2 id=\"feel-h\">Log a symptom</h2>")
-        p.raw("<p>Choose what you feel. Next you choose how bad it is, and it is saved.</p><ul class=\"choices\" id=\"symptom-choices\">")
-        for n in names {
-            p.raw("<li><a class=\"choice\" href=\"/symptoms/log?symptom=\(Page.percentEncode(n))\">"); p.text(n); p.raw("</a></li>")
-        }
-        p.raw("</ul><form method=\"get\" action=\"/symptoms/log\" class=\"row other\">")
-        p.raw("<div class=\"field\"><label for=\"f-other\">Something else</label><input id=\"f-other\" name=\"symptom\" type=\"text\" autocomplete=\"off\" required></div>")
-        p.raw("<button type=\"submit\">Next</button></form></section>")
-    }
-
     static let severityWords: [(Severity, String, String)] = [
         (.mild, "Mild", "I notice it"), (.moderate, "Moderate", "It bothers me"),
         (.severe, "Severe", "It stops me doing some things"), (.debilitating, "Debilitating", "I cannot do my usual things"),
