@@ -106,7 +106,12 @@ let package = Package(
         .testTarget(name: "HealthSpoolDaemonTests", dependencies: ["HealthSpoolDaemon"]),
         .testTarget(name: "HealthSpoolGatewayTests", dependencies: ["HealthSpoolGateway"]),
         .testTarget(name: "HealthSpoolIngestTests", dependencies: ["HealthSpoolIngest"]),
-        .testTarget(name: "HealthSpoolWebTests", dependencies: ["HealthSpoolWeb"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        // The routes driven through the router with HummingbirdTesting (a product of hummingbird, already in the graph).
+        .testTarget(
+            name: "HealthSpoolWebTests",
+            dependencies: ["HealthSpoolWeb", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -73,7 +73,8 @@ struct RequestGuard: RouterMiddleware {
         }
     }
 
-    var allowedHosts: Set<String> { ["\(address):\(port)"] }
+    /// `address:port`; on port 80 also `address` alone, as a client writes the default port (RFC 9110).
+    var allowedHosts: Set<String> { port == 80 ? ["\(address):\(port)", address] : ["\(address):\(port)"] }
 
     /// The security headers every answer carries.
     static func secured(_ response: Response) -> Response {
