@@ -160,3 +160,137 @@ extension TestResponse {
         }
     }
 }
+
+/// `/day` and `/day/YYYY-MM-DD`, the day view.
+@Suite struct DayRouteTests {
+    @Test func withoutASessionTheDayViewAsksToLogInWith401() async throws {
+        let web = WebFixture()
+        try await web.app.test(.router) { client in
+            let dated = try await client.execute(uri: "/day/2026-01-15", method: .get)
+            let today = try await client.execute(uri: "/day", method: .get)
+            #expect(dated.status == .unauthorized)
+            #expect(today.status == .unauthorized)
+        }
+    }
+
+    @Test func aDayWithNothingRecordedShowsTheStripTheMonthAndSaysSo() async throws {
+        let web = WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let r = try await client.execute(uri: "/day/2026-01-15", method: .get, headers: WebFixture.headers(session))
+            #expect(r.status == .ok)
+            let html = r.text
+            #expect(html.contains("<title>Thursday 15 January 2026 – Health journal</title>"))
+            #expect(html.contains("<a href=\"/day\" aria-current=\"page\">Days</a>"))
+            #expect(html.contains("<script src=\"\(WebAssets.path("days.js"))\" defer></script>"))
+            #expect(html.contains("<a class=\"button secondary\" id=\"prev-day\" rel=\"prev\" href=\"/day/2026-01-14\">← Previous day</a>"))
+            #expect(html.contains("href=\"/day/2026-01-15\" aria-current=\"date\" aria-label=\"Thursday 15 January\" data-date=\"2026-01-15\""))
+            #expect(html.contains("<h2 id=\"cal-h\">January 2026</h2>"))
+            // January 2026 starts on a Thursday: three empty cells, then 31 days, then one empty cell.
+            #expect(html.contains("<tbody><tr><td></td><td></td><td></td><td class=\"s0\"><a href=\"/day/2026-01-01\""))
+            #expect(html.components(separatedBy: "<td").count - 1 == 35)
+            #expect(html.contains("<span class=\"fv\" id=\"steps\" data-value=\"\">none recorded</span>"))
+            #expect(html.contains("<p>No heart rate recorded on this day.</p>"))
+            #expect(html.contains("<p>Nothing written in the journal on this day.</p>"))
+        }
+    }
+
+    @Test func anAddressThatIsNoDateIsNoSuchDay() async throws {
+        let web = WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let r = try await client.execute(uri: "/day/2026-13-45", method: .get, headers: WebFixture.headers(session))
+            #expect(r.status == .notFound)
+            #expect(r.text.contains("<h1>No such day</h1>"))
+        }
+    }
+
+    @Test func aLoggedSymptomIsListedEscapedWithChangeAndDeleteAndDeletingItNeedsTheCSRFToken() async throws {
+        let web = WebFixture()
+        let (entry, _) = try web.journal().logSymptom(SymptomLog(symptom: "Ache <i>", severity: .severe, note: "\"sharp\""))
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let html = try await client.execute(uri: "/day", method: .get, headers: WebFixture.headers(session)).text
+            let time = String(entry.at.iso8601Local.dropFirst(11).prefix(5))
+            #expect(html.contains("<li data-entry=\"\(entry.id)\"><span class=\"what\">\(time) Ache &lt;i&gt;: severe – &quot;sharp&quot;</span>"))
+            #expect(html.contains("aria-label=\"Delete: Ache &lt;i&gt; at \(time)\">Delete</button>"))
+            #expect(html.contains("<form method=\"post\" action=\"/symptoms/delete\" class=\"\"><input type=\"hidden\" name=\"csrf\" value=\"\(session.csrf)\">"))
+            #expect(html.contains("<h3>Scores</h3>"))
+
+            let body = "id=\(entry.id)&back=%2Fday"
+            let refused = try await client.execute(uri: "/symptoms/delete", method: .post, headers: WebFixture.headers(session, form: true),
+                                                   body: ByteBuffer(string: body))
+            #expect(refused.status == .forbidden)
+            let deleted = try await client.execute(uri: "/symptoms/delete", method: .post, headers: WebFixture.headers(session, form: true),
+                                                   body: ByteBuffer(string: "csrf=\(session.csrf)&" + body))
+            #expect(deleted.status == .seeOther)
+            #expect(deleted.headers[.location]?.contains("undo=") == true)
+        }
+    }
+}
+
+/// `/measure`, the measurements page, and its forms.
+@Suite struct MeasureRouteTests {
+    @Test func withoutASessionTheMeasurementsAskToLogInAndAPostWithoutTheCSRFTokenIsRefused() async throws {
+        let web = WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let page = try await client.execute(uri: "/measure", method: .get)
+            #expect(page.status == .unauthorized)
+            let post = try await client.execute(uri: "/measure", method: .post, headers: WebFixture.headers(session, form: true),
+                                                body: ByteBuffer(string: "kind=hr&value-hr=60"))
+            #expect(post.status == .forbidden)
+        }
+    }
+
+    @Test func anEmptyJournalShowsEveryKindWithNoneTheFormsAndNoReadings() async throws {
+        let web = WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let r = try await client.execute(uri: "/measure?range=90", method: .get, headers: WebFixture.headers(session))
+            #expect(r.status == .ok)
+            let html = r.text
+            #expect(html.contains("<li id=\"latest-bloodPressure\"><span class=\"ft\">Blood pressure</span><span class=\"when\">None in the last"))
+            #expect(html.contains("<a class=\"button secondary\" href=\"/measure?range=90#charts\" aria-current=\"page\">Last 90 days</a>"))
+            #expect(html.contains("<p>No readings in the last 90 days.</p>"))
+            for kind in ["bp", "hr", "spo2", "glucose", "weight", "steps"] {
+                #expect(html.contains("<input type=\"hidden\" name=\"kind\" value=\"\(kind)\">"), "no \(kind) form")
+            }
+            #expect(html.contains("<input id=\"f-since\" name=\"since\" type=\"text\" value=\"00:00\" required autocomplete=\"off\" class=\"short\" aria-describedby=\"f-since-hint\">"))
+            #expect(!html.contains("autofocus"))
+        }
+    }
+
+    @Test func aBloodPressureSavedIsShownBackWithUndo() async throws {
+        let web = WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let saved = try await client.execute(uri: "/measure", method: .post, headers: WebFixture.headers(session, form: true),
+                                                 body: ByteBuffer(string: "csrf=\(session.csrf)&kind=bp&systolic=128&diastolic=82"))
+            #expect(saved.status == .seeOther)
+            let location = try #require(saved.headers[.location])
+            #expect(location.hasPrefix("/measure?ok=Saved.") && location.contains("&undo="))
+            let html = try await client.execute(uri: location, method: .get, headers: WebFixture.headers(session)).text
+            #expect(html.contains("<div class=\"notice ok undoable\" role=\"status\"><p>Saved.</p>"))
+            #expect(html.contains("<span class=\"fv\">128/82 mmHg</span>"))
+            #expect(html.contains("<span class=\"kind\">Blood pressure</span> <strong>128/82 mmHg</strong>"))
+            #expect(html.contains("<h3 id=\"chart-bloodPressure-h\">Blood pressure</h3><svg"))
+        }
+    }
+
+    @Test func aValueThatIsNoNumberIsRefusedNextToItsFieldKeepingWhatWasTyped() async throws {
+        let web = WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let r = try await client.execute(uri: "/measure", method: .post, headers: WebFixture.headers(session, form: true),
+                                             body: ByteBuffer(string: "csrf=\(session.csrf)&kind=spo2&value-spo2=97%25"))
+            #expect(r.status.code == 422)
+            let html = r.text
+            #expect(html.contains("<p class=\"notice error\" role=\"alert\">Your blood oxygen was not saved. See the message next to the number.</p>"))
+            #expect(html.contains("<p class=\"error\" id=\"f-value-spo2-error\">"))
+            #expect(html.contains("<input id=\"f-value-spo2\" name=\"value-spo2\" type=\"text\" value=\"97%\" required autocomplete=\"off\" inputmode=\"numeric\" aria-invalid=\"true\" autofocus aria-describedby=\"f-value-spo2-error\">"))
+            #expect(html.components(separatedBy: "autofocus").count == 2)
+            #expect(!html.contains("id=\"charts\""))
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// A labelled text field (`field.mustache`): with `error`, the error sits above the input, which
+/// is marked invalid and described by it; the first field with an error on a page takes the focus.
+struct Field: Sendable {
+    /// Whether a field of the page already took the focus.
+    struct Focus {
+        var taken = false
+    }
+
+    let id: String
+    let label: String
+    let name: String
+    let value: String
+    let inputmode: String?
+    let short: Bool
+    let hint: String?
+    let error: String?
+    let autofocus: Bool
+    /// The ids of the error and the hint, in that order.
+    let describedBy: String?
+
+    init(label: String, name: String, value: String, inputmode: String? = nil, short: Bool = false, hint: String? = nil, error: String? = nil,
+         focus: inout Focus) {
+        id = "f-" + name
+        self.label = label
+        self.name = name
+        self.value = value
+        self.inputmode = inputmode
+        self.short = short
+        self.hint = hint
+        self.error = error
+        autofocus = error != nil && !focus.taken
+        if autofocus { focus.taken = true }
+        let described = [error.map { _ in "f-\(name)-error" }, hint.map { _ in "f-\(name)-hint" }].compactMap { $0 }
+        describedBy = described.isEmpty ? nil : described.joined(separator: " ")
+    }
+}
