@@ -10,6 +10,9 @@ struct Field: Sendable {
     let label: String
     let name: String
     let value: String
+    let required: Bool
+    /// `autocomplete="off"`: the browser offers no earlier entries (numbers, names).
+    let autocompleteOff: Bool
     let inputmode: String?
     let short: Bool
     let hint: String?
@@ -18,12 +21,14 @@ struct Field: Sendable {
     /// The ids of the error and the hint, in that order.
     let describedBy: String?
 
-    init(label: String, name: String, value: String, inputmode: String? = nil, short: Bool = false, hint: String? = nil, error: String? = nil,
-         focus: inout Focus) {
+    init(label: String, name: String, value: String, required: Bool = true, autocompleteOff: Bool = true, inputmode: String? = nil,
+         short: Bool = false, hint: String? = nil, error: String? = nil, focus: inout Focus) {
         id = "f-" + name
         self.label = label
         self.name = name
         self.value = value
+        self.required = required
+        self.autocompleteOff = autocompleteOff
         self.inputmode = inputmode
         self.short = short
         self.hint = hint

@@ -294,3 +294,96 @@ extension TestResponse {
         }
     }
 }
+
+/// `/journal`, today's journal.
+@Suite struct JournalRouteTests {
+    @Test func withoutASessionTheJournalAsksToLogIn() async throws {
+        let web = WebFixture()
+        try await web.app.test(.router) { client in
+            let r = try await client.execute(uri: "/journal", method: .get)
+            #expect(r.status == .unauthorized)
+        }
+    }
+
+    @Test func anEmptyDayListsTheGroupsAtZeroNoSymptomScoresAndNoGoals() async throws {
+        let web = WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let r = try await client.execute(uri: "/journal", method: .get, headers: WebFixture.headers(session))
+            #expect(r.status == .ok)
+            let html = r.text
+            #expect(html.contains("<a href=\"/journal\" aria-current=\"page\">Journal</a>"))
+            #expect(html.contains("<h2 id=\"today-h\">Symptoms today</h2><p>Nothing logged today.</p>"))
+            // The groups are listed at 0 (nothing logged); no symptom has a score yet.
+            #expect(html.contains("<table id=\"scores-category\">"))
+            #expect(html.contains("<h3>Per symptom</h3><p>No scores yet.</p>"))
+            #expect(html.contains("<p>No goals for today.</p>"))
+        }
+    }
+
+    @Test func todaysSymptomIsListedAndScoredPerSymptomAndDeletingItNeedsTheCSRFToken() async throws {
+        let web = WebFixture()
+        let (entry, _) = try web.journal().logSymptom(SymptomLog(symptom: "Nausea & <dizziness>", severity: .mild))
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let html = try await client.execute(uri: "/journal", method: .get, headers: WebFixture.headers(session)).text
+            #expect(html.contains("<ul class=\"entries\" id=\"symptom-entries\"><li data-entry=\"\(entry.id)\">"))
+            #expect(html.contains("<table id=\"scores-symptom\">"))
+            #expect(html.contains("<tr><td>Nausea &amp; &lt;dizziness&gt;</td><td>1</td><td>1</td></tr>"))
+            #expect(html.contains("<input type=\"hidden\" name=\"back\" value=\"/journal\">"))
+            let refused = try await client.execute(uri: "/symptoms/delete", method: .post, headers: WebFixture.headers(session, form: true),
+                                                   body: ByteBuffer(string: "id=\(entry.id)&back=%2Fjournal"))
+            #expect(refused.status == .forbidden)
+        }
+    }
+}
+
+/// `/meds`, the medications page, and "Taken now".
+@Suite struct MedicationsRouteTests {
+    @Test func withoutASessionTheMedicationsAskToLogIn() async throws {
+        let web = WebFixture()
+        try await web.app.test(.router) { client in
+            let r = try await client.execute(uri: "/meds", method: .get)
+            #expect(r.status == .unauthorized)
+        }
+    }
+
+    @Test func noMedicationsYetShowsTheAddFormOnly() async throws {
+        let web = WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let r = try await client.execute(uri: "/meds", method: .get, headers: WebFixture.headers(session))
+            #expect(r.status == .ok)
+            let html = r.text
+            #expect(html.contains("<p>No medications yet. Add one below.</p>"))
+            #expect(!html.contains("id=\"medications\""))
+            #expect(html.contains("<input id=\"f-name\" name=\"name\" type=\"text\" value=\"\" required autocomplete=\"off\">"))
+            #expect(html.contains("<input id=\"f-dose\" name=\"dose\" type=\"text\" value=\"\" aria-describedby=\"f-dose-hint\">"))
+        }
+    }
+
+    @Test func aMedicationAddedAndTakenIsListedWithItsDoseAndTakingItNeedsTheCSRFToken() async throws {
+        let web = WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let added = try await client.execute(uri: "/meds/add", method: .post, headers: WebFixture.headers(session, form: true),
+                                                 body: ByteBuffer(string: "csrf=\(session.csrf)&name=Ibu%3Cprofen%3E&dose=400%20mg"))
+            #expect(added.status == .seeOther)
+            var html = try await client.execute(uri: "/meds", method: .get, headers: WebFixture.headers(session)).text
+            let id = try #require(html.components(separatedBy: "<li class=\"entry\" id=\"med-").dropFirst().first?.prefix { $0.isNumber })
+            #expect(html.contains("<p><strong>Ibu&lt;profen&gt;</strong> – 400 mg</p><button type=\"submit\" aria-label=\"Taken: Ibu&lt;profen&gt;\">Taken now</button>"))
+            #expect(html.contains("<br><span class=\"rule\">400 mg</span>"))
+            #expect(html.contains("<h2>Taken today</h2><p>Nothing logged today.</p>"))
+
+            let refused = try await client.execute(uri: "/meds/take", method: .post, headers: WebFixture.headers(session, form: true),
+                                                   body: ByteBuffer(string: "id=\(id)"))
+            #expect(refused.status == .forbidden)
+            let taken = try await client.execute(uri: "/meds/take", method: .post, headers: WebFixture.headers(session, form: true),
+                                                 body: ByteBuffer(string: "csrf=\(session.csrf)&id=\(id)"))
+            #expect(taken.status == .seeOther)
+            html = try await client.execute(uri: "/meds", method: .get, headers: WebFixture.headers(session)).text
+            #expect(html.contains("<ul class=\"entries\" id=\"doses\"><li data-dose=\""))
+            #expect(html.contains("<input type=\"hidden\" name=\"back\" value=\"/meds\">"))
+        }
+    }
+}
