@@ -387,3 +387,46 @@ extension TestResponse {
         }
     }
 }
+
+/// `/sync`, the sending page, and Sync now.
+@Suite struct SyncRouteTests {
+    @Test func withoutASessionTheSendingPageAsksToLogInAndSyncNowIsRefusedWithoutTheCSRFToken() async throws {
+        let web = WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let page = try await client.execute(uri: "/sync", method: .get)
+            #expect(page.status == .unauthorized)
+            var headers = WebFixture.headers(session)
+            headers[.origin] = "http://localhost"
+            let start = try await client.execute(uri: "/sync", method: .post, headers: headers)
+            #expect(start.status == .forbidden)
+        }
+    }
+
+    @Test func aFreshHomeSaysTheServiceIsNotRunningNothingWaitsAndNothingWasSent() async throws {
+        let web = WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let r = try await client.execute(uri: "/sync", method: .get, headers: WebFixture.headers(session))
+            #expect(r.status == .ok)
+            let html = r.text
+            #expect(html.contains("<a href=\"/sync\" aria-current=\"page\">Sending</a>"))
+            #expect(html.contains("<p class=\"state stopped\" id=\"daemon-state\" data-state=\"stopped\">Not running</p>"))
+            #expect(html.contains("<p>Nothing has been sent yet.</p>"))
+            #expect(html.contains("<button type=\"button\" id=\"sync-now\">Sync now</button>"))
+            #expect(html.contains("<p>No sends yet.</p>"))
+        }
+    }
+
+    @Test func aLoggedSymptomWaitsToBeSentAsAKindOfData() async throws {
+        let web = WebFixture()
+        _ = try web.journal().logSymptom(SymptomLog(symptom: "Headache", severity: .mild))
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let html = try await client.execute(uri: "/sync", method: .get, headers: WebFixture.headers(session)).text
+            #expect(!html.contains("<p>Nothing is waiting.</p>"))
+            #expect(html.contains("<table><thead><tr><th scope=\"col\">Kind of data</th><th scope=\"col\">Entries</th></tr></thead><tbody><tr><td>"))
+            #expect(html.contains("<svg"))
+        }
+    }
+}
