@@ -11,6 +11,8 @@ struct Field: Sendable {
     let name: String
     let value: String
     let required: Bool
+    /// The id of a `<datalist>` of suggestions.
+    let list: String?
     /// `autocomplete="off"`: the browser offers no earlier entries (numbers, names).
     let autocompleteOff: Bool
     let inputmode: String?
@@ -21,13 +23,14 @@ struct Field: Sendable {
     /// The ids of the error and the hint, in that order.
     let describedBy: String?
 
-    init(label: String, name: String, value: String, required: Bool = true, autocompleteOff: Bool = true, inputmode: String? = nil,
+    init(label: String, name: String, value: String, required: Bool = true, list: String? = nil, autocompleteOff: Bool = true, inputmode: String? = nil,
          short: Bool = false, hint: String? = nil, error: String? = nil, focus: inout Focus) {
         id = "f-" + name
         self.label = label
         self.name = name
         self.value = value
         self.required = required
+        self.list = list
         self.autocompleteOff = autocompleteOff
         self.inputmode = inputmode
         self.short = short

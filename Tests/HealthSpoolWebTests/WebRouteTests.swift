@@ -430,3 +430,56 @@ extension TestResponse {
         }
     }
 }
+
+/// `/symptoms/log`, the second step of logging a symptom.
+@Suite struct SymptomLogRouteTests {
+    @Test func withoutASessionItAsksToLogInAndSavingIsRefusedWithoutTheCSRFToken() async throws {
+        let web = WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let page = try await client.execute(uri: "/symptoms/log?symptom=Headache", method: .get)
+            #expect(page.status == .unauthorized)
+            let post = try await client.execute(uri: "/symptoms/log", method: .post, headers: WebFixture.headers(session, form: true),
+                                                body: ByteBuffer(string: "symptom=Headache&severity=mild"))
+            #expect(post.status == .forbidden)
+        }
+    }
+
+    @Test func theChosenSymptomIsKeptEscapedWithFourSeverityButtonsAndTheSuggestions() async throws {
+        let web = WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let r = try await client.execute(uri: "/symptoms/log?symptom=Pain%20%3Cleft%3E", method: .get, headers: WebFixture.headers(session))
+            #expect(r.status == .ok)
+            let html = r.text
+            #expect(html.contains("<title>Log: Pain &lt;left&gt; – Health journal</title>"))
+            #expect(html.contains("<input type=\"hidden\" name=\"symptom\" value=\"Pain &lt;left&gt;\">"))
+            #expect(html.components(separatedBy: "<button type=\"submit\" name=\"severity\"").count == 5)
+            #expect(html.contains("<button type=\"submit\" name=\"severity\" value=\"severe\" class=\"severity s3\">Severe<span>It stops me doing some things</span></button>"))
+            #expect(html.contains("<datalist id=\"categories\"><option value=\""))
+            #expect(html.contains("<input id=\"f-category\" name=\"category\" type=\"text\" value=\"\" list=\"categories\" autocomplete=\"off\" aria-describedby=\"f-category-hint\">"))
+        }
+    }
+
+    @Test func noSymptomChosenSaysSoWithAWayBack() async throws {
+        let web = WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let html = try await client.execute(uri: "/symptoms/log", method: .get, headers: WebFixture.headers(session)).text
+            #expect(html.contains("<p>No symptom was chosen. <a href=\"/\">Back to the start page</a>.</p>"))
+            #expect(!html.contains("name=\"severity\""))
+        }
+    }
+
+    @Test func aSeverityChosenSavesTheEntryAndLandsOnTheJournalWithUndo() async throws {
+        let web = WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let r = try await client.execute(uri: "/symptoms/log", method: .post, headers: WebFixture.headers(session, form: true),
+                                             body: ByteBuffer(string: "csrf=\(session.csrf)&symptom=Headache&severity=moderate"))
+            #expect(r.status == .seeOther)
+            #expect(r.headers[.location]?.hasPrefix("/journal?ok=Saved%3A%20Headache%2C%20moderate") == true)
+            #expect(try web.journal().symptoms(on: nil).map(\.symptom) == ["Headache"])
+        }
+    }
+}
