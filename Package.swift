@@ -18,6 +18,9 @@ let package = Package(
         // channel handler over Hummingbird's HTTP parts (WebConnectionGuard.swift).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.34.1"),
+        // The web pages' templates (HealthSpoolWeb only): Mustache, HTML escaping on by default.
+        // It imports full Foundation (NSLock, NSNull), which the rest of the package avoids.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // The one lock type (a mutex with a condition), for the few threads that block on purpose.
@@ -66,9 +69,17 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            // Templates/ and Assets/ are not compiled: EmbedWebFiles writes them into the binary as strings.
+            exclude: ["Templates", "Assets"],
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: ["EmbedWebFiles"]
         ),
+        // The build tool that embeds the web interface's templates, style sheets and scripts (one
+        // binary, no files beside it; `Bundle.module` would need full Foundation), and its plugin.
+        .executableTarget(name: "embed-web-files"),
+        .plugin(name: "EmbedWebFiles", capability: .buildTool(), dependencies: ["embed-web-files"]),
         // The ingest endpoint's TLS over the system's libssl (no BoringSSL build): accept, read, write,
         // the self-signed certificate. Imported by HealthSpoolIngest only.
         .target(name: "CTLSServer", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
@@ -95,7 +106,12 @@ let package = Package(
         .testTarget(name: "HealthSpoolDaemonTests", dependencies: ["HealthSpoolDaemon"]),
         .testTarget(name: "HealthSpoolGatewayTests", dependencies: ["HealthSpoolGateway"]),
         .testTarget(name: "HealthSpoolIngestTests", dependencies: ["HealthSpoolIngest"]),
-        .testTarget(name: "HealthSpoolWebTests", dependencies: ["HealthSpoolWeb"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        // The routes driven through the router with HummingbirdTesting (a product of hummingbird, already in the graph).
+        .testTarget(
+            name: "HealthSpoolWebTests",
+            dependencies: ["HealthSpoolWeb", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

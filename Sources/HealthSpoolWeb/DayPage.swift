@@ -2,131 +2,124 @@
 @preconcurrency import HealthSpoolDaemon
 @preconcurrency import HealthSpoolStore
 
-/// The day view (`/day/YYYY-MM-DD`): the date strip and the month calendar bound to the same
-/// date, then the day's steps, distance, sleep, heart rate with its curve, the journal's doses,
-/// notes, symptoms and scores, and the location log when it is on. Figures come from
-/// `HealthDays`, the same use case as `healthspool day`.
-enum DayPage {
-    static func render(_ ctx: DaemonContext, store: SampleStore, date: CivilDate, query: Form, csrf: FormKeys) throws -> String {
-        let days = HealthDays(context: ctx, store: store, zone: ctx.currentZone())
-        let now = DaemonClock.now()
-        let today = try days.date(nil, now: now)
-        let summary = try days.day(date)
-        let journal = JournalUseCases(store: store, settings: ctx.settings, zone: days.zone)
-        let entries = try journal.day(date)
-        let calendar = try days.month(year: date.year, month: date.month, now: now)
-        let scores = try journal.symptomScores(from: calendar.first!.date, to: calendar.last!.date)
-        let month = calendar.map { ($0, scores[$0.date] ?? 0) }
+/// The day view (`/day/YYYY-MM-DD`, `day.mustache`): the date strip and the month calendar bound
+/// to the same date, then the day's steps, distance, sleep, heart rate with its curve, the
+/// measurements, the journal's doses, notes, symptoms and scores, and the location log when it
+/// is on. Made from `DayView` (`HealthDays.view`), the figures as `healthspool day` shows them.
+struct DayPage: Sendable {
+    /// One figure: its label, the value as written, and a machine-readable copy for the page.
+    struct Figure: Sendable {
+        let label: String
+        let id: String?
+        let data: Hidden?
+        let text: String
+    }
+
+    struct Figures: Sendable {
+        let figures: [Figure]
+    }
+
+    struct Stage: Sendable {
+        let name: String
+        let time: String
+    }
+
+    struct Sleep: Sendable {
+        let figures: [Figure]
+        let stages: [Stage]
+        let hasStages: Bool
+    }
+
+    struct Heart: Sendable {
+        let figures: [Figure]
+        /// The curve as inline SVG, built and escaped by `HeartCurve`.
+        let curve: String
+        let readings: String
+    }
+
+    let strip: DayStrip.Strip
+    let activity: Figures
+    let sleep: Sleep?
+    let heart: Heart?
+    let readings: [ReadingRow]
+    let hasReadings: Bool
+    let journalEmpty: Bool
+    let doses: DoseList?
+    let symptoms: EntryList?
+    let scores: [String]
+    let hasScores: Bool
+    let lifestyle: EntryList?
+    let notes: EntryList?
+    let location: String?
+    let calendar: DayStrip.Calendar
+
+    init(_ view: DayView) {
+        let (summary, date, style) = (view.summary, view.date, view.style)
+        let back = "/day/\(date)"
         func clock(_ ms: Int64) -> String {
-            let s = Timestamp(millis: ms, utcOffsetSeconds: days.zone.offset(atUTCMillis: ms)).iso8601Local
-            return String(s.dropFirst(11).prefix(5))
+            String(Timestamp(millis: ms, utcOffsetSeconds: view.zone.offset(atUTCMillis: ms)).iso8601Local.dropFirst(11).prefix(5))
         }
+        strip = DayStrip.stripModel(selected: date, today: view.today)
 
-        let style = NumberStyle(environment: ctx.environment)
-        var p = Page(title: DayStrip.long(date), path: "/day", csrf: csrf)
-        p.notice(query)
-        p.raw(DayStrip.strip(selected: date, today: today))
-        p.raw("<div class=\"day-layout\"><div class=\"day-main\">")
-
-        p.raw("<section class=\"card\" aria-labelledby=\"act-h\"><h2 id=\"act-h\">Activity</h2><ul class=\"figures\">")
-        let steps = summary.totals["stepCount"]
-        p.raw("<li><span class=\"ft\">Steps</span><span class=\"fv\" id=\"steps\" data-value=\"\(steps.map { String(Int($0.rounded())) } ?? "")\">\(steps.map(style.count) ?? "none recorded")</span></li>")
-        let km = summary.totals["distanceWalkingRunning"]
-        p.raw("<li><span class=\"ft\">Distance walked and run</span><span class=\"fv\" id=\"distance\" data-value=\"\(km.map { String(DaySummary.roundedKm($0)) } ?? "")\">\(km.map { style.fixed($0, digits: 2) + " km" } ?? "none recorded")</span></li>")
+        let steps = summary.totals["stepCount"], km = summary.totals["distanceWalkingRunning"]
+        var activity = [
+            Figure(label: "Steps", id: "steps", data: Hidden(name: "data-value", value: steps.map { String(Int($0.rounded())) } ?? ""),
+                   text: steps.map(style.count) ?? "none recorded"),
+            Figure(label: "Distance walked and run", id: "distance", data: Hidden(name: "data-value", value: km.map { String(DaySummary.roundedKm($0)) } ?? ""),
+                   text: km.map { style.fixed($0, digits: 2) + " km" } ?? "none recorded"),
+        ]
         let others: [(String, String, (Double) -> String)] = [
             ("flightsClimbed", "Floors climbed", style.count), ("distanceCycling", "Distance cycled", { style.fixed($0, digits: 2) + " km" }),
             ("activeEnergyBurned", "Active energy", { style.count($0) + " kcal" }),
         ]
         for (type, label, text) in others {
-            if let v = summary.totals[type] { p.raw("<li><span class=\"ft\">\(label)</span><span class=\"fv\" id=\"\(type)\">"); p.text(text(v)); p.raw("</span></li>") }
+            if let v = summary.totals[type] { activity.append(Figure(label: label, id: type, data: nil, text: text(v))) }
         }
-        p.raw("</ul></section>")
+        self.activity = Figures(figures: activity)
 
-        p.raw("<section class=\"card\" aria-labelledby=\"sleep-h\"><h2 id=\"sleep-h\">Sleep</h2>")
-        if let s = summary.sleep {
-            p.raw("<ul class=\"figures\"><li><span class=\"ft\">Asleep</span><span class=\"fv\" id=\"asleep\" data-minutes=\"\(Int(s.asleepMinutes.rounded()))\">\(Self.duration(s.asleepMinutes))</span></li>")
-            p.raw("<li><span class=\"ft\">In bed</span><span class=\"fv\" id=\"in-bed\" data-minutes=\"\(Int(s.inBedMinutes.rounded()))\">\(Self.duration(s.inBedMinutes))</span></li>")
-            p.raw("<li><span class=\"ft\">From – to</span><span class=\"fv\">\(clock(s.start)) – \(clock(s.end))</span></li></ul>")
-            let stages = SleepStage.allCases.compactMap { st in s.stages[st].map { (st, $0) } }
-            if !stages.isEmpty {
-                p.raw("<table id=\"stages\"><caption>Sleep stages</caption><thead><tr><th scope=\"col\">Stage</th><th scope=\"col\">Time</th></tr></thead><tbody>")
-                for (st, m) in stages { p.raw("<tr><td>"); p.text(DayText.stageName(st)); p.raw("</td><td>\(Self.duration(m))</td></tr>") }
-                p.raw("</tbody></table>")
-            }
-        } else {
-            p.raw("<p>No sleep recorded for the night that ended on this day.</p>")
+        sleep = summary.sleep.map { s in
+            let stages = SleepStage.allCases.compactMap { st in s.stages[st].map { Stage(name: DayText.stageName(st), time: Self.duration($0)) } }
+            return Sleep(figures: [
+                Figure(label: "Asleep", id: "asleep", data: Hidden(name: "data-minutes", value: String(Int(s.asleepMinutes.rounded()))),
+                       text: Self.duration(s.asleepMinutes)),
+                Figure(label: "In bed", id: "in-bed", data: Hidden(name: "data-minutes", value: String(Int(s.inBedMinutes.rounded()))),
+                       text: Self.duration(s.inBedMinutes)),
+                Figure(label: "From – to", id: nil, data: nil, text: "\(clock(s.start)) – \(clock(s.end))"),
+            ], stages: stages, hasStages: !stages.isEmpty)
         }
-        p.raw("</section>")
-
-        p.raw("<section class=\"card\" aria-labelledby=\"hr-h\"><h2 id=\"hr-h\">Heart rate</h2>")
-        if let hr = summary.heartRate {
-            p.raw("<ul class=\"figures\"><li><span class=\"ft\">Lowest</span><span class=\"fv\" id=\"hr-min\" data-value=\"\(Int(hr.min))\">\(style.count(hr.min)) bpm</span></li>")
-            p.raw("<li><span class=\"ft\">Average over time</span><span class=\"fv\" id=\"hr-avg\" data-value=\"\(Int(hr.weightedAverage.rounded()))\">\(style.count(hr.weightedAverage)) bpm</span></li>")
-            p.raw("<li><span class=\"ft\">Highest</span><span class=\"fv\" id=\"hr-max\" data-value=\"\(Int(hr.max))\">\(style.count(hr.max)) bpm</span></li></ul>")
-            p.raw(HeartCurve.svg(hr, dayStart: summary.start, dayEnd: summary.end))
-            p.raw("<p class=\"hint\">\(style.count(Double(hr.count))) readings. The average is weighted by time: each reading counts until the next one, at most 10 minutes, so a workout read every few seconds does not outweigh the rest of the day. The band is the lowest to highest of each 15 minutes, the line their average.</p>")
-        } else {
-            p.raw("<p>No heart rate recorded on this day.</p>")
+        heart = summary.heartRate.map { hr in
+            Heart(figures: [
+                Figure(label: "Lowest", id: "hr-min", data: Hidden(name: "data-value", value: String(Int(hr.min))), text: "\(style.count(hr.min)) bpm"),
+                Figure(label: "Average over time", id: "hr-avg", data: Hidden(name: "data-value", value: String(Int(hr.weightedAverage.rounded()))),
+                       text: "\(style.count(hr.weightedAverage)) bpm"),
+                Figure(label: "Highest", id: "hr-max", data: Hidden(name: "data-value", value: String(Int(hr.max))), text: "\(style.count(hr.max)) bpm"),
+            ], curve: HeartCurve.svg(hr, dayStart: summary.start, dayEnd: summary.end), readings: style.count(Double(hr.count)))
         }
-        p.raw("</section>")
+        readings = summary.measurements.map { ReadingRow($0, back: back) }
+        hasReadings = !readings.isEmpty
 
-        p.raw("<section class=\"card\" aria-labelledby=\"measured-h\" id=\"day-measurements\"><h2 id=\"measured-h\">Measurements</h2>")
-        if summary.measurements.isEmpty {
-            p.raw("<p>Nothing measured by hand on this day.</p><p><a class=\"button secondary\" href=\"/measure\">Add a measurement</a></p>")
-        } else {
-            p.raw("<ul class=\"readings\">")
-            for m in summary.measurements { MeasurePage.reading(m, back: "/day/\(date)", &p) }
-            p.raw("</ul>")
-        }
-        p.raw("</section>")
-
-        p.raw("<section class=\"card\" aria-labelledby=\"journal-h\" id=\"day-journal\"><h2 id=\"journal-h\">Journal</h2>")
+        let entries = view.journal
         let symptoms = entries.symptoms.filter { !$0.deleted }
-        if summary.doses.isEmpty && summary.notes.isEmpty && symptoms.isEmpty && entries.lifestyle.isEmpty {
-            p.raw("<p>Nothing written in the journal on this day.</p>")
+        journalEmpty = summary.doses.isEmpty && summary.notes.isEmpty && symptoms.isEmpty && entries.lifestyle.isEmpty
+        doses = summary.doses.isEmpty ? nil : DoseList(summary.doses.map { ($0.dose, $0.medication) }, back: back)
+        self.symptoms = symptoms.isEmpty ? nil : EntryList.symptoms(symptoms, id: "symptoms", back: back)
+        scores = symptoms.isEmpty ? [] : entries.scores.filter { $0.scope == .category && $0.score > 0 }.map {
+            "\($0.name): \($0.score) (\($0.entries) \($0.entries == 1 ? "entry" : "entries"))"
         }
-        if !summary.doses.isEmpty {
-            p.raw("<h3>Doses</h3>")
-            DoseEdits.list(summary.doses.map { ($0.dose, $0.medication) }, back: "/day/\(date)", &p)
+        hasScores = !scores.isEmpty
+        lifestyle = entries.lifestyle.isEmpty ? nil : EntryList.lifestyle(entries.lifestyle, back: back)
+        notes = summary.notes.isEmpty ? nil : EntryList.notes(summary.notes, id: "day-notes", back: back, clock: clock)
+        location = view.positions.map { f in
+            f.count == 0 ? "No position recorded on this day."
+                : "\(f.count) positions recorded, the first at \(clock(f.first)), the last at \(clock(f.last))."
         }
-        if !symptoms.isEmpty {
-            p.raw("<h3>Symptoms</h3>")
-            SymptomEdits.list(symptoms, id: "symptoms", back: "/day/\(date)", &p)
-            let scored = entries.scores.filter { $0.scope == .category && $0.score > 0 }
-            if !scored.isEmpty {
-                p.raw("<h3>Scores</h3><ul id=\"scores\">")
-                for s in scored { p.raw("<li>"); p.text("\(s.name): \(s.score) (\(s.entries) \(s.entries == 1 ? "entry" : "entries"))"); p.raw("</li>") }
-                p.raw("</ul>")
-            }
-        }
-        if !entries.lifestyle.isEmpty {
-            p.raw("<h3>Lifestyle</h3>")
-            LifestyleEdits.list(entries.lifestyle, back: "/day/\(date)", &p)
-        }
-        if !summary.notes.isEmpty {
-            p.raw("<h3>Notes</h3><ul class=\"entries\" id=\"day-notes\">")
-            for n in summary.notes {
-                p.raw("<li><span class=\"what\">\(clock(n.created.millis)) "); p.text(n.text); p.raw("</span>")
-                Edits.buttons(&p, edit: "/notes/\(n.id)/edit", delete: "/notes/delete", fields: [("id", String(n.id))],
-                              what: "the note of \(clock(n.created.millis))", back: "/day/\(date)")
-                p.raw("</li>")
-            }
-            p.raw("</ul>")
-        }
-        p.raw("</section>")
+        calendar = DayStrip.calendarModel(view.month, selected: date)
+    }
 
-        if ctx.settings.locationEnabled {
-            p.raw("<section class=\"card\" aria-labelledby=\"loc-h\"><h2 id=\"loc-h\">Location log</h2>")
-            let fixes = try store.daySamples(type: "location", from: summary.start, to: summary.end).filter { $0.start >= summary.start }
-            if fixes.isEmpty { p.raw("<p>No position recorded on this day.</p>") } else {
-                p.raw("<p>\(fixes.count) positions recorded, the first at \(clock(fixes.first!.start)), the last at \(clock(fixes.last!.start)).</p>")
-            }
-            p.raw("</section>")
-        }
-        p.raw("</div><aside class=\"day-side\" aria-label=\"Calendar\">")
-        p.raw(DayStrip.calendar(month, selected: date))
-        p.raw("</aside></div>")
-        return p.document(head: "<link rel=\"stylesheet\" href=\"/static/days.css\"><script src=\"/static/days.js\" defer></script>")
+    static func render(_ ctx: DaemonContext, store: SampleStore, date: CivilDate, query: Form, csrf: FormKeys) throws -> String {
+        let page = DayPage(try HealthDays(context: ctx, store: store, zone: ctx.currentZone()).view(date, now: DaemonClock.now()))
+        return WebTemplates.render(PageFrame(title: DayStrip.long(date), path: "/day", keys: csrf, notice: Notice(query, back: "/day"),
+                                             extraStyles: [WebAssets.path("days.css")], extraScripts: [WebAssets.path("days.js")], page: page), "day")
     }
 
     /// 450 → "7 h 30 min".

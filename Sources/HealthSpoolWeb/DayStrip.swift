@@ -25,54 +25,101 @@ enum DayStrip {
         return CivilDate(year: first.year, month: first.month, day: min(d.day, first.daysInMonth))
     }
 
-    static func strip(selected: CivilDate, today: CivilDate) -> String {
-        let prev = shifted(selected, by: -1), next = shifted(selected, by: 1)
-        var s = "<nav class=\"daynav\" aria-label=\"Days\"><div class=\"row\">"
-        s += "<a class=\"button secondary\" id=\"prev-day\" rel=\"prev\" href=\"\(link(prev))\">← Previous day</a>"
-        s += "<a class=\"button secondary\" id=\"next-day\" rel=\"next\" href=\"\(link(next))\">Next day →</a>"
-        if selected != today { s += "<a class=\"button secondary\" id=\"today\" href=\"\(link(today))\">Today</a>" }
-        s += "</div><p class=\"hint\" id=\"strip-hint\">The left and right arrow keys move one day.</p>"
-        s += "<ol class=\"strip\" id=\"strip\" aria-describedby=\"strip-hint\">"
-        for offset in -reach...reach {
-            let d = shifted(selected, by: offset)
-            let current = offset == 0 ? " aria-current=\"date\"" : ""
-            let label = "\(weekdays[d.weekday]) \(d.day) \(months[d.month - 1])\(d == today ? ", today" : "")"
-            s += "<li><a href=\"\(link(d))\"\(d == today ? " class=\"today\"" : "")\(current) aria-label=\"\(label)\" data-date=\"\(d)\">"
-            s += "<span class=\"wd\">\(weekdays[d.weekday].prefix(3))</span><span class=\"dn\">\(d.day)</span>"
-            s += "<span class=\"mo\">\(months[d.month - 1].prefix(3))</span></a></li>"
+    /// The strip of days around `selected` (`day-strip.mustache`).
+    struct Strip: Sendable {
+        struct Day: Sendable {
+            let href: String
+            let isToday: Bool
+            let current: Bool
+            /// "Sunday 22 November, today".
+            let label: String
+            let date: String
+            let weekday: String
+            let day: Int
+            let month: String
         }
-        return s + "</ol></nav>"
+
+        let previous: String
+        let next: String
+        /// A link to today when another day is shown.
+        let todayLink: String?
+        let days: [Day]
+    }
+
+    static func stripModel(selected: CivilDate, today: CivilDate) -> Strip {
+        Strip(previous: link(shifted(selected, by: -1)), next: link(shifted(selected, by: 1)), todayLink: selected != today ? link(today) : nil,
+              days: (-reach...reach).map { offset in
+                  let d = shifted(selected, by: offset)
+                  return Strip.Day(href: link(d), isToday: d == today, current: offset == 0,
+                                   label: "\(weekdays[d.weekday]) \(d.day) \(months[d.month - 1])\(d == today ? ", today" : "")",
+                                   date: d.description, weekday: String(weekdays[d.weekday].prefix(3)), day: d.day,
+                                   month: String(months[d.month - 1].prefix(3)))
+              })
+    }
+
+    static func strip(selected: CivilDate, today: CivilDate) -> String {
+        WebTemplates.render(stripModel(selected: selected, today: today), "day-strip")
+    }
+
+    /// The month around the chosen day (`day-calendar.mustache`).
+    struct Calendar: Sendable {
+        struct Link: Sendable {
+            let href: String
+            let label: String
+        }
+
+        struct WeekdayName: Sendable {
+            let name: String
+            let short: String
+        }
+
+        /// A day of the month, or an empty cell before the first or after the last (`date` nil).
+        struct Cell: Sendable {
+            let date: String?
+            var shade = ""
+            var href = ""
+            var isToday = false
+            var current = false
+            var label = ""
+            var score = 0
+            var hasData = false
+            var day = 0
+            var mark = ""
+        }
+
+        struct Week: Sendable {
+            var cells: [Cell]
+        }
+
+        let title: String
+        let previous: Link
+        let next: Link
+        let weekdays: [WeekdayName]
+        let weeks: [Week]
     }
 
     /// The month around `selected`, weeks from Monday. Days with data carry a dot, days with
     /// symptoms their score as a number, and a shade that deepens with the score; each link's
     /// name says all of it in words.
-    static func calendar(_ month: [(CalendarDay, Int)], selected: CivilDate) -> String {
+    static func calendarModel(_ month: [DayView.MonthDay], selected: CivilDate) -> Calendar {
         let prev = shifted(selected, months: -1), next = shifted(selected, months: 1)
-        var s = "<section class=\"card calendar\" aria-labelledby=\"cal-h\"><h2 id=\"cal-h\">\(months[selected.month - 1]) \(selected.year)</h2>"
-        s += "<div class=\"row\"><a class=\"button secondary\" id=\"prev-month\" href=\"\(link(prev))\">← \(months[prev.month - 1])</a>"
-        s += "<a class=\"button secondary\" id=\"next-month\" href=\"\(link(next))\">\(months[next.month - 1]) →</a></div>"
-        s += "<table class=\"cal\" id=\"calendar\"><thead><tr>"
-        for w in [1, 2, 3, 4, 5, 6, 0] { s += "<th scope=\"col\" abbr=\"\(weekdays[w])\">\(weekdays[w].prefix(2))</th>" }
-        s += "</tr></thead><tbody><tr>"
-        let lead = month.first.map { ($0.0.date.weekday + 6) % 7 } ?? 0
-        s += String(repeating: "<td></td>", count: lead)
-        var column = lead
-        for (day, score) in month {
-            if column == 7 { s += "</tr><tr>"; column = 0 }
+        let lead = month.first.map { ($0.day.date.weekday + 6) % 7 } ?? 0
+        var cells = Array(repeating: Calendar.Cell(date: nil), count: lead)
+        for m in month {
+            let (day, score) = (m.day, m.score)
             var words = "\(day.date.day) \(months[day.date.month - 1])"
             words += day.hasData ? ", data recorded" : ", no data"
             if score > 0 { words += ", symptom score \(score)" }
             if day.isToday { words += ", today" }
-            let current = day.date == selected ? " aria-current=\"date\"" : ""
-            s += "<td class=\"\(shade(score))\"><a href=\"\(link(day.date))\"\(day.isToday ? " class=\"today\"" : "")\(current) aria-label=\"\(words)\" data-date=\"\(day.date)\" data-score=\"\(score)\" data-has-data=\"\(day.hasData)\">"
-            s += "<span class=\"dn\">\(day.date.day)</span><span class=\"mark\" aria-hidden=\"true\">\(day.hasData ? "•" : "")\(score > 0 ? String(score) : "")</span></a></td>"
-            column += 1
+            cells.append(Calendar.Cell(date: day.date.description, shade: shade(score), href: link(day.date), isToday: day.isToday,
+                                       current: day.date == selected, label: words, score: score, hasData: day.hasData, day: day.date.day,
+                                       mark: (day.hasData ? "•" : "") + (score > 0 ? String(score) : "")))
         }
-        s += String(repeating: "<td></td>", count: (7 - column) % 7)
-        s += "</tr></tbody></table>"
-        s += "<p class=\"hint\">• means data recorded; a number is the day's symptom score (the sum of the severities: mild 1 … debilitating 4); the darker the day, the higher the score.</p></section>"
-        return s
+        cells += Array(repeating: Calendar.Cell(date: nil), count: (7 - cells.count % 7) % 7)
+        return Calendar(title: "\(months[selected.month - 1]) \(selected.year)",
+                        previous: .init(href: link(prev), label: months[prev.month - 1]), next: .init(href: link(next), label: months[next.month - 1]),
+                        weekdays: [1, 2, 3, 4, 5, 6, 0].map { .init(name: weekdays[$0], short: String(weekdays[$0].prefix(2))) },
+                        weeks: stride(from: 0, to: cells.count, by: 7).map { Calendar.Week(cells: Array(cells[$0..<min($0 + 7, cells.count)])) })
     }
 
     /// The shade class of a symptom score.

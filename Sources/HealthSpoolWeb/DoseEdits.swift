@@ -47,22 +47,6 @@ enum DoseEdits {
 
     /// The doses of a day, each with its time to change and a Delete button.
     static func list(_ doses: [(Dose, String)], back: String, _ p: inout Page) {
-        p.raw("<ul class=\"entries\" id=\"doses\">")
-        for (d, name) in doses {
-            let time = String(Format.local(d.takenAt).suffix(5))
-            p.raw("<li data-dose=\"\(d.id)\"><span class=\"what\"><strong>"); p.text("\(time) \(name)"); p.raw("</strong></span><span class=\"actions\">")
-            p.form("/doses/edit", cssClass: "dose-time") { p in
-                p.raw("<input type=\"hidden\" name=\"id\" value=\"\(d.id)\">" + Edits.backField(back))
-                p.raw("<div class=\"field\"><label for=\"dose-time-\(d.id)\">Taken at</label>")
-                p.raw("<input id=\"dose-time-\(d.id)\" name=\"time\" type=\"time\" value=\"\(time)\" required></div>")
-                p.raw("<button type=\"submit\" class=\"secondary\" aria-label=\"Change the time: \(Page.escape(name)) at \(time)\">Change time</button>")
-            }
-            p.form("/doses/delete", cssClass: "") { p in
-                p.raw("<input type=\"hidden\" name=\"id\" value=\"\(d.id)\">" + Edits.backField(back))
-                p.raw("<button type=\"submit\" class=\"secondary\" aria-label=\"Delete: \(Page.escape(name)) at \(time)\">Delete</button>")
-            }
-            p.raw("</span></li>")
-        }
-        p.raw("</ul>")
+        p.raw(WebTemplates.partial("dose-list", DoseList(doses, back: back), keys: p.keys))
     }
 }

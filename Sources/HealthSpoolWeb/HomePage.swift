@@ -2,70 +2,71 @@
 @preconcurrency import HealthSpoolDaemon
 @preconcurrency import HealthSpoolStore
 
-/// The home page (`/`): today, from `HomeView` — log a symptom, doses due with Taken, the
-/// symptoms and scores so far, the day's figures, the goals; one line when sending needs
-/// attention (the details are on `/sync`, `SyncPage`).
-enum HomePage {
+/// The home page (`/`, `home.mustache`): today, from `HomeView` (made by `HomeToday`) — log a
+/// symptom, doses due with Taken, the symptoms and scores so far, the day's figures, the goals;
+/// one line when sending needs attention (the details are on `/sync`, `SyncPage`).
+struct HomePage: Sendable {
+    struct Choice: Sendable {
+        let name: String
+        let href: String
+    }
+
+    let attention: String?
+    let symptomChoices: [Choice]
+    let doses: [HomeView.DoseDue]
+    let hasDoses: Bool
+    /// "08:10 Headache: moderate".
+    let symptoms: [String]
+    let hasSymptoms: Bool
+    /// "Headache: 2 (1 entry)".
+    let scores: [String]
+    let figures: [HomeView.Figure]
+    let goals: GoalsCard
+
+    init(_ home: HomeView) {
+        attention = home.attention
+        symptomChoices = home.symptomChoices.map { Choice(name: $0, href: "/symptoms/log?symptom=" + Page.percentEncode($0)) }
+        doses = home.doses
+        hasDoses = !doses.isEmpty
+        symptoms = home.symptoms.map { "\($0.time) \($0.symptom): \($0.severity)" }
+        hasSymptoms = !symptoms.isEmpty
+        scores = home.scores.map { "\($0.name): \($0.score) (\($0.entries) \($0.entries == 1 ? "entry" : "entries"))" }
+        figures = home.figures
+        goals = GoalsCard(home.goals, back: "/", style: home.style)
+    }
+
     static func render(_ ctx: DaemonContext, store: SampleStore, query: Form, csrf: FormKeys) throws -> String {
-        let home = try HomeToday(context: ctx, store: store, zone: ctx.currentZone()).view(now: DaemonClock.now())
-        var p = Page(title: "Today", path: "/", csrf: csrf)
-        p.notice(query)
-        if let line = home.attention {
-            p.raw("<p class=\"notice attention\" id=\"attention\">"); p.text(line); p.raw("</p><p><a class=\"button secondary\" href=\"/sync\">What to do</a></p>")
-        }
-        SymptomPages.startCard(WebJournal.on(store, ctx), &p)
-        doses(home, &p)
-        symptoms(home, &p)
-        figures(home, &p)
-        JournalToday.goalsCard(home.goals, back: "/", style: home.style, &p)
-        return p.document()
+        let page = HomePage(try HomeToday(context: ctx, store: store, zone: ctx.currentZone()).view(now: DaemonClock.now()))
+        return WebTemplates.render(PageFrame(title: "Today", path: "/", keys: csrf, notice: Notice(query, back: "/"), page: page), "home")
+    }
+}
+
+/// Today's goals as a checklist (`goals.mustache`), numbers in the user's style.
+struct GoalsCard: Sendable {
+    struct Item: Sendable {
+        let id: Int64
+        let name: String
+        let done: Bool
+        /// A measured goal's "4,210 of 8,000 steps".
+        let progress: String?
+        let status: String
     }
 
-    static func doses(_ home: HomeView, _ p: inout Page) {
-        p.raw("<section class=\"card\" aria-labelledby=\"doses-h\" id=\"home-doses\"><h2 id=\"doses-h\">Medications today</h2>")
-        if home.doses.isEmpty {
-            p.raw("<p>No medication reminders today.</p><p><a class=\"button secondary\" href=\"/meds\">Medications</a></p></section>")
-            return
-        }
-        p.raw("<ul class=\"due\">")
-        for d in home.doses {
-            p.raw("<li class=\"dose\" data-taken=\"\(d.taken)\"><span class=\"what\"><strong>"); p.text(d.time + " " + d.medication); p.raw("</strong>")
-            if d.taken {
-                p.raw("<br><span class=\"status\">Taken ✓</span></span>")
-            } else {
-                p.raw("<br><span class=\"status\">Not taken yet</span></span>")
-                p.form("/meds/take", cssClass: "") { p in
-                    p.raw("<input type=\"hidden\" name=\"id\" value=\"\(d.medicationID)\"><input type=\"hidden\" name=\"back\" value=\"/\">")
-                    p.raw("<button type=\"submit\" aria-label=\"Taken: \(Page.escape(d.medication)) at \(d.time)\">Taken</button>")
-                }
+    let items: [Item]
+    let hasItems: Bool
+    /// Where "Mark done" lands: the page showing the card.
+    let back: String
+
+    init(_ goals: [GoalStatus], back: String, style: NumberStyle) {
+        items = goals.map { g in
+            var progress: String?
+            if let target = g.goal.target, let type = g.goal.type {
+                progress = "\(style.number(g.total ?? 0, digits: 1)) of \(style.number(target, digits: 1)) \(Format.typeName(type).lowercased())"
             }
-            p.raw("</li>")
+            return Item(id: g.goal.id, name: g.goal.name, done: g.done != nil, progress: progress,
+                        status: g.done == nil ? "Not done yet" : g.done == .data ? "Done: reached by your data" : "Done")
         }
-        p.raw("</ul></section>")
-    }
-
-    static func symptoms(_ home: HomeView, _ p: inout Page) {
-        p.raw("<section class=\"card\" aria-labelledby=\"feel-today-h\" id=\"home-symptoms\"><h2 id=\"feel-today-h\">Symptoms today</h2>")
-        if home.symptoms.isEmpty {
-            p.raw("<p>Nothing logged today.</p></section>")
-            return
-        }
-        p.raw("<ul id=\"home-symptom-list\">")
-        for s in home.symptoms { p.raw("<li>"); p.text("\(s.time) \(s.symptom): \(s.severity)"); p.raw("</li>") }
-        p.raw("</ul><h3>Scores so far</h3><ul id=\"home-scores\">")
-        for s in home.scores {
-            p.raw("<li>"); p.text("\(s.name): \(s.score) (\(s.entries) \(s.entries == 1 ? "entry" : "entries"))"); p.raw("</li>")
-        }
-        p.raw("</ul><p><a class=\"button secondary\" href=\"/journal\">All of today in the journal</a></p></section>")
-    }
-
-    static func figures(_ home: HomeView, _ p: inout Page) {
-        p.raw("<section class=\"card\" aria-labelledby=\"fig-h\" id=\"home-figures\"><h2 id=\"fig-h\">Today’s figures</h2><ul class=\"home-figures\">")
-        for f in home.figures {
-            p.raw("<li id=\"fig-\(f.id)\"><span class=\"ft\">"); p.text(f.title); p.raw("</span><span class=\"fv\">"); p.text(f.text)
-            if let when = f.when { p.raw(" <span class=\"when\">"); p.text(when); p.raw("</span>") }
-            p.raw("</span></li>")
-        }
-        p.raw("</ul><p class=\"row\"><a class=\"button secondary\" href=\"/day\">The whole day</a><a class=\"button secondary\" href=\"/measure\">Add a measurement</a></p></section>")
+        hasItems = !items.isEmpty
+        self.back = back
     }
 }

@@ -12,6 +12,6 @@ enum ImportPage {
         p.raw("<noscript><p>Without JavaScript, save the file to the folder "); p.text(spoolPath); p.raw(" instead: it is read the same way.</p></noscript>")
         p.raw("<p><label for=\"import-progress\">Progress</label><progress id=\"import-progress\" max=\"100\" value=\"0\">0 %</progress></p>")
         p.raw("<p id=\"import-text\" role=\"status\" aria-live=\"polite\">No file chosen.</p></section>")
-        return p.document(head: "<link rel=\"stylesheet\" href=\"/static/days.css\"><script src=\"/static/days.js\" defer></script>")
+        return p.document(styles: [WebAssets.path("days.css")], scripts: [WebAssets.path("days.js")])
     }
 }

@@ -1,69 +1,48 @@
 @preconcurrency import HealthSpoolCore
 @preconcurrency import HealthSpoolDaemon
-@preconcurrency import HealthSpoolStore
 import Hummingbird
 
-/// The journal page's day: what was logged today, the day's scores per group and per symptom
-/// ("so far": the day is not over), and the goals as a checklist (measured goals tick
-/// themselves once the day's data reaches the target).
-enum JournalToday {
-    static func render(_ ctx: DaemonContext, _ p: inout Page) throws {
-        let journal = try WebJournal.open(ctx)
-        let day = try journal.day(nil)
-        p.raw("<section class=\"card\" aria-labelledby=\"today-h\"><h2 id=\"today-h\">Symptoms today</h2>")
-        let entries = day.symptoms.filter { !$0.deleted }
-        if entries.isEmpty { p.raw("<p>Nothing logged today.</p>") } else {
-            SymptomEdits.list(entries.sorted(by: { $0.at.millis < $1.at.millis }), id: "symptom-entries", back: "/journal", &p)
+/// The journal page (`/journal`, `journal.mustache`), from `JournalTodayView`
+/// (`HealthJournal.todayView`): today's symptoms, the scores so far per group and per symptom,
+/// and the goals as a checklist (measured goals tick themselves once the day's data reaches
+/// the target).
+struct JournalToday: Sendable {
+    /// One of the two score tables.
+    struct Table: Sendable {
+        struct Row: Sendable {
+            let name: String
+            let score: Int
+            let entries: Int
         }
-        p.raw("<p><a class=\"button\" href=\"/#feel-h\">Log a symptom</a></p></section>")
 
-        p.raw("<section class=\"card\" aria-labelledby=\"scores-h\"><h2 id=\"scores-h\">Today’s scores so far</h2>")
-        p.raw("<p class=\"hint\">Each entry counts: mild 1, moderate 2, severe 3, debilitating 4. 0 means nothing was logged.</p>")
-        for (scope, title, id) in [(ScoreScope.category, "Per group", "scores-category"), (.symptom, "Per symptom", "scores-symptom")] {
-            let rows = day.scores.filter { $0.scope == scope }
-            p.raw("<h3>\(title)</h3>")
-            if rows.isEmpty { p.raw("<p>No scores yet.</p>"); continue }
-            p.raw("<table id=\"\(id)\"><thead><tr><th scope=\"col\">\(scope == .category ? "Group" : "Symptom")</th><th scope=\"col\">Score</th><th scope=\"col\">Entries</th></tr></thead><tbody>")
-            for s in rows.sorted(by: { $0.score != $1.score ? $0.score > $1.score : $0.name < $1.name }) {
-                p.raw("<tr><td>"); p.text(s.name); p.raw("</td><td>\(s.score)</td><td>\(s.entries)</td></tr>")
-            }
-            p.raw("</tbody></table>")
-        }
-        p.raw("</section>")
-        try goals(ctx, &p)
+        let title: String
+        let id: String
+        /// The first column's heading.
+        let header: String
+        let scoreRows: [Row]
+        let hasRows: Bool
     }
 
-    static func goals(_ ctx: DaemonContext, _ p: inout Page) throws {
-        let journal = try HealthJournal(context: ctx)
-        let now = DaemonClock.now()
-        let today = try journal.day(nil, now: now)
-        goalsCard(try journal.goals(on: today, now: now).filter(\.applies), back: "/journal", style: NumberStyle(environment: ctx.environment), &p)
+    let todaySymptoms: EntryList?
+    let tables: [Table]
+    let goals: GoalsCard
+
+    init(_ view: JournalTodayView) {
+        let entries = view.day.symptoms.filter { !$0.deleted }.sorted { $0.at.millis < $1.at.millis }
+        todaySymptoms = entries.isEmpty ? nil : EntryList.symptoms(entries, id: "symptom-entries", back: "/journal")
+        tables = [(ScoreScope.category, "Per group", "scores-category", "Group"), (.symptom, "Per symptom", "scores-symptom", "Symptom")].map {
+            scope, title, id, header in
+            let rows = view.day.scores.filter { $0.scope == scope }.sorted { $0.score != $1.score ? $0.score > $1.score : $0.name < $1.name }
+            return Table(title: title, id: id, header: header, scoreRows: rows.map { Table.Row(name: $0.name, score: $0.score, entries: $0.entries) },
+                         hasRows: !rows.isEmpty)
+        }
+        goals = GoalsCard(view.goals, back: "/journal", style: view.style)
     }
 
-    /// The goals of today as a checklist, numbers in `style`; "Mark done" lands back on `back`.
-    static func goalsCard(_ goals: [GoalStatus], back: String, style: NumberStyle, _ p: inout Page) {
-        p.raw("<section class=\"card\" aria-labelledby=\"goals-h\"><h2 id=\"goals-h\">Goals today</h2>")
-        if goals.isEmpty {
-            p.raw("<p>No goals for today.</p><p><a class=\"button secondary\" href=\"/goals\">Add a goal</a></p></section>")
-            return
-        }
-        p.raw("<ul class=\"goals\" id=\"goals\">")
-        for g in goals {
-            let done = g.done != nil
-            p.raw("<li class=\"goal\" data-goal=\"\(g.goal.id)\" data-done=\"\(done)\"><span class=\"tick\" aria-hidden=\"true\">\(done ? "✓" : "")</span><span class=\"what\"><strong>")
-            p.text(g.goal.name); p.raw("</strong>")
-            if let target = g.goal.target, let type = g.goal.type {
-                p.raw("<br>"); p.text("\(style.number(g.total ?? 0, digits: 1)) of \(style.number(target, digits: 1)) \(Format.typeName(type).lowercased())")
-            }
-            p.raw("<br><span class=\"status\">\(done ? (g.done == .data ? "Done: reached by your data" : "Done") : "Not done yet")</span></span>")
-            if !done {
-                p.form("/goals/done", cssClass: "") { p in
-                    p.raw("<input type=\"hidden\" name=\"id\" value=\"\(g.goal.id)\"><input type=\"hidden\" name=\"back\" value=\"\(back)\"><button type=\"submit\" aria-label=\"Mark done: \(Page.escape(g.goal.name))\">Mark done</button>")
-                }
-            }
-            p.raw("</li>")
-        }
-        p.raw("</ul><p><a class=\"button secondary\" href=\"/goals\">Add or remove goals</a></p></section>")
+    static func render(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
+        let page = JournalToday(try HealthJournal(context: ctx).todayView(now: DaemonClock.now()))
+        return WebTemplates.render(PageFrame(title: "Journal", path: "/journal", keys: csrf, notice: Notice(query, back: "/journal"), page: page),
+                                   "journal")
     }
 
     /// Checks a goal off by hand for today.

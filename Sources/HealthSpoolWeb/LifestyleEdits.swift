@@ -96,16 +96,6 @@ enum LifestyleEdits {
 
     /// A day's lifestyle entries, each with Change and Delete.
     static func list(_ entries: [LifestyleEntry], back: String, _ p: inout Page) {
-        p.raw("<ul class=\"entries\" id=\"lifestyle\">")
-        for e in entries {
-            let time = String(e.at.iso8601Local.dropFirst(11).prefix(5))
-            p.raw("<li data-entry=\"\(e.id)\"><span class=\"what\">"); p.text("\(time) \(e.factor)" + (e.measure.map { " – \($0)" } ?? ""))
-            if let n = e.note { p.text(": " + n) }
-            p.raw("</span>")
-            Edits.buttons(&p, edit: "/lifestyle/\(e.id)/edit?back=\(Page.percentEncode(back))", delete: "/lifestyle/delete",
-                          fields: [("id", e.id.description)], what: "\(e.factor) at \(time)", back: back)
-            p.raw("</li>")
-        }
-        p.raw("</ul>")
+        p.raw(WebTemplates.partial("entries", EntryList.lifestyle(entries, back: back), keys: p.keys))
     }
 }

@@ -16,29 +16,41 @@ enum MeasureCharts {
 
     static let ranges = [30, 90]
 
-    /// The charts section: the range links, then a chart per kind with readings in the range.
-    static func render(_ ctx: DaemonContext, _ view: MeasurementsView, query: Form, _ p: inout Page) {
+    /// The charts section (`measure.mustache`): the range links, then a chart per kind.
+    struct Section: Sendable {
+        struct Range: Sendable {
+            let days: Int
+            let current: Bool
+        }
+
+        struct Chart: Sendable {
+            let kind: String
+            let title: String
+            /// The chart, built and escaped by `svg`; nil: no readings in the range.
+            let svg: String?
+            /// The shaded range in words.
+            let hint: String?
+        }
+
+        let days: Int
+        let ranges: [Range]
+        let kinds: [Chart]
+    }
+
+    /// The charts over the last 30 days, or 90 with `range=90`.
+    static func section(_ ctx: DaemonContext, _ view: MeasurementsView, query: Form) -> Section {
         let days = Int(query["range"] ?? "") == 90 ? 90 : 30
         let zone = (try? ZoneInfo.current(environment: ctx.environment)) ?? .utc
         let today = WallClock.localDay(of: DaemonClock.now(), zone: zone)
         let first = today.daysSinceEpoch - Int64(days - 1)
         let readings = view.days.filter { $0.date.daysSinceEpoch >= first }.flatMap(\.readings)
-        p.raw("<section class=\"card\" aria-labelledby=\"charts-h\" id=\"charts\"><h2 id=\"charts-h\">Your readings over time</h2>")
-        p.raw("<ul class=\"row ranges\" aria-label=\"How many days\">")
-        for r in ranges {
-            p.raw("<li><a class=\"button secondary\" href=\"/measure?range=\(r)#charts\"\(r == days ? " aria-current=\"page\"" : "")>Last \(r) days</a></li>")
-        }
-        p.raw("</ul>")
-        for kind in MeasurementKind.allCases {
+        return Section(days: days, ranges: ranges.map { Section.Range(days: $0, current: $0 == days) }, kinds: MeasurementKind.allCases.map { kind in
             let mine = readings.filter { $0.kind == kind }.sorted { $0.at.millis < $1.at.millis }
-            p.raw("<h3 id=\"chart-\(kind.rawValue)-h\">"); p.text(kind.title); p.raw("</h3>")
-            guard !mine.isEmpty else { p.raw("<p>No readings in the last \(days) days.</p>"); continue }
-            p.raw(svg(kind, mine, firstDay: first, days: days, glucoseUnit: view.glucoseUnit))
-            if let words = bands(kind, glucoseUnit: view.glucoseUnit).first?.words {
-                p.raw("<p class=\"hint\">"); p.text(words); p.raw("</p>")
-            }
-        }
-        p.raw("</section>")
+            let words = bands(kind, glucoseUnit: view.glucoseUnit).first?.words
+            return Section.Chart(kind: kind.rawValue, title: kind.title,
+                                 svg: mine.isEmpty ? nil : svg(kind, mine, firstDay: first, days: days, glucoseUnit: view.glucoseUnit),
+                                 hint: words)
+        })
     }
 
     /// The usual ranges of a kind (blood pressure: systolic and diastolic), in the unit drawn.

@@ -2,63 +2,90 @@
 @preconcurrency import HealthSpoolDaemon
 import Hummingbird
 
-/// Measurements typed in by hand, and shown back: each kind's latest reading, the forms, then
-/// the recent readings by day (newest first), all from `HealthJournal.measurements`, the view
-/// the day view's list also comes from.
-enum MeasurePage {
+/// The measurements page (`/measure`, `measure.mustache`): each kind's latest reading, the
+/// charts, the forms, then the recent readings by day (newest first), all from
+/// `HealthJournal.measurements`, the view the day view's list also comes from.
+struct MeasurePage: Sendable {
+    struct LatestReading: Sendable {
+        let text: String
+        let other: String?
+        let when: String
+    }
+
+    struct Latest: Sendable {
+        let kind: String
+        let title: String
+        let reading: LatestReading?
+    }
+
+    /// A form with one number field (heart rate, oxygen, blood sugar, weight).
+    struct Single: Sendable {
+        let kind: String
+        let title: String
+        let lowerTitle: String
+        /// Blood sugar's unit as the form was shown: a value typed in mg/dL stays mg/dL if the
+        /// choice changes meanwhile.
+        let unit: String?
+        let field: Field
+    }
+
+    struct Day: Sendable {
+        let title: String
+        let readings: [ReadingRow]
+    }
+
+    /// "Your blood pressure was not saved. …" when the page is shown again with errors.
+    let notSaved: String?
+    let latest: [Latest]
+    let periodDays: Int
+    /// Nil on the page shown again with errors.
+    let charts: MeasureCharts.Section?
+    let systolic: Field
+    let diastolic: Field
+    let singles: [Single]
+    let steps: Field
+    let since: Field
+    let days: [Day]
+
+    init(_ view: MeasurementsView, charts: MeasureCharts.Section?, glucoseUnit: GlucoseUnit, typed: Typed? = nil, notSaved: String? = nil) {
+        self.notSaved = notSaved
+        latest = view.latest.map { kind, r in
+            Latest(kind: kind.rawValue, title: kind.title,
+                   reading: r.map { LatestReading(text: $0.text, other: $0.other, when: DayStrip.long($0.date) + ", " + $0.time) })
+        }
+        periodDays = view.periodDays
+        self.charts = charts
+        var focus = Field.Focus()
+        func number(_ label: String, _ name: String, _ kind: String, decimal: Bool, hint: String? = nil, value: String? = nil, short: Bool = false) -> Field {
+            Field(label: label, name: name, value: value ?? typed?.value(name, of: kind) ?? "", inputmode: short ? nil : decimal ? "decimal" : "numeric",
+                  short: short, hint: hint, error: typed?.error(name, of: kind), focus: &focus)
+        }
+        systolic = number("Top number (systolic, mmHg)", "systolic", "bp", decimal: false)
+        diastolic = number("Bottom number (diastolic, mmHg)", "diastolic", "bp", decimal: false)
+        singles = [("hr", "Heart rate", "Beats per minute", false), ("spo2", "Blood oxygen", "Percent", false),
+                   ("glucose", "Blood sugar", "Blood sugar in \(glucoseUnit.rawValue)", glucoseUnit == .mmolPerL),
+                   ("weight", "Weight", "Kilograms", true)].map { kind, title, label, decimal in
+            Single(kind: kind, title: title, lowerTitle: title.lowercased(), unit: kind == "glucose" ? glucoseUnit.rawValue : nil,
+                   field: number(label, "value-" + kind, kind, decimal: decimal))
+        }
+        steps = number("Number of steps", "value-steps", "steps", decimal: false, hint: "A whole number, for example 4200")
+        let typedSince = typed?.value("since", of: "steps") ?? ""
+        since = number("Counted since (time today)", "since", "steps", decimal: false, hint: "For example 08:00; 00:00 for the whole day so far",
+                       value: typedSince.isEmpty ? "00:00" : typedSince, short: true)
+        days = view.days.map { Day(title: DayStrip.long($0.date), readings: $0.readings.map { ReadingRow($0, back: "/measure") }) }
+    }
+
     static func render(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
-        var p = Page(title: "Measurements", path: "/measure", csrf: csrf)
-        p.notice(query)
         let view = try HealthJournal(context: ctx).measurements(now: DaemonClock.now())
-        latest(view, &p)
-        MeasureCharts.render(ctx, view, query: query, &p)
-        forms(&p, glucoseUnit: view.glucoseUnit)
-        recent(view, &p)
-        return p.document()
-    }
-
-    /// Each kind's latest reading and when it was taken.
-    static func latest(_ view: MeasurementsView, _ p: inout Page) {
-        p.raw("<section class=\"card\" aria-labelledby=\"latest-h\"><h2 id=\"latest-h\">Your latest readings</h2><ul class=\"latest\" id=\"latest\">")
-        for (kind, reading) in view.latest {
-            p.raw("<li id=\"latest-\(kind.rawValue)\"><span class=\"ft\">"); p.text(kind.title); p.raw("</span>")
-            if let r = reading {
-                p.raw("<span class=\"fv\">"); p.text(r.text); p.raw("</span>")
-                if let other = r.other { p.raw("<span class=\"other\">"); p.text(other); p.raw("</span>") }
-                p.raw("<span class=\"when\">"); p.text(DayStrip.long(r.date) + ", " + r.time); p.raw("</span>")
-            } else {
-                p.raw("<span class=\"when\">None in the last \(view.periodDays) days</span>")
-            }
-            p.raw("</li>")
-        }
-        p.raw("</ul></section>")
-    }
-
-    /// The readings of the period by day, newest first.
-    static func recent(_ view: MeasurementsView, _ p: inout Page) {
-        p.raw("<section class=\"card\" aria-labelledby=\"recent-h\" id=\"recent\"><h2 id=\"recent-h\">Readings by day</h2>")
-        if view.days.isEmpty { p.raw("<p>No readings in the last \(view.periodDays) days.</p>") }
-        for day in view.days {
-            p.raw("<h3>"); p.text(DayStrip.long(day.date)); p.raw("</h3><ul class=\"readings\">")
-            for r in day.readings { reading(r, back: "/measure", &p) }
-            p.raw("</ul>")
-        }
-        p.raw("</section>")
+        let page = MeasurePage(view, charts: MeasureCharts.section(ctx, view, query: query), glucoseUnit: view.glucoseUnit)
+        return WebTemplates.render(PageFrame(title: "Measurements", path: "/measure", keys: csrf, notice: Notice(query, back: "/measure"), page: page),
+                                   "measure")
     }
 
     /// One reading: its time, kind and value (glucose with the other unit beside); with
     /// `back`, Change and Delete buttons that land there.
     static func reading(_ r: MeasurementReading, back: String? = nil, _ p: inout Page) {
-        p.raw(back == nil ? "<li>" : "<li class=\"editable\" data-reading=\"\(Page.escape(r.key))\"><span class=\"what\">")
-        p.raw("<span class=\"time\">"); p.text(r.time); p.raw("</span> <span class=\"kind\">"); p.text(r.kind.title)
-        p.raw("</span> <strong>"); p.text(r.text); p.raw("</strong>")
-        if let other = r.other { p.raw(" <span class=\"other\">("); p.text(other); p.raw(")</span>") }
-        if let back {
-            p.raw("</span>")
-            Edits.buttons(&p, edit: "/measure/\(Page.percentEncode(r.key))/edit?back=\(Page.percentEncode(back))", delete: "/measure/delete",
-                          fields: [("key", r.key)], what: "\(r.kind.title) \(r.text) at \(r.time)", back: back)
-        }
-        p.raw("</li>")
+        p.raw(WebTemplates.partial("reading", ReadingRow(r, back: back), keys: p.keys))
     }
 
     /// What was typed and what is wrong with it, when a form is shown again.
@@ -71,37 +98,6 @@ enum MeasurePage {
         func error(_ name: String, of formKind: String) -> String? {
             formKind == kind ? problems.first { $0.field == name }?.message : nil
         }
-    }
-
-    /// The forms; typed numbers are text fields (a number field would drop the "%" of "97%"
-    /// and read "6 2" as 62 before the server could refuse it).
-    static func forms(_ p: inout Page, glucoseUnit: GlucoseUnit, typed: Typed? = nil) {
-        p.raw("<h2>Add a measurement</h2><p>Type what you measured; it is stored and sent like your other data.</p>")
-        func number(_ p: inout Page, _ label: String, _ name: String, _ kind: String, decimal: Bool) {
-            p.field(label, name: name, value: typed?.value(name, of: kind) ?? "",
-                    extra: "required autocomplete=\"off\" inputmode=\"\(decimal ? "decimal" : "numeric")\"",
-                    error: typed?.error(name, of: kind))
-        }
-        p.raw("<h3 id=\"bp-h\">Blood pressure</h3>")
-        p.form("/measure") { p in
-            p.raw("<input type=\"hidden\" name=\"kind\" value=\"bp\"><div class=\"row\">")
-            number(&p, "Top number (systolic, mmHg)", "systolic", "bp", decimal: false)
-            number(&p, "Bottom number (diastolic, mmHg)", "diastolic", "bp", decimal: false)
-            p.raw("</div><button type=\"submit\">Save blood pressure</button>")
-        }
-        for (kind, title, label, decimal) in [("hr", "Heart rate", "Beats per minute", false), ("spo2", "Blood oxygen", "Percent", false),
-                                              ("glucose", "Blood sugar", "Blood sugar in \(glucoseUnit.rawValue)", glucoseUnit == .mmolPerL),
-                                              ("weight", "Weight", "Kilograms", true)] {
-            p.raw("<h3 id=\"\(kind)-h\">\(title)</h3>")
-            p.form("/measure") { p in
-                p.raw("<input type=\"hidden\" name=\"kind\" value=\"\(kind)\">")
-                // The unit the form was shown in: a value typed in mg/dL stays mg/dL if the choice changes meanwhile.
-                if kind == "glucose" { p.raw("<input type=\"hidden\" name=\"unit\" value=\"\(Page.escape(glucoseUnit.rawValue))\">") }
-                number(&p, label, "value-" + kind, kind, decimal: decimal)
-                p.raw("<button type=\"submit\">Save \(title.lowercased())</button>")
-            }
-        }
-        StepsForm.render(&p, typed: typed)
     }
 
     /// Saves a measurement, or shows the page again with what was typed and, next to each field
@@ -120,14 +116,12 @@ enum MeasurePage {
                 return (Page.redirect("/measure", ok: "Saved."), .deleteMeasurement(HealthJournal.key(of: samples)))
             } catch { return (Page.redirect("/measure", error: WebJournal.message(error)), nil) }
         case .problems(let problems):
-            var p = Page(title: "Measurements", path: "/measure", csrf: keys)
             let what = MeasurementKind.formKinds[kind]?.title.lowercased() ?? (kind == "steps" ? "steps count" : "measurement")
-            p.raw("<p class=\"notice error\" role=\"alert\">Your \(what) was not saved. See the message next to the number.</p>")
             let view = try HealthJournal(context: ctx).measurements(now: DaemonClock.now())
-            latest(view, &p)
-            forms(&p, glucoseUnit: unit, typed: Typed(kind: kind, form: form, problems: problems))
-            recent(view, &p)
-            return (Page.respond(.init(code: 422), p.document()), nil)
+            let page = MeasurePage(view, charts: nil, glucoseUnit: unit, typed: Typed(kind: kind, form: form, problems: problems),
+                                   notSaved: "Your \(what) was not saved. See the message next to the number.")
+            let html = WebTemplates.render(PageFrame(title: "Measurements", path: "/measure", keys: keys, page: page), "measure")
+            return (Page.respond(.init(code: 422), html), nil)
         }
     }
 }

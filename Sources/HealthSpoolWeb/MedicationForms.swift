@@ -31,25 +31,6 @@ enum MedicationForms {
         }
     }
 
-    /// "Your medications": each with its dose and directions, Change and Remove.
-    static func list(_ meds: [Medication], _ p: inout Page) {
-        guard !meds.isEmpty else { return }
-        p.raw("<section class=\"card\" aria-labelledby=\"your-meds-h\"><h2 id=\"your-meds-h\">Your medications</h2><ul id=\"medications\" class=\"entries\">")
-        for m in meds {
-            p.raw("<li class=\"entry\" id=\"med-\(m.id)\"><div class=\"what\"><strong>"); p.text(m.name); p.raw("</strong>")
-            let details = [m.dose, m.otherNames.isEmpty ? "" : "also called " + m.otherNames.joined(separator: ", "), m.directions,
-                           m.times.isEmpty ? "" : "at " + m.times.map(\.description).joined(separator: ", "),
-                           m.prescriber.isEmpty ? "" : "from " + m.prescriber].filter { !$0.isEmpty }
-            if !details.isEmpty { p.raw("<br><span class=\"rule\">"); p.text(details.joined(separator: " · ")); p.raw("</span>") }
-            p.raw("</div><div class=\"actions\"><a class=\"button secondary\" href=\"/meds/edit?id=\(m.id)\" aria-label=\"Change \(Page.escape(m.name))\">Change</a>")
-            p.form("/meds/remove", cssClass: "") { p in
-                p.raw("<input type=\"hidden\" name=\"id\" value=\"\(m.id)\"><button type=\"submit\" class=\"secondary\" aria-label=\"Remove \(Page.escape(m.name))\">Remove</button>")
-            }
-            p.raw("</div></li>")
-        }
-        p.raw("</ul><p class=\"hint\">Removing a medication removes its logged doses too; its reminders stay, without the Taken button.</p></section>")
-    }
-
     static func editPage(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
         let journal = try HealthJournal(context: ctx)
         guard let id = Int64(query["id"] ?? ""), let m = try journal.medications().first(where: { $0.id == id }) else {

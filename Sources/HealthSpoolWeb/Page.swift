@@ -2,15 +2,9 @@
 @preconcurrency import HealthSpoolDaemon
 import Hummingbird
 
-/// Builds the HTML of a page: one layout (skip link, navigation, main), text always escaped.
+/// Builds the HTML of a page not yet on templates in Swift, text escaped where a call says
+/// `text`; the frame around it is `layout.mustache` (`PageFrame`).
 struct Page {
-    /// The navigation, in order: path and label.
-    static let sections: [(String, String)] = [
-        ("/", "Today"), ("/day", "Days"), ("/import", "Import"), ("/journal", "Journal"), ("/meds", "Medications"), ("/reminders", "Reminders"),
-        ("/measure", "Measurements"), ("/lifestyle", "Lifestyle"), ("/goals", "Goals"), ("/report", "Summary"), ("/sync", "Sending"),
-        ("/settings", "Settings"),
-    ]
-
     var title: String
     var path: String
     /// The session's CSRF token and one-time form tokens.
@@ -57,44 +51,18 @@ struct Page {
         raw("></div>")
     }
 
-    /// A message shown after an action: success or error, announced to screen readers. After a
-    /// save or a delete that can be undone (`undo` in the address, `UndoLog`), the message holds
-    /// an Undo button: a plain form, no script needed.
+    /// A message shown after an action (`notice.mustache`): success or error, announced to
+    /// screen readers; after a save or a delete that can be undone, an Undo button.
     mutating func notice(_ query: Form) {
-        if let ok = query["ok"], let undo = query["undo"], UndoLog.isToken(undo) {
-            raw("<div class=\"notice ok undoable\" role=\"status\"><p>\(Self.escape(ok))</p>")
-            form("/undo", cssClass: "undo") { p in
-                p.raw("<input type=\"hidden\" name=\"undo\" value=\"\(undo)\"><input type=\"hidden\" name=\"back\" value=\"\(Self.escape(p.path))\">")
-                p.raw("<button type=\"submit\" class=\"secondary\" id=\"undo\">Undo</button>")
-            }
-            raw("</div>")
-            if query["emergency"] == "1" { raw("<p class=\"emergency\" id=\"emergency\">\(Self.escape(EmergencyLine.text))</p>") }
-        } else if let ok = query["ok"] {
-            raw("<p class=\"notice ok\" role=\"status\">\(Self.escape(ok))</p>")
-            if query["emergency"] == "1" { raw("<p class=\"emergency\" id=\"emergency\">\(Self.escape(EmergencyLine.text))</p>") }
-        }
-        if let err = query["error"] { raw("<p class=\"notice error\" role=\"alert\">\(Self.escape(err))</p>") }
+        if let notice = Notice(query, back: path) { raw(WebTemplates.partial("notice", Frame(notice: notice), keys: keys)) }
     }
 
-    /// The whole document; `head` adds a page's own style sheet or script (same-origin files).
-    /// The menu is written twice: a row of links on a wide screen, and on a phone a "Menu"
-    /// button that opens it (`<details>`: no script); the style sheet shows one of them.
-    func document(head: String = "") -> String {
-        var nav = ""
-        for (p, label) in Self.sections {
-            let current = p == path ? " aria-current=\"page\"" : ""
-            nav += "<li><a href=\"\(p)\"\(current)>\(label)</a></li>"
-        }
-        return """
-            <!doctype html><html lang="en"><head><meta charset="utf-8">\
-            <meta name="viewport" content="width=device-width, initial-scale=1">\
-            <meta name="csrf" content="\(csrf)"><title>\(Self.escape(title)) – Health journal</title>\
-            <link rel="icon" href="data:,"><link rel="stylesheet" href="/static/app.css"><script src="/static/app.js" defer></script>\(head)</head>\
-            <body><a class="skip" href="#main">Skip to content</a><header><p class="brand">Health journal</p>\
-            <nav aria-label="Main" class="nav-wide"><ul>\(nav)</ul></nav>\
-            <details class="nav-narrow"><summary>Menu</summary><nav aria-label="Main menu"><ul>\(nav)</ul></nav></details></header>\
-            <main id="main" tabindex="-1"><h1>\(Self.escape(title))</h1>\(html)</main></body></html>
-            """
+    private struct Frame { let notice: Notice }
+
+    /// The whole document in the page frame (`layout.mustache`); `styles` and `scripts` are a
+    /// page's own files, after the app's.
+    func document(styles: [String] = [], scripts: [String] = []) -> String {
+        WebTemplates.render(PageFrame(title: title, path: path, keys: keys, extraStyles: styles, extraScripts: scripts, body: html), "layout")
     }
 
     /// The page as a response.
@@ -104,14 +72,18 @@ struct Page {
         Response(status: status, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 
-    /// A page without navigation (refusals, log-in hints).
+    /// A page without navigation (refusals, log-in hints; `plain.mustache`).
     static func plain(status: HTTPResponse.Status, title: String, text: String, back: (href: String, label: String)? = nil) -> Response {
-        let link = back.map { "<p><a href=\"\(escape($0.href))\">\(escape($0.label))</a></p>" } ?? ""
-        return respond(status, """
-            <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">\
-            <title>\(escape(title)) – Health journal</title><link rel="stylesheet" href="/static/app.css"></head>\
-            <body><main id="main"><h1>\(escape(title))</h1><p>\(escape(text))</p>\(link)</main></body></html>
-            """)
+        respond(status, WebTemplates.render(Plain(title: title, text: text, style: WebAssets.path("app.css"),
+                                                  back: back.map { Plain.Link(href: $0.href, label: $0.label) }), "plain"))
+    }
+
+    private struct Plain {
+        struct Link { let href: String; let label: String }
+        let title: String
+        let text: String
+        let style: String
+        let back: Link?
     }
 
     /// A redirect after a POST (303), with a message for the page it lands on.

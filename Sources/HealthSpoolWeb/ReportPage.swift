@@ -62,8 +62,7 @@ enum ReportPage {
         p.raw("<span class=\"hint\">Or use your browser\u{2019}s Print. The same summary as a file: <code>healthspool report --from \(period.from) --to \(period.to)</code></span></p>")
         p.raw("</section>")
         p.raw(ReportHTML.body(report))
-        return p.document(head: "<link rel=\"stylesheet\" href=\"/static/report.css\"><link rel=\"stylesheet\" href=\"/report/page.css?from=\(report.from)&amp;to=\(report.to)\">"
-                          + "<script src=\"/static/report.js\" defer></script>")
+        return p.document(styles: ["/static/report.css", "/report/page.css?from=\(report.from)&to=\(report.to)"], scripts: ["/static/report.js"])
     }
 
     static func questionsField(_ p: inout Page, _ categories: [String], chosen: String?) {

@@ -19,8 +19,8 @@ struct RequestGuard: RouterMiddleware {
     /// The token `/metrics` needs; nil: every scrape is refused.
     let metricsToken: String?
 
-    /// Paths that need no session.
-    static let open: Set<String> = ["/login", "/static/app.css", "/static/app.js"]
+    /// Paths that need no session: the login link and the embedded style sheets and scripts.
+    static let open: Set<String> = WebAssets.paths.union(["/login"])
 
     func handle(_ input: Request, context: WebContext, next: (Request, WebContext) async throws -> Response) async throws -> Response {
         var request = input
@@ -73,7 +73,8 @@ struct RequestGuard: RouterMiddleware {
         }
     }
 
-    var allowedHosts: Set<String> { ["\(address):\(port)"] }
+    /// `address:port`; on port 80 also `address` alone, as a client writes the default port (RFC 9110).
+    var allowedHosts: Set<String> { port == 80 ? ["\(address):\(port)", address] : ["\(address):\(port)"] }
 
     /// The security headers every answer carries.
     static func secured(_ response: Response) -> Response {

@@ -104,18 +104,6 @@ enum SymptomEdits {
 
     /// A day's symptom entries as a list, each with Change and Delete (landing back on `back`).
     static func list(_ entries: [SymptomEntry], id: String, back: String, _ p: inout Page) {
-        p.raw("<ul class=\"entries\" id=\"\(id)\">")
-        for e in entries {
-            let time = String(e.at.iso8601Local.dropFirst(11).prefix(5))
-            p.raw("<li data-entry=\"\(e.id)\"><span class=\"what\">"); p.text("\(time) \(e.symptom): \(e.severity)")
-            if !e.relievedBy.isEmpty { p.text("; better with \(e.relievedBy.joined(separator: ", "))") }
-            if !e.aggravatedBy.isEmpty { p.text("; worse with \(e.aggravatedBy.joined(separator: ", "))") }
-            if let n = e.note { p.text(" – \(n)") }
-            p.raw("</span>")
-            Edits.buttons(&p, edit: "/symptoms/\(e.id)/edit?back=\(Page.percentEncode(back))", delete: "/symptoms/delete",
-                          fields: [("id", e.id.description)], what: "\(e.symptom) at \(time)", back: back)
-            p.raw("</li>")
-        }
-        p.raw("</ul>")
+        p.raw(WebTemplates.partial("entries", EntryList.symptoms(entries, id: id, back: back), keys: p.keys))
     }
 }

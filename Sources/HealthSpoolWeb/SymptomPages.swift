@@ -6,65 +6,22 @@ import Hummingbird
 /// button (or type another), a severity button, done. The time is now and the part of the
 /// day follows from it; category, factors and a note wait behind "Add details".
 enum SymptomPages {
-    /// The start page's "How do you feel?" card: the user's usual symptoms as big buttons.
-    static func startCard(_ journal: JournalUseCases, _ p: inout Page) {
-        let names = (try? WebJournal.suggestions(journal)) ?? WebJournal.commonSymptoms
-        p.raw("<section class=\"card\" aria-labelledby=\"feel-h\"><h2 id=\"feel-h\">Log a symptom</h2>")
-        p.raw("<p>Choose what you feel. Next you choose how bad it is, and it is saved.</p><ul class=\"choices\" id=\"symptom-choices\">")
-        for n in names {
-            p.raw("<li><a class=\"choice\" href=\"/symptoms/log?symptom=\(Page.percentEncode(n))\">"); p.text(n); p.raw("</a></li>")
-        }
-        p.raw("</ul><form method=\"get\" action=\"/symptoms/log\" class=\"row other\">")
-        p.raw("<div class=\"field\"><label for=\"f-other\">Something else</label><input id=\"f-other\" name=\"symptom\" type=\"text\" autocomplete=\"off\" required></div>")
-        p.raw("<button type=\"submit\">Next</button></form></section>")
-    }
-
     static let severityWords: [(Severity, String, String)] = [
         (.mild, "Mild", "I notice it"), (.moderate, "Moderate", "It bothers me"),
         (.severe, "Severe", "It stops me doing some things"), (.debilitating, "Debilitating", "I cannot do my usual things"),
     ]
 
-    /// Second step: how bad it is (each a button that saves), optional details above.
+    /// Second step (`symptom-log.mustache`): how bad it is (each a button that saves),
+    /// optional details above.
     static func logPage(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
         let symptom = (query["symptom"] ?? "").trimmingSpaces
-        var p = Page(title: symptom.isEmpty ? "Log a symptom" : "Log: \(symptom)", path: "/symptoms/log", csrf: csrf)
-        p.notice(query)
-        guard !symptom.isEmpty else {
-            p.raw("<p>No symptom was chosen. <a href=\"/\">Back to the start page</a>.</p>")
-            return p.document()
-        }
-        let journal = try WebJournal.open(ctx)
-        let categories = try journal.categories()
-        let factors = try journal.factorLists()
-        let now = DaemonClock.now()
-        let part = PartOfDay(hour: Int(Format.local(now).dropFirst(11).prefix(2)) ?? 12)
-        p.form("/symptoms/log") { p in
-            p.raw("<input type=\"hidden\" name=\"symptom\" value=\"\(Page.escape(symptom))\">")
-            p.raw("<p>Logged for now: \(Page.escape(String(Format.local(now).suffix(5)))), \(part.rawValue).</p>")
-            p.raw("<details id=\"symptom-details\"><summary>Add details (optional)</summary><p class=\"hint\">When, group, what helped, a note: fill them in before you choose how bad it is.</p>")
-            p.raw("<div class=\"field\"><label for=\"f-when\">Part of the day</label><select id=\"f-when\" name=\"when\">")
-            p.raw("<option value=\"\">Now: \(part.rawValue)</option>")
-            for w in PartOfDay.allCases { p.raw("<option value=\"\(w.rawValue)\">\(w.rawValue.capitalized)</option>") }
-            p.raw("</select></div>")
-            datalist(&p, "categories", categories.map(\.name))
-            p.field("Group (category)", name: "category", extra: "list=\"categories\" autocomplete=\"off\"",
-                    hint: "For example: heart. Leave empty to keep it where it is.")
-            datalist(&p, "relieving", factors.relieving)
-            p.field("What made it better", name: "relieved", extra: "list=\"relieving\" autocomplete=\"off\"", hint: "For example: rest, tea. Separate with commas.")
-            datalist(&p, "aggravating", factors.aggravating)
-            p.field("What made it worse", name: "aggravated", extra: "list=\"aggravating\" autocomplete=\"off\"", hint: "For example: stairs. Separate with commas.")
-            p.raw("<div class=\"field\"><label for=\"f-note\">Note</label><textarea id=\"f-note\" name=\"note\" rows=\"3\"></textarea></div>")
-            p.raw("</details>")
-            p.raw("<fieldset><legend>How bad is it?</legend><p class=\"hint\">Choosing one saves the entry.</p><div class=\"severities\">")
-            for (s, word, explain) in severityWords {
-                p.raw("<button type=\"submit\" name=\"severity\" value=\"\(s.description)\" class=\"severity s\(s.weight)\">\(word)<span>\(explain)</span></button>")
-            }
-            p.raw("</div></fieldset>")
-        }
-        p.raw("<p><a class=\"button secondary\" href=\"/\">Cancel: do not log it</a></p>")
-        return p.document()
+        let page = symptom.isEmpty ? SymptomLogPage(symptom: nil, choices: nil, now: DaemonClock.now())
+            : SymptomLogPage(symptom: symptom, choices: try WebJournal.open(ctx).logChoices(), now: DaemonClock.now())
+        return WebTemplates.render(PageFrame(title: symptom.isEmpty ? "Log a symptom" : "Log: \(symptom)", path: "/symptoms/log", keys: csrf,
+                                             notice: Notice(query, back: "/symptoms/log"), page: page), "symptom-log")
     }
 
+    /// A list of suggestions for a text field (`list="id"`), for the edit page still built in Swift.
     static func datalist(_ p: inout Page, _ id: String, _ values: [String]) {
         p.raw("<datalist id=\"\(id)\">")
         for v in values { p.raw("<option value=\"\(Page.escape(v))\"></option>") }

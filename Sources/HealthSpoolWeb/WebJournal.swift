@@ -17,26 +17,4 @@ enum WebJournal {
 
     /// `message`, with "Not saved: " before an error that does not say so itself.
     static func notSaved(_ error: any Error) -> String { StoreBusy.message(for: error) ?? "Not saved: \(error)" }
-
-    /// Symptoms offered when the user has logged few of their own.
-    static let commonSymptoms = ["Headache", "Tiredness", "Dizziness", "Nausea", "Back pain", "Shortness of breath"]
-
-    /// The symptoms to offer as buttons: the user's most logged (recent entries first, then
-    /// their journal's symptoms), filled up with common ones, at most `limit`, without case
-    /// duplicates.
-    static func suggestions(_ journal: JournalUseCases, limit: Int = 8) throws -> [String] {
-        let recent = try journal.symptoms(on: nil)
-        var counts: [String: (name: String, count: Int, first: Int)] = [:]
-        for (i, e) in recent.enumerated() where !e.deleted {
-            let key = e.symptom.lowercased()
-            let old = counts[key] ?? (e.symptom, 0, i)
-            counts[key] = (old.name, old.count + 1, old.first)
-        }
-        var out = counts.values.sorted { $0.count != $1.count ? $0.count > $1.count : $0.first < $1.first }.map(\.name)
-        for name in try journal.categories().flatMap(\.symptoms) + commonSymptoms
-        where !out.contains(where: { $0.lowercased() == name.lowercased() }) {
-            out.append(name)
-        }
-        return Array(out.prefix(limit))
-    }
 }

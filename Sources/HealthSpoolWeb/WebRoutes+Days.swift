@@ -5,16 +5,6 @@ import Hummingbird
 extension WebRoutes {
     /// The day view, the calendar and import by drop.
     func addDayPages(_ router: Router<WebContext>) {
-        router.get("/static/days.css") { _, _ in
-            var r = Page.respond(.ok, DaysAssets.css, type: "text/css; charset=utf-8")
-            r.headers[.cacheControl] = "max-age=3600"
-            return r
-        }
-        router.get("/static/days.js") { _, _ in
-            var r = Page.respond(.ok, DaysAssets.js, type: "text/javascript; charset=utf-8")
-            r.headers[.cacheControl] = "max-age=3600"
-            return r
-        }
         // Today, without a date in the address; every link on it carries one.
         router.get("/day") { r, c in
             try await page(r, c) { ctx, store, q, csrf in

@@ -8,8 +8,8 @@ extension WebRoutes {
         router.get("/") { r, c in try await page(r, c) { ctx, store, q, csrf in try HomePage.render(ctx, store: store, query: q, csrf: csrf) } }
         router.get("/sync") { r, c in try await page(r, c) { ctx, q, csrf in try SyncPage.render(ctx, query: q, csrf: csrf) } }
         router.get("/settings") { r, c in try await page(r, c) { ctx, q, csrf in SettingsPage.render(ctx, query: q, csrf: csrf) } }
-        router.get("/journal") { r, c in try await page(r, c) { ctx, q, csrf in try JournalPages.hub(ctx, query: q, csrf: csrf) } }
-        router.get("/meds") { r, c in try await page(r, c) { ctx, q, csrf in try JournalPages.medications(ctx, query: q, csrf: csrf) } }
+        router.get("/journal") { r, c in try await page(r, c) { ctx, q, csrf in try JournalToday.render(ctx, query: q, csrf: csrf) } }
+        router.get("/meds") { r, c in try await page(r, c) { ctx, q, csrf in try MedicationsPage.render(ctx, query: q, csrf: csrf) } }
         router.get("/reminders") { r, c in try await page(r, c) { ctx, q, csrf in try ReminderForms.page(ctx, query: q, csrf: csrf) } }
         router.get("/measure") { r, c in try await page(r, c) { ctx, q, csrf in try MeasurePage.render(ctx, query: q, csrf: csrf) } }
 

@@ -38,16 +38,7 @@ struct WebRoutes: Sendable {
         let router = Router(context: WebContext.self)
         router.add(middleware: RequestGuard(address: address, port: port, sessions: sessions, metricsToken: metricsToken))
         if let metrics { MetricsRoute.add(to: router, metrics: metrics) }
-        router.get("/static/app.css") { _, _ in
-            var r = Page.respond(.ok, Assets.css + "\n" + JournalAssets.css + "\n" + EditAssets.css, type: "text/css; charset=utf-8")
-            r.headers[.cacheControl] = "max-age=3600"
-            return r
-        }
-        router.get("/static/app.js") { _, _ in
-            var r = Page.respond(.ok, Assets.js + "\n" + JournalAssets.js, type: "text/javascript; charset=utf-8")
-            r.headers[.cacheControl] = "max-age=3600"
-            return r
-        }
+        WebAssets.add(to: router)
         router.get("/login") { request, _ in self.login(request) }
         router.post("/logout") { request, context in
             if let id = context.session?.id { sessions.end(id); formTokens.end(session: id); undos.end(session: id) }

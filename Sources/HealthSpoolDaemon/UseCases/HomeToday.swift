@@ -29,7 +29,8 @@ public struct HomeToday {
         let summary = try days.day(today)
         // The symptoms on the same connection: reading today writes nothing (today's scores
         // are computed, not stored).
-        let entries = try JournalUseCases(store: journal.store, settings: context.settings, clock: { now }).day(today)
+        let entryCases = JournalUseCases(store: journal.store, settings: context.settings, clock: { now })
+        let entries = try entryCases.day(today)
         let status = try StatusReport(context: context, now: now, queuedCountLimit: 1, store: store).json
 
         var figures = Self.dayFigures(summary, style: style)
@@ -40,7 +41,7 @@ public struct HomeToday {
                                  when: ago == 0 ? "at " + r.time : ago == 1 ? "yesterday" : r.date.description))
         }
         return HomeView(
-            date: today, doses: try dosesDue(journal, today: today),
+            date: today, symptomChoices: (try? entryCases.suggestedSymptoms()) ?? JournalUseCases.commonSymptoms, doses: try dosesDue(journal, today: today),
             symptoms: entries.symptoms.filter { !$0.deleted }.sorted { $0.at.millis < $1.at.millis }.map {
                 .init(time: String(LocalDay.timestamp($0.at.millis, in: zone).iso8601Local.dropFirst(11).prefix(5)), symptom: $0.symptom, severity: $0.severity)
             },

@@ -35,6 +35,8 @@ public struct HomeView: Sendable {
     }
 
     public var date: CivilDate
+    /// The symptoms offered as buttons (`JournalUseCases.suggestedSymptoms`).
+    public var symptomChoices: [String]
     public var doses: [DoseDue]
     public var symptoms: [SymptomLine]
     /// Today's scores per symptom so far, highest first (only those with entries).

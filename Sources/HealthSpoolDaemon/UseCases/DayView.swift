@@ -1,0 +1,50 @@
+import HealthSpoolCore
+import HealthSpoolStore
+
+/// What the web's day view (`/day/YYYY-MM-DD`) shows of one day, read on one store connection:
+/// the figures (`DaySummary`, as `healthspool day`), the journal's entries and scores, the month
+/// around it with each day's symptom score, and the location log's count when it is on.
+public struct DayView: Sendable {
+    /// One day of the month calendar and its symptom score.
+    public struct MonthDay: Sendable {
+        public var day: CalendarDay
+        public var score: Int
+    }
+
+    /// The location log of the day: how many positions, the first and last at (UTC ms).
+    public struct Positions: Sendable {
+        public var count: Int
+        public var first: Int64
+        public var last: Int64
+    }
+
+    public var date: CivilDate
+    public var today: CivilDate
+    public var summary: DaySummary
+    public var journal: JournalDay
+    public var month: [MonthDay]
+    /// Nil when the location log is off; a zero count when it is on and recorded nothing.
+    public var positions: Positions?
+    public var zone: ZoneRules
+    public var style: NumberStyle
+}
+
+extension HealthDays {
+    /// The day view of `date`, as of `now`.
+    public func view(_ date: CivilDate, now: Timestamp) throws -> DayView {
+        let context = journal.context
+        let today = try self.date(nil, now: now)
+        let summary = try day(date)
+        let entries = JournalUseCases(store: store, settings: context.settings, clock: { now })
+        let calendar = try month(year: date.year, month: date.month, now: now)
+        let scores = try entries.symptomScores(from: calendar.first!.date, to: calendar.last!.date)
+        var positions: DayView.Positions?
+        if context.settings.locationEnabled {
+            let fixes = try store.daySamples(type: "location", from: summary.start, to: summary.end).filter { $0.start >= summary.start }
+            positions = DayView.Positions(count: fixes.count, first: fixes.first?.start ?? 0, last: fixes.last?.start ?? 0)
+        }
+        return DayView(date: date, today: today, summary: summary, journal: try entries.day(date),
+                       month: calendar.map { DayView.MonthDay(day: $0, score: scores[$0.date] ?? 0) }, positions: positions,
+                       zone: zone, style: NumberStyle(environment: context.environment))
+    }
+}

@@ -1,0 +1,80 @@
+"use strict";
+document.addEventListener("DOMContentLoaded", function () {
+  var csrf = document.querySelector('meta[name="csrf"]');
+  var button = document.getElementById("sync-now");
+  if (!button || !csrf) return;
+  var bar = document.getElementById("sync-progress");
+  var text = document.getElementById("sync-text");
+  button.addEventListener("click", function (ev) {
+    ev.preventDefault();
+    button.disabled = true;
+    text.textContent = "Starting…";
+    fetch("/sync", {method: "POST", headers: {"X-CSRF-Token": csrf.content}, credentials: "same-origin"})
+      .then(function (r) { if (!r.ok) throw new Error("The sync could not start (" + r.status + ")."); follow(); })
+      .catch(function (e) { text.textContent = e.message; button.disabled = false; });
+  });
+  function follow() {
+    var es = new EventSource("/sync/events");
+    es.onmessage = function (m) {
+      var d = JSON.parse(m.data);
+      bar.value = d.percent;
+      bar.textContent = d.percent + " %";
+      text.textContent = d.percent + " % – " + d.message;
+      if (d.done) { es.close(); button.disabled = false; }
+    };
+    es.onerror = function () { es.close(); button.disabled = false; };
+  }
+});
+document.addEventListener("DOMContentLoaded", function () {
+  document.querySelectorAll("audio[data-measure], .notes audio").forEach(function (a) {
+    a.addEventListener("loadedmetadata", function () {
+      if (a.duration !== Infinity) return;
+      a.addEventListener("timeupdate", function back() { a.removeEventListener("timeupdate", back); a.currentTime = 0; });
+      a.currentTime = 1e9;
+    });
+  });
+  var form = document.getElementById("note-form");
+  var box = document.getElementById("recorder");
+  var csrf = document.querySelector('meta[name="csrf"]');
+  if (!form || !box || !csrf || !window.MediaRecorder || !navigator.mediaDevices) return;
+  box.hidden = false;
+  var start = document.getElementById("rec-start"), stop = document.getElementById("rec-stop");
+  var status = document.getElementById("rec-status"), preview = document.getElementById("rec-preview");
+  var save = document.getElementById("note-save");
+  var recorder = null, chunks = [], blob = null, began = 0;
+  start.addEventListener("click", function () {
+    navigator.mediaDevices.getUserMedia({audio: true}).then(function (stream) {
+      chunks = []; blob = null; preview.hidden = true;
+      recorder = new MediaRecorder(stream);
+      recorder.ondataavailable = function (e) { if (e.data && e.data.size) chunks.push(e.data); };
+      recorder.onstop = function () {
+        stream.getTracks().forEach(function (t) { t.stop(); });
+        blob = new Blob(chunks, {type: (recorder.mimeType || "audio/webm").split(";")[0]});
+        var secs = Math.max(1, Math.round((Date.now() - began) / 1000));
+        preview.src = URL.createObjectURL(blob);
+        preview.hidden = false;
+        status.textContent = "Recorded " + secs + " seconds. Listen below, then press Save note to keep it.";
+        start.textContent = "Record again";
+        start.disabled = false; stop.disabled = true;
+        save.focus();
+      };
+      recorder.start(250);
+      began = Date.now();
+      status.textContent = "Recording… Speak now, then press Stop recording.";
+      start.disabled = true; stop.disabled = false;
+      stop.focus();
+    }).catch(function (e) { status.textContent = "The microphone could not be used (" + e.name + "). You can still type a note."; });
+  });
+  stop.addEventListener("click", function () { if (recorder && recorder.state !== "inactive") recorder.stop(); });
+  form.addEventListener("submit", function (ev) {
+    if (!blob) return;
+    ev.preventDefault();
+    save.disabled = true;
+    status.textContent = "Saving…";
+    var q = new URLSearchParams({category: form.elements.category.value, text: form.elements.text.value});
+    fetch("/notes/audio?" + q.toString(), {method: "POST", credentials: "same-origin", body: blob,
+          headers: {"X-CSRF-Token": csrf.content, "Content-Type": blob.type || "audio/webm"}})
+      .then(function (r) { return r.json().then(function (d) { if (!r.ok) throw new Error(d.error || ("Not saved (" + r.status + ").")); location.href = d.location; }); })
+      .catch(function (e) { status.textContent = e.message; save.disabled = false; });
+  });
+});

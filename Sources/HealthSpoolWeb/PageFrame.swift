@@ -1,0 +1,70 @@
+@preconcurrency import HealthSpoolCore
+@preconcurrency import HealthSpoolDaemon
+import Mustache
+
+/// What `layout.mustache` shows around a page: the title, the menu with the current page
+/// marked, the page's style sheets and scripts, the forms' keys, and either a converted page's
+/// view model (`page`, read inside `{{#page}}` by the page's template) or the markup of a page
+/// still built in Swift (`body`).
+struct PageFrame {
+    /// One entry of the menu.
+    struct Link {
+        let href: String
+        let label: String
+        let current: Bool
+    }
+
+    /// The menu, in order: path and label.
+    static let sections: [(String, String)] = [
+        ("/", "Today"), ("/day", "Days"), ("/import", "Import"), ("/journal", "Journal"), ("/meds", "Medications"), ("/reminders", "Reminders"),
+        ("/measure", "Measurements"), ("/lifestyle", "Lifestyle"), ("/goals", "Goals"), ("/report", "Summary"), ("/sync", "Sending"),
+        ("/settings", "Settings"),
+    ]
+
+    let title: String
+    let csrf: String
+    let once: MustacheLambda
+    let nav: [Link]
+    let styles: [String]
+    let scripts: [String]
+    let notice: Notice?
+    let body: String
+    let page: Any
+
+    /// `extraStyles` and `extraScripts`: addresses after the app's own (`WebAssets.path` or a
+    /// page's own route).
+    init(title: String, path: String, keys: FormKeys, notice: Notice? = nil, extraStyles: [String] = [], extraScripts: [String] = [],
+         body: String = "", page: Any = "") {
+        self.title = title
+        let fields = KeyFields(keys)
+        csrf = fields.csrf
+        once = fields.once
+        nav = Self.sections.map { Link(href: $0.0, label: $0.1, current: $0.0 == path) }
+        styles = [WebAssets.path("app.css")] + extraStyles
+        scripts = [WebAssets.path("app.js")] + extraScripts
+        self.notice = notice
+        self.body = body
+        self.page = page
+    }
+}
+
+/// The message a page shows after an action (`notice.mustache`), from the address the action
+/// redirected to: `ok` or `error`, with `undo` the Undo offer's token, with `emergency=1`
+/// `EmergencyLine` under it.
+struct Notice {
+    let ok: String?
+    let undo: String?
+    /// Where Undo lands: the page showing the notice.
+    let back: String
+    let emergency: String?
+    let error: String?
+
+    init?(_ query: Form, back: String) {
+        ok = query["ok"]
+        undo = ok != nil ? query["undo"].flatMap { UndoLog.isToken($0) ? $0 : nil } : nil
+        error = query["error"]
+        emergency = ok != nil && query["emergency"] == "1" ? EmergencyLine.text : nil
+        self.back = back
+        if ok == nil, error == nil { return nil }
+    }
+}
