@@ -5,9 +5,14 @@ import Hummingbird
 /// 1. `Host` must be the user's loopback address and port the server listens on: anything else
 ///    is a DNS-rebinding attempt and gets 403.
 /// 2. `/metrics` (a Prometheus scrape) needs the metrics token as `Authorization: Bearer …`,
-///    no cookie: else 401 with `WWW-Authenticate: Bearer`.
-/// 3. Except for `/login` and the style sheet and script, a live session cookie: else 401.
-/// 4. A state-changing request (not GET/HEAD) needs an `Origin` equal to `http://<Host>` and the
+///    no cookie: else 401 with `WWW-Authenticate: Bearer`. It is the one path another user's
+///    program may ask for.
+/// 3. Every other path is the owner's alone: a connection from another user's program gets 403
+///    whatever cookie it carries. (A browser sends the session cookie to every port of the
+///    address, so another user who serves a page on the user's address could read it; it is of
+///    no use to them from their own connections.)
+/// 4. Except for `/login` and the style sheets and scripts, a live session cookie: else 401.
+/// 5. A state-changing request (not GET/HEAD) needs an `Origin` equal to `http://<Host>` and the
 ///    session's CSRF token (`X-CSRF-Token` header or a `csrf` form field): else 403.
 /// Every answer carries a strict Content-Security-Policy and no-store caching, a "No such page"
 /// and any other error page included.
@@ -18,6 +23,9 @@ struct RequestGuard: RouterMiddleware {
     let sessions: WebSessions
     /// The token `/metrics` needs; nil: every scrape is refused.
     let metricsToken: String?
+    /// Whose each connection is; nil where there are no connections of users to tell apart (the
+    /// route tests' in-process client).
+    let peers: WebPeers?
 
     /// Paths that need no session: the login link and the embedded style sheets and scripts.
     static let open: Set<String> = WebAssets.paths.union(["/login"])
@@ -34,6 +42,9 @@ struct RequestGuard: RouterMiddleware {
             guard let token = metricsToken, MetricsToken.accepts(request.headers[.authorization], token: token) else {
                 return Self.secured(MetricsRoute.unauthorized(presented: request.headers[.authorization] != nil))
             }
+        } else if let peers, peers.user(of: context.connection) != peers.owner {
+            return Self.secured(Page.plain(status: .forbidden, title: "Refused",
+                                           text: "This health journal belongs to another user of this computer."))
         } else if !Self.open.contains(request.uri.path) {
             let now = DaemonClock.now()
             guard let id = request.cookies["hs_session"]?.value, let session = sessions.session(id, now: now) else {

@@ -31,6 +31,9 @@ final class WebPeers: Sendable {
     /// The user the daemon runs as.
     let owner: UInt32
     private let open = Mutex<[UInt32: Int]>([:])
+    /// The user at the other end of each open connection, by the connection's identity: the
+    /// request guard honours a session only on a connection of the owner's.
+    private let users = Mutex<[ObjectIdentifier: UInt32]>([:])
 
     init(limits: WebLimits, owner: UInt32 = getuid()) {
         self.limits = limits
@@ -48,6 +51,15 @@ final class WebPeers: Sendable {
             return true
         }
     }
+
+    /// Notes that `connection` is `uid`'s (while it is open).
+    func record(_ connection: ObjectIdentifier, uid: UInt32) { users.withLock { $0[connection] = uid } }
+
+    /// Forgets `connection` (closed).
+    func forget(_ connection: ObjectIdentifier) { users.withLock { $0[connection] = nil } }
+
+    /// The user at the other end of `connection`; nil when it is not (or no longer) open.
+    func user(of connection: ObjectIdentifier) -> UInt32? { users.withLock { $0[connection] } }
 
     func release(_ uid: UInt32) {
         open.withLock { counts in
@@ -79,6 +91,7 @@ final class WebConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     let peers: WebPeers
     private var admitted: UInt32?
+    private var connection: ObjectIdentifier?
     private var started = false
     /// Requests whose head has arrived and whose response has not ended yet.
     private var pending = 0
@@ -130,6 +143,8 @@ final class WebConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         admitted = uid
+        connection = ObjectIdentifier(context.channel)
+        peers.record(ObjectIdentifier(context.channel), uid: uid)
         arm(context, seconds: peers.limits.headSeconds)
     }
 
@@ -143,6 +158,8 @@ final class WebConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         deadline?.cancel()
         deadline = nil
         if let uid = admitted { peers.release(uid) }
+        if let connection { peers.forget(connection) }
         admitted = nil
+        connection = nil
     }
 }

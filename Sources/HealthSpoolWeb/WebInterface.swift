@@ -87,8 +87,8 @@ public struct WebInterface: Service, CustomStringConvertible {
                 logger.error("/metrics refuses every scrape: \(error)", metadata: ["event": "error"])
             }
         }
-        let responder = routes.router().buildResponder()
         let peers = WebPeers(limits: limits)
+        let responder = routes.router(peers: peers).buildResponder()
         var warnedInUse = false
         while !Task.isCancelled {
             let (url, statusFile, logger) = (self.url, self.statusFile, self.logger)

@@ -34,9 +34,11 @@ struct WebRoutes: Sendable {
     /// The configuration as it is now (read on the store queue: it touches files).
     func context() throws -> DaemonContext { try DaemonContext(environment: environment) }
 
-    func router() -> Router<WebContext> {
+    /// `peers`: whose each connection is (the server's connection guard keeps it); nil only for
+    /// the route tests' in-process client.
+    func router(peers: WebPeers? = nil) -> Router<WebContext> {
         let router = Router(context: WebContext.self)
-        router.add(middleware: RequestGuard(address: address, port: port, sessions: sessions, metricsToken: metricsToken))
+        router.add(middleware: RequestGuard(address: address, port: port, sessions: sessions, metricsToken: metricsToken, peers: peers))
         if let metrics { MetricsRoute.add(to: router, metrics: metrics) }
         WebAssets.add(to: router)
         router.get("/login") { request, _ in self.login(request) }

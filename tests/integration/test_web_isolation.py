@@ -132,7 +132,13 @@ def serve_recording(user, address: str, port: int, log: Path, page: str) -> subp
     """)
 
 
-def test_the_session_cookie_never_reaches_another_users_server_on_loopback(web, other_user, browser):
+def test_a_session_cookie_does_not_go_cross_site_and_is_of_no_use_to_another_user(web, other_user, browser):
+    """A browser sends a cookie to every port of its host. SameSite=Strict keeps the session
+    cookie off the requests another site starts (an image, a redirect that lands on the user's
+    address at another user's port); but the page that lands there is then same-site, and its
+    own requests (the favicon) carry the cookie to that other user's server. So the server
+    honours a session only on the owner's connections: the other user, replaying the stolen
+    cookie, gets 403 and nothing of the journal."""
     shared = Path(tempfile.mkdtemp(prefix="hs-other-"))
     os.chmod(shared, 0o777)
     log = shared / "stolen.log"
@@ -149,16 +155,37 @@ def test_the_session_cookie_never_reaches_another_users_server_on_loopback(web, 
         assert wait_until(lambda: listening_on("127.0.0.1", p1) and listening_on(web.address, p2), 10)
         browser.get(web.link())
         assert wait_until(lambda: "Please log in" not in browser.page_source and "<h1>" in browser.page_source, 10)
-        assert any(c["name"] == "hs_session" for c in browser.get_cookies())
+        cookie = next(c["value"] for c in browser.get_cookies() if c["name"] == "hs_session")
         browser.get(f"http://127.0.0.1:{p1}/")
         assert wait_until(lambda: "/landing" in log.read_text(), 15), log.read_text()
-        seen = log.read_text()
-        assert "/pixel" in seen
-        assert "hs_session" not in seen, seen
+        lines = log.read_text().splitlines()
+        assert any(line.startswith("/pixel") for line in lines), lines
+        cross_site = [line for line in lines if line.startswith(("/pixel", "/landing", "/ "))]
+        assert not [line for line in cross_site if "hs_session" in line], lines
     finally:
         for s in servers:
             s.kill()
             s.wait()
+    # The stolen cookie, from the other user's own connection: refused, nothing shown.
+    replay = as_other(other_user, f"""
+        import http.client
+        for method, path, body in (("GET", "/", None), ("GET", "/journal", None), ("POST", "/symptoms/log", "name=x")):
+            c = http.client.HTTPConnection({web.address!r}, {web.port}, timeout=10)
+            c.request(method, path, body=body, headers={{"Cookie": "hs_session={cookie}", "Host": "{web.address}:{web.port}",
+                                                        "Origin": "http://{web.address}:{web.port}",
+                                                        "Content-Type": "application/x-www-form-urlencoded"}})
+            r = c.getresponse()
+            print(method, path, r.status, r.read().decode(errors="replace").replace("\\n", " ")[:4000], flush=True)
+    """)
+    out, err = replay.communicate(timeout=60)
+    answers = out.splitlines()
+    assert len(answers) == 3, (out, err)
+    for line in answers:
+        assert " 403 " in line and "belongs to another user" in line, line
+        assert "Today" not in line and "Log a symptom" not in line, line
+    # The same cookie on the owner's connection is a live session.
+    r, page = web.request("GET", "/", {"Cookie": f"hs_session={cookie}"})
+    assert r.status == 200, (r.status, page[:300])
 
 
 def listening_on(address: str, port: int) -> bool:
