@@ -137,4 +137,8 @@ if Context.environment["HEALTHSPOOL_FUZZ"] == "1" {
         linkerSettings: [.unsafeFlags(["-use-ld=lld"])]
     ))
     package.products.append(.executable(name: "healthspool-fuzz", targets: ["healthspool-fuzz"]))
+    // The web files' build tool is linked with the sanitizer flags too: the same gold error.
+    for tool in package.targets where tool.name == "embed-web-files" {
+        tool.linkerSettings = [.unsafeFlags(["-use-ld=lld"])]
+    }
 }

@@ -124,7 +124,9 @@ enum WebTarget {
             mkdir(home + "/run", 0o700)
             let env = ["HOME": home, "XDG_RUNTIME_DIR": home + "/run", "TZ": "UTC", "PATH": "/usr/bin:/bin"]
             let secret = Array(repeating: UInt8(7), count: 32)
-            let routes = WebRoutes(environment: env, address: Self.address, port: Self.port, secret: secret)
+            guard let routes = try? WebRoutes(environment: env, address: Self.address, port: Self.port, secret: secret) else {
+                propertyFailed("web: the routes' store pool could not start")
+            }
             responder = routes.router().buildResponder()
             let now = DaemonClock.now()
             guard let s = routes.sessions.redeem(LoginLink.make(secret: secret, now: now), secret: secret, now: now) else {
