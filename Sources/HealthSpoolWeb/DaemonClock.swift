@@ -1,4 +1,4 @@
-@preconcurrency import HealthSpoolDaemon
+import HealthSpoolDaemon
 import HealthSpoolCore
 
 /// The wall clock, as the daemon reads it.

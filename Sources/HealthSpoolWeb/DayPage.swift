@@ -1,6 +1,6 @@
-@preconcurrency import HealthSpoolCore
-@preconcurrency import HealthSpoolDaemon
-@preconcurrency import HealthSpoolStore
+import HealthSpoolCore
+import HealthSpoolDaemon
+import HealthSpoolStore
 
 /// The day view (`/day/YYYY-MM-DD`, `day.mustache`): the date strip and the month calendar bound
 /// to the same date, then the day's steps, distance, sleep, heart rate with its curve, the

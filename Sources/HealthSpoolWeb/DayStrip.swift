@@ -1,5 +1,5 @@
-@preconcurrency import HealthSpoolCore
-@preconcurrency import HealthSpoolDaemon
+import HealthSpoolCore
+import HealthSpoolDaemon
 
 /// The two ways to choose a day, bound to the date in the address (`/day/YYYY-MM-DD`): a
 /// horizontal strip of days that scrolls and snaps (a list of links, so it works without

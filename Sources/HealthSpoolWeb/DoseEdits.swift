@@ -1,5 +1,5 @@
-@preconcurrency import HealthSpoolCore
-@preconcurrency import HealthSpoolDaemon
+import HealthSpoolCore
+import HealthSpoolDaemon
 import Hummingbird
 
 /// Doses in the browser: "Taken" (once per tap: the form's one-time token), a dose's time

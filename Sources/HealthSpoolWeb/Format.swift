@@ -1,5 +1,5 @@
-@preconcurrency import HealthSpoolCore
-@preconcurrency import HealthSpoolLinux
+import HealthSpoolCore
+import HealthSpoolLinux
 
 /// Plain words for what the store holds: type names without HealthKit identifiers, dates as
 /// "2026-03-29 08:00".

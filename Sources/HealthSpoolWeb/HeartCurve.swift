@@ -1,4 +1,4 @@
-@preconcurrency import HealthSpoolCore
+import HealthSpoolCore
 
 /// The day's heart-rate curve as inline SVG drawn by the server: the band from the lowest to the
 /// highest reading of each 15 minutes, the average as a line, hours along the bottom. The

@@ -1,6 +1,6 @@
-@preconcurrency import HealthSpoolCore
-@preconcurrency import HealthSpoolDaemon
-@preconcurrency import HealthSpoolStore
+import HealthSpoolCore
+import HealthSpoolDaemon
+import HealthSpoolStore
 
 /// The home page (`/`, `home.mustache`): today, from `HomeView` (made by `HomeToday`) — log a
 /// symptom, doses due with Taken, the symptoms and scores so far, the day's figures, the goals;

@@ -1,7 +1,7 @@
-@preconcurrency import HealthSpoolCore
-@preconcurrency import HealthSpoolDaemon
-@preconcurrency import HealthSpoolLinux
-@preconcurrency import HealthSpoolStore
+import HealthSpoolCore
+import HealthSpoolDaemon
+import HealthSpoolLinux
+import HealthSpoolStore
 import Hummingbird
 #if canImport(Glibc)
 import Glibc

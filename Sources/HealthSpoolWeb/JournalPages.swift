@@ -1,5 +1,5 @@
-@preconcurrency import HealthSpoolCore
-@preconcurrency import HealthSpoolDaemon
+import HealthSpoolCore
+import HealthSpoolDaemon
 import Hummingbird
 
 /// The health journal's actions over the same use cases as the CLI (`HealthJournal`): adding a

@@ -1,5 +1,5 @@
-@preconcurrency import HealthSpoolCore
-@preconcurrency import HealthSpoolDaemon
+import HealthSpoolCore
+import HealthSpoolDaemon
 import Hummingbird
 
 /// The journal page (`/journal`, `journal.mustache`), from `JournalTodayView`

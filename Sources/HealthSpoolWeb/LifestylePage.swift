@@ -1,5 +1,5 @@
-@preconcurrency import HealthSpoolCore
-@preconcurrency import HealthSpoolDaemon
+import HealthSpoolCore
+import HealthSpoolDaemon
 import Hummingbird
 
 /// Lifestyle factors (requirements 10–12) in the browser: a form to log one — what (exercise,

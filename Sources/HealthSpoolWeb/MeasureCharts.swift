@@ -1,6 +1,6 @@
-@preconcurrency import HealthSpoolCore
-@preconcurrency import HealthSpoolDaemon
-@preconcurrency import HealthSpoolLinux
+import HealthSpoolCore
+import HealthSpoolDaemon
+import HealthSpoolLinux
 
 /// The measurements page's charts: one per kind over the last 30 or 90 days, drawn by the
 /// server as SVG (like `Chart` and `HeartCurve`: nothing to load, no inline style), each

@@ -1,5 +1,5 @@
-@preconcurrency import HealthSpoolCore
-@preconcurrency import HealthSpoolDaemon
+import HealthSpoolCore
+import HealthSpoolDaemon
 
 /// The medications page (`/meds`, `meds.mustache`) from `MedicationsView`
 /// (`HealthJournal.medicationsView`): "Taken now" in one action, today's doses with their time

@@ -1,5 +1,5 @@
-@preconcurrency import HealthSpoolCore
-@preconcurrency import HealthSpoolDaemon
+import HealthSpoolCore
+import HealthSpoolDaemon
 import Hummingbird
 
 /// `GET /metrics`: the daemon's metrics in the Prometheus text format, for a scrape that sends

@@ -1,5 +1,5 @@
-@preconcurrency import HealthSpoolCore
-@preconcurrency import HealthSpoolDaemon
+import HealthSpoolCore
+import HealthSpoolDaemon
 import Mustache
 
 /// What `layout.mustache` shows around a page: the title, the menu with the current page

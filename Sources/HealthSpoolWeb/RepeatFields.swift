@@ -1,4 +1,4 @@
-@preconcurrency import HealthSpoolCore
+import HealthSpoolCore
 
 /// The repeat choice of the reminder and goal forms: every rule the CLI's `RepeatOptions`
 /// accepts, as radio buttons with their numbers beside them (every day; every N days; chosen

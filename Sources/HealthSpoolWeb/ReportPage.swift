@@ -1,5 +1,5 @@
-@preconcurrency import HealthSpoolCore
-@preconcurrency import HealthSpoolDaemon
+import HealthSpoolCore
+import HealthSpoolDaemon
 
 /// The doctor's summary (`/report`): a period chosen by dates or a quick choice (30 days, 3
 /// months, a year, since the latest note of a category), then the same sections as

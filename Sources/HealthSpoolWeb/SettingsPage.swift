@@ -1,7 +1,7 @@
-@preconcurrency import HealthSpoolCore
-@preconcurrency import HealthSpoolDaemon
-@preconcurrency import HealthSpoolGateway
-@preconcurrency import HealthSpoolLinux
+import HealthSpoolCore
+import HealthSpoolDaemon
+import HealthSpoolGateway
+import HealthSpoolLinux
 import Hummingbird
 
 /// Settings: which kinds of data are kept and sent (by category, with what each is), how often

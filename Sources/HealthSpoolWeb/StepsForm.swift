@@ -1,5 +1,5 @@
-@preconcurrency import HealthSpoolCore
-@preconcurrency import HealthSpoolDaemon
+import HealthSpoolCore
+import HealthSpoolDaemon
 
 /// The steps form of the measurements page: a count walked since a time today, stored like
 /// `healthspool measure steps N --from HH:MM` (a `stepCount` sample from then until now), and

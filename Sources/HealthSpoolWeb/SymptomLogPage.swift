@@ -1,5 +1,5 @@
-@preconcurrency import HealthSpoolCore
-@preconcurrency import HealthSpoolDaemon
+import HealthSpoolCore
+import HealthSpoolDaemon
 
 /// The second step of logging a symptom (`/symptoms/log`, `symptom-log.mustache`): the time is
 /// now and the part of the day follows from it; group, factors and a note wait behind "Add

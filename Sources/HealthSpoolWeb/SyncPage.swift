@@ -1,5 +1,5 @@
-@preconcurrency import HealthSpoolCore
-@preconcurrency import HealthSpoolDaemon
+import HealthSpoolCore
+import HealthSpoolDaemon
 
 /// The sending page (`/sync`, "Sending" in the menu, `sync.mustache`) from `SendingView`: what
 /// the service is doing, what waits to be sent, recent sends, Sync now. Home (`HomePage`) links

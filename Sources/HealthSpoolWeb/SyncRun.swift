@@ -1,8 +1,8 @@
 import Dispatch
-@preconcurrency import HealthSpoolCore
-@preconcurrency import HealthSpoolDaemon
-@preconcurrency import HealthSpoolLinux
-@preconcurrency import HealthSpoolStore
+import HealthSpoolCore
+import HealthSpoolDaemon
+import HealthSpoolLinux
+import HealthSpoolStore
 import Synchronization
 
 /// "Sync now" from the browser: asks the daemon over its control socket, as `healthspool sync`

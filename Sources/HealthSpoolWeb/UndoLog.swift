@@ -1,4 +1,4 @@
-@preconcurrency import HealthSpoolDaemon
+import HealthSpoolDaemon
 import Synchronization
 
 /// The Undo each save and delete offers (instead of "are you sure?"): what undoes the change

@@ -1,4 +1,4 @@
-@preconcurrency import HealthSpoolDaemon
+import HealthSpoolDaemon
 import HealthSpoolCore
 import HealthSpoolLinux
 import Hummingbird

@@ -1,5 +1,5 @@
-@preconcurrency import HealthSpoolCore
-@preconcurrency import HealthSpoolDaemon
+import HealthSpoolCore
+import HealthSpoolDaemon
 import HealthSpoolStore
 
 /// The symptom journal's use cases (`JournalUseCases`) opened for one web request, on the store

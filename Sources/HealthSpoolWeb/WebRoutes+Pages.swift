@@ -1,6 +1,6 @@
-@preconcurrency import HealthSpoolCore
-@preconcurrency import HealthSpoolDaemon
-@preconcurrency import HealthSpoolLinux
+import HealthSpoolCore
+import HealthSpoolDaemon
+import HealthSpoolLinux
 import Hummingbird
 
 extension WebRoutes {

@@ -1,5 +1,5 @@
 @testable import HealthSpoolWeb
-@preconcurrency import HealthSpoolCore
+import HealthSpoolCore
 import Testing
 
 @Suite struct DayStripTests {
