@@ -56,6 +56,21 @@ def stop_faked(hs):
 def needs_faketime():
     if shutil.which("faketime") is None:
         pytest.fail("faketime is not installed: scripts/setup-deps.sh --test")
+    clear_stale_faketime_state()
+
+
+def clear_stale_faketime_state():
+    """The `faketime` wrapper keeps a named semaphore and shared memory per its own pid in
+    /dev/shm and leaves them when it is killed; once that pid comes round again, the wrapper
+    fails with "sem_open: File exists" (seen with 523 pairs left on a machine). Those of wrappers
+    no longer running are removed."""
+    for name in os.listdir("/dev/shm"):
+        m = re.fullmatch(r"(?:sem\.faketime_sem_|faketime_shm_)(\d+)", name)
+        if m and not os.path.exists(f"/proc/{m.group(1)}"):
+            try:
+                os.unlink(os.path.join("/dev/shm", name))
+            except OSError:
+                pass
 
 
 def tomorrow() -> str:
