@@ -488,20 +488,24 @@ check "the daemon's control socket accepts the user's connections from outside t
 manual_sync() { local out; out=$(as_user healthspool sync --json 2>&1) && echo "$out" | grep -q '"outcome"'; }
 check "healthspool sync (as the user) completes" manual_sync
 # The packaged unit serves the web interface: `healthspool ui --no-open` prints the login link,
-# curl follows it (the session cookie set on the redirect) to the home page (Today); without
-# it, 401.
+# curl as the user follows it (the session cookie set on the redirect) to the home page (Today);
+# without it, 401. Another user (root here) gets 403 even with the link: pages answer only the
+# owner's connections.
 ui_serves() {
-    local link code
+    local link code page
     link=$(as_user healthspool ui --no-open 2>"$WORK/ui.err" | head -1)
     case "$link" in "http://$WEBADDR:$WEBPORT/login?token="*) ;; *) echo "healthspool ui printed: $link; on stderr: $(cat "$WORK/ui.err")"; return 1 ;; esac
-    code=$(curl -s -o /dev/null -w '%{http_code}' "http://$WEBADDR:$WEBPORT/")
+    code=$(as_user curl -s -o /dev/null -w '%{http_code}' "http://$WEBADDR:$WEBPORT/")
     [ "$code" = 401 ] || { echo "without the cookie: $code"; return 1; }
-    code=$(curl -sS -L -b "" -o "$WORK/home.html" -w '%{http_code}' "$link")
-    [ "$code" = 200 ] && grep -q '<h1>Today</h1>' "$WORK/home.html" || { echo "with the link: $code"; return 1; }
+    code=$(curl -s -o /dev/null -w '%{http_code}' "$link")
+    [ "$code" = 403 ] || { echo "another user with the link: $code"; return 1; }
+    page=$(as_user curl -sS -L -b "" -w '\n%{http_code}' "$link")
+    code=${page##*$'\n'}
+    [ "$code" = 200 ] && grep -q '<h1>Today</h1>' <<<"$page" || { echo "with the link: $code"; return 1; }
 }
 web_listening() { curl -s -o /dev/null "http://$WEBADDR:$WEBPORT/"; }
 wait_for 15 web_listening
-check "healthspool ui's link opens the home page (200) of the packaged unit; 401 without the cookie" ui_serves
+check "healthspool ui's link opens the home page (200) of the packaged unit; 401 without the cookie; 403 for another user" ui_serves
 
 # The application menu's "Health journal", as a person clicks it: the installed desktop entry's
 # Exec= line run as the user, with tests/e2e/browser_standin.py as xdg-open (it follows the
