@@ -1,3 +1,4 @@
+import HealthSpoolDaemon
 import HealthSpoolLinux
 
 /// The page `healthspool ui` hands the browser, `$XDG_RUNTIME_DIR/healthspool/login.html`. Only
@@ -46,32 +47,18 @@ enum LoginPage {
             body = "<h1>Starting your health journal…</h1>"
                 + "<p>This takes a few seconds. This page opens your journal by itself when it is ready.</p>"
         case let .ready(link):
-            refresh = "0;url=" + escape(link)
+            refresh = "0;url=" + HTMLText.escape(link)
             title = "Opening your health journal…"
-            body = "<h1>Opening your health journal…</h1><p><a href=\"\(escape(link))\">Open your health journal</a></p>"
+            body = "<h1>Opening your health journal…</h1><p><a href=\"\(HTMLText.escape(link))\">Open your health journal</a></p>"
         case let .failed(what, todo):
             refresh = nil
             title = "Your health journal could not start"
-            body = "<h1>Your health journal could not start</h1><p>\(escape(what))</p><p>\(escape(todo))</p>"
+            body = "<h1>Your health journal could not start</h1><p>\(HTMLText.escape(what))</p><p>\(HTMLText.escape(todo))</p>"
         }
         let meta = refresh.map { "<meta http-equiv=\"refresh\" content=\"\($0)\">" } ?? ""
         return "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
             + "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src '\(styleHash)'\">"
             + "<meta name=\"referrer\" content=\"no-referrer\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             + meta + "<title>\(title)</title><style>\(style)</style></head><body>\(body)</body></html>\n"
-    }
-
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(c)
-            }
-        }
-        return out
     }
 }
