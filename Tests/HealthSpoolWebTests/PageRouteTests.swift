@@ -1,0 +1,87 @@
+import HealthSpoolCore
+import HealthSpoolDaemon
+import HealthSpoolLinux
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import HealthSpoolWeb
+
+/// The routes of the settings, notes, lifestyle, summary and import pages, on a fresh home
+/// (`WebFixture`): each asks to log in without a session, refuses a form without the CSRF
+/// token, and shows what was typed escaped.
+extension WebFixture {
+    /// The journal of this home as notes and the summary read it.
+    func healthJournal() throws -> HealthJournal { try HealthJournal(context: try DaemonContext(environment: environment)) }
+
+    /// A form post in `session` with `body`, its CSRF token first unless `csrf` is false.
+    static func post(_ client: some TestClientProtocol, _ uri: String, _ session: WebSessions.Session?, csrf: Bool = true,
+                     _ body: String) async throws -> TestResponse {
+        let token = csrf ? "csrf=\(session?.csrf ?? "")&" : ""
+        return try await client.execute(uri: uri, method: .post, headers: headers(session, form: true), body: ByteBuffer(string: token + body))
+    }
+}
+
+/// `/settings` and its forms.
+@Suite struct SettingsRouteTests {
+    @Test func withoutASessionSettingsAskToLogInAndAFormWithoutTheCSRFTokenIsRefused() async throws {
+        let web = try WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let page = try await client.execute(uri: "/settings", method: .get)
+            #expect(page.status == .unauthorized)
+            let noToken = try await WebFixture.post(client, "/settings/lock", session, csrf: false, "locked=1")
+            #expect(noToken.status == .forbidden)
+            let noSession = try await WebFixture.post(client, "/settings/lock", nil, "locked=1")
+            #expect(noSession.status == .unauthorized)
+        }
+        #expect(!LockFlag.isSet(context: try DaemonContext(environment: web.environment)))
+    }
+
+    @Test func aFreshHomeIsUnlockedSendsAtOnceInMmolWithNoServerAndEveryKindChecked() async throws {
+        let web = try WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let r = try await client.execute(uri: "/settings", method: .get, headers: WebFixture.headers(session))
+            #expect(r.status == .ok)
+            let html = r.text
+            #expect(html.contains("<a href=\"/settings\" aria-current=\"page\">Settings</a>"))
+            #expect(html.contains("<p>Not locked: new data is read and sent.</p><input type=\"hidden\" name=\"locked\" value=\"1\"><button type=\"submit\">Lock</button>"))
+            #expect(html.contains("archive/ folder for 30 days."))
+            #expect(html.contains("<option value=\"realtime\" selected>As soon as there is new data</option><option value=\"hourly\">Once an hour</option>"))
+            #expect(html.contains("<input type=\"radio\" id=\"glucose-mmol\" name=\"unit\" value=\"mmol/L\" checked><label for=\"glucose-mmol\">mmol/L (for example 5.4)</label>"))
+            #expect(html.contains("No receiving server is set"))
+            #expect(html.contains("<input type=\"checkbox\" id=\"t-heartRate\" name=\"on-heartRate\" value=\"1\" checked aria-describedby=\"t-heartRate-d\"><div><label for=\"t-heartRate\">Heart rate</label>"))
+            for category in DataCategory.allCases {
+                #expect(html.contains("<button type=\"submit\" id=\"save-\(category.rawValue)\">Save \(Page.escape(category.displayName))</button>"))
+            }
+            #expect(html.components(separatedBy: "name=\"csrf\" value=\"\(session.csrf)\"").count - 1 == 5 + DataCategory.allCases.count)
+        }
+    }
+
+    @Test func lockingIsShownBackAndAMessageIsShownEscaped() async throws {
+        let web = try WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let locked = try await WebFixture.post(client, "/settings/lock", session, "locked=1")
+            #expect(locked.status == .seeOther)
+            let html = try await client.execute(uri: "/settings?ok=%3Cb%3Eyes%3C%2Fb%3E", method: .get, headers: WebFixture.headers(session)).text
+            #expect(html.contains("<p>Locked: nothing is read or sent.</p><input type=\"hidden\" name=\"locked\" value=\"0\"><button type=\"submit\">Unlock</button>"))
+            #expect(html.contains("<p class=\"notice ok\" role=\"status\">&lt;b&gt;yes&lt;/b&gt;</p>"))
+        }
+    }
+
+    @Test func aGlucoseUnitSavedIsCheckedAndTheReceivingServerIsShownEscaped() async throws {
+        let web = try WebFixture()
+        let session = try web.session()
+        try SettingsLoader.update(paths: try DaemonContext(environment: web.environment).paths,
+                                  [("gateway.url", "https://gw.example/in?a=1&b=<x>")])
+        try await web.app.test(.router) { client in
+            let saved = try await WebFixture.post(client, "/settings/glucose", session, "unit=mg%2FdL")
+            #expect(saved.status == .seeOther)
+            let html = try await client.execute(uri: "/settings", method: .get, headers: WebFixture.headers(session)).text
+            #expect(html.contains("value=\"mg/dL\" checked><label for=\"glucose-mg\">"))
+            #expect(!html.contains("value=\"mmol/L\" checked"))
+            #expect(html.contains("<p>Data is sent to https://gw.example/in?a=1&amp;b=&lt;x&gt;. Its password or key is never shown here.</p>"))
+        }
+    }
+}
