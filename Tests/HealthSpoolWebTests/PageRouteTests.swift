@@ -85,3 +85,88 @@ extension WebFixture {
         }
     }
 }
+
+/// `/notes` and `/notes/ID/edit`.
+@Suite struct NoteRouteTests {
+    @Test func withoutASessionNotesAskToLogInAndAFormWithoutTheCSRFTokenIsRefused() async throws {
+        let web = try WebFixture()
+        let n = try web.healthJournal().addNote(text: "x", category: nil, audio: nil, now: DaemonClock.now())
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let list = try await client.execute(uri: "/notes", method: .get)
+            #expect(list.status == .unauthorized)
+            let edit = try await client.execute(uri: "/notes/\(n.id)/edit", method: .get)
+            #expect(edit.status == .unauthorized)
+            let add = try await WebFixture.post(client, "/notes/add", session, csrf: false, "text=y")
+            #expect(add.status == .forbidden)
+            let change = try await WebFixture.post(client, "/notes/edit", session, csrf: false, "id=\(n.id)&text=y")
+            #expect(change.status == .forbidden)
+            let delete = try await WebFixture.post(client, "/notes/delete", session, csrf: false, "id=\(n.id)")
+            #expect(delete.status == .forbidden)
+        }
+        #expect(try web.healthJournal().note(n.id).text == "x")
+    }
+
+    @Test func noNotesYetShowsTheFormAndSaysSo() async throws {
+        let web = try WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let r = try await client.execute(uri: "/notes", method: .get, headers: WebFixture.headers(session))
+            #expect(r.status == .ok)
+            let html = r.text
+            #expect(html.contains("<form method=\"post\" action=\"/notes/add\" id=\"note-form\"><input type=\"hidden\" name=\"csrf\" value=\"\(session.csrf)\">"))
+            #expect(html.contains("<input id=\"f-category\" name=\"category\" type=\"text\" value=\"\(Note.defaultCategory)\" list=\"note-categories\" autocomplete=\"off\" aria-describedby=\"f-category-hint\">"))
+            #expect(html.contains("<p>No notes yet.</p>"))
+            #expect(!html.contains("aria-label=\"Note categories\""))
+        }
+    }
+
+    @Test func aNoteSavedIsListedEscapedInItsCategoryWithChangeAndDelete() async throws {
+        let web = try WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let saved = try await WebFixture.post(client, "/notes/add", session, "category=Dr%20%3CKim%3E&text=Ask%20about%20%3Cb%3Epills%3C%2Fb%3E%20%26%20sleep")
+            #expect(saved.status == .seeOther)
+            let location = try #require(saved.headers[.location])
+            #expect(location.contains("&undo="))
+            let html = try await client.execute(uri: location, method: .get, headers: WebFixture.headers(session)).text
+            let n = try #require(try web.healthJournal().notes(category: nil).first)
+            #expect(html.contains("<p>Ask about &lt;b&gt;pills&lt;/b&gt; &amp; sleep</p>"))
+            #expect(html.contains("<p class=\"meta\">\(Format.local(n.created)) · Dr &lt;Kim&gt;</p>"))
+            #expect(html.contains("<option value=\"Dr &lt;Kim&gt;\"></option>"))
+            #expect(html.contains("<li><a class=\"choice\" href=\"/notes?category=Dr%20%3CKim%3E\">Dr &lt;Kim&gt; (1)</a></li>"))
+            #expect(html.contains("<a class=\"button secondary\" href=\"/notes/\(n.id)/edit\" aria-label=\"Change: the note of \(Format.local(n.created))\">Change</a>"))
+            #expect(html.contains("<input type=\"hidden\" name=\"id\" value=\"\(n.id)\"><input type=\"hidden\" name=\"back\" value=\"/notes\">"))
+            #expect(!html.contains("<b>pills"))
+            let chosen = try await client.execute(uri: "/notes?category=Dr%20%3CKim%3E", method: .get, headers: WebFixture.headers(session)).text
+            #expect(chosen.contains("aria-current=\"page\">Dr &lt;Kim&gt; (1)</a>"))
+            #expect(chosen.contains("value=\"Dr &lt;Kim&gt;\" list=\"note-categories\""))
+        }
+    }
+
+    @Test func theEditPageShowsTheNoteEscapedAndSavingChangesIt() async throws {
+        let web = try WebFixture()
+        let n = try web.healthJournal().addNote(text: "</textarea><b>x</b>", category: "a&b", audio: nil, now: DaemonClock.now())
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let r = try await client.execute(uri: "/notes/\(n.id)/edit", method: .get, headers: WebFixture.headers(session))
+            #expect(r.status == .ok)
+            let html = r.text
+            #expect(html.contains("<textarea id=\"f-text\" name=\"text\" rows=\"5\">&lt;/textarea&gt;&lt;b&gt;x&lt;/b&gt;</textarea>"))
+            #expect(html.contains("<input id=\"f-category\" name=\"category\" type=\"text\" value=\"a&amp;b\" required autocomplete=\"off\">"))
+            #expect(html.contains("<p>Not needed any more? Delete it. You can undo that.</p>"))
+            let saved = try await WebFixture.post(client, "/notes/edit", session, "id=\(n.id)&category=a%26b&text=better")
+            #expect(saved.status == .seeOther)
+            #expect(try web.healthJournal().note(n.id).text == "better")
+        }
+    }
+
+    @Test func theEditPageOfANoteThatIsNotThereSaysSoWithAWayBack() async throws {
+        let web = try WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let html = try await client.execute(uri: "/notes/999/edit", method: .get, headers: WebFixture.headers(session)).text
+            #expect(html.contains("<p class=\"notice error\" role=\"alert\">This note cannot be changed: it was deleted, or the address is not right.</p><p><a class=\"button\" href=\"/notes\">Back to the notes</a></p>"))
+        }
+    }
+}
