@@ -170,3 +170,100 @@ extension WebFixture {
         }
     }
 }
+
+/// `/lifestyle` and `/lifestyle/ID/edit`.
+@Suite struct LifestyleRouteTests {
+    @Test func withoutASessionLifestyleAsksToLogInAndAFormWithoutTheCSRFTokenIsRefused() async throws {
+        let web = try WebFixture()
+        let e = try web.journal().logLifestyle(LifestyleLog(factor: "coffee"))
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let page = try await client.execute(uri: "/lifestyle", method: .get)
+            #expect(page.status == .unauthorized)
+            let edit = try await client.execute(uri: "/lifestyle/\(e.id)/edit", method: .get)
+            #expect(edit.status == .unauthorized)
+            let log = try await WebFixture.post(client, "/lifestyle/log", session, csrf: false, "factor=water")
+            #expect(log.status == .forbidden)
+            let change = try await WebFixture.post(client, "/lifestyle/edit", session, csrf: false, "id=\(e.id)&factor=tea")
+            #expect(change.status == .forbidden)
+            let delete = try await WebFixture.post(client, "/lifestyle/delete", session, csrf: false, "id=\(e.id)")
+            #expect(delete.status == .forbidden)
+        }
+        #expect(try web.journal().lifestyleEntry(e.id.description).factor == "coffee")
+    }
+
+    @Test func anEmptyWeekShowsTheFormAndSaysNothingWasNoted() async throws {
+        let web = try WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let r = try await client.execute(uri: "/lifestyle", method: .get, headers: WebFixture.headers(session))
+            #expect(r.status == .ok)
+            let html = r.text
+            #expect(html.contains("<form method=\"post\" action=\"/lifestyle/log\" class=\"card\"><input type=\"hidden\" name=\"csrf\" value=\"\(session.csrf)\">"))
+            #expect(html.contains("<input type=\"radio\" id=\"factor-0\" name=\"factor\" value=\""))
+            #expect(html.contains("<option value=\"\" selected>Not given</option><option value=\"none\">None</option>"))
+            #expect(html.contains("<p>Nothing noted in the last 7 days.</p>"))
+            #expect(!html.contains("autofocus"))
+        }
+    }
+
+    @Test func anEntryLoggedIsListedEscapedWithChangeAndDelete() async throws {
+        let web = try WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let saved = try await WebFixture.post(client, "/lifestyle/log", session, "other=walk%20%3Cdog%3E&amount=2&unit=km&note=%22nice%22%20%26%20sunny")
+            #expect(saved.status == .seeOther)
+            let location = try #require(saved.headers[.location])
+            let html = try await client.execute(uri: location, method: .get, headers: WebFixture.headers(session)).text
+            let e = try #require(try web.journal().lifestyle(on: web.journal().today).first)
+            let time = String(Format.local(e.at).suffix(5))
+            #expect(html.contains("<h3>Today</h3><ul class=\"readings\"><li class=\"editable\" data-entry=\"\(e.id)\"><span class=\"what\">\(time) Walk &lt;dog&gt;: 2 km (\(e.timeOfDay.rawValue)) – &quot;nice&quot; &amp; sunny</span>"))
+            #expect(html.contains("<a class=\"button secondary\" href=\"/lifestyle/\(e.id)/edit?back=/lifestyle\" aria-label=\"Change: walk &lt;dog&gt; at \(time)\">Change</a>"))
+            #expect(!html.contains("<dog>"))
+        }
+    }
+
+    @Test func whatIsNotANumberIsRefusedNextToItsFieldKeepingWhatWasTyped() async throws {
+        let web = try WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let r = try await WebFixture.post(client, "/lifestyle/log", session, "factor=water&amount=2%3Cb%3E&unit=cups")
+            #expect(r.status.code == 422)
+            let html = r.text
+            #expect(html.contains("<p class=\"notice error\" role=\"alert\">It was not saved. See the message next to what needs changing.</p>"))
+            #expect(html.contains("<input id=\"f-amount\" name=\"amount\" type=\"text\" value=\"2&lt;b&gt;\" autocomplete=\"off\" inputmode=\"decimal\" class=\"short\" aria-invalid=\"true\" autofocus aria-describedby=\"f-amount-error f-amount-hint\">"))
+            #expect(html.contains("value=\"water\" checked>"))
+            #expect(html.components(separatedBy: "autofocus").count == 2)
+        }
+    }
+
+    @Test func theEditPageShowsTheEntryEscapedAndSavingChangesIt() async throws {
+        let web = try WebFixture()
+        let e = try web.journal().logLifestyle(LifestyleLog(factor: "tea <green>", measure: .level(.high), note: "</textarea>"))
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let r = try await client.execute(uri: "/lifestyle/\(e.id)/edit?back=/lifestyle", method: .get, headers: WebFixture.headers(session))
+            #expect(r.status == .ok)
+            let html = r.text
+            #expect(html.contains("<title>Change: tea &lt;green&gt; – Health journal</title>"))
+            #expect(html.contains("<input id=\"f-factor\" name=\"factor\" type=\"text\" value=\"tea &lt;green&gt;\" required autocomplete=\"off\">"))
+            #expect(html.contains("<option value=\"high\" selected>High</option>"))
+            #expect(html.contains("<option value=\"\(e.timeOfDay.rawValue)\" selected>"))
+            #expect(html.contains("<textarea id=\"f-note\" name=\"note\" rows=\"3\">&lt;/textarea&gt;</textarea>"))
+            #expect(html.contains("<input type=\"hidden\" name=\"back\" value=\"/lifestyle\">"))
+            let saved = try await WebFixture.post(client, "/lifestyle/edit", session, "id=\(e.id)&factor=tea&level=low&back=%2Flifestyle")
+            #expect(saved.status == .seeOther)
+            #expect(saved.headers[.location]?.hasPrefix("/lifestyle?ok=") == true)
+            #expect(try web.journal().lifestyleEntry(e.id.description).factor == "tea")
+        }
+    }
+
+    @Test func theEditPageOfAnEntryThatIsNotThereSaysSoWithAWayBack() async throws {
+        let web = try WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let html = try await client.execute(uri: "/lifestyle/999/edit?back=/journal", method: .get, headers: WebFixture.headers(session)).text
+            #expect(html.contains("<p class=\"notice error\" role=\"alert\">This entry cannot be changed: it was deleted, or the address is not right.</p><p><a class=\"button\" href=\"/journal\">Back</a></p>"))
+        }
+    }
+}
