@@ -267,3 +267,51 @@ extension WebFixture {
         }
     }
 }
+
+/// `/report`, the doctor's summary.
+@Suite struct ReportRouteTests {
+    @Test func withoutASessionTheSummaryAsksToLogIn() async throws {
+        let web = try WebFixture()
+        try await web.app.test(.router) { client in
+            let page = try await client.execute(uri: "/report", method: .get)
+            #expect(page.status == .unauthorized)
+        }
+    }
+
+    @Test func theLast30DaysAreShownWithTheQuickChoicesAndThePrintButton() async throws {
+        let web = try WebFixture()
+        let session = try web.session()
+        let now = DaemonClock.now()
+        let reports = VisitReports(journal: try web.healthJournal())
+        let period = reports.defaultPeriod(now: now)
+        try await web.app.test(.router) { client in
+            let r = try await client.execute(uri: "/report", method: .get, headers: WebFixture.headers(session))
+            #expect(r.status == .ok)
+            let html = r.text
+            #expect(html.contains("<li><a class=\"choice\" href=\"/report?days=30\">Last 30 days</a></li>"))
+            #expect(html.contains("<input id=\"f-from\" name=\"from\" type=\"date\" value=\"\(period.from)\">"))
+            #expect(html.contains("<code>healthspool report --from \(period.from) --to \(period.to)</code>"))
+            #expect(html.contains("<script src=\"\(WebAssets.path("report.js"))\" defer></script>"))
+            #expect(html.contains("<link rel=\"stylesheet\" href=\"/report/page.css?from=\(period.from)&amp;to=\(period.to)\">"))
+            #expect(html.contains("<p class=\"report-empty\">Nothing was recorded in this period.</p>"))
+            #expect(!html.contains("id=\"f-since\""))
+        }
+    }
+
+    @Test func noteCategoriesAndTheNameAreShownEscapedAndAnUnknownCategorySaysSo() async throws {
+        let web = try WebFixture()
+        let session = try web.session()
+        _ = try web.healthJournal().addNote(text: "Ask <why>", category: "Dr <Kim>", audio: nil, now: DaemonClock.now())
+        try SettingsLoader.update(paths: try DaemonContext(environment: web.environment).paths, [("report.name", "Ann <b>& Co</b>")])
+        try await web.app.test(.router) { client in
+            let html = try await client.execute(uri: "/report?days=91&questions=Dr%20%3CKim%3E", method: .get, headers: WebFixture.headers(session)).text
+            #expect(html.contains("<a class=\"choice\" href=\"/report?days=91&amp;questions=Dr%20%3CKim%3E\" aria-current=\"page\">Last 3 months</a>"))
+            #expect(html.contains("<option value=\"Dr &lt;Kim&gt;\" selected>Dr &lt;Kim&gt;</option>"))
+            #expect(html.contains("<input type=\"hidden\" name=\"questions\" value=\"Dr &lt;Kim&gt;\">"))
+            #expect(html.contains("Ann &lt;b&gt;&amp; Co&lt;/b&gt;"))
+            #expect(!html.contains("<b>& Co"))
+            let unknown = try await client.execute(uri: "/report?since=%3Ci%3E", method: .get, headers: WebFixture.headers(session)).text
+            #expect(unknown.contains("<p class=\"notice error\" role=\"alert\">There is no note in the category \u{201C}&lt;i&gt;\u{201D}: showing the last 30 days.</p>"))
+        }
+    }
+}
