@@ -315,3 +315,36 @@ extension WebFixture {
         }
     }
 }
+
+/// `/import`, the page to drop an export on.
+@Suite struct ImportRouteTests {
+    @Test func withoutASessionImportAsksToLogInAndAnUploadWithoutTheCSRFTokenIsRefused() async throws {
+        let web = try WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let page = try await client.execute(uri: "/import", method: .get)
+            #expect(page.status == .unauthorized)
+            var headers = WebFixture.headers(session, form: true)
+            headers[.contentType] = "application/octet-stream"
+            headers[.init("X-File-Name")!] = "export.xml"
+            let upload = try await client.execute(uri: "/import", method: .post, headers: headers, body: ByteBuffer(string: "<HealthData/>"))
+            #expect(upload.status == .forbidden)
+            #expect(upload.text.contains("This form has expired."))
+        }
+    }
+
+    @Test func thePageTakesAFileUpToTheLimitAndNamesTheSpoolFolder() async throws {
+        let web = try WebFixture()
+        let session = try web.session()
+        let ctx = try DaemonContext(environment: web.environment)
+        try await web.app.test(.router) { client in
+            let r = try await client.execute(uri: "/import", method: .get, headers: WebFixture.headers(session))
+            #expect(r.status == .ok)
+            let html = r.text
+            #expect(html.contains("<div class=\"drop\" id=\"drop\" data-max-bytes=\"\(Int64(ctx.settings.webUploadMaxMB) << 20)\">"))
+            #expect(html.contains("At most \(ctx.settings.webUploadMaxMB) MiB."))
+            #expect(html.contains("save the file to the folder \(Page.escape(ctx.spool.path)) instead"))
+            #expect(html.contains("<script src=\"\(WebAssets.path("days.js"))\" defer></script>"))
+        }
+    }
+}
