@@ -348,3 +348,26 @@ extension WebFixture {
         }
     }
 }
+
+/// The heart-rate curve of the day view (`heart-curve.mustache` over `HeartCurve`).
+@Suite struct HeartCurveRouteTests {
+    @Test func aDayWithHeartRateReadingsDrawsItsCurveWithTheHoursAndAPointPerQuarterHour() async throws {
+        let web = try WebFixture()
+        let journal = try web.healthJournal()
+        let day = CivilDate(year: 2026, month: 1, day: 15)
+        for (hour, minute, bpm) in [(8, 0, 60.0), (8, 20, 80.0), (12, 0, 100.0)] {
+            _ = try journal.measure(.heartRate(bpm), at: LocalDay.timestamp(day, hour: hour, minute: minute, in: journal.zone), now: DaemonClock.now())
+        }
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let html = try await client.execute(uri: "/day/2026-01-15", method: .get, headers: WebFixture.headers(session)).text
+            #expect(html.contains("<svg role=\"img\" aria-labelledby=\"hr-title\" viewBox=\"0 0 720 250\" width=\"100%\" class=\"curve\"><title id=\"hr-title\">Heart rate through the day: lowest 60, average "))
+            #expect(html.contains(", highest 100 beats per minute</title><line x1=\"66\" x2=\"712\" y1=\""))
+            #expect(html.contains("<text x=\"66\" y=\"244\" text-anchor=\"start\" fill=\"#1a1a1a\">00:00</text>"))
+            #expect(html.contains("text-anchor=\"end\" fill=\"#1a1a1a\">24:00</text>"))
+            let line = try #require(html.components(separatedBy: "<polyline points=\"").dropFirst().first?.prefix { $0 != "\"" })
+            #expect(line.split(separator: " ").count == 3)
+            #expect(html.contains("</polyline></svg>"))
+        }
+    }
+}
