@@ -3,7 +3,7 @@ import HealthSpoolDaemon
 import HealthSpoolLinux
 
 /// The measurements page's charts: one per kind over the last 30 or 90 days, drawn by the
-/// server as SVG (like `Chart` and `HeartCurve`: nothing to load, no inline style), each
+/// server as SVG (like `BarChart` and `HeartCurve`: nothing to load, no inline style), each
 /// reading a dot joined by a line, the usual range shaded where one is well known. Narrow
 /// (360 units) so that on a phone the labels render at 14 px or more (`svg.trend text`).
 enum MeasureCharts {

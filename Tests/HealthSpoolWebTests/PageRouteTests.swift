@@ -371,3 +371,30 @@ extension WebFixture {
         }
     }
 }
+
+/// The bars of the sending page (`bars.mustache` over `BarChart`).
+@Suite struct BarChartRouteTests {
+    @Test func theKindsWaitingToBeSentAreDrawnAsBarsWithTheirCounts() async throws {
+        let web = try WebFixture()
+        for symptom in ["Headache", "Nausea", "Headache"] { _ = try web.journal().logSymptom(SymptomLog(symptom: symptom, severity: .mild)) }
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let html = try await client.execute(uri: "/sync", method: .get, headers: WebFixture.headers(session)).text
+            let svg = try #require(html.components(separatedBy: "<svg role=\"img\" aria-labelledby=\"chart-title\"").dropFirst().first?
+                .components(separatedBy: "</svg>").first)
+            #expect(svg.hasPrefix(" viewBox=\"0 0 340 "))
+            #expect(svg.contains("<title id=\"chart-title\">Entries waiting to be sent, by kind</title><text x=\"0\" y=\"16\" fill=\"#1a1a1a\">"))
+            #expect(svg.contains("<rect x=\"0\" y=\"22\" width=\""))
+            #expect(svg.components(separatedBy: "<rect ").count - 1 == html.components(separatedBy: "<tr><td>").count - 1)
+        }
+    }
+
+    @Test func aBarsLabelAndValueAreWrittenAsTextEscaped() {
+        let chart = BarChart([("<b>Steps</b> & more", 10), ("Sleep", 5)], label: "Kinds \"waiting\"", valueText: { "\($0) <i>" })
+        let svg = WebTemplates.partial("bars", chart, keys: FormKeys(csrf: "") { "" })
+        #expect(svg.contains("<title id=\"chart-title\">Kinds &quot;waiting&quot;</title>"))
+        #expect(svg.contains("<text x=\"0\" y=\"16\" fill=\"#1a1a1a\">&lt;b&gt;Steps&lt;/b&gt; &amp; more</text><rect x=\"0\" y=\"22\" width=\"276\" height=\"18\" fill=\"#14365c\"></rect><text x=\"282\" y=\"37\" fill=\"#1a1a1a\">10 &lt;i&gt;</text>"))
+        #expect(svg.contains("<rect x=\"0\" y=\"70\" width=\"138\" height=\"18\""))
+        #expect(svg.contains("viewBox=\"0 0 340 100\""))
+    }
+}
