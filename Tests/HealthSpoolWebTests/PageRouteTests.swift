@@ -398,3 +398,33 @@ extension WebFixture {
         #expect(svg.contains("viewBox=\"0 0 340 100\""))
     }
 }
+
+/// The measurement charts (`trend.mustache` over `MeasureCharts.Trend`).
+@Suite struct TrendChartRouteTests {
+    @Test func twoBloodPressureReadingsAreDrawnAsDotsAndSquaresJoinedByALineEach() async throws {
+        let web = try WebFixture()
+        let journal = try web.healthJournal()
+        let now = DaemonClock.now()
+        for (ago, systolic, diastolic) in [(2 * 86_400_000 as Int64, 128.0, 82.0), (3_600_000, 135.0, 88.0)] {
+            _ = try journal.measure(.bloodPressure(systolic: systolic, diastolic: diastolic), at: Timestamp(millis: now.millis - ago), now: now)
+        }
+        _ = try journal.measure(.heartRate(61), at: Timestamp(millis: now.millis - 60_000), now: now)
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let html = try await client.execute(uri: "/measure", method: .get, headers: WebFixture.headers(session)).text
+            let bp = try #require(html.components(separatedBy: "<h3 id=\"chart-bloodPressure-h\">Blood pressure</h3>").dropFirst().first?
+                .components(separatedBy: "<h3").first)
+            #expect(bp.hasPrefix("<svg role=\"img\" aria-labelledby=\"chart-bloodPressure-title\" viewBox=\"0 0 360 220\" class=\"trend\" id=\"chart-bloodPressure\"><title id=\"chart-bloodPressure-title\">Blood pressure, last 30 days: 2 readings, latest 135/88 mmHg on "))
+            #expect(bp.components(separatedBy: "<rect class=\"band\" x=\"52\"").count - 1 == 2)
+            #expect(bp.components(separatedBy: "<polyline points=\"").count - 1 == 2)
+            #expect(bp.components(separatedBy: "r=\"5\" fill=\"#14365c\"></circle>").count - 1 == 2)
+            #expect(bp.components(separatedBy: "width=\"10\" height=\"10\" fill=\"#a13d00\"></rect>").count - 1 == 2)
+            #expect(bp.contains("</svg><p class=\"hint\">Dots: the top number. Squares: the bottom number.</p><p class=\"hint\">Shaded: the usual ranges"))
+            let hr = try #require(html.components(separatedBy: "<h3 id=\"chart-heartRate-h\">Heart rate</h3>").dropFirst().first?
+                .components(separatedBy: "<h3").first)
+            #expect(hr.contains("r=\"5\" fill=\"#14365c\"></circle></svg><p class=\"hint\">Shaded: the usual resting heart rate"))
+            #expect(!hr.contains("<polyline"))
+            #expect(html.contains("<h3 id=\"chart-weight-h\">Weight</h3><p>No readings in the last 30 days.</p>"))
+        }
+    }
+}
