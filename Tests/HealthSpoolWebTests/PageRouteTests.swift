@@ -428,3 +428,10 @@ extension WebFixture {
         }
     }
 }
+
+/// A deleted note's recording is kept at least as long as the note's Undo is offered.
+@Suite struct NoteUndoWindowTests {
+    @Test func theRecordingOutlivesTheUndoOffer() {
+        #expect(UndoLog.lifetimeMillis <= NoteRecordings.keptAsideMillis)
+    }
+}
