@@ -32,8 +32,8 @@ struct DayPage: Sendable {
 
     struct Heart: Sendable {
         let figures: [Figure]
-        /// The curve as inline SVG, built and escaped by `HeartCurve`.
-        let curve: String
+        /// The curve (`heart-curve.mustache`).
+        let curve: HeartCurve
         let readings: String
     }
 
@@ -93,7 +93,7 @@ struct DayPage: Sendable {
                 Figure(label: "Average over time", id: "hr-avg", data: Hidden(name: "data-value", value: String(Int(hr.weightedAverage.rounded()))),
                        text: "\(style.count(hr.weightedAverage)) bpm"),
                 Figure(label: "Highest", id: "hr-max", data: Hidden(name: "data-value", value: String(Int(hr.max))), text: "\(style.count(hr.max)) bpm"),
-            ], curve: HeartCurve.svg(hr, dayStart: summary.start, dayEnd: summary.end), readings: style.count(Double(hr.count)))
+            ], curve: HeartCurve(hr, dayStart: summary.start, dayEnd: summary.end), readings: style.count(Double(hr.count)))
         }
         readings = summary.measurements.map { ReadingRow($0, back: back) }
         hasReadings = !readings.isEmpty

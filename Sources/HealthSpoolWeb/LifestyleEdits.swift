@@ -4,49 +4,60 @@ import Hummingbird
 
 /// Changing and deleting a lifestyle entry in the browser (`JournalUseCases.editLifestyle`,
 /// `deleteLifestyle`, the same as `healthspool lifestyle edit` and `delete`), each with Undo.
-enum LifestyleEdits {
+/// The page (`/lifestyle/ID/edit`, `lifestyle-edit.mustache`) shows the entry as
+/// `JournalUseCases.lifestyleEntry` reads it.
+struct LifestyleEdits: Sendable {
+    /// A choice of a list.
+    struct Choice: Sendable {
+        let value: String
+        let label: String
+        let selected: Bool
+    }
+
+    let id: String
+    /// Where the form lands.
+    let back: String
+    let factorField: Field
+    let amountField: Field
+    let unitField: Field
+    let levels: [Choice]
+    /// The local date ("2026-11-26") and time ("09:15").
+    let date: String
+    let time: String
+    let parts: [Choice]
+    /// The note, "" when it has none.
+    let note: String
+
+    init(_ e: LifestyleEntry, back: String) {
+        id = e.id.description
+        self.back = back
+        var amount = "", unit = "", level: LifestyleLevel?
+        switch e.measure {
+        case let .amount(v, u)?: amount = SampleIdentity.canonicalNumber(v); unit = u
+        case let .level(l)?: level = l
+        case nil: break
+        }
+        var focus = Field.Focus()
+        factorField = Field(label: "What", name: "factor", value: e.factor, focus: &focus)
+        amountField = Field(label: "How much (optional)", name: "amount", value: amount, required: false, inputmode: "decimal", focus: &focus)
+        unitField = Field(label: "Unit", name: "unit", value: unit, required: false, hint: "For example: cups, minutes.", focus: &focus)
+        levels = LifestyleLevel.allCases.map { Choice(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == level) }
+        let local = e.at.iso8601Local
+        date = String(local.prefix(10))
+        time = String(local.dropFirst(11).prefix(5))
+        parts = PartOfDay.allCases.map { Choice(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == e.timeOfDay) }
+        note = e.note ?? ""
+    }
+
     static func page(_ ctx: DaemonContext, id: String, query: Form, keys: FormKeys) throws -> String {
         let back = Edits.back(query, else: "/day")
-        let journal = try WebJournal.open(ctx)
         let e: LifestyleEntry
-        do { e = try journal.lifestyleEntry(id) } catch {
-            var p = Page(title: "Change a lifestyle entry", path: "/day", csrf: keys)
-            p.raw("<p class=\"notice error\" role=\"alert\">This entry cannot be changed: it was deleted, or the address is not right.</p>")
-            p.raw("<p><a class=\"button\" href=\"\(Page.escape(back))\">Back</a></p>")
-            return p.document()
+        do { e = try WebJournal.open(ctx).lifestyleEntry(id) } catch {
+            return EntryGone.render(title: "Change a lifestyle entry", path: "/day", keys: keys,
+                                    gone: "This entry cannot be changed: it was deleted, or the address is not right.", back: back, backLabel: "Back")
         }
-        let local = e.at.iso8601Local
-        var p = Page(title: "Change: \(e.factor)", path: "/day", csrf: keys)
-        p.notice(query)
-        p.form("/lifestyle/edit") { p in
-            p.raw("<input type=\"hidden\" name=\"id\" value=\"\(e.id)\">" + Edits.backField(back))
-            p.field("What", name: "factor", value: e.factor, extra: "required autocomplete=\"off\"")
-            var amount = "", unit = "", level: LifestyleLevel?
-            switch e.measure {
-            case let .amount(v, u)?: amount = SampleIdentity.canonicalNumber(v); unit = u
-            case let .level(l)?: level = l
-            case nil: break
-            }
-            p.raw("<div class=\"row\">")
-            p.field("How much (optional)", name: "amount", value: amount, extra: "inputmode=\"decimal\" autocomplete=\"off\"")
-            p.field("Unit", name: "unit", value: unit, extra: "autocomplete=\"off\"", hint: "For example: cups, minutes.")
-            p.raw("</div><div class=\"field\"><label for=\"f-level\">Or a level</label><select id=\"f-level\" name=\"level\"><option value=\"\">No level</option>")
-            for l in LifestyleLevel.allCases { p.raw("<option value=\"\(l.rawValue)\"\(l == level ? " selected" : "")>\(l.rawValue.capitalized)</option>") }
-            p.raw("</select></div><div class=\"row\">")
-            p.field("Date", name: "date", type: "date", value: String(local.prefix(10)))
-            p.field("Time", name: "time", type: "time", value: String(local.dropFirst(11).prefix(5)))
-            p.raw("</div><div class=\"field\"><label for=\"f-when\">Part of the day</label><select id=\"f-when\" name=\"when\">")
-            for w in PartOfDay.allCases { p.raw("<option value=\"\(w.rawValue)\"\(w == e.timeOfDay ? " selected" : "")>\(w.rawValue.capitalized)</option>") }
-            p.raw("</select></div>")
-            p.raw("<div class=\"field\"><label for=\"f-note\">Note</label><textarea id=\"f-note\" name=\"note\" rows=\"3\">"); p.text(e.note ?? ""); p.raw("</textarea></div>")
-            p.raw("<p class=\"row\"><button type=\"submit\" id=\"save-changes\">Save changes</button>")
-            p.raw("<a class=\"button secondary\" href=\"\(Page.escape(back))\">Back without changing</a></p>")
-        }
-        p.form("/lifestyle/delete", cssClass: "card edit-delete") { p in
-            p.raw("<input type=\"hidden\" name=\"id\" value=\"\(e.id)\">" + Edits.backField(back))
-            p.raw("<p>Logged by mistake? Delete it. You can undo that.</p><button type=\"submit\" class=\"secondary\" id=\"delete-entry\">Delete this entry</button>")
-        }
-        return p.document()
+        return WebTemplates.render(PageFrame(title: "Change: \(e.factor)", path: "/day", keys: keys, notice: Notice(query, back: "/day"),
+                                             page: LifestyleEdits(e, back: back)), "lifestyle-edit")
     }
 
     static func save(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
@@ -92,10 +103,5 @@ enum LifestyleEdits {
         } catch {
             return (Page.redirect(back, error: "Not deleted: \(WebJournal.message(error))"), nil)
         }
-    }
-
-    /// A day's lifestyle entries, each with Change and Delete.
-    static func list(_ entries: [LifestyleEntry], back: String, _ p: inout Page) {
-        p.raw(WebTemplates.partial("entries", EntryList.lifestyle(entries, back: back), keys: p.keys))
     }
 }

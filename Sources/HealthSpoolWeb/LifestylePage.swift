@@ -5,8 +5,45 @@ import Hummingbird
 /// Lifestyle factors (requirements 10–12) in the browser: a form to log one — what (exercise,
 /// water, coffee, … or the person's own), how much (an amount with its unit, or a level) and
 /// the part of the day — and the last week's entries shown back. The same use case as
-/// `healthspool lifestyle log` (`JournalUseCases.logLifestyle`).
-enum LifestylePage {
+/// `healthspool lifestyle log` (`JournalUseCases.logLifestyle`). The page (`/lifestyle`,
+/// `lifestyle.mustache`) is made from `LifestyleView` and what was typed.
+struct LifestylePage: Sendable {
+    /// A choice of a radio group or a list.
+    struct Choice: Sendable {
+        let id: String
+        let value: String
+        let label: String
+        let selected: Bool
+        /// Marked invalid (described by the group's error).
+        let invalid: Bool
+    }
+
+    /// One day of the list.
+    struct Day: Sendable {
+        struct Row: Sendable {
+            let entry: String
+            let what: String
+            let actions: EntryActions
+        }
+
+        /// "Today", "Yesterday", "Monday 23 November".
+        let title: String
+        let rows: [Row]
+    }
+
+    let hasProblems: Bool
+    let factorError: String?
+    let factors: [Choice]
+    let otherField: Field
+    let amountField: Field
+    let unitField: Field
+    let levelError: String?
+    let levels: [Choice]
+    let whens: [Choice]
+    let noteField: Field
+    let days: [Day]
+    let listDays: Int
+
     /// How many days back the list goes.
     static let listDays = 7
 
@@ -37,77 +74,43 @@ enum LifestylePage {
     static let whenWords: [(String, String)] = [("", "Now (from the time)"), ("morning", "Morning"), ("afternoon", "Afternoon"),
                                                 ("evening", "Evening"), ("night", "Night")]
 
+    init(_ view: LifestyleView, typed: Typed) {
+        let problems = typed.problems
+        hasProblems = !problems.isEmpty
+        factorError = problems["factor"]
+        factors = view.factors.enumerated().map { i, f in
+            Choice(id: "factor-\(i)", value: f, label: f.prefix(1).uppercased() + f.dropFirst(), selected: typed.factor == f, invalid: problems["factor"] != nil)
+        }
+        var focus = Field.Focus()
+        otherField = Field(label: "Or something else", name: "other", value: typed.other, required: false, hint: "For example: walk with the dog",
+                           error: problems["other"], focus: &focus)
+        amountField = Field(label: "Amount", name: "amount", value: typed.amount, required: false, inputmode: "decimal", short: true,
+                            hint: "A number, for example 2", error: problems["amount"], focus: &focus)
+        unitField = Field(label: "Unit", name: "unit", value: typed.unit, required: false, short: true, hint: "cups, glasses, minutes …",
+                          error: problems["unit"], focus: &focus)
+        levelError = problems["level"]
+        levels = Self.levelWords.map { Choice(id: "", value: $0.0, label: $0.1, selected: typed.level == $0.0, invalid: false) }
+        whens = Self.whenWords.map { Choice(id: "", value: $0.0, label: $0.1, selected: typed.when == $0.0, invalid: false) }
+        noteField = Field(label: "Note (optional)", name: "note", value: typed.note, required: false, focus: &focus)
+        days = view.days.map { back, day, entries in
+            Day(title: back == 0 ? "Today" : back == 1 ? "Yesterday" : DayStrip.long(day), rows: entries.map { e in
+                Day.Row(entry: e.id.description, what: Self.line(e),
+                        actions: EntryActions(edit: "/lifestyle/\(e.id)/edit?back=/lifestyle", delete: "/lifestyle/delete",
+                                              fields: [Hidden(name: "id", value: e.id.description)],
+                                              subject: "\(e.factor) at \(Format.local(e.at).suffix(5))", back: "/lifestyle"))
+            })
+        }
+        listDays = Self.listDays
+    }
+
     static func page(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
         try render(WebJournal.open(ctx), query: query, csrf: csrf, typed: Typed())
     }
 
     static func render(_ journal: JournalUseCases, query: Form, csrf: FormKeys, typed: Typed) throws -> String {
-        var p = Page(title: "Lifestyle", path: "/lifestyle", csrf: csrf)
-        p.notice(query)
-        if !typed.problems.isEmpty {
-            p.raw("<p class=\"notice error\" role=\"alert\">It was not saved. See the message next to what needs changing.</p>")
-        }
-        p.raw("<p>Note what you did or had: exercise, water, coffee, stress, sleep, or anything of your own.</p>")
-        form(&p, typed: typed, factors: try journal.factorLists().lifestyle)
-        recent(journal, &p)
-        return p.document()
-    }
-
-    static func form(_ p: inout Page, typed: Typed, factors: [String]) {
-        p.form("/lifestyle/log", cssClass: "card") { p in
-            if let e = typed.problems["factor"] { p.raw("<p class=\"error\" id=\"factor-error\">"); p.text(e); p.raw("</p>") }
-            p.raw("<fieldset id=\"factor\"><legend>What</legend>")
-            p.raw("<div class=\"day-boxes\">")
-            for (i, f) in factors.enumerated() {
-                let id = "factor-\(i)"
-                p.raw("<div class=\"check\"><input type=\"radio\" id=\"\(id)\" name=\"factor\" value=\"\(Page.escape(f))\"\(typed.factor == f ? " checked" : "")")
-                if typed.problems["factor"] != nil { p.raw(" aria-invalid=\"true\" aria-describedby=\"factor-error\"") }
-                p.raw("><label for=\"\(id)\">"); p.text(f.prefix(1).uppercased() + f.dropFirst()); p.raw("</label></div>")
-            }
-            p.raw("</div></fieldset>")
-            p.field("Or something else", name: "other", value: typed.other, extra: "autocomplete=\"off\"", hint: "For example: walk with the dog",
-                    error: typed.problems["other"])
-            p.raw("<fieldset><legend>How much (optional)</legend><div class=\"row\">")
-            p.field("Amount", name: "amount", value: typed.amount, extra: "inputmode=\"decimal\" autocomplete=\"off\" class=\"short\"",
-                    hint: "A number, for example 2", error: typed.problems["amount"])
-            p.field("Unit", name: "unit", value: typed.unit, extra: "autocomplete=\"off\" class=\"short\"", hint: "cups, glasses, minutes …",
-                    error: typed.problems["unit"])
-            p.raw("</div><div class=\"field\"><label for=\"f-level\">Or a level</label>")
-            if let e = typed.problems["level"] { p.raw("<p class=\"error\" id=\"f-level-error\">"); p.text(e); p.raw("</p>") }
-            p.raw("<select id=\"f-level\" name=\"level\"")
-            if typed.problems["level"] != nil { p.raw(" aria-invalid=\"true\" aria-describedby=\"f-level-error\"") }
-            p.raw(">")
-            for (v, w) in levelWords { p.raw("<option value=\"\(v)\"\(typed.level == v ? " selected" : "")>\(w)</option>") }
-            p.raw("</select></div></fieldset>")
-            p.raw("<div class=\"field\"><label for=\"f-when\">When</label><select id=\"f-when\" name=\"when\">")
-            for (v, w) in whenWords { p.raw("<option value=\"\(v)\"\(typed.when == v ? " selected" : "")>\(w)</option>") }
-            p.raw("</select></div>")
-            p.field("Note (optional)", name: "note", value: typed.note, extra: "autocomplete=\"off\"")
-            p.raw("<button type=\"submit\">Save</button>")
-        }
-    }
-
-    /// The last week's entries, newest day first.
-    static func recent(_ journal: JournalUseCases, _ p: inout Page) {
-        p.raw("<section class=\"card\" aria-labelledby=\"lifestyle-h\" id=\"lifestyle-list\"><h2 id=\"lifestyle-h\">What you noted this week</h2>")
-        let today = journal.today
-        var any = false
-        for back in 0..<Int64(listDays) {
-            let day = CivilDate(daysSinceEpoch: today.daysSinceEpoch - back)
-            let entries = ((try? journal.lifestyle(on: day)) ?? []).filter { !$0.deleted }
-            guard !entries.isEmpty else { continue }
-            any = true
-            p.raw("<h3>"); p.text(back == 0 ? "Today" : back == 1 ? "Yesterday" : DayStrip.long(day)); p.raw("</h3><ul class=\"readings\">")
-            for e in entries.sorted(by: { $0.at.millis > $1.at.millis }) {
-                p.raw("<li class=\"editable\" data-entry=\"\(e.id)\"><span class=\"what\">"); p.text(line(e)); p.raw("</span>")
-                Edits.buttons(&p, edit: "/lifestyle/\(e.id)/edit?back=/lifestyle", delete: "/lifestyle/delete", fields: [("id", e.id.description)],
-                              what: "\(e.factor) at \(Format.local(e.at).suffix(5))", back: "/lifestyle")
-                p.raw("</li>")
-            }
-            p.raw("</ul>")
-        }
-        if !any { p.raw("<p>Nothing noted in the last \(listDays) days.</p>") }
-        p.raw("</section>")
+        let page = LifestylePage(try journal.lifestyleView(days: listDays), typed: typed)
+        return WebTemplates.render(PageFrame(title: "Lifestyle", path: "/lifestyle", keys: csrf, notice: Notice(query, back: "/lifestyle"), page: page),
+                                   "lifestyle")
     }
 
     /// "08:15 Coffee: 2 cups (morning) – with milk".

@@ -3,9 +3,10 @@ import HealthSpoolDaemon
 import HealthSpoolLinux
 
 /// The measurements page's charts: one per kind over the last 30 or 90 days, drawn by the
-/// server as SVG (like `Chart` and `HeartCurve`: nothing to load, no inline style), each
-/// reading a dot joined by a line, the usual range shaded where one is well known. Narrow
-/// (360 units) so that on a phone the labels render at 14 px or more (`svg.trend text`).
+/// server as SVG (`trend.mustache` over `Trend`'s coordinates, like `BarChart` and `HeartCurve`:
+/// nothing to load, no inline style), each reading a dot joined by a line, the usual range
+/// shaded where one is well known. Narrow (360 units) so that on a phone the labels render at
+/// 14 px or more (`svg.trend text`).
 enum MeasureCharts {
     /// The usual ranges shaded, in the unit drawn (glucose: mg/dL, converted when drawn).
     struct Band {
@@ -26,8 +27,8 @@ enum MeasureCharts {
         struct Chart: Sendable {
             let kind: String
             let title: String
-            /// The chart, built and escaped by `svg`; nil: no readings in the range.
-            let svg: String?
+            /// The chart (`trend.mustache`); nil: no readings in the range.
+            let trend: Trend?
             /// The shaded range in words.
             let hint: String?
         }
@@ -48,7 +49,7 @@ enum MeasureCharts {
             let mine = readings.filter { $0.kind == kind }.sorted { $0.at.millis < $1.at.millis }
             let words = bands(kind, glucoseUnit: view.glucoseUnit).first?.words
             return Section.Chart(kind: kind.rawValue, title: kind.title,
-                                 svg: mine.isEmpty ? nil : svg(kind, mine, firstDay: first, days: days, glucoseUnit: view.glucoseUnit),
+                                 trend: mine.isEmpty ? nil : Trend(kind, mine, firstDay: first, days: days, glucoseUnit: view.glucoseUnit),
                                  hint: words)
         })
     }
@@ -79,49 +80,97 @@ enum MeasureCharts {
         }
     }
 
-    static func svg(_ kind: MeasurementKind, _ readings: [MeasurementReading], firstDay: Int64, days: Int, glucoseUnit: GlucoseUnit) -> String {
-        let width = 360.0, height = 220.0, left = 52.0, right = 10.0, top = 12.0, bottom = 44.0
-        let plotW = width - left - right, plotH = height - top - bottom
-        let series = readings.map { values($0, glucoseUnit: glucoseUnit) }
-        let bands = bands(kind, glucoseUnit: glucoseUnit)
-        let all = series.flatMap { $0 } + bands.flatMap { [$0.low, $0.high] }
-        let step = niceStep((all.max()! - all.min()!) / 4)
-        let low = (all.min()! / step).rounded(.down) * step - (kind == .oxygen ? 0 : step)
-        let high = max((all.max()! / step).rounded(.up) * step, low + step)
-        func x(_ r: MeasurementReading) -> Double {
-            let hm = r.time.split(separator: ":").compactMap { Double($0) }
-            let dayPart = hm.count == 2 ? (hm[0] * 60 + hm[1]) / 1440 : 0.5
-            return left + plotW * (Double(r.date.daysSinceEpoch - firstDay) + dayPart) / Double(days)
+    /// One kind's chart, its coordinates as text (`trend.mustache`).
+    struct Trend: Sendable {
+        struct Point: Sendable {
+            let x: String
+            let y: String
         }
-        func y(_ v: Double) -> Double { top + plotH * (1 - (v - low) / (high - low)) }
-        func f(_ d: Double) -> String { String(Int(d.rounded())) }
-        let last = readings.last!
-        let title = "\(kind.title), last \(days) days: \(readings.count) reading\(readings.count == 1 ? "" : "s"), latest \(last.text) on \(DayStrip.long(last.date))"
-        let id = "chart-\(kind.rawValue)"
-        var s = "<svg role=\"img\" aria-labelledby=\"\(id)-title\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" class=\"trend\" id=\"\(id)\"><title id=\"\(id)-title\">\(Page.escape(title))</title>"
-        for b in bands {
-            s += "<rect class=\"band\" x=\"\(f(left))\" y=\"\(f(y(b.high)))\" width=\"\(f(plotW))\" height=\"\(f(y(b.low) - y(b.high)))\" fill=\"#d9eedb\"></rect>"
+
+        /// A shaded range.
+        struct Band: Sendable {
+            let x: String
+            let y: String
+            let w: String
+            let h: String
         }
-        for v in stride(from: low, through: high + step / 2, by: step) {
-            s += "<line x1=\"\(f(left))\" x2=\"\(f(width - right))\" y1=\"\(f(y(v)))\" y2=\"\(f(y(v)))\" stroke=\"#c8c8c0\"></line>"
-            s += "<text x=\"\(f(left - 6))\" y=\"\(f(y(v) + 6))\" text-anchor=\"end\" fill=\"#1a1a1a\">\(Page.escape(label(v, step: step)))</text>"
+
+        /// A grid line and its value.
+        struct Grid: Sendable {
+            let x1: String
+            let x2: String
+            let y: String
+            let labelX: String
+            let labelY: String
+            let label: String
         }
-        let lastDay = CivilDate(daysSinceEpoch: firstDay + Int64(days - 1))
-        let firstDate = CivilDate(daysSinceEpoch: firstDay)
-        s += "<text x=\"\(f(left))\" y=\"\(f(height - 10))\" fill=\"#1a1a1a\">\(short(firstDate))</text>"
-        s += "<text x=\"\(f(width - right))\" y=\"\(f(height - 10))\" text-anchor=\"end\" fill=\"#1a1a1a\">\(short(lastDay))</text>"
-        let colors = ["#14365c", "#a13d00"]
-        for i in 0..<(series.map(\.count).max() ?? 1) {
-            let points = zip(readings, series).compactMap { r, v in i < v.count ? (x(r), y(v[i])) : nil }
-            if points.count > 1 {
-                s += "<polyline points=\"\(points.map { "\(f($0.0)),\(f($0.1))" }.joined(separator: " "))\" fill=\"none\" stroke=\"\(colors[i])\" stroke-width=\"2.5\"></polyline>"
+
+        /// One series of values (blood pressure: the top number, then the bottom one).
+        struct Series: Sendable {
+            let color: String
+            /// The points joined, nil for a single reading.
+            let polyline: String?
+            /// The readings as dots (the first series) or squares (the second).
+            let dots: [Point]
+            let squares: [Point]
+        }
+
+        let id: String
+        let width: Int
+        let height: Int
+        /// What a screen reader says for the chart.
+        let title: String
+        let bands: [Band]
+        let grid: [Grid]
+        let axisLeft: String
+        let axisRight: String
+        let axisY: String
+        /// The first and last day of the range ("26 Oct").
+        let firstDay: String
+        let lastDay: String
+        let series: [Series]
+        /// Whether the chart has two series (blood pressure), said under it.
+        let pairs: Bool
+
+        init(_ kind: MeasurementKind, _ readings: [MeasurementReading], firstDay: Int64, days: Int, glucoseUnit: GlucoseUnit) {
+            let width = 360.0, height = 220.0, left = 52.0, right = 10.0, top = 12.0, bottom = 44.0
+            let plotW = width - left - right, plotH = height - top - bottom
+            let values = readings.map { MeasureCharts.values($0, glucoseUnit: glucoseUnit) }
+            let shaded = MeasureCharts.bands(kind, glucoseUnit: glucoseUnit)
+            let all = values.flatMap { $0 } + shaded.flatMap { [$0.low, $0.high] }
+            let step = niceStep((all.max()! - all.min()!) / 4)
+            let low = (all.min()! / step).rounded(.down) * step - (kind == .oxygen ? 0 : step)
+            let high = max((all.max()! / step).rounded(.up) * step, low + step)
+            func x(_ r: MeasurementReading) -> Double {
+                let hm = r.time.split(separator: ":").compactMap { Double($0) }
+                let dayPart = hm.count == 2 ? (hm[0] * 60 + hm[1]) / 1440 : 0.5
+                return left + plotW * (Double(r.date.daysSinceEpoch - firstDay) + dayPart) / Double(days)
             }
-            for (px, py) in points {
-                s += i == 0 ? "<circle cx=\"\(f(px))\" cy=\"\(f(py))\" r=\"5\" fill=\"\(colors[i])\"></circle>"
-                    : "<rect x=\"\(f(px - 5))\" y=\"\(f(py - 5))\" width=\"10\" height=\"10\" fill=\"\(colors[i])\"></rect>"
+            func y(_ v: Double) -> Double { top + plotH * (1 - (v - low) / (high - low)) }
+            func f(_ d: Double) -> String { String(Int(d.rounded())) }
+            let last = readings.last!
+            id = "chart-\(kind.rawValue)"
+            self.width = Int(width)
+            self.height = Int(height)
+            title = "\(kind.title), last \(days) days: \(readings.count) reading\(readings.count == 1 ? "" : "s"), latest \(last.text) on \(DayStrip.long(last.date))"
+            bands = shaded.map { Band(x: f(left), y: f(y($0.high)), w: f(plotW), h: f(y($0.low) - y($0.high))) }
+            grid = stride(from: low, through: high + step / 2, by: step).map { v in
+                Grid(x1: f(left), x2: f(width - right), y: f(y(v)), labelX: f(left - 6), labelY: f(y(v) + 6), label: MeasureCharts.label(v, step: step))
             }
+            axisLeft = f(left)
+            axisRight = f(width - right)
+            axisY = f(height - 10)
+            self.firstDay = short(CivilDate(daysSinceEpoch: firstDay))
+            lastDay = short(CivilDate(daysSinceEpoch: firstDay + Int64(days - 1)))
+            let colors = ["#14365c", "#a13d00"]
+            series = (0..<(values.map(\.count).max() ?? 1)).map { i in
+                let points = zip(readings, values).compactMap { r, v in i < v.count ? (x(r), y(v[i])) : nil }
+                return Series(color: colors[i], polyline: points.count > 1 ? points.map { "\(f($0.0)),\(f($0.1))" }.joined(separator: " ") : nil,
+                              dots: i == 0 ? points.map { Point(x: f($0.0), y: f($0.1)) } : [],
+                              squares: i == 0 ? [] : points.map { Point(x: f($0.0 - 5), y: f($0.1 - 5)) })
+            }
+            pairs = kind == .bloodPressure
         }
-        return s + "</svg>" + (kind == .bloodPressure ? "<p class=\"hint\">Dots: the top number. Squares: the bottom number.</p>" : "")
     }
 
     /// A step of 1, 2 or 5 times a power of ten at least `rough`.

@@ -4,31 +4,33 @@ import Hummingbird
 
 /// Changing and deleting a note in the browser (`HealthJournal.editNote`, `note edit` in the
 /// CLI), each with Undo; a deleted note's recording is kept aside so Undo brings it back too.
-enum NoteEdits {
+/// The page (`/notes/ID/edit`, `note-edit.mustache`) shows the note as `HealthJournal.note` reads it.
+struct NoteEdits: Sendable {
+    let id: Int64
+    /// When it was written, local time.
+    let written: String
+    let categoryField: Field
+    let text: String
+    let hasRecording: Bool
+
+    init(_ n: Note) {
+        id = n.id
+        written = Format.local(n.created)
+        var focus = Field.Focus()
+        categoryField = Field(label: "Category", name: "category", value: n.category, focus: &focus)
+        text = n.text
+        hasRecording = n.audioFile != nil
+    }
+
     static func page(_ ctx: DaemonContext, id: String, query: Form, keys: FormKeys) throws -> String {
         let journal = try HealthJournal(context: ctx)
         guard let noteID = Int64(id), let n = try? journal.note(noteID) else {
-            var p = Page(title: "Change a note", path: "/notes", csrf: keys)
-            p.raw("<p class=\"notice error\" role=\"alert\">This note cannot be changed: it was deleted, or the address is not right.</p>")
-            p.raw("<p><a class=\"button\" href=\"/notes\">Back to the notes</a></p>")
-            return p.document()
+            return EntryGone.render(title: "Change a note", path: "/notes", keys: keys,
+                                    gone: "This note cannot be changed: it was deleted, or the address is not right.", back: "/notes",
+                                    backLabel: "Back to the notes")
         }
-        var p = Page(title: "Change a note", path: "/notes", csrf: keys)
-        p.notice(query)
-        p.raw("<p>Written \(Page.escape(Format.local(n.created))).</p>")
-        p.form("/notes/edit") { p in
-            p.raw("<input type=\"hidden\" name=\"id\" value=\"\(n.id)\">")
-            p.field("Category", name: "category", value: n.category, extra: "required autocomplete=\"off\"")
-            p.raw("<div class=\"field\"><label for=\"f-text\">Note</label><textarea id=\"f-text\" name=\"text\" rows=\"5\">"); p.text(n.text); p.raw("</textarea></div>")
-            p.raw("<p class=\"row\"><button type=\"submit\" id=\"save-changes\">Save changes</button>")
-            p.raw("<a class=\"button secondary\" href=\"/notes\">Back without changing</a></p>")
-        }
-        p.form("/notes/delete", cssClass: "card edit-delete") { p in
-            p.raw("<input type=\"hidden\" name=\"id\" value=\"\(n.id)\">")
-            p.raw("<p>Not needed any more? Delete it\(n.audioFile != nil ? " with its recording" : ""). You can undo that.</p>")
-            p.raw("<button type=\"submit\" class=\"secondary\" id=\"delete-entry\">Delete this note</button>")
-        }
-        return p.document()
+        return WebTemplates.render(PageFrame(title: "Change a note", path: "/notes", keys: keys, notice: Notice(query, back: "/notes"),
+                                             page: NoteEdits(n)), "note-edit")
     }
 
     static func save(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {

@@ -7,62 +7,68 @@ import Glibc
 #endif
 
 /// Notes with categories and a voice recording made in the browser (MediaRecorder, in the
-/// app's script). A recording is uploaded as the request body with the CSRF token in a header,
-/// stored through `HealthJournal.addNote` (a 0600 file beside the store) and played back from
+/// app's script): the page (`/notes`, `notes.mustache`) from `NotesView`. A recording is
+/// uploaded as the request body with the CSRF token in a header, stored through
+/// `HealthJournal.addNote` (a 0600 file beside the store) and played back from
 /// `/notes/ID/audio`, which needs the session like every page.
-enum NotePages {
+struct NotePages: Sendable {
+    /// A category link: its notes only.
+    struct Category: Sendable {
+        let name: String
+        let href: String
+        /// "cardiology (3)".
+        let label: String
+        let current: Bool
+    }
+
+    /// A note's recording player.
+    struct Recording: Sendable {
+        let src: String
+        let label: String
+    }
+
+    struct Row: Sendable {
+        let id: Int64
+        /// "2026-11-26 09:12 · cardiology".
+        let meta: String
+        /// The note's text, nil when it has none (a recording only).
+        let written: String?
+        let recording: Recording?
+        let actions: EntryActions
+    }
+
+    let categoryField: Field
+    let categories: [Category]
+    let hasCategories: Bool
+    let allChosen: Bool
+    let notes: [Row]
+    let hasNotes: Bool
+
     /// The largest recording accepted (about half an hour of Opus speech).
     static let maxAudioBytes = 32 << 20
 
+    init(_ view: NotesView) {
+        var focus = Field.Focus()
+        categoryField = Field(label: "Category", name: "category", value: view.chosen ?? Note.defaultCategory, required: false, list: "note-categories",
+                              hint: "For example: cardiology, or the name of a doctor.", focus: &focus)
+        categories = view.categories.map { c, n in
+            Category(name: c, href: "/notes?category=" + Page.percentEncode(c), label: "\(c) (\(n))", current: view.chosen?.lowercased() == c.lowercased())
+        }
+        hasCategories = !categories.isEmpty
+        allChosen = view.chosen == nil
+        notes = view.notes.map { n in
+            let when = Format.local(n.created)
+            return Row(id: n.id, meta: "\(when) · \(n.category)", written: n.text.isEmpty ? nil : n.text,
+                       recording: n.audioFile == nil ? nil : Recording(src: "/notes/\(n.id)/audio", label: "Recording of the note from \(when)"),
+                       actions: EntryActions(edit: "/notes/\(n.id)/edit", delete: "/notes/delete", fields: [Hidden(name: "id", value: String(n.id))],
+                                             subject: "the note of \(when)", back: "/notes"))
+        }
+        hasNotes = !notes.isEmpty
+    }
+
     static func render(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
-        var p = Page(title: "Notes", path: "/notes", csrf: csrf)
-        p.notice(query)
-        let journal = try HealthJournal(context: ctx)
-        let categories = try journal.noteCategories()
-        let chosen = query["category"].flatMap { $0.isEmpty ? nil : $0 }
-
-        p.raw("<section class=\"card\" aria-labelledby=\"new-h\"><h2 id=\"new-h\">Write or record a note</h2>")
-        p.raw("<form method=\"post\" action=\"/notes/add\" id=\"note-form\"><input type=\"hidden\" name=\"csrf\" value=\"\(p.csrf)\">\(p.onceField)")
-        p.raw("<datalist id=\"note-categories\">")
-        for (c, _) in categories { p.raw("<option value=\"\(Page.escape(c))\"></option>") }
-        p.raw("</datalist>")
-        p.field("Category", name: "category", value: chosen ?? Note.defaultCategory, extra: "list=\"note-categories\" autocomplete=\"off\"",
-                hint: "For example: cardiology, or the name of a doctor.")
-        p.raw("<div class=\"field\"><label for=\"f-text\">Note</label><textarea id=\"f-text\" name=\"text\" rows=\"4\"></textarea></div>")
-        p.raw("<fieldset id=\"recorder\" hidden><legend>Voice recording (optional)</legend>")
-        p.raw("<div class=\"row\"><button type=\"button\" id=\"rec-start\" class=\"secondary\">Start recording</button>")
-        p.raw("<button type=\"button\" id=\"rec-stop\" class=\"secondary\" disabled>Stop recording</button></div>")
-        p.raw("<p id=\"rec-status\" role=\"status\" aria-live=\"polite\">No recording.</p>")
-        p.raw("<audio id=\"rec-preview\" controls hidden></audio></fieldset>")
-        p.raw("<button type=\"submit\" id=\"note-save\">Save note</button></form></section>")
-
-        p.raw("<section class=\"card\" aria-labelledby=\"list-h\"><h2 id=\"list-h\">Your notes</h2>")
-        if !categories.isEmpty {
-            p.raw("<nav aria-label=\"Note categories\"><ul class=\"choices small\">")
-            p.raw("<li><a class=\"choice\" href=\"/notes\"\(chosen == nil ? " aria-current=\"page\"" : "")>All</a></li>")
-            for (c, n) in categories {
-                let current = chosen?.lowercased() == c.lowercased() ? " aria-current=\"page\"" : ""
-                p.raw("<li><a class=\"choice\" href=\"/notes?category=\(Page.percentEncode(c))\"\(current)>"); p.text("\(c) (\(n))"); p.raw("</a></li>")
-            }
-            p.raw("</ul></nav>")
-        }
-        let notes = try journal.notes(category: chosen)
-        if notes.isEmpty { p.raw("<p>No notes yet.</p>") } else {
-            p.raw("<ul class=\"notes\" id=\"notes\">")
-            for n in notes {
-                p.raw("<li class=\"note\" data-note=\"\(n.id)\"><p class=\"meta\">"); p.text("\(Format.local(n.created)) · \(n.category)"); p.raw("</p>")
-                if !n.text.isEmpty { p.raw("<p>"); p.text(n.text); p.raw("</p>") }
-                if n.audioFile != nil {
-                    p.raw("<audio controls preload=\"metadata\" src=\"/notes/\(n.id)/audio\" aria-label=\"Recording of the note from \(Page.escape(Format.local(n.created)))\"></audio>")
-                }
-                Edits.buttons(&p, edit: "/notes/\(n.id)/edit", delete: "/notes/delete", fields: [("id", String(n.id))],
-                              what: "the note of \(Format.local(n.created))", back: "/notes")
-                p.raw("</li>")
-            }
-            p.raw("</ul>")
-        }
-        p.raw("</section>")
-        return p.document()
+        let page = NotePages(try HealthJournal(context: ctx).notesView(category: query["category"]))
+        return WebTemplates.render(PageFrame(title: "Notes", path: "/notes", keys: csrf, notice: Notice(query, back: "/notes"), page: page), "notes")
     }
 
     /// A note without a recording (the form posted without the script).

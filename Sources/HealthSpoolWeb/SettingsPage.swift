@@ -4,86 +4,68 @@ import HealthSpoolGateway
 import HealthSpoolLinux
 import Hummingbird
 
-/// Settings: which kinds of data are kept and sent (by category, with what each is), how often
-/// they are sent, the receiving server (never its password or key) with Test connection, and
-/// the lock. Changes are written to the user's config file, which the daemon reloads at once.
-enum SettingsPage {
+/// Settings (`/settings`, `settings.mustache`) from `SettingsView`: which kinds of data are kept
+/// and sent (by category, with what each is), how often they are sent, the receiving server
+/// (never its password or key) with Test connection, and the lock. Changes are written to the
+/// user's config file, which the daemon reloads at once.
+struct SettingsPage: Sendable {
+    /// A choice of a list or a radio group.
+    struct Choice: Sendable {
+        let id: String
+        let value: String
+        let label: String
+        let selected: Bool
+    }
+
+    /// A category's form: its kinds as checkboxes.
+    struct Category: Sendable {
+        struct Kind: Sendable {
+            let id: String
+            let name: String
+            let label: String
+            let summary: String
+            let checked: Bool
+        }
+
+        /// The category's raw value (the form's `category`).
+        let category: String
+        let title: String
+        let kinds: [Kind]
+    }
+
+    let locked: Bool
+    let deleteAfterImport: Bool
+    let archiveDays: Int
+    let frequencies: [Choice]
+    let glucoseUnits: [Choice]
+    let gatewayURL: String?
+    let categories: [Category]
+
     static let frequencyWords: [(SyncFrequency, String)] = [
         (.realtime, "As soon as there is new data"), (.hourly, "Once an hour"), (.daily, "Once a day"),
         (.manual, "Only when I press Sync now"),
     ]
 
+    init(_ view: SettingsView) {
+        locked = view.locked
+        deleteAfterImport = view.afterImport == .delete
+        archiveDays = view.archiveDays
+        frequencies = Self.frequencyWords.map { Choice(id: "", value: $0.0.rawValue, label: $0.1, selected: $0.0 == view.syncFrequency) }
+        glucoseUnits = Self.glucoseWords.map {
+            Choice(id: "glucose-" + ($0.0 == .mmolPerL ? "mmol" : "mg"), value: $0.0.rawValue, label: $0.1, selected: $0.0 == view.glucoseUnit)
+        }
+        gatewayURL = view.gatewayURL
+        categories = view.categories.map { c in
+            Category(category: c.category.rawValue, title: c.category.displayName, kinds: c.kinds.map {
+                Category.Kind(id: "t-" + $0.name, name: $0.name, label: Format.typeName($0.name), summary: $0.summary, checked: $0.enabled)
+            })
+        }
+    }
+
     static func render(_ ctx: DaemonContext, query: Form, csrf: FormKeys) -> String {
-        var p = Page(title: "Settings", path: "/settings", csrf: csrf)
-        p.notice(query)
-        let s = ctx.settings
-        let locked = LockFlag.isSet(context: ctx)
-
-        p.raw("<h2 id=\"lock\">Pause</h2>")
-        p.form("/settings/lock") { p in
-            p.raw("<p>\(locked ? "Locked: nothing is read or sent." : "Not locked: new data is read and sent.")</p>")
-            p.raw("<input type=\"hidden\" name=\"locked\" value=\"\(locked ? "0" : "1")\">")
-            p.raw("<button type=\"submit\">\(locked ? "Unlock" : "Lock")</button>")
-        }
-
-        p.raw("<h2 id=\"imported\">Exports after import</h2>")
-        p.form("/settings/after-import") { p in
-            if s.afterImport == .delete {
-                p.raw("<p>Exports are deleted as soon as their data is stored.</p>")
-                p.raw("<input type=\"hidden\" name=\"after\" value=\"archive\">")
-                p.raw("<button type=\"submit\">Keep them in archive/ again</button>")
-            } else {
-                p.raw("<p>Imported exports are kept, unencrypted unless your disk is, in the spool's archive/ folder for \(s.archiveDays) days. You can have them deleted as soon as their data is stored instead.</p>")
-                p.raw("<input type=\"hidden\" name=\"after\" value=\"delete\">")
-                p.raw("<button type=\"submit\">Delete exports after import</button>")
-            }
-        }
-
-        p.raw("<h2 id=\"frequency\">How often data is sent</h2>")
-        p.form("/settings/frequency") { p in
-            p.raw("<div class=\"field\"><label for=\"f-frequency\">Send</label><select id=\"f-frequency\" name=\"frequency\">")
-            for (f, word) in frequencyWords {
-                p.raw("<option value=\"\(f.rawValue)\"\(f == s.syncFrequency ? " selected" : "")>"); p.text(word); p.raw("</option>")
-            }
-            p.raw("</select></div><button type=\"submit\">Save how often</button>")
-        }
-
-        p.raw("<h2 id=\"glucose\">Blood sugar unit</h2>")
-        p.form("/settings/glucose") { p in
-            p.raw("<fieldset><legend>Type and show blood sugar in</legend>")
-            for (unit, words) in glucoseWords {
-                let id = "glucose-" + (unit == .mmolPerL ? "mmol" : "mg")
-                p.raw("<div class=\"check\"><input type=\"radio\" id=\"\(id)\" name=\"unit\" value=\"\(Page.escape(unit.rawValue))\"\(unit == s.glucoseUnit ? " checked" : "")>")
-                p.raw("<label for=\"\(id)\">"); p.text(words); p.raw("</label></div>")
-            }
-            p.raw("</fieldset><button type=\"submit\">Save blood sugar unit</button>")
-        }
-
-        p.raw("<h2 id=\"gateway\">Receiving server</h2>")
-        p.form("/settings/gateway/test") { p in
-            if let url = s.gatewayURL {
-                p.raw("<p>Data is sent to "); p.text(url); p.raw(". Its password or key is never shown here.</p>")
-                p.raw("<button type=\"submit\">Test connection</button>")
-            } else {
-                p.raw("<p>No receiving server is set, so your data stays on this computer. To send it, ask whoever looks after this computer to set one (the command is healthspool gateway set).</p>")
-            }
-        }
-
-        p.raw("<h2 id=\"types\">Kinds of data</h2><p>Checked kinds are kept and sent; unchecked ones are neither kept nor sent.</p>")
-        for category in DataCategory.allCases {
-            p.form("/settings/types", cssClass: "") { p in
-                p.raw("<fieldset><legend>"); p.text(category.displayName); p.raw("</legend>")
-                p.raw("<input type=\"hidden\" name=\"category\" value=\"\(category.rawValue)\">")
-                for t in category.dataTypes {
-                    let id = "t-" + t.name
-                    p.raw("<div class=\"check\"><input type=\"checkbox\" id=\"\(id)\" name=\"on-\(t.name)\" value=\"1\"\(s.isEnabled(t.name) ? " checked" : "") aria-describedby=\"\(id)-d\">")
-                    p.raw("<div><label for=\"\(id)\">"); p.text(Format.typeName(t.name)); p.raw("</label>")
-                    p.raw("<span class=\"hint\" id=\"\(id)-d\">"); p.text(t.summary); p.raw("</span></div></div>")
-                }
-                p.raw("<button type=\"submit\" id=\"save-\(category.rawValue)\">Save \(Page.escape(category.displayName))</button></fieldset>")
-            }
-        }
-        return p.document()
+        let page = SettingsPage(SettingsView(settings: ctx.settings, locked: LockFlag.isSet(context: ctx)))
+        return WebTemplates.render(PageFrame(title: "Settings", path: "/settings", keys: csrf, notice: Notice(query, back: "/settings"), page: page),
+                                   "settings")
     }
 
     /// One category's checkboxes: the checked types are enabled, the others disabled.

@@ -45,8 +45,8 @@ struct SyncPage: Sendable {
     let noGateway: Bool
     let queued: [Queued]
     let hasQueued: Bool
-    /// The queued kinds as bars, built and escaped by `Chart.bars`.
-    let bars: String
+    /// The queued kinds as bars (`bars.mustache`).
+    let bars: BarChart
     let sends: [Send]
     let hasSends: Bool
 
@@ -64,8 +64,7 @@ struct SyncPage: Sendable {
         noGateway = view.problem == nil && view.noGateway
         queued = view.queued.map { Queued(kind: Format.typeName($0.type), count: Self.queuedText($0.count)) }
         hasQueued = !queued.isEmpty
-        bars = queued.isEmpty ? "" : Chart.bars(view.queued.map { (Format.typeName($0.type), $0.count) }, label: "Entries waiting to be sent, by kind",
-                                                valueText: Self.queuedText)
+        bars = BarChart(view.queued.map { (Format.typeName($0.type), $0.count) }, label: "Entries waiting to be sent, by kind", valueText: Self.queuedText)
         sends = view.history.map { a in
             Send(when: Format.when(a.started.iso8601UTC), result: a.sent ? "Sent" : "Not sent" + (a.error.map { ": " + $0 } ?? ""), count: a.count)
         }

@@ -3,7 +3,8 @@ import HealthSpoolDaemon
 import Hummingbird
 
 extension WebRoutes {
-    /// The doctor's summary and its style sheet (the same as the file's) and script.
+    /// The doctor's summary and its style sheets: the same as the file's, and the printed pages' header
+    /// (its script is an embedded asset, `Assets/report.js`).
     func addReportPages(_ router: Router<WebContext>) {
         router.get("/report") { r, c in try await page(r, c) { ctx, q, csrf in try ReportPage.render(ctx, query: q, csrf: csrf) } }
         router.get("/static/report.css") { _, _ in
@@ -20,11 +21,6 @@ extension WebRoutes {
             }
             let name = (try? DaemonContext(environment: environment))?.settings.reportName.flatMap { $0.trimmingSpaces.isEmpty ? nil : $0.trimmingSpaces }
             return Page.respond(.ok, ReportHTML.pageHeader(from: from, to: to, name: name), type: "text/css; charset=utf-8")
-        }
-        router.get("/static/report.js") { _, _ in
-            var r = Page.respond(.ok, ReportPage.js, type: "text/javascript; charset=utf-8")
-            r.headers[.cacheControl] = "max-age=3600"
-            return r
         }
     }
 }

@@ -2,7 +2,7 @@ import Mustache
 
 /// The page templates (`Templates/*.mustache`, embedded at build time), parsed once. `{{x}}`
 /// writes text HTML-escaped; `{{{x}}}` (no escaping) is used only for markup that Swift code
-/// built and escaped itself: a page not yet on templates, an SVG chart. A name is looked up
+/// built and escaped itself: a page not yet on templates, the summary's sections. A name is looked up
 /// the whole context stack, and a nil optional counts as absent: it falls through to an outer
 /// view model's field of the same name, so optional fields get names the outer ones do not use.
 enum WebTemplates {

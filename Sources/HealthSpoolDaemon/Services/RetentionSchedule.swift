@@ -6,7 +6,8 @@ import Logging
 
 /// When retention runs, owned by `RetentionService`: 5 s after start, then hourly, on the
 /// intake's import queue (SQLite stays off the coordination queue, and no file is pruned while
-/// one is imported): the store, then the spool's archive/ and failed/ folders.
+/// one is imported): the store, then the spool's archive/ and failed/ folders, then the note
+/// recordings no note names any more (`NoteRecordings`).
 ///
 /// An actor on the coordination queue (`QueueExecutor`): its timer and stop flag are its own;
 /// the daemon, already on that queue, calls it through `assumeIsolated`.
@@ -50,17 +51,19 @@ actor RetentionSchedule {
     private func fire() {
         guard !stopped else { return }
         let (context, importer) = intake.assumeIsolated { ($0.context, $0.importer) }
-        let settings = context.settings, spool = context.spool
+        let settings = context.settings, spool = context.spool, notes = NoteRecordings.directory(stateDir: context.stateDir)
         if let importer {
             let (logger, now) = (self.logger, clock.now())
-            intake.importQueue.async { Self.prune(store: importer.store, settings: settings, spool: spool, logger: logger, now: now) }
+            intake.importQueue.async {
+                Self.prune(store: importer.store, settings: settings, spool: spool, notes: notes, logger: logger, now: now)
+            }
         }
         arm(after: Self.everyMillis)
     }
 
-    /// One pass: the store, then the spool's archive/ and failed/ (on the import queue, which
-    /// alone uses the importer's connection).
-    static func prune(store: SampleStore, settings: Settings, spool: SpoolDirectory, logger: Logger, now: Timestamp) {
+    /// One pass: the store, then the spool's archive/ and failed/, then the note recordings in
+    /// `notes` (on the import queue, which alone uses the importer's connection).
+    static func prune(store: SampleStore, settings: Settings, spool: SpoolDirectory, notes: String, logger: Logger, now: Timestamp) {
         let retention = Retention(settings: settings)
         do {
             let report = try retention.pruneStore(store, now: now)
@@ -84,6 +87,15 @@ actor RetentionSchedule {
             }
         } catch {
             logger.error("pruning the spool's archive/ and failed/ failed: \(error)", metadata: ["event": "error"])
+        }
+        do {
+            let removed = try NoteRecordings.sweep(directory: notes, store: store, now: now)
+            if !removed.isEmpty {
+                logger.info("removed \(removed.count) note recording(s) no note names any more",
+                            metadata: ["event": "prune", "count": "\(removed.count)", "file": "\(removed.joined(separator: ","))"])
+            }
+        } catch {
+            logger.error("removing the note recordings no note names failed: \(error)", metadata: ["event": "error"])
         }
     }
 }
