@@ -209,3 +209,110 @@ extension WebFixture {
         }
     }
 }
+
+/// `/symptoms/ID/edit`, the page that changes a symptom entry, and its two forms.
+@Suite struct SymptomEditRouteTests {
+    @Test func withoutASessionTheChangePageAsksToLogInAndItsPostsAreRefusedWithoutTheCSRFToken() async throws {
+        let web = try WebFixture()
+        let session = try web.session()
+        let (entry, _) = try web.journal().logSymptom(SymptomLog(symptom: "Headache", severity: .mild))
+        try await web.app.test(.router) { client in
+            #expect(try await client.execute(uri: "/symptoms/\(entry.id)/edit", method: .get).status == .unauthorized)
+            for path in ["/symptoms/edit", "/symptoms/delete"] {
+                let refused = try await client.execute(uri: path, method: .post, headers: WebFixture.headers(session, form: true),
+                                                       body: ByteBuffer(string: "id=\(entry.id)&severity=severe"))
+                #expect(refused.status == .forbidden, "\(path)")
+            }
+            #expect(try web.journal().symptomEntry(entry.id.description).severity == .mild)
+        }
+    }
+
+    @Test func theFormHoldsTheEntryEscapedWithItsSeverityChosenAndTheSuggestions() async throws {
+        let web = try WebFixture()
+        let session = try web.session()
+        let (entry, _) = try web.journal().logSymptom(SymptomLog(symptom: "Ache <i>", severity: .severe, relievedBy: ["tea & rest"],
+                                                                 note: "\"sharp\" </textarea>"))
+        try await web.app.test(.router) { client in
+            let r = try await client.execute(uri: "/symptoms/\(entry.id)/edit?back=/day", method: .get, headers: WebFixture.headers(session))
+            #expect(r.status == .ok)
+            let html = r.text
+            #expect(html.contains("<title>Change: Ache &lt;i&gt; – Health journal</title>"))
+            #expect(html.contains("<input type=\"hidden\" name=\"id\" value=\"\(entry.id)\"><input type=\"hidden\" name=\"back\" value=\"/day\">"))
+            #expect(html.contains("<input type=\"radio\" id=\"sev-severe\" name=\"severity\" value=\"severe\" checked><label for=\"sev-severe\">Severe"))
+            #expect(html.contains("<input id=\"f-relieved\" name=\"relieved\" type=\"text\" value=\"tea &amp; rest\" list=\"relieving\" autocomplete=\"off\""))
+            #expect(html.contains("<datalist id=\"relieving\"><option value=\"tea &amp; rest\"></option></datalist>"))
+            #expect(html.contains("<textarea id=\"f-note\" name=\"note\" rows=\"3\">&quot;sharp&quot; &lt;/textarea&gt;</textarea>"))
+            #expect(html.contains("name=\"date\" type=\"date\" value=\"\(entry.at.iso8601Local.prefix(10))\""))
+            #expect(html.contains("<a class=\"button secondary\" href=\"/day\">Back without changing</a>"))
+
+            let gone = try await client.execute(uri: "/symptoms/0000dead/edit", method: .get, headers: WebFixture.headers(session))
+            #expect(gone.text.contains("<p class=\"notice error\" role=\"alert\">This entry cannot be changed: it was deleted, or the address is not right.</p>"))
+        }
+    }
+
+    @Test func aChangedSeverityLandsBackWithUndo() async throws {
+        let web = try WebFixture()
+        let session = try web.session()
+        let (entry, _) = try web.journal().logSymptom(SymptomLog(symptom: "Headache", severity: .mild))
+        try await web.app.test(.router) { client in
+            let r = try await client.execute(uri: "/symptoms/edit", method: .post, headers: WebFixture.headers(session, form: true),
+                                             body: ByteBuffer(string: "csrf=\(session.csrf)&id=\(entry.id)&back=/journal&severity=severe"))
+            #expect(r.status == .seeOther)
+            #expect(r.headers[.location]?.hasPrefix("/journal?ok=Changed%3A%20Headache%2C%20severe") == true)
+            #expect(r.headers[.location]?.contains("&undo=") == true)
+            #expect(try web.journal().symptomEntry(entry.id.description).severity == .severe)
+        }
+    }
+}
+
+/// `/measure/KEY/edit`, the page that changes a measurement, and its two forms.
+@Suite struct MeasureEditRouteTests {
+    /// Saves a blood pressure through the measure form; its key as the measurements page links it.
+    static func bloodPressure(_ client: some TestClientProtocol, _ session: WebSessions.Session) async throws -> String {
+        _ = try await client.execute(uri: "/measure", method: .post, headers: WebFixture.headers(session, form: true),
+                                     body: ByteBuffer(string: "csrf=\(session.csrf)&kind=bp&systolic=182&diastolic=82"))
+        let page = try await client.execute(uri: "/measure", method: .get, headers: WebFixture.headers(session)).text
+        return try #require(page.components(separatedBy: "data-reading=\"").dropFirst().first?.prefix { $0 != "\"" }).description
+    }
+
+    @Test func withoutASessionTheChangePageAsksToLogInAndItsPostsAreRefusedWithoutTheCSRFToken() async throws {
+        let web = try WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let key = try await Self.bloodPressure(client, session)
+            #expect(try await client.execute(uri: "/measure/\(key)/edit", method: .get).status == .unauthorized)
+            for path in ["/measure/edit", "/measure/delete"] {
+                let refused = try await client.execute(uri: path, method: .post, headers: WebFixture.headers(session, form: true),
+                                                       body: ByteBuffer(string: "key=\(key)&kind=bp&systolic=128&diastolic=82"))
+                #expect(refused.status == .forbidden, "\(path)")
+            }
+        }
+    }
+
+    @Test func theFormHoldsTheNumbersAndAChangeLandsBackWithUndo() async throws {
+        let web = try WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let key = try await Self.bloodPressure(client, session)
+            let r = try await client.execute(uri: "/measure/\(key)/edit?back=/day", method: .get, headers: WebFixture.headers(session))
+            #expect(r.status == .ok)
+            let html = r.text
+            #expect(html.contains("<title>Change: blood pressure – Health journal</title>"))
+            #expect(html.contains(": 182/82 mmHg.</p>"))
+            #expect(html.contains("<input type=\"hidden\" name=\"kind\" value=\"bp\"><input type=\"hidden\" name=\"back\" value=\"/day\"><div class=\"row\">"))
+            #expect(html.contains("<input id=\"f-systolic\" name=\"systolic\" type=\"text\" value=\"182\" required autocomplete=\"off\" inputmode=\"decimal\">"))
+            #expect(html.contains("<input id=\"f-diastolic\" name=\"diastolic\" type=\"text\" value=\"82\" required autocomplete=\"off\" inputmode=\"decimal\"></div>"))
+            #expect(html.contains("<input type=\"hidden\" name=\"key\" value=\"\(key)\"><input type=\"hidden\" name=\"back\" value=\"/day\"><p>Typed in by mistake?"))
+
+            let changed = try await client.execute(uri: "/measure/edit", method: .post, headers: WebFixture.headers(session, form: true),
+                                                   body: ByteBuffer(string: "csrf=\(session.csrf)&key=\(key)&kind=bp&back=/day&systolic=128&diastolic=82"))
+            #expect(changed.status == .seeOther)
+            let location = try #require(changed.headers[.location])
+            #expect(location.hasPrefix("/day?ok=Changed%3A%20blood%20pressure%20128%2F82%20mmHg%20%28was%20182%2F82%20mmHg%29.&undo="))
+
+            let gone = try await client.execute(uri: "/measure/12.nokey/edit", method: .get, headers: WebFixture.headers(session))
+            #expect(gone.text.contains("<title>Change a measurement – Health journal</title>"))
+            #expect(gone.text.contains("This reading cannot be changed: it was deleted, or the address is not right."))
+        }
+    }
+}
