@@ -117,9 +117,4 @@ enum SymptomEdits {
             return (Page.redirect(back, error: "Not deleted: \(WebJournal.message(error))"), nil)
         }
     }
-
-    /// A day's symptom entries as a list, each with Change and Delete (landing back on `back`).
-    static func list(_ entries: [SymptomEntry], id: String, back: String, _ p: inout Page) {
-        p.raw(WebTemplates.partial("entries", EntryList.symptoms(entries, id: id, back: back), keys: p.keys))
-    }
 }
