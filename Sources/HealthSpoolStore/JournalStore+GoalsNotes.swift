@@ -41,12 +41,13 @@ extension JournalStore {
         return out
     }
 
-    /// Checks a goal off for `day` (kept if it was checked already).
-    public func checkGoal(id: Int64, day: CivilDate, how: GoalCheck, at: Timestamp) throws(StoreError) {
-        try write { () throws(StoreError) in
+    /// Checks a goal off for `day` (kept if it was checked already); false when it was.
+    @discardableResult
+    public func checkGoal(id: Int64, day: CivilDate, how: GoalCheck, at: Timestamp) throws(StoreError) -> Bool {
+        try write { () throws(StoreError) -> Bool in
             try run("INSERT OR IGNORE INTO goal_checks(goal_id, day, at_ms, how) VALUES (?,?,?,?)") { s in
                 s.bind(1, id); s.bind(2, day.description); s.bind(3, at.millis); s.bind(4, how.rawValue)
-            }
+            } == 1
         }
     }
 

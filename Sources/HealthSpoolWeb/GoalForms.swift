@@ -31,66 +31,71 @@ enum GoalForms {
         }
     }
 
+    /// The goals page (`goals-page.mustache`).
+    struct ListPage: Sendable {
+        struct Item: Sendable {
+            let id: Int64
+            let name: String
+            /// How often, and what it is measured by: "Every day · 10,000 steps a day, from your data".
+            let rule: String
+            /// "Done today", "Not done yet today", "Not due today".
+            let state: String
+        }
+
+        /// The add form.
+        struct FormView: Sendable {
+            struct Kind: Sendable {
+                let type: String
+                let words: String
+                let selected: Bool
+            }
+
+            let nameField: Field
+            let repeatFields: RepeatFields.View
+            let typeError: String?
+            let types: [Kind]
+            let targetField: Field
+        }
+
+        let refused: String?
+        let items: [Item]
+        let hasItems: Bool
+        let form: FormView
+
+        init(_ view: GoalsView, typed: Typed?) {
+            refused = typed?.problems.isEmpty == false ? "The goal was not saved." : nil
+            items = view.goals.map { g in
+                let goal = g.goal
+                var rule = RecurrenceWords.rule(goal.rule, start: goal.start)
+                if let type = goal.type, let target = goal.target {
+                    rule += " · " + view.style.number(target, digits: 1) + " "
+                        + (GoalForms.measured.first { $0.type == type }?.words ?? Format.typeName(type)).lowercased() + " a day, from your data"
+                }
+                let state = g.done != nil ? "Done" + (goal.rule == nil ? "" : " today") : g.applies ? "Not done yet today" : "Not due today"
+                return Item(id: goal.id, name: goal.name, rule: rule, state: state)
+            }
+            hasItems = !items.isEmpty
+            let typed = typed ?? Typed(today: view.today)
+            var focus = Field.Focus()
+            let nameField = Field(label: "Your goal", name: "name", value: typed.name, hint: "For example: Walk 10,000 steps, or Physio exercises",
+                                  error: typed.problems["name"], focus: &focus)
+            let repeatFields = typed.repeatFields.view(onceAllowed: true, problems: typed.problems, focus: &focus)
+            let target = Field(label: "Target for the day", name: "target", value: typed.target, required: false, inputmode: "decimal", short: true,
+                               hint: "A number, for example 10000 steps", error: typed.problems["target"], focus: &focus)
+            form = FormView(nameField: nameField, repeatFields: repeatFields, typeError: typed.problems["type"],
+                            types: GoalForms.measured.map { FormView.Kind(type: $0.type, words: $0.words, selected: typed.type == $0.type) },
+                            targetField: target)
+        }
+    }
+
     static func page(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
-        let journal = try HealthJournal(context: ctx)
-        let now = DaemonClock.now()
-        return try render(journal, now: now, query: query, csrf: csrf, typed: Typed(today: journal.day(nil, now: now)), style: NumberStyle(environment: ctx.environment))
+        let view = try HealthJournal(context: ctx).goalsView(now: DaemonClock.now(), style: NumberStyle(environment: ctx.environment))
+        return render(view, query: query, csrf: csrf, typed: nil)
     }
 
-    static func render(_ journal: HealthJournal, now: Timestamp, query: Form, csrf: FormKeys, typed: Typed, style: NumberStyle) throws -> String {
-        var p = Page(title: "Goals", path: "/goals", csrf: csrf)
-        p.notice(query)
-        if !typed.problems.isEmpty {
-            p.raw("<p class=\"notice error\" role=\"alert\">The goal was not saved. See the message next to what needs changing.</p>")
-        }
-        let today = try journal.day(nil, now: now)
-        let goals = try journal.goals(on: today, now: now)
-        p.raw("<section class=\"card\" aria-labelledby=\"all-goals-h\"><h2 id=\"all-goals-h\">Your goals</h2>")
-        if goals.isEmpty { p.raw("<p>No goals yet. Add one below.</p>") } else {
-            p.raw("<ul id=\"all-goals\" class=\"entries\">")
-            for g in goals { item(g, style: style, &p) }
-            p.raw("</ul><p><a class=\"button secondary\" href=\"/journal#goals-h\">Check off today’s goals on the journal page</a></p>")
-        }
-        p.raw("</section><h2 id=\"add-goal-h\">Add a goal</h2>")
-        form(&p, typed: typed)
-        return p.document()
-    }
-
-    /// One goal: its name, how often, what it is measured by, whether it is done today; Remove.
-    static func item(_ g: GoalStatus, style: NumberStyle, _ p: inout Page) {
-        let goal = g.goal
-        p.raw("<li class=\"entry\" id=\"goal-\(goal.id)\"><div class=\"what\"><strong>"); p.text(goal.name); p.raw("</strong><br><span class=\"rule\">")
-        p.text(RecurrenceWords.rule(goal.rule, start: goal.start))
-        if let type = goal.type, let target = goal.target {
-            p.text(" · " + style.number(target, digits: 1) + " " + (measured.first { $0.type == type }?.words ?? Format.typeName(type)).lowercased() + " a day, from your data")
-        }
-        p.raw("</span><br><span class=\"ring\">")
-        p.text(g.done != nil ? "Done" + (goal.rule == nil ? "" : " today") : g.applies ? "Not done yet today" : "Not due today")
-        p.raw("</span></div><div class=\"actions\">")
-        p.form("/goals/remove", cssClass: "") { p in
-            p.raw("<input type=\"hidden\" name=\"id\" value=\"\(goal.id)\"><button type=\"submit\" class=\"secondary\" aria-label=\"Remove goal \(Page.escape(goal.name))\">Remove</button>")
-        }
-        p.raw("</div></li>")
-    }
-
-    static func form(_ p: inout Page, typed: Typed) {
-        p.form("/goals/add", cssClass: "card") { p in
-            p.field("Your goal", name: "name", value: typed.name, extra: "required autocomplete=\"off\"", hint: "For example: Walk 10,000 steps, or Physio exercises",
-                    error: typed.problems["name"])
-            typed.repeatFields.render(&p, onceAllowed: true, problems: typed.problems)
-            p.raw("<fieldset><legend>Checked off by your data (optional)</legend>")
-            p.raw("<div class=\"field\"><label for=\"f-type\">Measured by</label>")
-            if let e = typed.problems["type"] { p.raw("<p class=\"error\" id=\"f-type-error\">"); p.text(e); p.raw("</p>") }
-            p.raw("<p class=\"hint\" id=\"f-type-hint\">Leave at Nothing to check it off yourself.</p>")
-            p.raw("<select id=\"f-type\" name=\"type\" aria-describedby=\"\(typed.problems["type"] != nil ? "f-type-error " : "")f-type-hint\"")
-            if typed.problems["type"] != nil { p.raw(" aria-invalid=\"true\"") }
-            p.raw("><option value=\"\">Nothing: I check it off</option>")
-            for m in measured { p.raw("<option value=\"\(m.type)\"\(typed.type == m.type ? " selected" : "")>\(Page.escape(m.words))</option>") }
-            p.raw("</select></div>")
-            p.field("Target for the day", name: "target", value: typed.target, extra: "inputmode=\"decimal\" autocomplete=\"off\" class=\"short\"",
-                    hint: "A number, for example 10000 steps", error: typed.problems["target"])
-            p.raw("</fieldset><button type=\"submit\">Add goal</button>")
-        }
+    static func render(_ view: GoalsView, query: Form, csrf: FormKeys, typed: Typed?) -> String {
+        WebTemplates.render(PageFrame(title: "Goals", path: "/goals", keys: csrf, notice: Notice(query, back: "/goals"), page: ListPage(view, typed: typed)),
+                            "goals-page")
     }
 
     /// Adds the goal, or shows the form again with what was typed and what to change (422).
@@ -120,8 +125,8 @@ enum GoalForms {
             typed.problems["type"] = "Choose what the target counts, for example Steps, or clear the target."
         }
         guard typed.problems.isEmpty else {
-            return (Page.respond(.init(code: 422), try render(journal, now: now, query: Form(""), csrf: keys, typed: typed,
-                                                               style: NumberStyle(environment: ctx.environment))), nil)
+            let view = try journal.goalsView(now: now, style: NumberStyle(environment: ctx.environment))
+            return (Page.respond(.init(code: 422), render(view, query: Form(""), csrf: keys, typed: typed)), nil)
         }
         do {
             let g = try journal.addGoal(name: typed.name, rule: rule, start: nil, type: type, target: target, now: now)
@@ -129,15 +134,11 @@ enum GoalForms {
         } catch { return (Page.redirect("/goals", error: WebJournal.message(error)), nil) }
     }
 
-    /// Removes a goal.
-    static func remove(_ ctx: DaemonContext, _ form: Form) throws -> Response {
+    /// Removes a goal; Undo puts it back with the days it was checked off.
+    static func remove(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
         do {
-            let journal = try HealthJournal(context: ctx)
-            let id = Int64(form["id"] ?? "") ?? -1
-            let now = DaemonClock.now()
-            let name = try journal.goals(on: journal.day(nil, now: now), now: now).first { $0.goal.id == id }?.goal.name
-            try journal.removeGoal(id)
-            return Page.redirect("/goals", ok: "Removed: \(name ?? "the goal").")
-        } catch { return Page.redirect("/goals", error: WebJournal.message(error)) }
+            let removed = try HealthJournal(context: ctx).removeGoalKeeping(Int64(form["id"] ?? "") ?? -1)
+            return (Page.redirect("/goals", ok: "Removed: \(removed.goal.name)."), .restoreGoal(removed))
+        } catch { return (Page.redirect("/goals", error: WebJournal.message(error)), nil) }
     }
 }

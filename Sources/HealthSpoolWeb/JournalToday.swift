@@ -45,13 +45,15 @@ struct JournalToday: Sendable {
                                    "journal")
     }
 
-    /// Checks a goal off by hand for today.
-    static func goalDone(_ ctx: DaemonContext, _ form: Form) throws -> Response {
+    /// Checks a goal off by hand for today; Undo takes the check back (none when it was
+    /// checked off already).
+    static func goalDone(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
         do {
             let journal = try HealthJournal(context: ctx)
             let now = DaemonClock.now()
-            let g = try journal.completeGoal(Int64(form["id"] ?? "") ?? -1, day: try journal.day(nil, now: now), now: now)
-            return Page.redirect(Page.back(form, else: "/journal"), ok: "Done: \(g.name).")
-        } catch { return Page.redirect(Page.back(form, else: "/journal"), error: WebJournal.message(error)) }
+            let day = try journal.day(nil, now: now)
+            let (g, checked) = try journal.checkGoalOff(Int64(form["id"] ?? "") ?? -1, day: day, now: now)
+            return (Page.redirect(Page.back(form, else: "/journal"), ok: "Done: \(g.name)."), checked ? .uncheckGoal(g, day: day) : nil)
+        } catch { return (Page.redirect(Page.back(form, else: "/journal"), error: WebJournal.message(error)), nil) }
     }
 }

@@ -9,46 +9,67 @@ enum MeasureEdits {
     /// The form's `kind` of each measurement kind, and its fields.
     static let formKind: [MeasurementKind: String] = [.bloodPressure: "bp", .heartRate: "hr", .oxygen: "spo2", .glucose: "glucose", .weight: "weight"]
 
-    static func page(_ ctx: DaemonContext, key: String, query: Form, keys: FormKeys) throws -> String {
-        let back = Edits.back(query, else: "/measure")
-        let journal = try HealthJournal(context: ctx)
-        guard let r = try? journal.measurement(key) else {
-            var p = Page(title: "Change a measurement", path: "/measure", csrf: keys)
-            p.raw("<p class=\"notice error\" role=\"alert\">This reading cannot be changed: it was deleted, or the address is not right.</p>")
-            p.raw("<p><a class=\"button\" href=\"\(Page.escape(back))\">Back</a></p>")
-            return p.document()
+    /// The page that changes one reading (`measure-edit.mustache`).
+    struct EditPage: Sendable {
+        /// The form, nil when the reading is not there.
+        struct Reading: Sendable {
+            /// "Measured Thursday 26 November 2026, 09:12: 128/82 mmHg."
+            let measured: String
+            /// The key the change posts: the reading's first sample.
+            let formKey: String
+            /// The key Delete posts: the one the page was opened with.
+            let readingKey: String
+            /// The form's kind ("bp").
+            let kind: String
+            /// The unit blood sugar is typed in; nil for the other kinds.
+            let glucoseUnit: String?
+            /// Two numbers side by side (blood pressure).
+            let paired: Bool
+            let fields: [Field]
         }
-        let unit = ctx.settings.glucoseUnit
-        var p = Page(title: "Change: \(r.kind.title.lowercased())", path: "/measure", csrf: keys)
-        p.notice(query)
-        p.raw("<p>"); p.text("Measured \(DayStrip.long(r.date)), \(r.time): \(r.text).") ; p.raw("</p>")
-        let kind = formKind[r.kind] ?? ""
-        p.form("/measure/edit") { p in
-            p.raw("<input type=\"hidden\" name=\"key\" value=\"\(Page.escape(r.parts.first.map { "\($0.startMillis).\($0.id)" } ?? key))\">")
-            p.raw("<input type=\"hidden\" name=\"kind\" value=\"\(kind)\">" + Edits.backField(back))
-            let extra = "required autocomplete=\"off\" inputmode=\"decimal\""
+
+        let back: String
+        let missing: String?
+        let reading: Reading?
+
+        init(_ view: MeasurementEditView, key: String, back: String) {
+            self.back = back
+            guard let r = view.reading else {
+                missing = "This reading cannot be changed: it was deleted, or the address is not right."
+                reading = nil
+                return
+            }
+            missing = nil
+            var focus = Field.Focus()
+            func number(_ label: String, _ name: String, _ value: Double) -> Field {
+                Field(label: label, name: name, value: SampleIdentity.canonicalNumber(value), inputmode: "decimal", focus: &focus)
+            }
+            let unit = view.glucoseUnit
+            let fields: [Field]
             switch r.kind {
             case .bloodPressure:
-                p.raw("<div class=\"row\">")
-                p.field("Top number (systolic, mmHg)", name: "systolic", value: SampleIdentity.canonicalNumber(r.value), extra: extra)
-                p.field("Bottom number (diastolic, mmHg)", name: "diastolic", value: r.diastolic.map(SampleIdentity.canonicalNumber) ?? "", extra: extra)
-                p.raw("</div>")
+                fields = [number("Top number (systolic, mmHg)", "systolic", r.value)]
+                    + (r.diastolic.map { [number("Bottom number (diastolic, mmHg)", "diastolic", $0)] }
+                        ?? [Field(label: "Bottom number (diastolic, mmHg)", name: "diastolic", value: "", inputmode: "decimal", focus: &focus)])
             case .glucose:
-                p.raw("<input type=\"hidden\" name=\"unit\" value=\"\(Page.escape(unit.rawValue))\">")
                 let shown = unit == .mgPerDL ? r.value.rounded() : (unit.value(fromMgPerDL: r.value) * 10).rounded() / 10
-                p.field("Blood sugar in \(unit.rawValue)", name: "value-glucose", value: SampleIdentity.canonicalNumber(shown), extra: extra)
-            case .heartRate: p.field("Beats per minute", name: "value-hr", value: SampleIdentity.canonicalNumber(r.value), extra: extra)
-            case .oxygen: p.field("Percent", name: "value-spo2", value: SampleIdentity.canonicalNumber(r.value <= 1 ? r.value * 100 : r.value), extra: extra)
-            case .weight: p.field("Kilograms", name: "value-weight", value: SampleIdentity.canonicalNumber((r.value * 10).rounded() / 10), extra: extra)
+                fields = [number("Blood sugar in \(unit.rawValue)", "value-glucose", shown)]
+            case .heartRate: fields = [number("Beats per minute", "value-hr", r.value)]
+            case .oxygen: fields = [number("Percent", "value-spo2", r.value <= 1 ? r.value * 100 : r.value)]
+            case .weight: fields = [number("Kilograms", "value-weight", (r.value * 10).rounded() / 10)]
             }
-            p.raw("<p class=\"row\"><button type=\"submit\" id=\"save-changes\">Save changes</button>")
-            p.raw("<a class=\"button secondary\" href=\"\(Page.escape(back))\">Back without changing</a></p>")
+            reading = Reading(measured: "Measured \(DayStrip.long(r.date)), \(r.time): \(r.text).",
+                              formKey: r.parts.first.map { "\($0.startMillis).\($0.id)" } ?? key, readingKey: key,
+                              kind: MeasureEdits.formKind[r.kind] ?? "", glucoseUnit: r.kind == .glucose ? unit.rawValue : nil,
+                              paired: r.kind == .bloodPressure, fields: fields)
         }
-        p.form("/measure/delete", cssClass: "card edit-delete") { p in
-            p.raw("<input type=\"hidden\" name=\"key\" value=\"\(Page.escape(key))\">" + Edits.backField(back))
-            p.raw("<p>Typed in by mistake? Delete it. You can undo that.</p><button type=\"submit\" class=\"secondary\" id=\"delete-entry\">Delete this reading</button>")
-        }
-        return p.document()
+    }
+
+    static func page(_ ctx: DaemonContext, key: String, query: Form, keys: FormKeys) throws -> String {
+        let view = try HealthJournal(context: ctx).measurementEditView(key, glucoseUnit: ctx.settings.glucoseUnit)
+        let title = view.reading.map { "Change: \($0.kind.title.lowercased())" } ?? "Change a measurement"
+        return WebTemplates.render(PageFrame(title: title, path: "/measure", keys: keys, notice: Notice(query, back: "/measure"),
+                                             page: EditPage(view, key: key, back: Edits.back(query, else: "/measure"))), "measure-edit")
     }
 
     static func save(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {

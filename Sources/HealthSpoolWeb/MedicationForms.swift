@@ -31,41 +31,54 @@ enum MedicationForms {
         }
     }
 
+    /// The page that changes one medication (`med-edit.mustache`); without a form, it says the
+    /// medication is not there any more.
+    struct EditPage: Sendable {
+        struct FormView: Sendable {
+            let medicationID: Int64
+            let fields: [Field]
+        }
+
+        let refused: String?
+        let form: FormView?
+
+        init(id: Int64?, typed: Typed?) {
+            refused = typed?.problems.isEmpty == false ? "The medication was not changed." : nil
+            form = id.flatMap { id in typed.map { FormView(medicationID: id, fields: Self.fields($0)) } }
+        }
+
+        static func fields(_ typed: Typed) -> [Field] {
+            var focus = Field.Focus()
+            let p = typed.problems
+            return [
+                Field(label: "Name", name: "name", value: typed.name, error: p["name"], focus: &focus),
+                Field(label: "Dose (optional)", name: "dose", value: typed.dose, required: false, hint: "For example: 400 mg", focus: &focus),
+                Field(label: "Other names (optional)", name: "other_names", value: typed.otherNames, required: false,
+                      hint: "Brand names, separated by commas: Advil, Nurofen", error: p["other_names"], focus: &focus),
+                Field(label: "How to take it (optional)", name: "directions", value: typed.directions, required: false, hint: "For example: with food",
+                      focus: &focus),
+                Field(label: "Times of day (optional)", name: "times", value: typed.times, required: false, short: true,
+                      hint: "For example 08:00, 20:00. Reminders ring at their own times.", error: p["times"], focus: &focus),
+                Field(label: "Prescribed by (optional)", name: "prescriber", value: typed.prescriber, required: false, focus: &focus),
+            ]
+        }
+    }
+
     static func editPage(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
-        let journal = try HealthJournal(context: ctx)
-        guard let id = Int64(query["id"] ?? ""), let m = try journal.medications().first(where: { $0.id == id }) else {
-            var p = Page(title: "Change a medication", path: "/meds", csrf: csrf)
-            p.raw("<p>This medication is not there any more.</p><p><a class=\"button\" href=\"/meds\">Back to medications</a></p>")
-            return p.document()
-        }
-        return editDocument(id: m.id, typed: Typed(m), csrf: csrf)
+        let found = try Int64(query["id"] ?? "").flatMap { id in try HealthJournal(context: ctx).medications().first { $0.id == id } }
+        return editDocument(id: found?.id, typed: found.map(Typed.init), csrf: csrf)
     }
 
-    static func editDocument(id: Int64, typed: Typed, csrf: FormKeys) -> String {
-        var p = Page(title: "Change a medication", path: "/meds", csrf: csrf)
-        if !typed.problems.isEmpty {
-            p.raw("<p class=\"notice error\" role=\"alert\">The medication was not changed. See the message next to what needs changing.</p>")
-        }
-        p.form("/meds/edit", cssClass: "card") { p in
-            p.raw("<input type=\"hidden\" name=\"id\" value=\"\(id)\">")
-            p.field("Name", name: "name", value: typed.name, extra: "required autocomplete=\"off\"", error: typed.problems["name"])
-            p.field("Dose (optional)", name: "dose", value: typed.dose, extra: "autocomplete=\"off\"", hint: "For example: 400 mg")
-            p.field("Other names (optional)", name: "other_names", value: typed.otherNames, extra: "autocomplete=\"off\"",
-                    hint: "Brand names, separated by commas: Advil, Nurofen", error: typed.problems["other_names"])
-            p.field("How to take it (optional)", name: "directions", value: typed.directions, extra: "autocomplete=\"off\"", hint: "For example: with food")
-            p.field("Times of day (optional)", name: "times", value: typed.times, extra: "autocomplete=\"off\" class=\"short\"",
-                    hint: "For example 08:00, 20:00. Reminders ring at their own times.", error: typed.problems["times"])
-            p.field("Prescribed by (optional)", name: "prescriber", value: typed.prescriber, extra: "autocomplete=\"off\"")
-            p.raw("<button type=\"submit\">Save changes</button>")
-        }
-        p.raw("<p><a class=\"button secondary\" href=\"/meds\">Back without changing</a></p>")
-        return p.document()
+    static func editDocument(id: Int64?, typed: Typed?, csrf: FormKeys) -> String {
+        WebTemplates.render(PageFrame(title: "Change a medication", path: "/meds", keys: csrf, page: EditPage(id: id, typed: typed)), "med-edit")
     }
 
-    static func edit(_ ctx: DaemonContext, _ form: Form, _ keys: FormKeys) throws -> Response {
+    /// Changes the medication, or shows the form again with what was typed and what to change
+    /// (422); Undo puts it back as it was.
+    static func edit(_ ctx: DaemonContext, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
         let journal = try HealthJournal(context: ctx)
-        guard let id = Int64(form["id"] ?? ""), try journal.medications().contains(where: { $0.id == id }) else {
-            return Page.redirect("/meds", error: "This medication is not there any more.")
+        guard let id = Int64(form["id"] ?? ""), let old = try journal.medications().first(where: { $0.id == id }) else {
+            return (Page.redirect("/meds", error: "This medication is not there any more."), nil)
         }
         var typed = Typed(form: form)
         let name = typed.name.trimmingSpaces
@@ -84,18 +97,19 @@ enum MedicationForms {
                 typed.problems[taken == name ? "name" : "other_names"] = "\(other.name) already has the name \(taken). Choose another."
             }
         }
-        guard typed.problems.isEmpty else { return Page.respond(.init(code: 422), editDocument(id: id, typed: typed, csrf: keys)) }
+        guard typed.problems.isEmpty else { return (Page.respond(.init(code: 422), editDocument(id: id, typed: typed, csrf: keys)), nil) }
         do {
             let m = try journal.editMedication(id, Medication(name: name, otherNames: others, dose: typed.dose, prescriber: typed.prescriber,
                                                               directions: typed.directions, times: times))
-            return Page.redirect("/meds", ok: "Changed: \(m.name).")
-        } catch { return Page.redirect("/meds", error: WebJournal.message(error)) }
+            return (Page.redirect("/meds", ok: "Changed: \(m.name)."), m == old ? nil : .reviseMedication(old))
+        } catch { return (Page.redirect("/meds", error: WebJournal.message(error)), nil) }
     }
 
-    static func remove(_ ctx: DaemonContext, _ form: Form) throws -> Response {
+    /// Removes the medication and its logged doses; Undo puts all of it back.
+    static func remove(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
         do {
-            let m = try HealthJournal(context: ctx).removeMedication(form["id"] ?? "")
-            return Page.redirect("/meds", ok: "Removed: \(m.name) and its logged doses.")
-        } catch { return Page.redirect("/meds", error: WebJournal.message(error)) }
+            let removed = try HealthJournal(context: ctx).removeMedicationKeeping(form["id"] ?? "")
+            return (Page.redirect("/meds", ok: "Removed: \(removed.medication.name) and its logged doses."), .restoreMedication(removed))
+        } catch { return (Page.redirect("/meds", error: WebJournal.message(error)), nil) }
     }
 }

@@ -38,66 +38,88 @@ enum ReminderForms {
         }
     }
 
-    static func page(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
-        let journal = try HealthJournal(context: ctx)
-        let now = DaemonClock.now()
-        return try render(journal, now: now, query: query, csrf: csrf, typed: Typed(start: journal.day(nil, now: now)))
+    /// The add or change form (`reminder-form.mustache`).
+    struct FormView: Sendable {
+        struct Med: Sendable {
+            let id: Int64
+            let name: String
+            let selected: Bool
+        }
+
+        let action: String
+        /// The reminder changed; nil on the add form.
+        let reminderID: Int64?
+        let nameField: Field
+        let timeField: Field
+        let repeatFields: RepeatFields.View
+        let startField: Field
+        let meds: [Med]
+        let hasMeds: Bool
+        let button: String
+
+        init(action: String, id: Int64?, typed: Typed, meds: [Medication], button: String) {
+            self.action = action
+            reminderID = id
+            var focus = Field.Focus()
+            nameField = Field(label: "What to remember", name: "name", value: typed.name, hint: "For example: Take vitamin D",
+                              error: typed.problems["name"], focus: &focus)
+            timeField = Field(label: "Time", name: "time", value: typed.times, short: true,
+                              hint: "Hours and minutes, for example 08:00. For several times: 08:00, 20:00", error: typed.problems["time"], focus: &focus)
+            repeatFields = typed.repeatFields.view(onceAllowed: false, problems: typed.problems, focus: &focus)
+            startField = Field(label: "First day", name: "start", value: typed.start, autocompleteOff: false,
+                               hint: "Every few days and every few weeks count from this day.", error: typed.problems["start"], focus: &focus)
+            self.meds = meds.map { Med(id: $0.id, name: $0.name, selected: typed.med == String($0.id)) }
+            hasMeds = !meds.isEmpty
+            self.button = button
+        }
     }
 
-    static func render(_ journal: HealthJournal, now: Timestamp, query: Form, csrf: FormKeys, typed: Typed) throws -> String {
-        var p = Page(title: "Reminders", path: "/reminders", csrf: csrf)
-        p.notice(query)
-        if !typed.problems.isEmpty {
-            p.raw("<p class=\"notice error\" role=\"alert\">The reminder was not saved. See the message next to what needs changing.</p>")
+    /// The reminders page (`reminders.mustache`).
+    struct ListPage: Sendable {
+        struct Item: Sendable {
+            let id: Int64
+            let name: String
+            /// The medication a "Taken" logs, by name.
+            let medication: String?
+            let words: String
+            let next: String
         }
-        let rows = try journal.reminderRows(now: now)
-        p.raw("<section class=\"card\" aria-labelledby=\"reminders-h\"><h2 id=\"reminders-h\">Your reminders</h2>")
-        if rows.isEmpty { p.raw("<p>No reminders yet. Add one below.</p>") } else {
-            p.raw("<ul id=\"reminders\" class=\"entries\">")
-            for row in rows { item(row, &p) }
-            p.raw("</ul>")
+
+        let refused: String?
+        let items: [Item]
+        let hasItems: Bool
+        let form: FormView
+
+        init(_ view: RemindersView, typed: Typed?) {
+            refused = typed?.problems.isEmpty == false ? "The reminder was not saved." : nil
+            items = view.rows.map { Item(id: $0.reminder.id, name: $0.reminder.name, medication: $0.medication, words: $0.words, next: $0.nextWords) }
+            hasItems = !items.isEmpty
+            form = FormView(action: "/reminders/add", id: nil, typed: typed ?? Typed(start: view.today), meds: view.medications, button: "Add reminder")
         }
-        p.raw("</section>")
-        p.raw("<h2 id=\"add-h\">Add a reminder</h2>")
-        form(&p, action: "/reminders/add", id: nil, typed: typed, meds: try journal.medications(), button: "Add reminder")
-        return p.document()
     }
 
-    /// One reminder: its name, its rule in words, when it next rings; Change and Remove.
-    static func item(_ row: ReminderRow, _ p: inout Page) {
-        let r = row.reminder
-        p.raw("<li class=\"entry\" id=\"reminder-\(r.id)\"><div class=\"what\"><strong>"); p.text(r.name); p.raw("</strong>")
-        if let m = row.medication { p.raw(" <span class=\"for\">("); p.text("for " + m); p.raw(")</span>") }
-        p.raw("<br><span class=\"rule\">"); p.text(row.words); p.raw("</span><br><span class=\"ring\">"); p.text("Next: " + row.nextWords)
-        p.raw("</span></div><div class=\"actions\"><a class=\"button secondary\" href=\"/reminders/edit?id=\(r.id)\" aria-label=\"Change reminder \(Page.escape(r.name))\">Change</a>")
-        p.form("/reminders/remove", cssClass: "") { p in
-            p.raw("<input type=\"hidden\" name=\"id\" value=\"\(r.id)\"><button type=\"submit\" class=\"secondary\" aria-label=\"Remove reminder \(Page.escape(r.name))\">Remove</button>")
-        }
-        p.raw("</div></li>")
-    }
+    /// The page that changes one reminder (`reminder-edit.mustache`); without a form, it says
+    /// the reminder is not there any more.
+    struct EditPage: Sendable {
+        let refused: String?
+        let form: FormView?
 
-    /// The add or change form.
-    static func form(_ p: inout Page, action: String, id: Int64?, typed: Typed, meds: [Medication], button: String) {
-        p.form(action, cssClass: "card") { p in
-            if let id { p.raw("<input type=\"hidden\" name=\"id\" value=\"\(id)\">") }
-            p.field("What to remember", name: "name", value: typed.name, extra: "required autocomplete=\"off\"", hint: "For example: Take vitamin D",
-                    error: typed.problems["name"])
-            p.field("Time", name: "time", value: typed.times, extra: "required autocomplete=\"off\" class=\"short\"",
-                    hint: "Hours and minutes, for example 08:00. For several times: 08:00, 20:00", error: typed.problems["time"])
-            typed.repeatFields.render(&p, onceAllowed: false, problems: typed.problems)
-            p.field("First day", name: "start", type: "date", value: typed.start, extra: "required", hint: "Every few days and every few weeks count from this day.",
-                    error: typed.problems["start"])
-            if !meds.isEmpty {
-                p.raw("<div class=\"field\"><label for=\"f-med\">For a medication (optional)</label>")
-                p.raw("<p class=\"hint\" id=\"f-med-hint\">The reminder then has a Taken button that logs a dose.</p>")
-                p.raw("<select id=\"f-med\" name=\"med\" aria-describedby=\"f-med-hint\"><option value=\"\">None</option>")
-                for m in meds {
-                    p.raw("<option value=\"\(m.id)\"\(typed.med == String(m.id) ? " selected" : "")>"); p.text(m.name); p.raw("</option>")
-                }
-                p.raw("</select></div>")
+        init(_ view: ReminderEditView, typed: Typed?) {
+            refused = typed?.problems.isEmpty == false ? "The reminder was not changed." : nil
+            form = view.reminder.map { r in
+                FormView(action: "/reminders/edit", id: r.id, typed: typed ?? Typed(r), meds: view.medications, button: "Save changes")
             }
-            p.raw("<button type=\"submit\">\(Page.escape(button))</button>")
         }
+    }
+
+    static func page(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
+        let view = try HealthJournal(context: ctx).remindersView(now: DaemonClock.now())
+        return render(view, query: query, csrf: csrf, typed: nil)
+    }
+
+    static func render(_ view: RemindersView, query: Form, csrf: FormKeys, typed: Typed?) -> String {
+        WebTemplates.render(PageFrame(title: "Reminders", path: "/reminders", keys: csrf, notice: Notice(query, back: "/reminders"),
+                                      page: ListPage(view, typed: typed)), "reminders")
     }
 
     /// What a posted form asks for, or the problems to show next to its fields.
@@ -123,7 +145,7 @@ enum ReminderForms {
         let now = DaemonClock.now()
         let (typed, asked) = read(form, journal: journal, now: now)
         guard let (name, times, rule, start, med) = asked else {
-            return (Page.respond(.init(code: 422), try render(journal, now: now, query: Form(""), csrf: keys, typed: typed)), nil)
+            return (Page.respond(.init(code: 422), render(try journal.remindersView(now: now), query: Form(""), csrf: keys, typed: typed)), nil)
         }
         do {
             let r = try journal.addReminder(name: name, kind: nil, times: times, rule: rule, start: start, medication: med, now: now)
@@ -133,38 +155,30 @@ enum ReminderForms {
     }
 
     static func editPage(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
-        let journal = try HealthJournal(context: ctx)
-        guard let id = Int64(query["id"] ?? ""), let r = try? journal.reminder(id) else {
-            var p = Page(title: "Change a reminder", path: "/reminders", csrf: csrf)
-            p.raw("<p>This reminder is not there any more.</p><p><a class=\"button\" href=\"/reminders\">Back to reminders</a></p>")
-            return p.document()
-        }
-        return editDocument(r, typed: Typed(r), meds: try journal.medications(), csrf: csrf)
+        editDocument(try HealthJournal(context: ctx).reminderEditView(id: Int64(query["id"] ?? "")), typed: nil, csrf: csrf)
     }
 
-    static func editDocument(_ r: Reminder, typed: Typed, meds: [Medication], csrf: FormKeys) -> String {
-        var p = Page(title: "Change a reminder", path: "/reminders", csrf: csrf)
-        if !typed.problems.isEmpty {
-            p.raw("<p class=\"notice error\" role=\"alert\">The reminder was not changed. See the message next to what needs changing.</p>")
-        }
-        form(&p, action: "/reminders/edit", id: r.id, typed: typed, meds: meds, button: "Save changes")
-        p.raw("<p><a class=\"button secondary\" href=\"/reminders\">Back without changing</a></p>")
-        return p.document()
+    static func editDocument(_ view: ReminderEditView, typed: Typed?, csrf: FormKeys) -> String {
+        WebTemplates.render(PageFrame(title: "Change a reminder", path: "/reminders", keys: csrf, page: EditPage(view, typed: typed)), "reminder-edit")
     }
 
-    static func edit(_ ctx: DaemonContext, _ form: Form, _ keys: FormKeys) throws -> Response {
+    /// Changes the reminder, or shows the form again with what was typed and what to change
+    /// (422); Undo puts it back as it was.
+    static func edit(_ ctx: DaemonContext, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
         let journal = try HealthJournal(context: ctx)
         let now = DaemonClock.now()
         guard let id = Int64(form["id"] ?? ""), let old = try? journal.reminder(id) else {
-            return Page.redirect("/reminders", error: "This reminder is not there any more.")
+            return (Page.redirect("/reminders", error: "This reminder is not there any more."), nil)
         }
         let (typed, asked) = read(form, journal: journal, now: now)
         guard let (name, times, rule, start, med) = asked else {
-            return Page.respond(.init(code: 422), editDocument(old, typed: typed, meds: try journal.medications(), csrf: keys))
+            return (Page.respond(.init(code: 422), editDocument(ReminderEditView(reminder: old, medications: try journal.medications()), typed: typed,
+                                                                csrf: keys)), nil)
         }
         do {
             let r = try journal.editReminder(id, name: name, times: times, rule: rule, start: start, medication: med, now: now)
-            return Page.redirect("/reminders", ok: "Changed: \(r.name). \(RecurrenceWords.rule(r.rule, times: r.times, start: r.start)).")
-        } catch { return Page.redirect("/reminders", error: WebJournal.message(error)) }
+            return (Page.redirect("/reminders", ok: "Changed: \(r.name). \(RecurrenceWords.rule(r.rule, times: r.times, start: r.start))."),
+                    r == old ? nil : .reviseReminder(old))
+        } catch { return (Page.redirect("/reminders", error: WebJournal.message(error)), nil) }
     }
 }

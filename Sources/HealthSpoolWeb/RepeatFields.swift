@@ -69,45 +69,55 @@ struct RepeatFields {
         return problems.isEmpty ? .success(rule) : .failure(problems)
     }
 
-    /// The fieldset: a radio button per kind of repeat, its numbers and days under it.
-    func render(_ p: inout Page, onceAllowed: Bool, problems: Problems) {
+    /// What `repeat-fields.mustache` shows.
+    struct View: Sendable {
+        struct Radio: Sendable {
+            let value: String
+            let label: String
+            let checked: Bool
+        }
+
+        struct Day: Sendable {
+            /// "mo": the checkbox's id is `weekday-mo`.
+            let key: String
+            /// "MO", as the form posts it.
+            let code: String
+            let label: String
+            let checked: Bool
+            let invalid: Bool
+        }
+
+        let repeatError: String?
+        let radios: [Radio]
+        let everyDays: Field
+        let weekdayError: String?
+        let days: [Day]
+        let everyWeeks: Field
+        let monthDay: Field
+        let everyMonths: Field
+    }
+
+    /// The fieldset: a radio button per kind of repeat ("Only once" when `onceAllowed`), the
+    /// numbers and days under it, each with its problem.
+    func view(onceAllowed: Bool, problems: Problems, focus: inout Field.Focus) -> View {
         let chosen = values[Self.choice].flatMap { $0.isEmpty ? nil : $0 } ?? (onceAllowed ? "once" : "daily")
-        if let e = problems[Self.choice] { p.raw("<p class=\"error\" id=\"repeat-error\">"); p.text(e); p.raw("</p>") }
-        p.raw("<fieldset class=\"repeat\" id=\"repeat\"><legend>How often</legend>")
-        func radio(_ p: inout Page, _ value: String, _ label: String) {
-            let id = "repeat-" + value
-            p.raw("<div class=\"check\"><input type=\"radio\" id=\"\(id)\" name=\"\(Self.choice)\" value=\"\(value)\"\(value == chosen ? " checked" : "")>")
-            p.raw("<label for=\"\(id)\">"); p.text(label); p.raw("</label></div>")
+        let choices = (onceAllowed ? [("once", "Only once")] : []) + [("daily", "Every day"), ("days", "Every few days"),
+                                                                     ("weeks", "On days of the week"), ("month", "Once a month")]
+        func number(_ label: String, _ name: String, hint: String? = nil, focus: inout Field.Focus) -> Field {
+            Field(label: label, name: name, value: values[name] ?? "", required: false, inputmode: "numeric", short: true, hint: hint,
+                  error: problems[name], focus: &focus)
         }
-        func number(_ p: inout Page, _ label: String, _ name: String, hint: String? = nil) {
-            p.field(label, name: name, value: values[name] ?? "", extra: "inputmode=\"numeric\" autocomplete=\"off\" class=\"short\"", hint: hint,
-                    error: problems[name])
+        let everyDays = number("Every how many days", Self.everyDays, hint: "2 means every other day.", focus: &focus)
+        let invalid = problems[Self.weekday] != nil
+        let days = Weekday.allCases.sorted().map { d in
+            View.Day(key: d.rawValue.lowercased(), code: d.rawValue, label: RecurrenceWords.dayNames[d]!, checked: weekdays.contains(d), invalid: invalid)
         }
-        if onceAllowed { radio(&p, "once", "Only once") }
-        radio(&p, "daily", "Every day")
-        radio(&p, "days", "Every few days")
-        radio(&p, "weeks", "On days of the week")
-        radio(&p, "month", "Once a month")
-        // The numbers and days of each choice below the choices (a group of radio buttons
-        // holds only them, for screen readers).
-        p.raw("</fieldset><div class=\"sub\"><p class=\"for\">For every few days:</p>")
-        number(&p, "Every how many days", Self.everyDays, hint: "2 means every other day.")
-        p.raw("<p class=\"for\">For days of the week:</p>")
-        if let e = problems[Self.weekday] { p.raw("<p class=\"error\" id=\"weekday-error\">"); p.text(e); p.raw("</p>") }
-        p.raw("<fieldset class=\"days\"><legend>Which days</legend>")
-        p.raw("<div class=\"day-boxes\">")
-        for d in Weekday.allCases.sorted() {
-            let id = "weekday-" + d.rawValue.lowercased()
-            p.raw("<div class=\"check\"><input type=\"checkbox\" id=\"\(id)\" name=\"\(Self.weekday)\" value=\"\(d.rawValue)\"\(weekdays.contains(d) ? " checked" : "")")
-            if problems[Self.weekday] != nil { p.raw(" aria-invalid=\"true\" aria-describedby=\"weekday-error\"") }
-            p.raw("><label for=\"\(id)\">"); p.text(RecurrenceWords.dayNames[d]!); p.raw("</label></div>")
-        }
-        p.raw("</div></fieldset>")
-        number(&p, "Every how many weeks", Self.everyWeeks, hint: "1 means every week, 2 every other week.")
-        p.raw("<p class=\"for\">For once a month:</p>")
-        number(&p, "Day of the month", Self.monthDay, hint: "From 1 to 31. A month without that day is skipped.")
-        number(&p, "Every how many months", Self.everyMonths)
-        p.raw("</div>")
+        let everyWeeks = number("Every how many weeks", Self.everyWeeks, hint: "1 means every week, 2 every other week.", focus: &focus)
+        let monthDay = number("Day of the month", Self.monthDay, hint: "From 1 to 31. A month without that day is skipped.", focus: &focus)
+        let everyMonths = number("Every how many months", Self.everyMonths, focus: &focus)
+        return View(repeatError: problems[Self.choice], radios: choices.map { View.Radio(value: $0.0, label: $0.1, checked: $0.0 == chosen) },
+                    everyDays: everyDays, weekdayError: problems[Self.weekday], days: days, everyWeeks: everyWeeks, monthDay: monthDay,
+                    everyMonths: everyMonths)
     }
 }
 

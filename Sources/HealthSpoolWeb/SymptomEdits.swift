@@ -6,56 +6,72 @@ import Hummingbird
 /// (`JournalUseCases.editSymptom`, `deleteSymptom`): how bad it was, when, the part of the day,
 /// the group, what helped or made it worse, the note. Each lands back with an Undo.
 enum SymptomEdits {
+    /// The page that changes one entry (`symptom-edit.mustache`).
+    struct EditPage: Sendable {
+        struct SeverityChoice: Sendable {
+            let value: String
+            let word: String
+            let explain: String
+            let checked: Bool
+        }
+
+        struct PartChoice: Sendable {
+            let value: String
+            let label: String
+            let selected: Bool
+        }
+
+        /// The form, nil when the entry is not there.
+        struct Entry: Sendable {
+            let entryID: String
+            let severities: [SeverityChoice]
+            let dateField: Field
+            let timeField: Field
+            let parts: [PartChoice]
+            let lists: [SymptomLogPage.Suggested]
+            let note: String
+        }
+
+        /// Where the forms land, and the Back links go.
+        let back: String
+        let missing: String?
+        let entry: Entry?
+
+        init(_ view: SymptomEditView, back: String) {
+            self.back = back
+            guard let e = view.entry else {
+                missing = "This entry cannot be changed: it was deleted, or the address is not right."
+                entry = nil
+                return
+            }
+            missing = nil
+            let local = e.at.iso8601Local
+            var focus = Field.Focus()
+            let dateField = Field(label: "Date", name: "date", value: String(local.prefix(10)), required: false, autocompleteOff: false, focus: &focus)
+            let timeField = Field(label: "Time", name: "time", value: String(local.dropFirst(11).prefix(5)), required: false, autocompleteOff: false,
+                                  focus: &focus)
+            let choices = view.choices
+            let lists = [("categories", choices.categories, "Group (category)", "category", e.category, nil),
+                         ("relieving", choices.relieving, "What made it better", "relieved", e.relievedBy.joined(separator: ", "), "Separate with commas."),
+                         ("aggravating", choices.aggravating, "What made it worse", "aggravated", e.aggravatedBy.joined(separator: ", "),
+                          "Separate with commas.")].map { (id: String, values: [String], label: String, name: String, value: String, hint: String?) in
+                SymptomLogPage.Suggested(listID: id, values: values,
+                                         field: Field(label: label, name: name, value: value, required: false, list: id, hint: hint, focus: &focus))
+            }
+            entry = Entry(entryID: e.id.description,
+                          severities: SymptomPages.severityWords.map { SeverityChoice(value: $0.0.description, word: $0.1, explain: $0.2, checked: $0.0 == e.severity) },
+                          dateField: dateField, timeField: timeField,
+                          parts: PartOfDay.allCases.map { PartChoice(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == e.timeOfDay) },
+                          lists: lists, note: e.note ?? "")
+        }
+    }
+
     /// The edit page of one entry.
     static func page(_ ctx: DaemonContext, id: String, query: Form, keys: FormKeys) throws -> String {
-        let back = Edits.back(query, else: "/journal")
-        let journal = try WebJournal.open(ctx)
-        let e: SymptomEntry
-        do { e = try journal.symptomEntry(id) } catch {
-            var p = Page(title: "Change a symptom", path: "/journal", csrf: keys)
-            p.raw("<p class=\"notice error\" role=\"alert\">This entry cannot be changed: it was deleted, or the address is not right.</p>")
-            p.raw("<p><a class=\"button\" href=\"\(Page.escape(back))\">Back</a></p>")
-            return p.document()
-        }
-        let categories = try journal.categories()
-        let factors = try journal.factorLists()
-        let local = e.at.iso8601Local
-        var p = Page(title: "Change: \(e.symptom)", path: "/journal", csrf: keys)
-        p.notice(query)
-        p.form("/symptoms/edit") { p in
-            p.raw("<input type=\"hidden\" name=\"id\" value=\"\(e.id)\">" + Edits.backField(back))
-            p.raw("<fieldset><legend>How bad was it?</legend>")
-            for (s, word, explain) in SymptomPages.severityWords {
-                let id = "sev-\(s.description)"
-                p.raw("<div class=\"check\"><input type=\"radio\" id=\"\(id)\" name=\"severity\" value=\"\(s.description)\"\(s == e.severity ? " checked" : "")>")
-                p.raw("<label for=\"\(id)\">\(word)<span class=\"hint\">\(explain)</span></label></div>")
-            }
-            p.raw("</fieldset><div class=\"row\">")
-            p.field("Date", name: "date", type: "date", value: String(local.prefix(10)))
-            p.field("Time", name: "time", type: "time", value: String(local.dropFirst(11).prefix(5)))
-            p.raw("</div><div class=\"field\"><label for=\"f-when\">Part of the day</label><select id=\"f-when\" name=\"when\">")
-            for w in PartOfDay.allCases {
-                p.raw("<option value=\"\(w.rawValue)\"\(w == e.timeOfDay ? " selected" : "")>\(w.rawValue.capitalized)</option>")
-            }
-            p.raw("</select></div>")
-            SymptomPages.datalist(&p, "categories", categories.map(\.name))
-            p.field("Group (category)", name: "category", value: e.category, extra: "list=\"categories\" autocomplete=\"off\"")
-            SymptomPages.datalist(&p, "relieving", factors.relieving)
-            p.field("What made it better", name: "relieved", value: e.relievedBy.joined(separator: ", "), extra: "list=\"relieving\" autocomplete=\"off\"",
-                    hint: "Separate with commas.")
-            SymptomPages.datalist(&p, "aggravating", factors.aggravating)
-            p.field("What made it worse", name: "aggravated", value: e.aggravatedBy.joined(separator: ", "), extra: "list=\"aggravating\" autocomplete=\"off\"",
-                    hint: "Separate with commas.")
-            p.raw("<div class=\"field\"><label for=\"f-note\">Note</label><textarea id=\"f-note\" name=\"note\" rows=\"3\">")
-            p.text(e.note ?? ""); p.raw("</textarea></div>")
-            p.raw("<p class=\"row\"><button type=\"submit\" id=\"save-changes\">Save changes</button>")
-            p.raw("<a class=\"button secondary\" href=\"\(Page.escape(back))\">Back without changing</a></p>")
-        }
-        p.form("/symptoms/delete", cssClass: "card edit-delete") { p in
-            p.raw("<input type=\"hidden\" name=\"id\" value=\"\(e.id)\">" + Edits.backField(back))
-            p.raw("<p>Logged by mistake? Delete it. You can undo that.</p><button type=\"submit\" class=\"secondary\" id=\"delete-entry\">Delete this entry</button>")
-        }
-        return p.document()
+        let view = try WebJournal.open(ctx).symptomEditView(id)
+        let title = view.entry.map { "Change: \($0.symptom)" } ?? "Change a symptom"
+        return WebTemplates.render(PageFrame(title: title, path: "/journal", keys: keys, notice: Notice(query, back: "/journal"),
+                                             page: EditPage(view, back: Edits.back(query, else: "/journal"))), "symptom-edit")
     }
 
     /// Saves the changed fields; lands on `back` with Undo (the entry as it was).
@@ -100,10 +116,5 @@ enum SymptomEdits {
         } catch {
             return (Page.redirect(back, error: "Not deleted: \(WebJournal.message(error))"), nil)
         }
-    }
-
-    /// A day's symptom entries as a list, each with Change and Delete (landing back on `back`).
-    static func list(_ entries: [SymptomEntry], id: String, back: String, _ p: inout Page) {
-        p.raw(WebTemplates.partial("entries", EntryList.symptoms(entries, id: id, back: back), keys: p.keys))
     }
 }

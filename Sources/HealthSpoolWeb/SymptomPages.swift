@@ -21,13 +21,6 @@ enum SymptomPages {
                                              notice: Notice(query, back: "/symptoms/log"), page: page), "symptom-log")
     }
 
-    /// A list of suggestions for a text field (`list="id"`), for the edit page still built in Swift.
-    static func datalist(_ p: inout Page, _ id: String, _ values: [String]) {
-        p.raw("<datalist id=\"\(id)\">")
-        for v in values { p.raw("<option value=\"\(Page.escape(v))\"></option>") }
-        p.raw("</datalist>")
-    }
-
     /// Saves the entry; lands on the journal page with the day's scores, and Undo.
     static func log(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
         let symptom = form["symptom"] ?? ""

@@ -101,23 +101,28 @@ enum Edits {
     }
 
     /// A Change link (to `edit`, when given) and a Delete button (posting `fields` to
-    /// `delete`), each labelled with `what` for a screen reader ("Change: Headache at 09:12").
+    /// `delete`), each labelled with `what` for a screen reader ("Change: Headache at 09:12"),
+    /// for a page still built in Swift (`entry-actions.mustache`).
     static func buttons(_ p: inout Page, edit: String?, delete: String, fields: [(String, String)], what: String, back: String) {
-        p.raw("<span class=\"actions\">")
-        if let edit {
-            p.raw("<a class=\"button secondary\" href=\"\(Page.escape(edit))\" aria-label=\"Change: \(Page.escape(what))\">Change</a>")
-        }
-        p.form(delete, cssClass: "") { p in
-            for (name, value) in fields { p.raw("<input type=\"hidden\" name=\"\(name)\" value=\"\(Page.escape(value))\">") }
-            p.raw("<input type=\"hidden\" name=\"back\" value=\"\(Page.escape(back))\">")
-            p.raw("<button type=\"submit\" class=\"secondary\" aria-label=\"Delete: \(Page.escape(what))\">Delete</button>")
-        }
-        p.raw("</span>")
+        p.raw(WebTemplates.partial("entry-actions", Actions(edit: edit, delete: delete, fields: fields.map { Hidden(name: $0.0, value: $0.1) },
+                                                            subject: what, back: back), keys: p.keys))
     }
 
-    /// The hidden `back` field of an edit form.
+    private struct Actions {
+        let edit: String?
+        let delete: String
+        let fields: [Hidden]
+        let subject: String
+        let back: String
+    }
+
+    /// The hidden `back` field of an edit form still built in Swift (`back-field.mustache`).
     static func backField(_ back: String) -> String {
-        "<input type=\"hidden\" name=\"back\" value=\"\(Page.escape(back))\">"
+        WebTemplates.render(BackField(back: back), "back-field")
+    }
+
+    private struct BackField {
+        let back: String
     }
 
     /// A local date and time typed in two fields ("2026-11-26", "09:15") as an instant in the

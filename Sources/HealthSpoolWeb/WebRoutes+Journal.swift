@@ -7,7 +7,7 @@ extension WebRoutes {
     func addJournalPages(_ router: Router<WebContext>) {
         router.get("/symptoms/log") { r, c in try await page(r, c) { ctx, q, csrf in try SymptomPages.logPage(ctx, query: q, csrf: csrf) } }
         router.post("/symptoms/log") { r, c in try await undoable(r, c, SymptomPages.log) }
-        router.post("/goals/done") { r, c in try await action(r, c, JournalToday.goalDone) }
+        router.post("/goals/done") { r, c in try await undoable(r, c, JournalToday.goalDone) }
         router.get("/notes") { r, c in try await page(r, c) { ctx, q, csrf in try NotePages.render(ctx, query: q, csrf: csrf) } }
         router.post("/notes/add") { r, c in try await undoable(r, c, NotePages.add) }
         router.post("/notes/audio") { request, context in

@@ -36,9 +36,7 @@ extension HealthJournal {
 
     /// Checks a goal off by hand for `day`.
     public func completeGoal(_ id: Int64, day: CivilDate, now: Timestamp) throws -> Goal {
-        guard let g = try journal.goals().first(where: { $0.id == id }) else { throw JournalError.notFound(kind: "goal", key: String(id)) }
-        try journal.checkGoal(id: id, day: day, how: .hand, at: now)
-        return g
+        try checkGoalOff(id, day: day, now: now).goal
     }
 
     /// Removes a goal.

@@ -1,8 +1,10 @@
 import HealthSpoolCore
 import HealthSpoolLinux
+import HealthSpoolStore
 
-/// What the web's Undo puts back: a removed dose, reminder or note, under the id it had, and
-/// the edits of notes (doses: `editDose`).
+/// What the web's Undo puts back: a removed dose, reminder, note, medication or goal, under the
+/// id it had, a changed reminder as it was, a goal's check taken back, and the edits of notes
+/// (doses: `editDose`; medications: `editMedication`).
 extension HealthJournal {
     /// The logged dose with this id.
     public func dose(id: Int64) throws -> Dose {
@@ -60,5 +62,53 @@ extension HealthJournal {
     public func restoreNote(_ n: Note) throws {
         if let path = audioPath(n), FileSystem.exists(path + ".removed") { try FileSystem.move(path + ".removed", to: path) }
         guard try journal.restoreNote(n) else { throw JournalError.duplicate(kind: "note", key: String(n.id)) }
+    }
+
+    /// Puts a changed reminder back as `r` was (its kind and medication too); when it last
+    /// rang is kept, so it rings nothing that already rang.
+    public func reviseReminder(_ r: Reminder) throws {
+        guard try journal.updateReminder(r) else { throw JournalError.notFound(kind: "reminder", key: String(r.id)) }
+    }
+
+    /// Removes a medication (its doses too; its reminders stay, unlinked) and returns all of it
+    /// for `restoreMedication`.
+    public func removeMedicationKeeping(_ key: String) throws -> RemovedMedication {
+        let m = try medication(key)
+        guard let removed = try journal.removeMedicationKeeping(id: m.id) else { throw JournalError.notFound(kind: "medication", key: key) }
+        return removed
+    }
+
+    /// Puts a removed medication back whole: its id, its logged doses under their ids, and its
+    /// links to the reminders it had (those still there and not linked to another since).
+    public func restoreMedication(_ r: RemovedMedication) throws {
+        for existing in try journal.medications() {
+            for n in [r.medication.name] + r.medication.otherNames where existing.isNamed(n) {
+                throw JournalError.duplicate(kind: "medication", key: n)
+            }
+        }
+        guard try journal.restoreMedication(r) else { throw JournalError.duplicate(kind: "medication", key: String(r.medication.id)) }
+    }
+
+    /// Removes a goal and returns it with the days it was checked off, for `restoreGoal`.
+    public func removeGoalKeeping(_ id: Int64) throws -> RemovedGoal {
+        guard let removed = try journal.removeGoalKeeping(id: id) else { throw JournalError.notFound(kind: "goal", key: String(id)) }
+        return removed
+    }
+
+    /// Puts a removed goal back with its id and the days it was checked off.
+    public func restoreGoal(_ r: RemovedGoal) throws {
+        guard try journal.restoreGoal(r) else { throw JournalError.duplicate(kind: "goal", key: String(r.goal.id)) }
+    }
+
+    /// Checks a goal off by hand for `day`; `checked` is false when it was checked off that
+    /// day already (nothing changed, nothing to undo).
+    public func checkGoalOff(_ id: Int64, day: CivilDate, now: Timestamp) throws -> (goal: Goal, checked: Bool) {
+        guard let g = try journal.goals().first(where: { $0.id == id }) else { throw JournalError.notFound(kind: "goal", key: String(id)) }
+        return (g, try journal.checkGoal(id: id, day: day, how: .hand, at: now))
+    }
+
+    /// Takes back a goal's check by hand on `day` (the undo of "Mark done").
+    public func uncheckGoal(_ id: Int64, day: CivilDate) throws {
+        guard try journal.uncheckGoal(id: id, day: day) else { throw JournalError.notFound(kind: "goal check", key: "\(id) on \(day)") }
     }
 }

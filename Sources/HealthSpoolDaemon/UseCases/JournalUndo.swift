@@ -1,4 +1,5 @@
 import HealthSpoolCore
+import HealthSpoolStore
 
 /// What undoes one change to the journal (the web's Undo button): the inverse of a save or a
 /// delete, kept by whoever offered it and carried out through the same use cases as the CLI.
@@ -20,10 +21,20 @@ public enum JournalUndo: Sendable {
     case restoreReminder(Reminder, lastFired: Timestamp?)
     /// Undoes adding a reminder.
     case removeReminder(Int64)
+    /// Undoes a change of a reminder: the reminder as it was.
+    case reviseReminder(Reminder)
     /// Undoes adding a medication (it has no doses yet).
     case removeMedication(Int64)
+    /// Undoes a change of a medication: the medication as it was.
+    case reviseMedication(Medication)
+    /// Undoes a medication's removal: it comes back with its doses and its reminders' links.
+    case restoreMedication(RemovedMedication)
     /// Undoes adding a goal.
     case removeGoal(Int64)
+    /// Undoes a goal's removal: it comes back with the days it was checked off.
+    case restoreGoal(RemovedGoal)
+    /// Undoes "Mark done": the goal's check by hand on that day taken back.
+    case uncheckGoal(Goal, day: CivilDate)
     case removeNote(Int64)
     /// Undoes a note's removal (its recording kept aside comes back too).
     case restoreNote(Note)
@@ -66,12 +77,28 @@ public enum JournalUndo: Sendable {
             case .removeReminder(let id):
                 let reminder = try r.records().removeReminder(id)
                 return "Undone: the reminder \(reminder.name) is removed."
+            case .reviseReminder(let reminder):
+                try r.records().reviseReminder(reminder)
+                return "Undone: the reminder \(reminder.name) is back as it was."
             case .removeMedication(let id):
                 let m = try r.records().removeMedication(String(id))
                 return "Undone: \(m.name) is removed."
+            case .reviseMedication(let m):
+                try r.records().editMedication(m.id, m)
+                return "Undone: \(m.name) is back as it was."
+            case .restoreMedication(let removed):
+                try r.records().restoreMedication(removed)
+                let n = removed.doses.count
+                return "Undone: \(removed.medication.name) is back" + (n == 0 ? "." : n == 1 ? ", with its logged dose." : ", with its \(n) logged doses.")
             case .removeGoal(let id):
                 try r.records().removeGoal(id)
                 return "Undone: the goal is removed."
+            case .restoreGoal(let removed):
+                try r.records().restoreGoal(removed)
+                return "Undone: the goal \(removed.goal.name) is back."
+            case .uncheckGoal(let goal, let day):
+                try r.records().uncheckGoal(goal.id, day: day)
+                return "Undone: \(goal.name) is not marked done."
             case .removeNote(let id):
                 _ = try r.records().removeNoteKeepingAudio(id)
                 return "Undone: the note is no longer kept."
