@@ -1,6 +1,7 @@
 import Dispatch
 import HealthSpoolCore
 import HealthSpoolLinux
+import HealthSpoolLock
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,23 +28,31 @@ final class SyncWaiter {
     func close() { Glibc.close(fd) }
 }
 
+/// One request read from the control socket, and the client's socket, which its answer goes to
+/// and whoever answers closes.
+struct ControlRequest: Sendable {
+    let json: JSONValue
+    let client: Int32
+}
+
 /// The control socket (`$XDG_RUNTIME_DIR/healthspool/control.sock`, owner-only): newline-
 /// delimited JSON. `{"command":"sync","types":[…]}` syncs now (bypassing the throttle) and
 /// streams `{"event":"progress",…}` lines, then one `{"event":"done",…}`; `{"command":"ping"}`
 /// answers `{"event":"pong","pid":…}`.
 ///
-/// `@unchecked Sendable`: `source` is set in `init` and cancelled in `stop`; accepting runs on
-/// `queue` only and hands each request to the sync coordinator (an actor) as a task.
-final class ControlServer: @unchecked Sendable {
+/// Accepting and reading a request line run on `queue` only; each request goes to `deliver`
+/// (the daemon's stream of requests, which `ControlService.run()` hands to the sync coordinator
+/// one by one). The read source, set in `init` and cancelled by `stop`, is kept behind a lock.
+final class ControlServer: Sendable {
     let fd: Int32
     let path: String
     let queue = DispatchQueue(label: "healthspool.control")
-    var source: DispatchSourceRead?
-    weak var sync: SyncCoordinator?
+    private let source = Lock<DispatchSourceRead?>(nil)
+    private let deliver: @Sendable (ControlRequest) -> Void
 
-    init(path: String, sync: SyncCoordinator) throws {
+    init(path: String, deliver: @escaping @Sendable (ControlRequest) -> Void) throws {
         self.path = path
-        self.sync = sync
+        self.deliver = deliver
         unlink(path)
         self.fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw FileError("socket", path) }
@@ -58,12 +67,12 @@ final class ControlServer: @unchecked Sendable {
         s.setEventHandler { [weak self] in self?.acceptAll() }
         let listener = self.fd
         s.setCancelHandler { close(listener) }
+        source.withLock { $0 = s }
         s.resume()
-        source = s
     }
 
     func stop() {
-        source?.cancel()
+        source.withLock { $0?.cancel() }
         unlink(path)
     }
 
@@ -81,8 +90,7 @@ final class ControlServer: @unchecked Sendable {
                 Glibc.close(client)
                 continue
             }
-            guard let sync else { Glibc.close(client); continue }
-            Task { await sync.handleControl(request, client: client) }
+            deliver(ControlRequest(json: request, client: client))
         }
     }
 

@@ -12,15 +12,15 @@ extension Daemon {
 
     /// Whether healthspool's items in the session's keyring are locked now; nil when there is no
     /// keyring (or `secrets.keyring = off`). Blocking (sd-bus calls, bounded).
-    static func keyringLocked(_ context: DaemonContext) -> Bool? {
-        (try? SecretService.with(use: context.settings.secretsKeyring, environment: context.environment) { service throws(KeyringError) in
+    static func keyringLocked(_ configuration: Configuration) -> Bool? {
+        (try? SecretService.with(use: configuration.settings.secretsKeyring, environment: configuration.environment) { service throws(KeyringError) in
             try service.anyLocked()
         }) ?? nil
     }
 
     /// Runs in `start()`, off the cooperative pool, before the lock is first worked out.
     func startKeyringWatch() {
-        guard Self.keyringLocked(context) == true else { return }
+        guard Self.keyringLocked(configuration) == true else { return }
         logger.notice("the keyring is locked and holds healthspool's secrets: waiting for it to be unlocked; nothing is read from the spool or sent until then",
                       metadata: ["event": "lock", "lock.by": "keyring"])
         q.sync { status.assumeIsolated { [clock] in _ = $0.lockHolds.set(.keyring, true, now: clock.now()) } }
@@ -30,10 +30,10 @@ extension Daemon {
     private func pollKeyring() {
         DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Self.keyringPollSeconds)) { [weak self] in
             guard let self else { return }
-            let context = self.q.sync { self.context }
+            let configuration = self.q.sync { self.configuration }
             let stopping = self.q.sync { self.status.assumeIsolated { $0.stopping } }
             guard !stopping else { return }
-            if Self.keyringLocked(context) == true {
+            if Self.keyringLocked(configuration) == true {
                 self.pollKeyring()
                 return
             }

@@ -9,11 +9,11 @@ extension Daemon {
     /// most 3 s, for its first state, so that a locked session is known before the spool is
     /// read. Runs in `start()`, off the cooperative pool.
     func startSessionWatcher() {
-        let mode = context.settings.lockFollowSession
+        let mode = configuration.settings.lockFollowSession
         q.sync { status.assumeIsolated { $0.followSession = mode } }
         guard mode != .off else { return }
         do {
-            let watcher = try SessionLockWatcher(mode: mode, environment: context.environment, queue: q) { [weak self] event in
+            let watcher = try SessionLockWatcher(mode: mode, environment: configuration.environment, queue: q) { [weak self] event in
                 self?.sessionEvent(event)
             }
             sessionWatcher = watcher

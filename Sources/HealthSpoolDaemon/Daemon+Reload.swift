@@ -10,12 +10,12 @@ extension Daemon {
     /// for it), and when sync had stopped on the old configuration.
     func reload(reason: String, restartingSync force: Bool = true) { status.assumeIsolated { status in
         do {
-            let fresh = keepingDirectories(try DaemonContext(environment: context.environment))
-            let change = SettingsChange.between(context.settings, fresh.settings)
+            let fresh = keepingDirectories(try Configuration(environment: configuration.environment))
+            let change = SettingsChange.between(configuration.settings, fresh.settings)
             let wasUnusable = status.reloadError != nil || sync.assumeIsolated { $0.isUnusable }
-            context = fresh
-            intake.assumeIsolated { $0.context = fresh }
-            status.context = fresh
+            configuration = fresh
+            intake.assumeIsolated { $0.configuration = fresh }
+            status.configuration = fresh
             status.reloadError = nil
             let restart = force || wasUnusable || change.contains(.sync)
             if !restart {
@@ -35,42 +35,42 @@ extension Daemon {
         status.publish()
     } }
 
-    /// The context to use after a reload: the new settings, except the spool and state
+    /// The configuration to use after a reload: the new settings, except the spool and state
     /// directories, which only a restart moves (the watcher, the store and the lock flag live
     /// there). A change to them is logged and shown in status until the daemon restarts.
-    func keepingDirectories(_ fresh: DaemonContext) -> DaemonContext { status.assumeIsolated { status in
+    func keepingDirectories(_ fresh: Configuration) -> Configuration { status.assumeIsolated { status in
         var notes: [String] = []
         var settings = fresh.settings
-        if fresh.spool.path != context.spool.path {
-            notes.append("spool.dir changed to \(fresh.spool.path): restart the daemon to use it (still watching \(context.spool.path))")
-            settings.spoolDir = context.settings.spoolDir
+        if fresh.spool.path != configuration.spool.path {
+            notes.append("spool.dir changed to \(fresh.spool.path): restart the daemon to use it (still watching \(configuration.spool.path))")
+            settings.spoolDir = configuration.settings.spoolDir
         }
-        if fresh.stateDir != context.stateDir {
-            notes.append("state.dir changed to \(fresh.stateDir): restart the daemon to use it (still using \(context.stateDir))")
-            settings.stateDir = context.settings.stateDir
+        if fresh.stateDir != configuration.stateDir {
+            notes.append("state.dir changed to \(fresh.stateDir): restart the daemon to use it (still using \(configuration.stateDir))")
+            settings.stateDir = configuration.settings.stateDir
         }
         for note in notes where !status.restartNeeded.contains(note) {
             logger.warning("\(note)", metadata: ["event": "reload"])
         }
         status.restartNeeded = notes
-        return DaemonContext(paths: fresh.paths, settings: settings, environment: fresh.environment)
+        return Configuration(paths: fresh.paths, settings: settings, environment: fresh.environment)
     } }
 
     /// Watches the files the gateway's secret and TLS setup are read from (the credentials file,
     /// the systemd credential, the CA file, the client certificate and key): a change is picked
     /// up at once, as a change to the config file is.
     func watchSecrets() {
-        let s = context.settings
+        let s = configuration.settings
         var files = [s.gatewayCredentialsFile, s.gatewayCAFile, s.gatewayClientCert, s.gatewayClientKey].compactMap { $0 }
-            .map(context.paths.expand)
-        if let dir = context.environment["CREDENTIALS_DIRECTORY"] { files.append(dir + "/" + Credentials.credentialName) }
+            .map(configuration.paths.expand)
+        if let dir = configuration.environment["CREDENTIALS_DIRECTORY"] { files.append(dir + "/" + Credentials.credentialName) }
         let wanted = Set(files.filter { $0.hasPrefix("/") })
         guard wanted != watchedSecrets || secretWatcher == nil else { return }
         secretWatcher?.stop()
         secretWatcher = nil
         watchedSecrets = wanted
         // The main watcher already sees the config directory (and the spool and state ones).
-        let mainWatched: Set<String> = [context.spool.path, context.stateDir, context.paths.configDir]
+        let mainWatched: Set<String> = [configuration.spool.path, configuration.stateDir, configuration.paths.configDir]
         let directories = Set(wanted.map(FileSystem.parent)).subtracting(mainWatched).filter { !$0.isEmpty && FileSystem.exists($0) }
         guard !directories.isEmpty else { return }
         do {
@@ -79,16 +79,5 @@ extension Daemon {
             logger.warning("cannot watch the gateway's credentials and certificate files; SIGHUP reloads them: \(error)",
                            metadata: ["event": "error"])
         }
-    }
-}
-
-extension DaemonContext {
-    /// A context from its parts (the daemon keeps some settings across a reload).
-    init(paths: Paths, settings: Settings, environment: [String: String]) {
-        self.paths = paths
-        self.settings = settings
-        self.environment = environment
-        envelope = Self.envelope(settings)
-        zone = Self.readZone(environment)
     }
 }

@@ -16,15 +16,15 @@ import Glibc
 /// flag, the config and secret files), reloads, and starts and stops the parts; being on `q`,
 /// it enters the actors with `assumeIsolated`.
 ///
-/// `@unchecked Sendable`: every mutable property is read and written on the serial queue `q`
-/// only (watcher events and signals are scheduled on it; other threads hop onto it with
-/// `q.async`), except `pidLock`, `startError` and the watchers and socket created by `start()`
-/// before the first service can read them.
-public final class Daemon: @unchecked Sendable {
+/// What changes while it runs (the configuration at a reload, the watchers, the control
+/// socket, the lock, whether start-up finished) is kept behind a lock (`Mutable`), each access
+/// through a property below: it is read and written on `q` (watcher events and signals are
+/// scheduled there; other threads hop onto it with `q.async`), and by `start()`, off `q`, before
+/// the first service reads it; the lock makes that checked by the compiler, not by comment.
+public final class Daemon: Sendable {
     let q = DispatchQueue(label: "healthspool.daemon")
     /// `q` as the executor of the actors that share it (`StatusBoard`, `RetentionSchedule`).
     let executor: QueueExecutor
-    var context: DaemonContext
     let logger: Logger
     let notifier = SystemdNotifier()
     let clock: any ServiceClock
@@ -32,48 +32,105 @@ public final class Daemon: @unchecked Sendable {
     let intake: SpoolIntake
     let status: StatusBoard
     let retention: RetentionSchedule
-    var watcher: SpoolWatcher?
     /// What the watchers saw (the spool, state and config directories, the secret files'
     /// directories), in order: `SpoolWatcherService.run()` handles each on `q`.
     let watchEvents: AsyncStream<WatchEvent>
     let watchReporter: AsyncStream<WatchEvent>.Continuation
-    /// Follows the logind session's lock (`lock.follow_session`); nil when off.
-    var sessionWatcher: SessionLockWatcher?
-    /// Whether "the lock flag alone" was logged since the session was last followed.
-    var flagAloneLogged = false
-    var secretWatcher: SpoolWatcher?
-    var watchedSecrets: Set<String> = []
-    var pidLock: ProcessLock?
-    var control: ControlServer?
+    /// The control socket's requests, in order: `ControlService.run()` hands each to the sync
+    /// coordinator.
+    let controlRequests: AsyncStream<ControlRequest>
+    let controlReporter: AsyncStream<ControlRequest>.Continuation
     /// The time a stop may take, shared by the services (see `Services/`).
     let stopBudget: StopBudget
-    /// Why start-up failed, when it did.
-    var startError: Error?
-    /// Whether start-up finished (on `q`).
-    var started = false
-    /// Services of other modules that run after the daemon's own (the web interface), listed
-    /// last in the group: they stop first.
-    public var extraServices: [any Service] = []
-    /// The counters for Prometheus (`/metrics`, `metrics.textfile`).
-    public let metrics: DaemonMetrics
+    private let mutable: Lock<Mutable>
 
-    public convenience init(context: DaemonContext, logger: Logger) {
-        self.init(context: context, logger: logger, clock: WallServiceClock())
+    /// The daemon's changing state (see the type's comment).
+    struct Mutable {
+        var configuration: Configuration
+        var watcher: SpoolWatcher?
+        var sessionWatcher: SessionLockWatcher?
+        var flagAloneLogged = false
+        var secretWatcher: SpoolWatcher?
+        var watchedSecrets: Set<String> = []
+        var pidLock: ProcessLock?
+        var control: ControlServer?
+        var startError: Error?
+        var started = false
+        var extraServices: [any Service] = []
     }
 
-    init(context: DaemonContext, logger: Logger, clock: any ServiceClock,
-         transport: @escaping SyncWorker.TransportFactory = SyncWorker.httpsTransport) {
+    /// The configuration in effect (the one read at start, then each reload's).
+    var configuration: Configuration {
+        get { mutable.withLock { $0.configuration } }
+        set { mutable.withLock { $0.configuration = newValue } }
+    }
+    /// Watches the spool, state and config directories.
+    var watcher: SpoolWatcher? {
+        get { mutable.withLock { $0.watcher } }
+        set { mutable.withLock { $0.watcher = newValue } }
+    }
+    /// Follows the logind session's lock (`lock.follow_session`); nil when off.
+    var sessionWatcher: SessionLockWatcher? {
+        get { mutable.withLock { $0.sessionWatcher } }
+        set { mutable.withLock { $0.sessionWatcher = newValue } }
+    }
+    /// Whether "the lock flag alone" was logged since the session was last followed.
+    var flagAloneLogged: Bool {
+        get { mutable.withLock { $0.flagAloneLogged } }
+        set { mutable.withLock { $0.flagAloneLogged = newValue } }
+    }
+    /// Watches the directories of the gateway's secret and TLS files (`watchSecrets`).
+    var secretWatcher: SpoolWatcher? {
+        get { mutable.withLock { $0.secretWatcher } }
+        set { mutable.withLock { $0.secretWatcher = newValue } }
+    }
+    var watchedSecrets: Set<String> {
+        get { mutable.withLock { $0.watchedSecrets } }
+        set { mutable.withLock { $0.watchedSecrets = newValue } }
+    }
+    /// The per-user daemon lock (the pid file), once taken.
+    var pidLock: ProcessLock? {
+        get { mutable.withLock { $0.pidLock } }
+        set { mutable.withLock { $0.pidLock = newValue } }
+    }
+    var control: ControlServer? {
+        get { mutable.withLock { $0.control } }
+        set { mutable.withLock { $0.control = newValue } }
+    }
+    /// Why start-up failed, when it did.
+    var startError: Error? {
+        get { mutable.withLock { $0.startError } }
+        set { mutable.withLock { $0.startError = newValue } }
+    }
+    /// Whether start-up finished (on `q`).
+    var started: Bool {
+        get { mutable.withLock { $0.started } }
+        set { mutable.withLock { $0.started = newValue } }
+    }
+    /// Services of other modules that run after the daemon's own (the web interface), listed
+    /// last in the group: they stop first.
+    public var extraServices: [any Service] {
+        get { mutable.withLock { $0.extraServices } }
+        set { mutable.withLock { $0.extraServices = newValue } }
+    }
+    /// The counters for Prometheus (`/metrics`, `metrics.textfile`): the app's.
+    let metrics: DaemonMetrics
+
+    /// The daemon of `app`: its parts take the app's configuration, clock, transport and
+    /// counters.
+    public init(app: App) {
         executor = QueueExecutor(queue: q)
         (watchEvents, watchReporter) = AsyncStream.makeStream(of: WatchEvent.self)
-        self.context = context
+        (controlRequests, controlReporter) = AsyncStream.makeStream(of: ControlRequest.self)
+        let (configuration, logger, clock, metrics) = (app.configuration, app.logger, app.clock, app.metrics)
+        mutable = Lock(Mutable(configuration: configuration))
         self.logger = logger
         self.clock = clock
-        stopBudget = StopBudget(seconds: Self.stopGraceSeconds, clock: clock)
-        let metrics = DaemonMetrics(storePath: context.storePath, started: clock.now())
         self.metrics = metrics
-        sync = SyncCoordinator(context: context, logger: logger, executor: executor, clock: clock, metrics: metrics, transport: transport)
-        intake = SpoolIntake(context: context, logger: logger, executor: executor, clock: clock, metrics: metrics)
-        status = StatusBoard(context: context, logger: logger, notifier: notifier, executor: executor, clock: clock, sync: sync, intake: intake,
+        stopBudget = StopBudget(seconds: Self.stopGraceSeconds, clock: clock)
+        sync = SyncCoordinator(configuration: configuration, logger: logger, executor: executor, clock: clock, metrics: metrics, transport: app.transport)
+        intake = SpoolIntake(configuration: configuration, logger: logger, executor: executor, clock: clock, metrics: metrics)
+        status = StatusBoard(configuration: configuration, logger: logger, notifier: notifier, executor: executor, clock: clock, sync: sync, intake: intake,
                              metrics: metrics)
         retention = RetentionSchedule(intake: intake, logger: logger, clock: clock, executor: executor)
         let (sync, status) = (self.sync, self.status)
@@ -125,9 +182,9 @@ public final class Daemon: @unchecked Sendable {
 
     /// Takes the per-user daemon lock (the pid file), or throws naming the daemon that holds it.
     func acquireLock() throws {
-        try FileSystem.makeDirectory(context.runtimeDir, mode: 0o700)
-        guard let lock = ProcessLock(path: context.pidFile, writePID: true) else {
-            let pid = ProcessLock.holder(of: context.pidFile).map { " (pid \($0))" } ?? ""
+        try FileSystem.makeDirectory(configuration.runtimeDir, mode: 0o700)
+        guard let lock = ProcessLock(path: configuration.pidFile, writePID: true) else {
+            let pid = ProcessLock.holder(of: configuration.pidFile).map { " (pid \($0))" } ?? ""
             throw DaemonError.alreadyRunning("another healthspool daemon is already running for this user\(pid)")
         }
         pidLock = lock
@@ -139,28 +196,31 @@ public final class Daemon: @unchecked Sendable {
         if pidLock == nil { try acquireLock() }
         try sync.open()
         try intake.open()
-        try FileSystem.makeDirectory(context.paths.configDir, mode: 0o700)
+        try FileSystem.makeDirectory(configuration.paths.configDir, mode: 0o700)
         // Nothing is admitted from the spool until the holds below (the flag, the session, the
         // keyring) are known: a file that lands meanwhile is found by the rescan at the end, or
         // waits for the unlock. (A file dropped while the keyring was being asked was imported.)
         q.sync { intake.assumeIsolated { $0.locked = true } }
-        watcher = try SpoolWatcher(directories: [context.spool.path, context.stateDir, context.paths.configDir], queue: q) { [watchReporter] e in
+        watcher = try SpoolWatcher(directories: [configuration.spool.path, configuration.stateDir, configuration.paths.configDir], queue: q) { [watchReporter] e in
             watchReporter.yield(e)
         }
-        control = try ControlServer(path: context.controlSocket, sync: sync)
+        control = try ControlServer(path: configuration.controlSocket) { [controlReporter] request in
+            // Read as the socket closed at a stop, after the last request was handled: not answered.
+            if case .terminated = controlReporter.yield(request) { close(request.client) }
+        }
         startSessionWatcher()
         startKeyringWatch()
         q.sync { status.assumeIsolated { status in
             watchSecrets()
-            status.lockHolds.set(.flag, LockFlag.isSet(context: context), now: clock.now())
+            status.lockHolds.set(.flag, LockFlag.isSet(path: configuration.lockFlagPath), now: clock.now())
             let locked = status.lockHolds.isLocked
             sync.assumeIsolated { [hint = status.lockHolds.unlockHint] sync in
                 sync.unlockHint = hint ?? sync.unlockHint
                 sync.setLocked(locked)
             }
             intake.assumeIsolated { $0.locked = locked }
-            logger.info("watching \(context.spool.path)\(status.lockHolds.holdersText.map { " (locked by \($0))" } ?? "")",
-                        metadata: ["event": "start", "file": "\(context.spool.path)"])
+            logger.info("watching \(configuration.spool.path)\(status.lockHolds.holdersText.map { " (locked by \($0))" } ?? "")",
+                        metadata: ["event": "start", "file": "\(configuration.spool.path)"])
             notifier.ready(status: status.statusLine())
             for action in status.lifecycle.started(locked: locked) where action == .readSpool {
                 intake.assumeIsolated { $0.rescan() }
@@ -177,17 +237,17 @@ public final class Daemon: @unchecked Sendable {
 
     func handle(_ event: WatchEvent) {
         switch event {
-        case let .fileReady(dir, name) where dir == context.spool.path:
+        case let .fileReady(dir, name) where dir == configuration.spool.path:
             intake.assumeIsolated { $0.admit(named: name) }
-        case let .fileGone(dir, name) where dir == context.spool.path:
+        case let .fileGone(dir, name) where dir == configuration.spool.path:
             intake.assumeIsolated { $0.left(named: name) }
-        case let .undecodableName(dir) where dir == context.spool.path:
+        case let .undecodableName(dir) where dir == configuration.spool.path:
             intake.assumeIsolated { $0.rescan() }
-        case let .fileReady(dir, name) where dir == context.stateDir && name == "locked":
+        case let .fileReady(dir, name) where dir == configuration.stateDir && name == "locked":
             setHold(.flag, true)
-        case let .fileGone(dir, name) where dir == context.stateDir && name == "locked":
+        case let .fileGone(dir, name) where dir == configuration.stateDir && name == "locked":
             setHold(.flag, false)
-        case let .fileReady(dir, name) where dir == context.paths.configDir && name == "healthspool.conf":
+        case let .fileReady(dir, name) where dir == configuration.paths.configDir && name == "healthspool.conf":
             reload(reason: "configuration file changed", restartingSync: false)
         case let .fileReady(dir, name) where watchedSecrets.contains(dir + "/" + name):
             reload(reason: "\(dir)/\(name) changed")

@@ -22,23 +22,23 @@ public enum InProcessSync {
     }
 
     /// Syncs `types` (all with queued samples when empty) and returns one result per type.
-    public static func run(context: DaemonContext, types requested: [String], logger: Logger,
+    public static func run(configuration: Configuration, types requested: [String], logger: Logger,
                            progress: @escaping @Sendable (String, Int) -> Void) throws -> [SyncJobResult] {
-        if LockFlag.isSet(context: context) { throw Failure.locked }
-        try FileSystem.makeDirectory(context.runtimeDir, mode: 0o700)
-        guard let lock = ProcessLock(path: context.pidFile, writePID: true) else { throw Failure.daemonBusy }
+        if LockFlag.isSet(path: configuration.lockFlagPath) { throw Failure.locked }
+        try FileSystem.makeDirectory(configuration.runtimeDir, mode: 0o700)
+        guard let lock = ProcessLock(path: configuration.pidFile, writePID: true) else { throw Failure.daemonBusy }
         defer { withExtendedLifetime(lock) {} }
-        guard let endpoint = try context.endpoint() else { throw Failure.noGateway }
-        let store = try context.openStore()
+        guard let endpoint = try configuration.endpoint() else { throw Failure.noGateway }
+        let store = try SampleStore.connect(to: configuration)
         var types = requested.map(DataType.canonicalName)
         if types.isEmpty { types = try store.typesWithQueuedSamples() }
-        types = types.filter { context.settings.isSent($0) }
+        types = types.filter { configuration.settings.isSent($0) }
         let results = Results()
         let done = DispatchGroup()
         for _ in types { done.enter() }
         let box = WorkerBox()
-        let worker = SyncWorker(senders: context.settings.senders, storePath: context.storePath, logger: logger,
-                                clock: DaemonContext.now, onProgress: progress) { r in
+        let worker = SyncWorker(senders: configuration.settings.senders, storePath: configuration.storePath, logger: logger,
+                                clock: RealTimeClock.now, onProgress: progress) { r in
             results.append(r)
             done.leave()
             // The gateway is down or refuses us: the types still waiting would fail the same way.
@@ -56,7 +56,7 @@ public enum InProcessSync {
             }
         }
         box.worker = worker
-        worker.configure(SyncConfig(endpoint: endpoint, envelope: context.envelope, batchSize: context.settings.batchSize))
+        worker.configure(SyncConfig(endpoint: endpoint, envelope: configuration.envelope, batchSize: configuration.settings.batchSize))
         worker.enqueue(types, trigger: .manual)
         done.wait()
         // One attempt, one history row.

@@ -1,5 +1,6 @@
 import HealthSpoolCore
 import HealthSpoolLinux
+import HealthSpoolStore
 import Logging
 
 /// The health journal's clockwork in the daemon: fires due reminders (desktop notification and
@@ -17,7 +18,7 @@ import Logging
 /// in line for the gateway are announced to the daemon through its control socket, as the CLI
 /// does.
 public actor JournalScheduler {
-    let context: DaemonContext
+    let configuration: Configuration
     let logger: Logger
     let timer: any WakeTimer
     let now: @Sendable () -> Timestamp
@@ -35,16 +36,16 @@ public actor JournalScheduler {
     static var scoredThroughKey: String { "journal.scored_through" }
 
     /// A scheduler running on `executor`, sleeping on `timer` (the executor itself when nil).
-    public init(context: DaemonContext, logger: Logger, executor: ThreadExecutor, timer: (any WakeTimer)? = nil,
-                recheck: Duration = .seconds(15), now: @escaping @Sendable () -> Timestamp = DaemonContext.now) {
-        self.context = context
+    public init(configuration: Configuration, logger: Logger, executor: ThreadExecutor, timer: (any WakeTimer)? = nil,
+                recheck: Duration = .seconds(15), now: @escaping @Sendable () -> Timestamp = RealTimeClock.now) {
+        self.configuration = configuration
         self.logger = logger
         self.executor = executor
         self.timer = timer ?? executor
         self.now = now
         self.recheck = recheck
-        scoreDelayMillis = Self.drawScoreDelay(spreadSeconds: context.settings.spreadSeconds)
-        delivery = ReminderDelivery(environment: context.environment, logger: logger, now: now, executor: executor)
+        scoreDelayMillis = Self.drawScoreDelay(spreadSeconds: configuration.settings.spreadSeconds)
+        delivery = ReminderDelivery(environment: configuration.environment, logger: logger, now: now, executor: executor)
     }
 
     /// Runs until its task is cancelled, with its executor as the task's executor: what it awaits
@@ -89,7 +90,7 @@ public actor JournalScheduler {
             if let last = plan.scoreDays.last {
                 score(plan.scoreDays, with: journal)
                 try journal.store.setState(Self.scoredThroughKey, last.description)
-                scoreDelayMillis = Self.drawScoreDelay(spreadSeconds: context.settings.spreadSeconds)
+                scoreDelayMillis = Self.drawScoreDelay(spreadSeconds: configuration.settings.spreadSeconds)
             }
             logger.debug("journal: \(notices.count) reminder(s) due; next wake \(LocalDay.timestamp(plan.wake, in: journal.zone).iso8601Local)",
                          metadata: ["event": "journal"])
@@ -107,21 +108,21 @@ public actor JournalScheduler {
 
     /// The journal in the zone in effect now, opened again when the zone changed.
     private func currentJournal() throws -> HealthJournal {
-        let current = try ZoneInfo.current(environment: context.environment)
+        let current = try ZoneInfo.current(environment: configuration.environment)
         if let journal, current == zone { return journal }
         if let zone {
             logger.notice("time zone changed from \(zone.name) to \(current.name): reminders and midnight planned anew",
                           metadata: ["event": "journal", "zone": "\(current.name)"])
         }
-        let opened = try HealthJournal(context: context, zone: current, busyTimeout: nil)
+        let opened = HealthJournal(store: try SampleStore.connect(to: configuration), zone: current, configuration: configuration)
         (journal, zone) = (opened, current)
         return opened
     }
 
     /// Computes, stores and queues the scores of ended days (those already stored are kept).
     private func score(_ days: [CivilDate], with journal: HealthJournal) {
-        let socket = context.controlSocket
-        let scoring = JournalUseCases(store: journal.store, settings: context.settings, zone: journal.zone, clock: now)
+        let socket = configuration.controlSocket
+        let scoring = JournalUseCases(store: journal.store, settings: configuration.settings, zone: journal.zone, clock: now)
         scoring.onQueued = { ControlClient.observe($0, socket: socket) }
         for day in days {
             do {

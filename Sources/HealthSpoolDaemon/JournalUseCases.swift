@@ -91,7 +91,7 @@ public final class JournalUseCases {
     public var onQueued: ([String]) -> Void = { _ in }
 
     public init(store: SampleStore, settings: Settings, zone: any OffsetRules = SystemTimeZone(),
-                clock: @escaping () -> Timestamp = DaemonContext.now,
+                clock: @escaping () -> Timestamp = RealTimeClock.now,
                 newID: @escaping () -> SampleID = JournalUseCases.randomID) {
         self.store = store
         self.journal = SymptomJournalStore(store: store)

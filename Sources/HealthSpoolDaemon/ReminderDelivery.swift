@@ -50,7 +50,7 @@ public actor ReminderDelivery {
 
     /// Delivers to the session bus the environment names (`DesktopNotifier.connect(environment:)`).
     public init(environment: [String: String], logger: Logger, timeout: Duration = .seconds(5),
-                now: @escaping @Sendable () -> Timestamp = DaemonContext.now, executor: ThreadExecutor) {
+                now: @escaping @Sendable () -> Timestamp = RealTimeClock.now, executor: ThreadExecutor) {
         self.init(logger: logger, now: now, executor: executor) { try await DesktopNotifier.connect(environment: environment, timeout: timeout) }
     }
 

@@ -6,18 +6,18 @@ extension StatusReport {
     /// the `lock.follow_session` setting, the session followed and why none is. The flag is read
     /// from its file (a stopped daemon's flag still holds); the rest comes from a running
     /// daemon's status file (`live`).
-    static func lockMember(_ context: DaemonContext, live: JSONValue?) -> JSONValue {
+    static func lockMember(_ configuration: Configuration, live: JSONValue?) -> JSONValue {
         var holds = (live?["holds"]?.arrayValue ?? []).filter { $0["by"]?.stringValue != LockHolds.Holder.flag.rawValue }
             .map { hold -> JSONValue in .object([("by", hold["by"] ?? .null), ("since", local(hold["since"]))]) }
-        if LockFlag.isSet(context: context) {
+        if LockFlag.isSet(path: configuration.lockFlagPath) {
             let daemonSince = live?["holds"]?.arrayValue?.first { $0["by"]?.stringValue == LockHolds.Holder.flag.rawValue }?["since"]
-            let fileSince = FileSystem.modified(context.lockFlagPath).map { JSONValue.string(local(Timestamp(millis: $0.millis))) }
+            let fileSince = FileSystem.modified(configuration.lockFlagPath).map { JSONValue.string(local(Timestamp(millis: $0.millis))) }
             holds.insert(.object([("by", .string(LockHolds.Holder.flag.rawValue)),
                                   ("since", daemonSince.map { local($0) } ?? fileSince ?? .null)]), at: 0)
         }
         return .object([
             ("holds", .array(holds)),
-            ("followSession", live?["followSession"] ?? .string(context.settings.lockFollowSession.rawValue)),
+            ("followSession", live?["followSession"] ?? .string(configuration.settings.lockFollowSession.rawValue)),
             ("session", live?["session"] ?? .null),
             ("sessionNote", live?["sessionNote"] ?? .null),
         ])

@@ -44,10 +44,10 @@ public struct WebStatus: Sendable, Equatable {
 
 extension StatusReport {
     /// The `web` member: off, or the address it serves (or why it does not) while the daemon runs.
-    static func webMember(_ context: DaemonContext, daemonRunning: Bool) -> JSONValue {
-        guard context.settings.webEnabled else { return .object([("enabled", .bool(false))]) }
-        let url = "http://\(UserLoopbackAddress.forUser(getuid())):\(context.settings.webPort)/"
-        let live = daemonRunning ? WebStatus.read(file: WebStatus.path(runtimeDir: context.runtimeDir)) : nil
+    static func webMember(_ configuration: Configuration, daemonRunning: Bool) -> JSONValue {
+        guard configuration.settings.webEnabled else { return .object([("enabled", .bool(false))]) }
+        let url = "http://\(UserLoopbackAddress.forUser(getuid())):\(configuration.settings.webPort)/"
+        let live = daemonRunning ? WebStatus.read(file: WebStatus.path(runtimeDir: configuration.runtimeDir)) : nil
         return .object([("enabled", .bool(true)), ("url", .string(live?.url ?? url)),
                         ("state", .string(live?.state.rawValue ?? (daemonRunning ? "starting" : "stopped"))),
                         ("problem", live?.problem.map(JSONValue.string) ?? .null)])

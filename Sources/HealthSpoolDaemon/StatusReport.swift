@@ -16,12 +16,12 @@ public struct StatusReport {
     /// web overview) the store's part is only the queued counts by type, each counted up to
     /// `queuedCountLimit + 1`, and the parked ones: bounded work on a store of millions of samples.
     /// `store`: a connection already open to read it on (else one is opened when the store exists).
-    public init(context: DaemonContext, configError: String? = nil, now: Timestamp = DaemonContext.now(),
+    public init(configuration: Configuration, configError: String? = nil, now: Timestamp = RealTimeClock.now(),
                 queuedCountLimit: Int? = nil, store open: SampleStore? = nil) throws {
         var members: [(String, JSONValue)] = []
-        let pid = ProcessLock.holder(of: context.pidFile)
+        let pid = ProcessLock.holder(of: configuration.pidFile)
         var live: JSONValue = .null
-        if pid != nil, let text = try? FileSystem.readText(context.statusFile), let v = try? JSONParser.parse(text) { live = v }
+        if pid != nil, let text = try? FileSystem.readText(configuration.statusFile), let v = try? JSONParser.parse(text) { live = v }
         var daemon: [(String, JSONValue)] = [("running", .bool(pid != nil)), ("pid", pid.map { .number(Double($0)) } ?? .null)]
         daemon.append(("state", live["state"] ?? .string(pid == nil ? "stopped" : "unknown")))
         daemon.append(("statusLine", live["statusLine"] ?? .null))
@@ -32,18 +32,18 @@ public struct StatusReport {
             ("error", fileError.map(JSONValue.string) ?? .null),
             ("daemonKeepsPreviousConfig", .bool(pid != nil && fileError != nil)),
         ])))
-        let lock = Self.lockMember(context, live: pid != nil ? live["lock"] : nil)
+        let lock = Self.lockMember(configuration, live: pid != nil ? live["lock"] : nil)
         members.append(("locked", .bool(!(lock["holds"]?.arrayValue ?? []).isEmpty)))
         members.append(("lock", lock))
 
-        members.append(("spool", Self.spoolMember(context.spool, live: live, now: DaemonContext.now().millis)))
+        members.append(("spool", Self.spoolMember(configuration.spool, live: live, now: RealTimeClock.now().millis)))
         // Whether the data is encrypted at rest (healthspool-security(7)); not on the web's overview.
-        if queuedCountLimit == nil { members.append(("protection", context.protectionReport().json)) }
+        if queuedCountLimit == nil { members.append(("protection", configuration.protectionReport().json)) }
 
-        var storeMembers: [(String, JSONValue)] = [("path", .string(context.storePath))]
+        var storeMembers: [(String, JSONValue)] = [("path", .string(configuration.storePath))]
         var lastImport: JSONValue = .null, lastSync: JSONValue = .null, lastSuccess: JSONValue = .null
         var lastFix: JSONValue = .null
-        if let limit = queuedCountLimit, let store = open ?? (FileSystem.exists(context.storePath) ? try? SampleStore(path: context.storePath) : nil) {
+        if let limit = queuedCountLimit, let store = open ?? (FileSystem.exists(configuration.storePath) ? try? SampleStore(path: configuration.storePath) : nil) {
             let queued: [String: Int] = try store.queuedCounts(upTo: limit), parked: [String: Int] = try store.deadLetterCounts()
             let queuedByType: [(String, JSONValue)] = queued.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.number(Double($0.value))) }
             let parkedByType: [(String, JSONValue)] = parked.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.number(Double($0.value))) }
@@ -52,7 +52,7 @@ public struct StatusReport {
             storeMembers.append(("parkedByType", .object(parkedByType)))
             if let a = try store.syncHistory(limit: 1).first { lastSync = Self.json(a) }
             if let a = try store.lastSuccessfulSync() { lastSuccess = Self.json(a) }
-        } else if let store = open ?? (FileSystem.exists(context.storePath) ? try? SampleStore(path: context.storePath) : nil) {
+        } else if let store = open ?? (FileSystem.exists(configuration.storePath) ? try? SampleStore(path: configuration.storePath) : nil) {
             let (queued, synced, parked) = try store.snapshot { () throws(StoreError) in
                 (try store.queuedCounts(), try store.syncedCounts(), try store.deadLetterCounts())
             }
@@ -70,8 +70,8 @@ public struct StatusReport {
                              ("queuedByType", .object([])), ("parkedByType", .object([]))]
         }
         members.append(("store", .object(storeMembers)))
-        members.append(("location", .object([("enabled", .bool(context.settings.locationEnabled)),
-                                                    ("gpsd", .string(context.settings.locationGpsd)), ("lastFix", lastFix)])))
+        members.append(("location", .object([("enabled", .bool(configuration.settings.locationEnabled)),
+                                                    ("gpsd", .string(configuration.settings.locationGpsd)), ("lastFix", lastFix)])))
 
         // A sync in progress: per type, sent so far in this job and still queued.
         let queuedNow = Dictionary(uniqueKeysWithValues: (storeMembers.first { $0.0 == "queuedByType" }?.1.objectValue ?? [])
@@ -83,8 +83,8 @@ public struct StatusReport {
         members.append(("syncing", .array(syncing)))
 
         var gateway: [(String, JSONValue)] = [
-            ("url", context.settings.gatewayURL.map(JSONValue.string) ?? .null),
-            ("format", .string(context.settings.gatewayFormat.rawValue)),
+            ("url", configuration.settings.gatewayURL.map(JSONValue.string) ?? .null),
+            ("format", .string(configuration.settings.gatewayFormat.rawValue)),
             ("lastAnswer", live["lastAnswer"] ?? .null),
             ("error", live["lastError"] ?? .null),
             ("stoppedReason", live["stoppedReason"] ?? .null),
@@ -92,17 +92,17 @@ public struct StatusReport {
             ("retryAt", Self.local(live["retryAt"])),
             ("retryInSeconds", live["retryAtMillis"]?.intValue.map { .number(Double(max(0, ($0 - Int(now.millis) + 999) / 1000))) } ?? .null),
         ]
-        if context.settings.gatewayURL == nil {
+        if configuration.settings.gatewayURL == nil {
             gateway.append(("hint", .string("no gateway set; run: healthspool gateway set https://HOST:PORT/PATH [--ca-file CA.pem]")))
         }
         members.append(("gateway", .object(gateway)))
-        members.append(("ingest", context.ingestJSON()))
-        members.append(("web", Self.webMember(context, daemonRunning: pid != nil)))
+        members.append(("ingest", configuration.ingestJSON()))
+        members.append(("web", Self.webMember(configuration, daemonRunning: pid != nil)))
         members.append(("lastImport", lastImport))
         members.append(("lastSync", lastSync))
         members.append(("lastSuccessfulSync", lastSuccess))
         members.append(("nextSync", Self.local(live["nextSync"])))
-        members.append(("syncFrequency", .string(context.settings.syncFrequency.rawValue)))
+        members.append(("syncFrequency", .string(configuration.settings.syncFrequency.rawValue)))
         json = .object(members)
     }
 

@@ -44,10 +44,10 @@ public final class StorePool: Sendable {
         }
     }
 
-    /// Runs `body` with the connection to `context`'s store; see `run(_:_:)`.
-    public func borrow<T: Sendable>(_ use: Use, _ context: DaemonContext,
+    /// Runs `body` with the connection to `configuration`'s store; see `run(_:_:)`.
+    public func borrow<T: Sendable>(_ use: Use, _ configuration: Configuration,
                                     _ body: @escaping @Sendable (SampleStore) throws -> T) async throws -> T {
-        try await run(use) { lease in try body(try lease.store(context)) }
+        try await run(use) { lease in try body(try lease.store(configuration)) }
     }
 
     private func takeReader() async -> Int {
@@ -75,11 +75,11 @@ public final class StorePool: Sendable {
 
 /// A connection lent to the work a `StorePool` runs: valid only inside that work, on its thread.
 public struct StoreLease: ~Copyable {
-    fileprivate let connect: (DaemonContext) throws -> SampleStore
+    fileprivate let connect: (Configuration) throws -> SampleStore
 
-    /// The connection to `context`'s store, opened at its first use (or when a reload moved
-    /// the store), its day rollups drawn in `context`'s zone and source priority.
-    public func store(_ context: DaemonContext) throws -> SampleStore { try connect(context) }
+    /// The connection to `configuration`'s store, opened at its first use (or when a reload moved
+    /// the store), its day rollups drawn in `configuration`'s zone and source priority.
+    public func store(_ configuration: Configuration) throws -> SampleStore { try connect(configuration) }
 }
 
 /// One connection, owned by an actor on a thread of its own: work borrowing it runs there, one
@@ -98,16 +98,16 @@ private actor StoreLane {
         try body(StoreLease { try self.connection($0) })
     }
 
-    private func connection(_ context: DaemonContext) throws -> SampleStore {
-        if let opened, opened.path == context.storePath {
-            opened.store.rollupPolicy = RollupPolicy(zone: context.zone, priority: context.settings.sourcePriority)
+    private func connection(_ configuration: Configuration) throws -> SampleStore {
+        if let opened, opened.path == configuration.storePath {
+            opened.store.rollupPolicy = RollupPolicy(zone: configuration.zone, priority: configuration.settings.sourcePriority)
             opened.store.recheckRollups()
             return opened.store
         }
         opened = nil
-        let store = try context.openStore(busyTimeout: SampleStore.interactiveBusyTimeout)
+        let store = try SampleStore.connect(to: configuration, busyTimeout: SampleStore.interactiveBusyTimeout)
         try store.limitPageCache(kibibytes: 4096)
-        opened = (context.storePath, store)
+        opened = (configuration.storePath, store)
         return store
     }
 }

@@ -16,20 +16,20 @@ public enum IngestCertificate {
     /// The certificate and key paths, after making the own certificate when it is missing.
     /// Returns whether it was made now.
     @discardableResult
-    public static func ensure(context: DaemonContext) throws(IngestError) -> Bool {
-        let cert = context.ingestCertPath, key = context.ingestKeyPath
-        if !context.ingestUsesOwnCertificate {
-            guard context.settings.ingestKeyFile != nil else {
+    public static func ensure(configuration: Configuration) throws(IngestError) -> Bool {
+        let cert = configuration.ingestCertPath, key = configuration.ingestKeyPath
+        if !configuration.ingestUsesOwnCertificate {
+            guard configuration.settings.ingestKeyFile != nil else {
                 throw .setting("ingest.key_file", "ingest.cert_file is set but ingest.key_file is not; set both, or neither to use the daemon's own certificate")
             }
             for path in [cert, key] where !FileSystem.exists(path) { throw .file(path, "does not exist") }
             return false
         }
         if FileSystem.exists(cert) && FileSystem.exists(key) { return false }
-        do { try FileSystem.makeDirectory(context.stateDir, mode: 0o700) } catch { throw .file(context.stateDir, "\(error)") }
+        do { try FileSystem.makeDirectory(configuration.stateDir, mode: 0o700) } catch { throw .file(configuration.stateDir, "\(error)") }
         let host = hostName()
         var san = ["DNS:localhost", "DNS:\(host)", "DNS:\(host).local"]
-        if let listen = context.settings.ingestListen, listen.host != "0.0.0.0", listen.host != "::" { san.insert("IP:\(listen.host)", at: 0) }
+        if let listen = configuration.settings.ingestListen, listen.host != "0.0.0.0", listen.host != "::" { san.insert("IP:\(listen.host)", at: 0) }
         var error = [CChar](repeating: 0, count: 512)
         let rc = hs_tls_make_self_signed(cert, key, "healthspool on \(host)", san.joined(separator: ","), Int32(validityDays), &error, error.count)
         guard rc == 0 else { throw .file(cert, cText(error)) }

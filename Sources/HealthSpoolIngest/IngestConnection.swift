@@ -123,7 +123,7 @@ struct IngestConnection {
             return answer(conn, 503, "the daemon is stopping; nothing was kept, send it again")
         }
         do {
-            let name = try drop.commit(now: DaemonContext.now())
+            let name = try drop.commit(now: RealTimeClock.now())
             let reply = JSONValue.object([("status", .string("accepted")), ("file", .string(name)), ("bytes", .number(Double(length)))])
             _ = respond(conn, 200, reply)
             return (200, "accepted \(length) bytes as \(name)")

@@ -8,14 +8,14 @@ import ServiceLifecycle
 /// the server on threads of its own, and at a stop ends intake first, discarding any body still
 /// arriving, within `stopSeconds`. An endpoint that cannot start is logged; the daemon runs on.
 public struct IngestService: Service {
-    let context: DaemonContext
+    let configuration: Configuration
     let logger: Logger
     /// How long a stop waits for connections to end (they are woken at once; this bounds a
     /// body being checked).
     public static let stopSeconds = 5.0
 
-    public init(context: DaemonContext, logger: Logger) {
-        self.context = context
+    public init(configuration: Configuration, logger: Logger) {
+        self.configuration = configuration
         self.logger = logger
     }
 
@@ -33,10 +33,10 @@ public struct IngestService: Service {
     /// Waits while the token is in the keyring and the keyring is locked (said once), as the
     /// daemon does; false when the daemon stops meanwhile.
     func waitForKeyring() async -> Bool {
-        guard context.settings.ingestListen != nil else { return true }
+        guard configuration.settings.ingestListen != nil else { return true }
         var said = false
         while true {
-            let (use, environment) = (context.ingestTokenKeyring, context.environment)
+            let (use, environment) = (configuration.ingestTokenKeyring, configuration.environment)
             let state = await Self.offPool {
                 (try? SecretService.with(use: use, environment: environment) { service throws(KeyringError) in try service.state(of: .ingest) }) ?? nil
             }
@@ -52,21 +52,21 @@ public struct IngestService: Service {
 
     /// The running server, or nil (logged) when the endpoint cannot start.
     func start() -> IngestServer? {
-        guard let listen = context.settings.ingestListen else { return nil }
+        guard let listen = configuration.settings.ingestListen else { return nil }
         do {
-            let token = try IngestToken.loadOrCreate(path: context.ingestTokenPath, keyring: context.ingestTokenKeyring, environment: context.environment)
-            if try IngestCertificate.ensure(context: context) {
-                logger.notice("ingest: made a self-signed certificate \(context.ingestCertPath)", metadata: ["event": "ingest"])
+            let token = try IngestToken.loadOrCreate(path: configuration.ingestTokenPath, keyring: configuration.ingestTokenKeyring, environment: configuration.environment)
+            if try IngestCertificate.ensure(configuration: configuration) {
+                logger.notice("ingest: made a self-signed certificate \(configuration.ingestCertPath)", metadata: ["event": "ingest"])
             }
-            try? FileSystem.makeDirectory(context.spool.path, mode: 0o700)
-            var configuration = IngestServer.Configuration(
-                listen: listen, certPath: context.ingestCertPath, keyPath: context.ingestKeyPath, token: token,
-                spoolDir: context.spool.path, maxBodyBytes: context.settings.ingestMaxBodyBytes,
-                maxConnections: context.settings.ingestMaxConnections)
-            configuration.limits = IngestLimits.from(environment: context.environment)
-            let server = try IngestServer(configuration, logger: logger)
+            try? FileSystem.makeDirectory(configuration.spool.path, mode: 0o700)
+            var serverSettings = IngestServer.Configuration(
+                listen: listen, certPath: configuration.ingestCertPath, keyPath: configuration.ingestKeyPath, token: token,
+                spoolDir: configuration.spool.path, maxBodyBytes: configuration.settings.ingestMaxBodyBytes,
+                maxConnections: configuration.settings.ingestMaxConnections)
+            serverSettings.limits = IngestLimits.from(environment: configuration.environment)
+            let server = try IngestServer(serverSettings, logger: logger)
             try server.start()
-            logger.notice("ingest endpoint on \(context.ingestURL ?? ""), certificate SHA-256 fingerprint \(context.ingestFingerprint() ?? "unknown"), token in \(context.ingestTokenPath)",
+            logger.notice("ingest endpoint on \(configuration.ingestURL ?? ""), certificate SHA-256 fingerprint \(configuration.ingestFingerprint() ?? "unknown"), token in \(configuration.ingestTokenPath)",
                           metadata: ["event": "start"])
             return server
         } catch {

@@ -10,9 +10,9 @@ import HealthSpoolStore
 struct StoreQueue: Sendable {
     let pool: StorePool
 
-    /// Fails only when the system refuses a thread.
-    init() throws(ThreadExecutorError) {
-        pool = try StorePool()
+    /// On `pool` (the app's), else a pool of its own; fails only when the system refuses a thread.
+    init(pool: StorePool? = nil) throws(ThreadExecutorError) {
+        if let pool { self.pool = pool } else { self.pool = try StorePool() }
     }
 
     /// Runs `body` on a thread of the pool (the writer's for `.write`), without its connection.

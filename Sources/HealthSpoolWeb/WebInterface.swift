@@ -27,12 +27,15 @@ public struct WebInterface: Service, CustomStringConvertible {
     let statusFile: String
     let logger: Logger
     let metrics: DaemonMetrics?
+    /// The store connections pages borrow: the app's (nil: a pool of its own).
+    let stores: StorePool?
     var limits = WebLimits()
 
     /// A web interface for the configuration the daemon started with; each page reads the
     /// configuration afresh, so toggles and reloads show at once. With `metrics`, it also serves
-    /// `/metrics` to scrapes that send the metrics token (`MetricsToken`).
-    public init(context: DaemonContext, logger: Logger, metrics: DaemonMetrics? = nil) {
+    /// `/metrics` to scrapes that send the metrics token (`MetricsToken`). Pages borrow their
+    /// store connections from `stores` (the app's), else from a pool of their own.
+    public init(context: DaemonContext, logger: Logger, metrics: DaemonMetrics? = nil, stores: StorePool? = nil) {
         environment = context.environment
         address = UserLoopbackAddress.forUser(getuid())
         port = context.settings.webPort
@@ -42,6 +45,7 @@ public struct WebInterface: Service, CustomStringConvertible {
         statusFile = WebStatus.path(runtimeDir: context.runtimeDir)
         self.logger = logger
         self.metrics = metrics
+        self.stores = stores
     }
 
     /// What a log line says of the service: never its environment.
@@ -74,7 +78,7 @@ public struct WebInterface: Service, CustomStringConvertible {
         var routes: WebRoutes
         do {
             routes = try WebRoutes(environment: environment, address: address, port: port, secret: secret,
-                                   usedLinksFile: stateDir + "/web.used-links")
+                                   usedLinksFile: stateDir + "/web.used-links", stores: stores)
         } catch {
             logger.error("web interface not started: \(error)", metadata: ["event": "error"])
             WebStatus(url: url, state: .failed, problem: "\(error)").write(file: statusFile)

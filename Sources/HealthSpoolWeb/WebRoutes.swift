@@ -15,9 +15,11 @@ struct WebRoutes: Sendable {
     var metricsToken: String?
     let sessions: WebSessions
 
-    /// `usedLinksFile`: where used login links are kept until they expire (nil: memory only).
-    init(environment: [String: String], address: String, port: Int, secret: [UInt8], usedLinksFile: String? = nil) throws {
-        store = try StoreQueue()
+    /// `usedLinksFile`: where used login links are kept until they expire (nil: memory only);
+    /// `stores`: the app's store connections (nil: a pool of its own).
+    init(environment: [String: String], address: String, port: Int, secret: [UInt8], usedLinksFile: String? = nil,
+         stores: StorePool? = nil) throws {
+        store = try StoreQueue(pool: stores)
         self.environment = environment
         self.address = address
         self.port = port

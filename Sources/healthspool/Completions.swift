@@ -21,7 +21,7 @@ enum Completions {
 
     /// The last `count` days, today first, in the machine's zone.
     static func recentDates(count: Int) -> [String] {
-        let now = DaemonContext.now()
+        let now = RealTimeClock.now()
         return (0..<count).map { back in
             Timestamp(millis: now.millis - Int64(back) * 86_400_000, utcOffsetSeconds: now.utcOffsetSeconds).localDate.description
         }

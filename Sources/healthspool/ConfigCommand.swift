@@ -38,9 +38,9 @@ struct ConfigCheckCommand: ParsableCommand {
         let (_, problems) = ConfigCheck.run(paths: paths, environment: environment, overrides: pairs)
         let errors = problems.filter { !$0.isWarning }, warnings = problems.filter(\.isWarning)
         // Where the secrets live and whether the data is encrypted: facts, not problems.
-        let context = errors.isEmpty ? try? DaemonContext(environment: environment, overrides: pairs) : nil
-        let secrets = context?.secretPlaces() ?? []
-        let protection = context?.protectionReport()
+        let configuration = errors.isEmpty ? try? Configuration(environment: environment, overrides: pairs) : nil
+        let secrets = configuration?.secretPlaces() ?? []
+        let protection = configuration?.protectionReport()
         if json {
             func item(_ p: ConfigProblem) -> JSONValue {
                 .object([("origin", .string(p.origin)), ("key", .string(p.key)), ("message", .string(p.message)), ("line", .string(p.line))])
@@ -48,7 +48,7 @@ struct ConfigCheckCommand: ParsableCommand {
             var w = JSONWriter()
             var members: [(String, JSONValue)] = [("ok", .bool(errors.isEmpty)), ("errors", .array(errors.map(item))),
                                                   ("warnings", .array(warnings.map(item)))]
-            if let context { members.append(("secrets", context.secretsJSON())) }
+            if let configuration { members.append(("secrets", configuration.secretsJSON())) }
             if let protection { members.append(("protection", protection.json)) }
             w.value(.object(members))
             print(w.text)
@@ -110,9 +110,9 @@ struct ConfigShowCommand: ParsableCommand {
             return
         }
         print(TextTable(["KEY", "VALUE", "ORIGIN"], rows.map { [$0.key, $0.value, $0.origin.text] }).text)
-        if let context = try? DaemonContext(environment: environment, overrides: pairs) {
+        if let configuration = try? Configuration(environment: environment, overrides: pairs) {
             print("")
-            for line in secretLines(context.secretPlaces()) { print(line) }
+            for line in secretLines(configuration.secretPlaces()) { print(line) }
         }
     }
 }

@@ -25,7 +25,7 @@ struct DayCommand: ParsableCommand {
         try withJournal(common) { r in
             let days = try r.days()
             let summary = try days.day(try days.date(date, now: r.now))
-            if json { printJSON(summary.json) } else { print(DayText.render(summary, zone: days.zone, style: NumberStyle(environment: days.journal.context.environment))) }
+            if json { printJSON(summary.json) } else { print(DayText.render(summary, zone: days.zone, style: days.journal.style)) }
         }
     }
 }

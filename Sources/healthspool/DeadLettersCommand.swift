@@ -13,11 +13,11 @@ struct DeadLettersCommand: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        let context = try common.context()
+        let configuration = try common.configuration()
         if retry {
-            print("\(try DeadLetters.requeue(context: context, type: type)) sample(s) queued again")
+            print("\(try DeadLetters.requeue(store: .connect(to: configuration), type: type, controlSocket: configuration.controlSocket)) sample(s) queued again")
         } else {
-            print(try DeadLetters.list(context: context, type: type, json: json))
+            print(try DeadLetters.list(store: .connect(to: configuration), type: type, json: json))
         }
     }
 }

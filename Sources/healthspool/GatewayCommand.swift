@@ -43,7 +43,7 @@ struct GatewaySet: ParsableCommand {
 
     func run() throws {
         do { try validateGatewayURL(url) } catch { throw CLIError("\(error)") }
-        let context = try common.context()
+        let configuration = try common.configuration()
         func absolute(_ p: String?) -> String? {
             guard let p else { return nil }
             if p.hasPrefix("/") || p.hasPrefix("~") { return p }
@@ -51,8 +51,8 @@ struct GatewaySet: ParsableCommand {
         }
         var changes: [(String, String?)] = [("gateway.url", url)]
         if let caFile = absolute(caFile) {
-            guard FileSystem.regularFile(context.paths.expand(caFile)) != nil else { throw CLIError("--ca-file \(caFile): no such file") }
-            let pem = (try? FileSystem.read(context.paths.expand(caFile), limit: 16 << 20)) ?? []
+            guard FileSystem.regularFile(configuration.paths.expand(caFile)) != nil else { throw CLIError("--ca-file \(caFile): no such file") }
+            let pem = (try? FileSystem.read(configuration.paths.expand(caFile), limit: 16 << 20)) ?? []
             guard GatewaySettingsCheck.certificateCount(inPEM: pem) > 0 else {
                 throw CLIError("--ca-file \(caFile): no PEM certificate in it (expected -----BEGIN CERTIFICATE----- blocks); pass the CA's certificate, not its key or a DER file (openssl x509 -inform der -in CA.der -out CA.pem)")
             }
@@ -70,9 +70,9 @@ struct GatewaySet: ParsableCommand {
         var storedInKeyring = false
         if let f = absolute(credentialsFile) {
             let secret: String?
-            do { secret = try Credentials.load(file: context.paths.expand(f), environment: [:]) } catch { throw CLIError("\(error)") }
+            do { secret = try Credentials.load(file: configuration.paths.expand(f), environment: [:]) } catch { throw CLIError("\(error)") }
             do {
-                storedInKeyring = try SecretService.with(use: context.settings.secretsKeyring, environment: context.environment) { service throws(KeyringError) in
+                storedInKeyring = try SecretService.with(use: configuration.settings.secretsKeyring, environment: configuration.environment) { service throws(KeyringError) in
                     if try service.isLocked() { throw .locked(nil) }
                     try service.store(.gateway, secret: Array((secret ?? "").utf8))
                     return true
@@ -83,7 +83,7 @@ struct GatewaySet: ParsableCommand {
             if storedInKeyring {
                 changes.append(("gateway.credentials_file", nil))
                 // The config file may not change (the same settings again): tell the daemon.
-                if let pid = ProcessLock.holder(of: context.pidFile) { kill(pid_t(pid), SIGHUP) }
+                if let pid = ProcessLock.holder(of: configuration.pidFile) { kill(pid_t(pid), SIGHUP) }
                 print("secret stored in the keyring (Secret Service, setting=\(SecretName.gateway.rawValue)); \(f) is no longer needed")
             } else {
                 changes.append(("gateway.credentials_file", f))
@@ -93,21 +93,21 @@ struct GatewaySet: ParsableCommand {
         if let k = absolute(clientKey) { changes.append(("gateway.client_key", k)) }
         // The chosen authentication needs a secret: a credentials file (given now or before) or
         // the systemd credential.
-        let chosenAuth = auth.flatMap { GatewayAuth(rawValue: $0.lowercased()) } ?? context.settings.gatewayAuth
-        if chosenAuth != .none, credentialsFile == nil, context.settings.gatewayCredentialsFile == nil,
-           context.environment["CREDENTIALS_DIRECTORY"].map({ FileSystem.exists($0 + "/" + Credentials.credentialName) }) != true,
-           Credentials.place(file: nil, environment: context.environment, keyring: context.settings.secretsKeyring) == .none {
+        let chosenAuth = auth.flatMap { GatewayAuth(rawValue: $0.lowercased()) } ?? configuration.settings.gatewayAuth
+        if chosenAuth != .none, credentialsFile == nil, configuration.settings.gatewayCredentialsFile == nil,
+           configuration.environment["CREDENTIALS_DIRECTORY"].map({ FileSystem.exists($0 + "/" + Credentials.credentialName) }) != true,
+           Credentials.place(file: nil, environment: configuration.environment, keyring: configuration.settings.secretsKeyring) == .none {
             throw CLIError("--auth \(chosenAuth.rawValue) needs a secret: pass --credentials-file FILE (mode 0600), or provide the systemd credential '\(Credentials.credentialName)'")
         }
-        do { try SettingsLoader.update(paths: context.paths, changes) } catch { throw CLIError("\(error)") }
-        print("gateway set to \(url) in \(context.paths.userConfigFile)")
-        if ProcessLock.holder(of: context.pidFile) != nil { print("the running daemon picks it up now") }
+        do { try SettingsLoader.update(paths: configuration.paths, changes) } catch { throw CLIError("\(error)") }
+        print("gateway set to \(url) in \(configuration.paths.userConfigFile)")
+        if ProcessLock.holder(of: configuration.pidFile) != nil { print("the running daemon picks it up now") }
         guard !noTest else { return }
         // The probe of `gateway test`, on what was just saved.
         do {
-            let saved = try common.context()
+            let saved = try common.configuration()
             if let endpoint = try saved.endpoint() {
-                let verdict = GatewayProbe.run(endpoint: endpoint, envelope: saved.envelope, now: DaemonContext.now())
+                let verdict = GatewayProbe.run(endpoint: endpoint, envelope: saved.envelope, now: RealTimeClock.now())
                 if verdict.ok { print("gateway test: \(verdict.message)") } else { printError("warning: saved, but the gateway test failed: \(verdict.message)") }
             }
         } catch {
@@ -121,7 +121,7 @@ struct GatewayShow: ParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() throws {
-        let s = try common.context().settings
+        let s = try common.configuration().settings
         guard let url = s.gatewayURL else {
             print("no gateway set; run: healthspool gateway set https://HOST:PORT/PATH [--ca-file CA.pem]")
             return
@@ -145,8 +145,8 @@ struct GatewayUnset: ParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() throws {
-        let context = try common.context()
-        try SettingsLoader.update(paths: context.paths, [("gateway.url", nil)])
+        let configuration = try common.configuration()
+        try SettingsLoader.update(paths: configuration.paths, [("gateway.url", nil)])
         print("gateway unset; samples stay queued until one is set")
     }
 }
@@ -159,13 +159,13 @@ struct GatewayTest: ParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() throws {
-        let context = try common.context()
+        let configuration = try common.configuration()
         let endpoint: GatewayEndpoint
         do {
-            guard let e = try context.endpoint() else { throw CLIError("no gateway set; run: healthspool gateway set https://HOST:PORT/PATH") }
+            guard let e = try configuration.endpoint() else { throw CLIError("no gateway set; run: healthspool gateway set https://HOST:PORT/PATH") }
             endpoint = e
         } catch let e as CLIError { throw e } catch { throw CLIError("\(error)") }
-        let verdict = GatewayProbe.run(endpoint: endpoint, envelope: context.envelope, now: DaemonContext.now())
+        let verdict = GatewayProbe.run(endpoint: endpoint, envelope: configuration.envelope, now: RealTimeClock.now())
         print(verdict.message)
         if !verdict.ok { throw ExitCode(1) }
     }

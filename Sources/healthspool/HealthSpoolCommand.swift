@@ -76,18 +76,18 @@ struct CommonOptions: ParsableArguments {
         }
     }
 
-    /// The context; a configuration error is reported and exits 78 (EX_CONFIG).
-    func context() throws -> DaemonContext {
-        do { return try loadContext() } catch let error as SettingsError {
+    /// The configuration; a configuration error is reported and exits 78 (EX_CONFIG).
+    func configuration() throws -> Configuration {
+        do { return try loadConfiguration() } catch let error as SettingsError {
             throw configurationError(error)
         }
     }
 
-    /// The context, or the `SettingsError` as it is (for `status`, which reports it and goes on
+    /// The configuration, or the `SettingsError` as it is (for `status`, which reports it and goes on
     /// to show the daemon).
-    func loadContext() throws -> DaemonContext {
+    func loadConfiguration() throws -> Configuration {
         let pairs = try overridePairs()
-        do { return try DaemonContext(overrides: pairs) } catch let error as SettingsError {
+        do { return try Configuration(overrides: pairs) } catch let error as SettingsError {
             throw error
         } catch {
             throw CLIError("\(error)")
@@ -126,11 +126,15 @@ struct DaemonCommand: ParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() throws {
-        let context = try common.context()
-        let logger = makeLogger("healthspool", level: context.settings.logLevel)
-        let daemon = Daemon(context: context, logger: logger)
-        if context.settings.webEnabled { daemon.extraServices.append(WebInterface(context: context, logger: logger, metrics: daemon.metrics)) }
-        if context.settings.ingestListen != nil { daemon.extraServices.append(IngestService(context: context, logger: logger)) }
+        let configuration = try common.configuration()
+        let logger = makeLogger("healthspool", level: configuration.settings.logLevel)
+        let app: App
+        do { app = try App(configuration: configuration, logger: logger) } catch { throw CLIError("cannot start: \(error)") }
+        let daemon = Daemon(app: app)
+        if configuration.settings.webEnabled {
+            daemon.extraServices.append(WebInterface(context: configuration, logger: logger, metrics: app.metrics, stores: app.stores))
+        }
+        if configuration.settings.ingestListen != nil { daemon.extraServices.append(IngestService(configuration: configuration, logger: logger)) }
         let code = daemon.run()
         if code != 0 { throw ExitCode(code) }
     }
@@ -151,11 +155,11 @@ struct StatusCommand: ParsableCommand {
     func run() throws {
         let report: StatusReport
         do {
-            report = try StatusReport(context: try common.loadContext())
+            report = try StatusReport(configuration: try common.loadConfiguration())
         } catch let e as SettingsError {
-            report = try StatusReport(context: .ignoringConfigFiles(), configError: e.description)
+            report = try StatusReport(configuration: .ignoringConfigFiles(), configError: e.description)
         } catch let e as CLIError {
-            report = try StatusReport(context: .ignoringConfigFiles(), configError: e.description)
+            report = try StatusReport(configuration: .ignoringConfigFiles(), configError: e.description)
         }
         print(json ? report.jsonText : report.text)
         if report.json["daemon"]?["running"]?.boolValue != true { throw ExitCode(3) }

@@ -8,6 +8,6 @@ struct HistoryCommand: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        print(try SyncHistory.report(context: try common.context(), limit: limit, json: json))
+        print(try SyncHistory.report(storePath: try common.configuration().storePath, limit: limit, json: json))
     }
 }

@@ -25,9 +25,10 @@ struct ImportCommand: ParsableCommand {
     @Flag(name: .customLong("no-progress"), help: "No progress bar, even on a terminal.") var noProgress = false
 
     func run() throws {
-        let context = try common.context()
+        let configuration = try common.configuration()
         let logger = makeLogger("healthspool", level: "warning")
-        let importer = try DirectImport(context: context, logger: logger)
+        let importer = DirectImport(store: try .connect(to: configuration), settings: configuration.settings,
+                                    controlSocket: configuration.controlSocket, logger: logger)
         let showProgress = !noProgress && !json && isatty(2) == 1
         var failures = 0
         var summaries: [JSONValue] = []
@@ -99,7 +100,7 @@ final class ProgressBar {
     let total: Int64
     let label: String
     let enabled: Bool
-    let started = DaemonContext.now().millis
+    let started = RealTimeClock.now().millis
     var lastDraw: Int64 = 0
 
     init(total: Int64, label: String, enabled: Bool) {
@@ -110,7 +111,7 @@ final class ProgressBar {
 
     func update(bytes: Int64, records: Int) {
         guard enabled else { return }
-        let now = DaemonContext.now().millis
+        let now = RealTimeClock.now().millis
         guard now - lastDraw >= 200 else { return }
         lastDraw = now
         let elapsed = max(1, now - started)

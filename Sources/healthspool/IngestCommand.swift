@@ -21,16 +21,16 @@ struct IngestCommand: ParsableCommand {
     @Flag(name: .customLong("show-token"), help: "Also print the token itself.") var showToken = false
 
     func run() throws {
-        let context = try common.context()
-        guard context.ingestURL != nil else {
+        let configuration = try common.configuration()
+        guard configuration.ingestURL != nil else {
             throw CLIError("the ingest endpoint is off; set ingest.listen = ADDR:PORT (a LAN address of this machine) in healthspool.conf and restart the daemon")
         }
         let token: [UInt8]
         do {
-            token = try IngestToken.loadOrCreate(path: context.ingestTokenPath, keyring: context.ingestTokenKeyring, environment: context.environment)
-            try IngestCertificate.ensure(context: context)
+            token = try IngestToken.loadOrCreate(path: configuration.ingestTokenPath, keyring: configuration.ingestTokenKeyring, environment: configuration.environment)
+            try IngestCertificate.ensure(configuration: configuration)
         } catch { throw CLIError("\(error)") }
-        var members = context.ingestJSON().objectValue ?? []
+        var members = configuration.ingestJSON().objectValue ?? []
         if showToken { members.append(("token", .string(String(decoding: token, as: UTF8.self)))) }
         if json {
             var w = JSONWriter()
@@ -41,11 +41,11 @@ struct IngestCommand: ParsableCommand {
         let info = JSONValue.object(members)
         print("URL:          \(info["url"]?.stringValue ?? "")")
         print("fingerprint:  SHA-256 \(info["fingerprintSHA256"]?.stringValue ?? "unknown")")
-        print("certificate:  \(context.ingestCertPath)\(context.ingestUsesOwnCertificate ? " (self-signed by the daemon)" : "")")
-        print("token file:   \(context.ingestTokenPath)")
+        print("certificate:  \(configuration.ingestCertPath)\(configuration.ingestUsesOwnCertificate ? " (self-signed by the daemon)" : "")")
+        print("token file:   \(configuration.ingestTokenPath)")
         if showToken { print("token:        \(String(decoding: token, as: UTF8.self))") }
         print("headers:      Authorization: Bearer <token>   (or X-API-Key: <token>)")
-        if ProcessLock.holder(of: context.pidFile) == nil {
+        if ProcessLock.holder(of: configuration.pidFile) == nil {
             printError("the daemon is not running: the endpoint answers once it runs (systemctl --user start healthspool)")
         }
     }

@@ -8,8 +8,8 @@ import HealthSpoolLinux
 /// running daemon: the store opened once, what it queues announced to a running daemon; its
 /// refusals become one-line CLI errors (exit status 1).
 func withJournal<T>(_ common: CommonOptions, _ body: (JournalRunner) throws -> T) throws -> T {
-    let context = try common.context()
-    do { return try JournalRunner.run(context: context, body) } catch let refusal as JournalRunner.Refusal {
+    let configuration = try common.configuration()
+    do { return try JournalRunner.run(configuration: configuration, body) } catch let refusal as JournalRunner.Refusal {
         throw CLIError(refusal.description)
     }
 }

@@ -10,7 +10,7 @@ struct LockCommand: ParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() throws {
-        try LockFlag.set(context: try common.context())
+        try LockFlag.set(path: try common.configuration().lockFlagPath)
         print("locked: files wait in the spool and samples stay queued until 'healthspool unlock'")
     }
 }
@@ -20,7 +20,7 @@ struct UnlockCommand: ParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() throws {
-        try LockFlag.clear(context: try common.context())
+        try LockFlag.clear(path: try common.configuration().lockFlagPath)
         print("unlocked")
     }
 }

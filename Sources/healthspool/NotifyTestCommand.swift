@@ -42,7 +42,7 @@ struct NotifyTestCommand: ParsableCommand {
 
     func run() throws {
         let logger = makeLogger("healthspool")
-        let now = DaemonContext.now()
+        let now = RealTimeClock.now()
         let reminder = ReminderNotice(name: text, time: String(now.iso8601Local.dropFirst(11).prefix(5)),
                                    medication: medication.map { ReminderNotice.Medication(name: $0, dose: dose) })
         let delivery = ReminderDelivery(environment: ProcessEnvironment.current, logger: logger, executor: try ThreadExecutor(name: "notify"))

@@ -13,7 +13,7 @@ struct PurgeCommand: ParsableCommand {
 
     func run() throws {
         let purge: Purge
-        do { purge = try Purge(context: try common.context(), includingSpool: spool) } catch let refused as PurgeRefused {
+        do { purge = try Purge(configuration: try common.configuration(), includingSpool: spool) } catch let refused as PurgeRefused {
             throw CLIError(refused.description)
         }
         let list = purge.targets.map { "  " + $0 }.joined(separator: "\n")

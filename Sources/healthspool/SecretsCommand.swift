@@ -20,7 +20,7 @@ struct SecretsShow: ParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() throws {
-        for line in secretLines(try common.context().secretPlaces()) { print(line) }
+        for line in secretLines(try common.configuration().secretPlaces()) { print(line) }
     }
 }
 
@@ -49,28 +49,28 @@ struct SecretsMigrate: ParsableCommand {
     @Option(help: "Where to: keyring or file.") var to: Target
 
     func run() throws {
-        let context = try common.context()
+        let configuration = try common.configuration()
         do {
             switch to {
-            case .keyring: try toKeyring(context)
-            case .file: try toFiles(context)
+            case .keyring: try toKeyring(configuration)
+            case .file: try toFiles(configuration)
             }
         } catch let error as CLIError { throw error } catch { throw CLIError("\(error)") }
-        if let pid = ProcessLock.holder(of: context.pidFile) {
+        if let pid = ProcessLock.holder(of: configuration.pidFile) {
             kill(pid_t(pid), SIGHUP)   // reload: the secrets are read again from where they are now
             print("the running daemon picks it up now")
         }
     }
 
-    func toKeyring(_ context: DaemonContext) throws {
-        let environment = context.environment
+    func toKeyring(_ configuration: Configuration) throws {
+        let environment = configuration.environment
         let service: SecretService
         do { service = try SecretService(environment: environment) } catch {
             throw CLIError("cannot move the secrets to the keyring: \(error)")
         }
         if try service.isLocked() { throw CLIError("\(KeyringError.locked(nil))") }
         var moved: [String] = [], removed: [String] = []
-        if let file = context.settings.gatewayCredentialsFile.map(context.paths.expand) {
+        if let file = configuration.settings.gatewayCredentialsFile.map(configuration.paths.expand) {
             if FileSystem.exists(file) {
                 guard let secret = try Credentials.load(file: file, environment: [:]) else { throw CLIError("\(file) is empty") }
                 try service.store(.gateway, secret: Array(secret.utf8))
@@ -80,8 +80,8 @@ struct SecretsMigrate: ParsableCommand {
             }
         }
         let own: [(SecretName, String, Bool)] = [
-            (.web, context.webSecretPath, true),
-            (.ingest, context.ingestTokenPath, context.ingestTokenKeyring != .off),
+            (.web, configuration.webSecretPath, true),
+            (.ingest, configuration.ingestTokenPath, configuration.ingestTokenKeyring != .off),
         ]
         for (name, file, movable) in own where FileSystem.exists(file) {
             guard movable else {
@@ -97,31 +97,31 @@ struct SecretsMigrate: ParsableCommand {
             try FileSystem.remove(file)
             removed.append(file)
         }
-        try SettingsLoader.update(paths: context.paths, [("secrets.keyring", nil), ("gateway.credentials_file", nil)])
+        try SettingsLoader.update(paths: configuration.paths, [("secrets.keyring", nil), ("gateway.credentials_file", nil)])
         print(moved.isEmpty ? "no secret in a file to move; secrets.keyring = auto" : "moved to the keyring: \(moved.joined(separator: ", "))")
         for file in removed { print("removed \(file)") }
     }
 
-    func toFiles(_ context: DaemonContext) throws {
+    func toFiles(_ configuration: Configuration) throws {
         var moved: [String] = []
         var changes: [(String, String?)] = [("secrets.keyring", KeyringUse.off.rawValue)]
         do {
-            let service = try SecretService(environment: context.environment)
-            let gatewayFile = context.settings.gatewayCredentialsFile.map(context.paths.expand)
-                ?? context.paths.configDir + "/gateway.secret"
-            let targets: [(SecretName, String)] = [(.gateway, gatewayFile), (.web, context.webSecretPath), (.ingest, context.ingestTokenPath)]
+            let service = try SecretService(environment: configuration.environment)
+            let gatewayFile = configuration.settings.gatewayCredentialsFile.map(configuration.paths.expand)
+                ?? configuration.paths.configDir + "/gateway.secret"
+            let targets: [(SecretName, String)] = [(.gateway, gatewayFile), (.web, configuration.webSecretPath), (.ingest, configuration.ingestTokenPath)]
             for (name, file) in targets {
                 guard let bytes = try service.read(name) else { continue }
                 try FileSystem.makeDirectory(FileSystem.parent(file), mode: 0o700)
                 try FileSystem.writeAtomically(file, bytes + [0x0A], mode: 0o600)
                 try service.delete(name)
                 moved.append("\(name.rawValue) → \(file)")
-                if name == .gateway, context.settings.gatewayCredentialsFile == nil { changes.append(("gateway.credentials_file", file)) }
+                if name == .gateway, configuration.settings.gatewayCredentialsFile == nil { changes.append(("gateway.credentials_file", file)) }
             }
         } catch KeyringError.unavailable(let why) {
             print("no keyring to move from (\(why))")
         }
-        try SettingsLoader.update(paths: context.paths, changes)
+        try SettingsLoader.update(paths: configuration.paths, changes)
         print(moved.isEmpty ? "no secret in the keyring to move" : "moved to files: \(moved.joined(separator: ", "))")
         print("secrets.keyring = off: new secrets are made as 0600 files")
     }

@@ -15,8 +15,8 @@ struct SyncCommand: ParsableCommand {
     @Flag(help: "Print the result as JSON.") var json = false
 
     func run() throws {
-        let context = try common.context()
-        if let client = ControlClient(path: context.controlSocket) {
+        let configuration = try common.configuration()
+        if let client = ControlClient(path: configuration.controlSocket) {
             _ = client.send(.object([("command", .string("sync")), ("types", .array(types.map(JSONValue.string)))]))
             while let line = client.next() {
                 switch line["event"]?.stringValue {
@@ -35,7 +35,7 @@ struct SyncCommand: ParsableCommand {
         let logger = makeLogger("healthspool", level: "warning")
         let results: [SyncJobResult]
         do {
-            results = try InProcessSync.run(context: context, types: types, logger: logger) { type, sent in
+            results = try InProcessSync.run(configuration: configuration, types: types, logger: logger) { type, sent in
                 if !json { print("  \(type): \(sent) sent") }
             }
         } catch {

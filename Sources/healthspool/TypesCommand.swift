@@ -18,7 +18,8 @@ struct TypesList: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        print(TypeList.report(context: try common.context(), json: json))
+        let configuration = try common.configuration()
+        print(TypeList.report(settings: configuration.settings, queued: TypeList.queuedCounts(storePath: configuration.storePath), json: json))
     }
 }
 
@@ -44,10 +45,10 @@ struct TypesEnable: ParsableCommand {
     @Argument(help: "Type names, category names, or any HealthKit identifier (HKQuantityTypeIdentifierDietaryBiotin).", completion: Completions.typesAndCategories) var names: [String]
 
     func run() throws {
-        let context = try common.context()
+        let configuration = try common.configuration()
         let targets = try resolveTypesOrCategories(names)
-        let (disabled, enabled) = enabling(targets, disabled: context.settings.disabledTypes, enabled: context.settings.enabledTypes)
-        try SettingsLoader.update(paths: context.paths, [("types.disabled", disabled.isEmpty ? nil : disabled.joined(separator: ",")),
+        let (disabled, enabled) = enabling(targets, disabled: configuration.settings.disabledTypes, enabled: configuration.settings.enabledTypes)
+        try SettingsLoader.update(paths: configuration.paths, [("types.disabled", disabled.isEmpty ? nil : disabled.joined(separator: ",")),
                                                         ("types.enabled", enabled.isEmpty ? nil : enabled.joined(separator: ","))])
         print("enabled: \(targets.joined(separator: ", ")) (files dropped again are imported again for them)")
     }
@@ -63,10 +64,10 @@ struct TypesDisable: ParsableCommand {
     @Argument(help: "Type names, category names, or any HealthKit identifier (HKQuantityTypeIdentifierDietaryBiotin).", completion: Completions.typesAndCategories) var names: [String]
 
     func run() throws {
-        let context = try common.context()
+        let configuration = try common.configuration()
         let targets = try resolveTypesOrCategories(names)
-        let (disabled, enabled) = disabling(targets, disabled: context.settings.disabledTypes, enabled: context.settings.enabledTypes)
-        try SettingsLoader.update(paths: context.paths, [("types.disabled", disabled.joined(separator: ",")),
+        let (disabled, enabled) = disabling(targets, disabled: configuration.settings.disabledTypes, enabled: configuration.settings.enabledTypes)
+        try SettingsLoader.update(paths: configuration.paths, [("types.disabled", disabled.joined(separator: ",")),
                                                         ("types.enabled", enabled.isEmpty ? nil : enabled.joined(separator: ","))])
         print("disabled: \(targets.joined(separator: ", ")) (samples of disabled types are neither stored nor sent)")
     }
@@ -83,8 +84,8 @@ struct FrequencyCommand: ParsableCommand {
     @Option(name: .customLong("type"), help: "Set this type's delivery frequency instead.", completion: Completions.types) var type: String?
 
     func run() throws {
-        let context = try common.context()
-        let s = context.settings
+        let configuration = try common.configuration()
+        let s = configuration.settings
         guard let value else {
             print("sync frequency: \(s.syncFrequency.rawValue)")
             print("delivery frequency by type (under realtime sync):")
@@ -98,7 +99,7 @@ struct FrequencyCommand: ParsableCommand {
             var hourly = s.hourlyTypes.map(DataType.canonicalName).filter { $0 != t.name }
             var immediate = s.immediateTypes.map(DataType.canonicalName).filter { $0 != t.name }
             if f == .hourly { hourly.append(t.name) } else { immediate.append(t.name) }
-            try SettingsLoader.update(paths: context.paths, [("types.hourly", hourly.isEmpty ? nil : hourly.joined(separator: ",")),
+            try SettingsLoader.update(paths: configuration.paths, [("types.hourly", hourly.isEmpty ? nil : hourly.joined(separator: ",")),
                                                             ("types.immediate", immediate.isEmpty ? nil : immediate.joined(separator: ","))])
             print("\(t.name): \(f.rawValue)")
             return
@@ -106,7 +107,7 @@ struct FrequencyCommand: ParsableCommand {
         guard let frequency = SyncFrequency(rawValue: value.lowercased()) else {
             throw CLIError("sync frequency is one of: \(SyncFrequency.allCases.map(\.rawValue).joined(separator: ", ")); got '\(value)'")
         }
-        try SettingsLoader.update(paths: context.paths, [("sync.frequency", frequency.rawValue)])
+        try SettingsLoader.update(paths: configuration.paths, [("sync.frequency", frequency.rawValue)])
         print("sync frequency: \(frequency.rawValue)")
     }
 }

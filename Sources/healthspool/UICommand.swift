@@ -39,16 +39,16 @@ struct UICommand: ParsableCommand {
     static let webWaitSeconds = 60
 
     func run() throws {
-        let context = try common.context()
-        guard context.settings.webEnabled else {
+        let configuration = try common.configuration()
+        guard configuration.settings.webEnabled else {
             throw CLIError("the web interface is turned off (web.enabled = false in healthspool.conf)")
         }
-        let address = UserLoopbackAddress.forUser(getuid()), port = context.settings.webPort
+        let address = UserLoopbackAddress.forUser(getuid()), port = configuration.settings.webPort
         try checkNotSquatted(address: address, port: port)
-        let secret = try WebSecret.loadOrCreate(stateDir: context.stateDir, keyring: context.settings.secretsKeyring, environment: context.environment)
-        let daemonRuns = ProcessLock.holder(of: context.pidFile) != nil
+        let secret = try WebSecret.loadOrCreate(stateDir: configuration.stateDir, keyring: configuration.settings.secretsKeyring, environment: configuration.environment)
+        let daemonRuns = ProcessLock.holder(of: configuration.pidFile) != nil
         if noOpen {
-            print(LoginLink.make(secret: secret, now: DaemonContext.now()).url(address: address, port: port))
+            print(LoginLink.make(secret: secret, now: RealTimeClock.now()).url(address: address, port: port))
             if !daemonRuns {
                 printError("the daemon is not running, so the link will not open yet; start it: systemctl --user start healthspool "
                     + "(healthspool ui without --no-open starts it)")
@@ -57,18 +57,18 @@ struct UICommand: ParsableCommand {
         }
         let listening = { SocketOwner.listenerUID(address: address, port: port) == getuid() }
         if daemonRuns && listening() {
-            let link = LoginLink.make(secret: secret, now: DaemonContext.now()).url(address: address, port: port)
-            open(try LoginPage.write(.ready(link: link), runtimeDir: context.runtimeDir), address: address, port: port)
+            let link = LoginLink.make(secret: secret, now: RealTimeClock.now()).url(address: address, port: port)
+            open(try LoginPage.write(.ready(link: link), runtimeDir: configuration.runtimeDir), address: address, port: port)
             return
         }
         // Open the browser at once on a page that says the journal is starting; it reloads itself
         // until this command rewrites it with the login link, or with what went wrong.
-        let page = try LoginPage.write(.starting, runtimeDir: context.runtimeDir)
+        let page = try LoginPage.write(.starting, runtimeDir: configuration.runtimeDir)
         open(page, address: address, port: port)
         do {
             if !daemonRuns {
                 printError("starting the healthspool service (systemctl --user start healthspool)…")
-                try UserManager.start(Self.unit, runtimeDir: context.environment["XDG_RUNTIME_DIR"])
+                try UserManager.start(Self.unit, runtimeDir: configuration.environment["XDG_RUNTIME_DIR"])
             }
             var waited = 0
             while !listening() {
@@ -90,13 +90,13 @@ struct UICommand: ParsableCommand {
                 waited += 1
             }
         } catch let error as UserManagerError {
-            try fail(StartFailure(error), page: context.runtimeDir)
+            try fail(StartFailure(error), page: configuration.runtimeDir)
         } catch let failure as StartFailure {
-            try fail(failure, page: context.runtimeDir)
+            try fail(failure, page: configuration.runtimeDir)
         }
         // A fresh link now: the two minutes it is valid start when the page can use it.
-        let link = LoginLink.make(secret: secret, now: DaemonContext.now()).url(address: address, port: port)
-        try LoginPage.write(.ready(link: link), runtimeDir: context.runtimeDir)
+        let link = LoginLink.make(secret: secret, now: RealTimeClock.now()).url(address: address, port: port)
+        try LoginPage.write(.ready(link: link), runtimeDir: configuration.runtimeDir)
         print("Your health journal is ready (\(address):\(port)).")
     }
 

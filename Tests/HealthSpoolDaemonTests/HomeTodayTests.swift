@@ -2,6 +2,7 @@ import HealthSpoolCore
 import HealthSpoolLinux
 import Testing
 @testable import HealthSpoolDaemon
+import HealthSpoolStore
 
 /// Home is today (issue 28): the doses due with whether taken, the day's symptoms and figures,
 /// the latest measurements, and one line only when sending needs attention.
@@ -11,7 +12,7 @@ import Testing
     @Test func dosesDueTodayAreMatchedToTheDosesTakenInOrder() throws {
         let (context, dir) = try JournalRunnerTests.context()
         defer { _ = try? FileSystem.removeTree(dir) }
-        let journal = try HealthJournal(context: context)
+        let journal = try HealthJournal(store: try .connect(to: context), zone: context.zone, configuration: context)
         _ = try journal.addMedication(Medication(name: "Ibuprofen", dose: "400 mg"), now: Self.now)
         _ = try journal.addReminder(name: "Pills", kind: nil, times: [TimeOfDay(hour: 20, minute: 0)!, TimeOfDay(hour: 8, minute: 0)!],
                                     rule: RecurrenceRule(.daily), start: CivilDate(year: 2025, month: 12, day: 1), medication: "Ibuprofen", now: Self.now)
@@ -21,7 +22,7 @@ import Testing
         _ = try journal.measure(.bloodPressure(systolic: 128, diastolic: 82), at: Timestamp(millis: Self.now.millis - 60_000, utcOffsetSeconds: 0), now: Self.now)
         _ = try journal.measure(.bodyMass(70, unit: "kg"), at: Timestamp(millis: Self.now.millis - 86_400_000, utcOffsetSeconds: 0), now: Self.now)
 
-        let home = try HomeToday(context: context, store: try context.openStore(), zone: context.zone).view(now: Self.now)
+        let home = try HomeToday(store: try SampleStore.connect(to: context), zone: context.zone, configuration: context).view(now: Self.now)
         #expect(home.date == CivilDate(year: 2026, month: 1, day: 1))
         #expect(home.doses.map { "\($0.time) \($0.medication) \($0.taken)" } == ["08:00 Ibuprofen 400 mg true", "20:00 Ibuprofen 400 mg false"])
         let figures = Dictionary(uniqueKeysWithValues: home.figures.map { ($0.id, $0.text + ($0.when.map { " " + $0 } ?? "")) })

@@ -11,7 +11,7 @@ import Testing
     @Test func aChangedReminderKeepsItsIdAndWhenItLastRangAndIsSaidInWords() throws {
         let (context, dir) = try JournalRunnerTests.context()
         defer { _ = try? FileSystem.removeTree(dir) }
-        let journal = try HealthJournal(context: context)
+        let journal = try HealthJournal(store: try .connect(to: context), zone: context.zone, configuration: context)
         _ = try journal.addMedication(Medication(name: "Vitamin D"), now: Self.now)
         let r = try journal.addReminder(name: "Pills", kind: nil, times: [TimeOfDay(hour: 8, minute: 0)!], rule: RecurrenceRule(.daily),
                                         start: nil, medication: nil, now: Self.now)
@@ -36,7 +36,7 @@ import Testing
     @Test func aChangedMedicationKeepsItsIdAndRefusesAnotherOnesName() throws {
         let (context, dir) = try JournalRunnerTests.context()
         defer { _ = try? FileSystem.removeTree(dir) }
-        let journal = try HealthJournal(context: context)
+        let journal = try HealthJournal(store: try .connect(to: context), zone: context.zone, configuration: context)
         let ibu = try journal.addMedication(Medication(name: "Ibuprofen", dose: "400 mg"), now: Self.now)
         _ = try journal.addMedication(Medication(name: "Paracetamol"), now: Self.now)
         _ = try journal.takeDose("ibuprofen", at: Self.now)

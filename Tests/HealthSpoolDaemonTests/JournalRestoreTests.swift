@@ -99,11 +99,11 @@ import Glibc
     @Test func aDeletedMeasurementIsATombstoneAndComesBackWithItsSamples() throws {
         let (context, dir) = try JournalRunnerTests.context()
         defer { _ = try? FileSystem.removeTree(dir) }
-        let journal = try HealthJournal(context: context)
+        let journal = try HealthJournal(store: try .connect(to: context), zone: context.zone, configuration: context)
         let now = JournalRunnerTests.now
         let (samples, _) = try journal.measure(.bloodPressure(systolic: 128, diastolic: 82), at: now, now: now)
         let key = HealthJournal.key(of: samples)
-        let store = try context.openStore()
+        let store = try SampleStore.connect(to: context)
         for t in ["bloodPressureSystolic", "bloodPressureDiastolic"] {
             let b = try store.queuedBatch(type: t, limit: 10)
             try store.recordDelivery(type: t, rowIDs: b.rowIDs, at: now)
@@ -125,7 +125,7 @@ import Glibc
     @Test func aChangedMeasurementReplacesTheOldReadingAtTheSameTime() throws {
         let (context, dir) = try JournalRunnerTests.context()
         defer { _ = try? FileSystem.removeTree(dir) }
-        let journal = try HealthJournal(context: context)
+        let journal = try HealthJournal(store: try .connect(to: context), zone: context.zone, configuration: context)
         let now = JournalRunnerTests.now
         let (samples, _) = try journal.measure(.heartRate(27), at: now, now: now)
         let (old, newKey) = try journal.editMeasurement(HealthJournal.key(of: samples), to: .heartRate(72), now: now)
@@ -133,14 +133,14 @@ import Glibc
         let readings = try journal.measurements(now: now).days.flatMap(\.readings)
         #expect(readings.map(\.text) == ["72 bpm"] && readings[0].key == newKey && readings[0].at.millis == now.millis)
         // The day's heart-rate figures leave the deleted reading out.
-        let store = try context.openStore()
+        let store = try SampleStore.connect(to: context)
         #expect(try store.samples(type: "heartRate", fromMillis: now.millis - 1000, toMillis: now.millis + 1000).map(\.sample.value) == [72])
     }
 
     @Test func aBloodPressureWithOnlyItsTopNumberChangedKeepsItsBottomNumberPaired() throws {
         let (context, dir) = try JournalRunnerTests.context()
         defer { _ = try? FileSystem.removeTree(dir) }
-        let journal = try HealthJournal(context: context)
+        let journal = try HealthJournal(store: try .connect(to: context), zone: context.zone, configuration: context)
         let now = JournalRunnerTests.now
         let (samples, _) = try journal.measure(.bloodPressure(systolic: 182, diastolic: 82), at: now, now: now)
         let (_, newKey) = try journal.editMeasurement(HealthJournal.key(of: samples), to: .bloodPressure(systolic: 128, diastolic: 82), now: now)
@@ -156,7 +156,7 @@ import Glibc
     @Test func aRemovedDoseReminderAndNoteComeBackWithTheirIDs() throws {
         let (context, dir) = try JournalRunnerTests.context()
         defer { _ = try? FileSystem.removeTree(dir) }
-        let journal = try HealthJournal(context: context)
+        let journal = try HealthJournal(store: try .connect(to: context), zone: context.zone, configuration: context)
         let now = JournalRunnerTests.now
         let med = try journal.addMedication(Medication(name: "Ibuprofen", dose: "400 mg"), now: now)
         let (dose, _) = try journal.takeDose(String(med.id), at: now)

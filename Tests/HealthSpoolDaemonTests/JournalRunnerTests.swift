@@ -3,6 +3,7 @@ import HealthSpoolLinux
 import Synchronization
 import Testing
 @testable import HealthSpoolDaemon
+import HealthSpoolStore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,12 +12,12 @@ import Glibc
 /// queues announced (a symptom entry and a manual measurement alike), refusals in one line.
 @Suite struct JournalRunnerTests {
     /// A context on a fresh temporary home; removed by the caller.
-    static func context(_ environment: [String: String] = [:]) throws -> (DaemonContext, String) {
+    static func context(_ environment: [String: String] = [:]) throws -> (Configuration, String) {
         var template = Array("/tmp/healthspool-runner-XXXXXX".utf8CString)
         let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
         var env = ["HOME": dir, "XDG_RUNTIME_DIR": dir + "/run", "TZ": "UTC"]
         env.merge(environment) { $1 }
-        return (try DaemonContext(environment: env), dir)
+        return (try Configuration(environment: env), dir)
     }
 
     static let now = Timestamp(millis: 1_767_261_600_000, utcOffsetSeconds: 0)   // 2026-01-01T10:00Z
@@ -25,7 +26,7 @@ import Glibc
         let (context, dir) = try Self.context()
         defer { _ = try? FileSystem.removeTree(dir) }
         let announced = Mutex<[[String]]>([])
-        try JournalRunner.run(context: context, now: Self.now, announce: { t in announced.withLock { $0.append(t) } }) { r in
+        try JournalRunner.run(configuration: context, now: Self.now, announce: { t in announced.withLock { $0.append(t) } }) { r in
             _ = try r.records().measure(.bloodPressure(systolic: 128, diastolic: 82), at: r.now, now: r.now)
             _ = try r.entries.logSymptom(SymptomLog(symptom: "headache", severity: .mild))
             // A dose is not a record for the gateway: nothing to announce.
@@ -38,7 +39,7 @@ import Glibc
     @Test func theCommandsTimeIsTheJournalsNow() throws {
         let (context, dir) = try Self.context()
         defer { _ = try? FileSystem.removeTree(dir) }
-        let (entry, today) = try JournalRunner.run(context: context, now: Self.now, announce: { _ in }) { r in
+        let (entry, today) = try JournalRunner.run(configuration: context, now: Self.now, announce: { _ in }) { r in
             (try r.entries.logSymptom(SymptomLog(symptom: "cough", severity: .mild)).entry, r.entries.today)
         }
         #expect(entry.at.millis == Self.now.millis)
@@ -49,7 +50,7 @@ import Glibc
         let (context, dir) = try Self.context()
         defer { _ = try? FileSystem.removeTree(dir) }
         func refusal(_ body: (JournalRunner) throws -> Void) -> String? {
-            do { try JournalRunner.run(context: context, now: Self.now, announce: { _ in }, body) } catch let r as JournalRunner.Refusal {
+            do { try JournalRunner.run(configuration: context, now: Self.now, announce: { _ in }, body) } catch let r as JournalRunner.Refusal {
                 return r.description
             } catch { return "not a refusal: \(error)" }
             return nil
@@ -62,7 +63,7 @@ import Glibc
         defer { _ = try? FileSystem.removeTree(dir2) }
         var zoneRefusal: String?
         do {
-            try JournalRunner.run(context: badZone, now: Self.now, announce: { _ in }) { r in
+            try JournalRunner.run(configuration: badZone, now: Self.now, announce: { _ in }) { r in
                 _ = try r.entries.categories()
                 _ = try r.records()
             }
@@ -77,15 +78,15 @@ import Glibc
     @Test func aStoreThatStaysBusyIsRefusedPlainly() throws {
         let (context, dir) = try JournalRunnerTests.context()
         defer { _ = try? FileSystem.removeTree(dir) }
-        let holder = try context.openStore()
+        let holder = try SampleStore.connect(to: context)
         try holder.begin()
         defer { holder.rollback() }
         var refusal: String?
         do {
-            try JournalRunner.run(context: context, now: JournalRunnerTests.now, announce: { _ in }) { _ in
+            try JournalRunner.run(configuration: context, now: JournalRunnerTests.now, announce: { _ in }) { _ in
                 // The runner's own store waits 30 s; a second connection with a short wait fails
                 // the same way, sooner.
-                let quick = try context.openStore(busyTimeout: .milliseconds(100))
+                let quick = try SampleStore.connect(to: context, busyTimeout: .milliseconds(100))
                 _ = try JournalUseCases(store: quick, settings: context.settings).logSymptom(SymptomLog(symptom: "headache", severity: .mild))
             }
         } catch let r as JournalRunner.Refusal { refusal = r.description }

@@ -74,9 +74,9 @@ final class ManualSleepClock: Clock, WakeTimer, Sendable {
         var template = Array("/tmp/healthspool-journal-XXXXXX".utf8CString)
         let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
         defer { _ = try? FileSystem.removeTree(dir) }
-        let context = try DaemonContext(environment: ["HOME": dir, "XDG_RUNTIME_DIR": dir + "/run", "TZ": "UTC"])
+        let context = try Configuration(environment: ["HOME": dir, "XDG_RUNTIME_DIR": dir + "/run", "TZ": "UTC"])
         let clock = ManualSleepClock()
-        let scheduler = JournalScheduler(context: context, logger: Logger(label: "test"), executor: try ThreadExecutor(name: "test"),
+        let scheduler = JournalScheduler(configuration: context, logger: Logger(label: "test"), executor: try ThreadExecutor(name: "test"),
                                          timer: clock, recheck: .seconds(15),
                                          now: { Timestamp(millis: 1_767_261_600_000 + Int64(clock.now.offset.components.seconds) * 1000) })
         let running = Task { await scheduler.run() }

@@ -14,7 +14,7 @@ import Testing
     @Test func readingsAreFormattedForPeopleAndListedByDayNewestFirst() throws {
         let (context, dir) = try JournalRunnerTests.context()
         defer { _ = try? FileSystem.removeTree(dir) }
-        let journal = try HealthJournal(context: context)
+        let journal = try HealthJournal(store: try .connect(to: context), zone: context.zone, configuration: context)
         _ = try journal.measure(.bloodPressure(systolic: 128, diastolic: 82), at: Self.at(1), now: Self.now)
         _ = try journal.measure(.heartRate(72), at: Self.at(2), now: Self.now)
         _ = try journal.measure(.oxygenSaturation(97), at: Self.at(26), now: Self.now)
@@ -43,7 +43,7 @@ import Testing
     @Test func glucoseIsShownInTheUnitChosenInSettingsWithTheOtherBeside() throws {
         let (context, dir) = try JournalRunnerTests.context(["HEALTHSPOOL_JOURNAL_GLUCOSE_UNIT": "mg/dL"])
         defer { _ = try? FileSystem.removeTree(dir) }
-        let journal = try HealthJournal(context: context)
+        let journal = try HealthJournal(store: try .connect(to: context), zone: context.zone, configuration: context)
         _ = try journal.measure(.bloodGlucose(5.4, unit: "mmol/L"), at: Self.at(1), now: Self.now)
         let view = try journal.measurements(now: Self.now)
         #expect(view.glucoseUnit == .mgPerDL)
@@ -53,7 +53,7 @@ import Testing
     @Test func readingsAreWrittenInTheUsersLocale() throws {
         let (context, dir) = try JournalRunnerTests.context(["LANG": "de_DE.UTF-8"])
         defer { _ = try? FileSystem.removeTree(dir) }
-        let journal = try HealthJournal(context: context)
+        let journal = try HealthJournal(store: try .connect(to: context), zone: context.zone, configuration: context)
         _ = try journal.measure(.bodyMass(72.6, unit: "kg"), at: Self.at(1), now: Self.now)
         _ = try journal.measure(.bloodGlucose(98, unit: "mg/dL"), at: Self.at(2), now: Self.now)
         _ = try journal.measure(.oxygenSaturation(97.5), at: Self.at(3), now: Self.now)
@@ -64,7 +64,7 @@ import Testing
     @Test func theDayViewListsTheDaysMeasurementsInTextAndJSON() throws {
         let (context, dir) = try JournalRunnerTests.context()
         defer { _ = try? FileSystem.removeTree(dir) }
-        let days = try HealthDays(context: context)
+        let days = try HealthDays(journal: HealthJournal(store: try .connect(to: context), zone: context.zone, configuration: context))
         _ = try days.journal.measure(.heartRate(64), at: Self.at(3), now: Self.now)
         _ = try days.journal.measure(.bloodPressure(systolic: 128, diastolic: 82), at: Self.at(1), now: Self.now)
         _ = try days.journal.measure(.heartRate(99), at: Self.at(30), now: Self.now)   // the day before

@@ -3,6 +3,7 @@ import HealthSpoolCore
 import HealthSpoolLinux
 import Logging
 @testable import HealthSpoolDaemon
+import HealthSpoolStore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -102,14 +103,14 @@ import Glibc
     }
 
     @Test func aFileThatCrashedTheImporterTwiceIsSetAsideWithTheReason() throws {
-        let store = try DaemonContext(environment: ["HOME": dir, "HEALTHSPOOL_STATE_DIR": dir + "/state"]).openStore()
+        let store = try SampleStore.connect(to: Configuration(environment: ["HOME": dir, "HEALTHSPOOL_STATE_DIR": dir + "/state"]))
         let importer = ExportImporter(store: store, logger: Logger(label: "test"), clock: { Timestamp(millis: 1_767_261_600_000) })
         let log = ImportAttemptLog(stateDir: dir)
         write(bytes: Array("crasher.json".utf8), #"[{"type":"heartRate","value":61,"startDate":"2026-01-01T10:00:00Z"}]"#)
         let path = spool.path + "/crasher.json"
         try log.begin(file: "crasher.json", filePath: path, attempt: 2)
         let (s, moved, error) = SpoolIntake.importGuarded("crasher.json", path: path, importer: importer, settings: Settings(),
-                                                    spool: spool, attempts: log, now: DaemonContext.now)
+                                                    spool: spool, attempts: log, now: RealTimeClock.now)
         #expect(s.outcome == .failed && error == nil && moved == spool.failed + "/crasher.json")
         let reason = try #require(try FileSystem.readText(spool.failed + "/crasher.json.reason"))
         #expect(reason.contains("the importer stopped while reading this file"))

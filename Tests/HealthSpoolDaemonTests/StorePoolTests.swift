@@ -11,10 +11,10 @@ import Glibc
 /// opened per request), a moved store (a reload's `state_dir`) gets a connection of its own,
 /// and what is written through the writer is read through a reader.
 @Suite(.timeLimit(.minutes(1))) struct StorePoolTests {
-    func temporaryContext(_ state: String = "state") throws -> (DaemonContext, String) {
+    func temporaryContext(_ state: String = "state") throws -> (Configuration, String) {
         var template = Array("/tmp/healthspool-pool-XXXXXX".utf8CString)
         let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-        return (try DaemonContext(environment: ["HOME": dir, "HEALTHSPOOL_STATE_DIR": dir + "/" + state, "TZ": "UTC"]), dir)
+        return (try Configuration(environment: ["HOME": dir, "HEALTHSPOOL_STATE_DIR": dir + "/" + state, "TZ": "UTC"]), dir)
     }
 
     @Test func theWriterLendsTheSameConnectionToEachBorrower() async throws {
@@ -29,7 +29,7 @@ import Glibc
     @Test func aStoreMovedByAReloadGetsAConnectionOfItsOwn() async throws {
         let (context, dir) = try temporaryContext()
         defer { _ = try? FileSystem.removeTree(dir) }
-        let moved = try DaemonContext(environment: ["HOME": dir, "HEALTHSPOOL_STATE_DIR": dir + "/moved", "TZ": "UTC"])
+        let moved = try Configuration(environment: ["HOME": dir, "HEALTHSPOOL_STATE_DIR": dir + "/moved", "TZ": "UTC"])
         let pool = try StorePool(readers: 1)
         try await pool.borrow(.write, context) { try $0.setState("where", "first") }
         let there = try await pool.borrow(.write, moved) { try $0.state("where") }

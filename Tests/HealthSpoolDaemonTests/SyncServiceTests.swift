@@ -34,19 +34,19 @@ import Glibc
     init() async throws {
         var template = Array("/tmp/healthspool-sync-XXXXXX".utf8CString)
         dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-        let context = try DaemonContext(environment: ["HOME": dir, "XDG_RUNTIME_DIR": dir + "/run"],
+        let context = try Configuration(environment: ["HOME": dir, "XDG_RUNTIME_DIR": dir + "/run"],
                                         overrides: [("gateway.url", "https://gw.test/ingest"), ("sync.throttle_seconds", "60"),
                                                     ("retry.base_seconds", "30"), ("sync.senders", "1"),
                                                     ("sync.spread_seconds", "0")])
         let gateway = self.gateway
         executor = QueueExecutor(queue: queue)
-        let sync = SyncCoordinator(context: context, logger: Logger(label: "test"), executor: executor, clock: clock,
+        let sync = SyncCoordinator(configuration: context, logger: Logger(label: "test"), executor: executor, clock: clock,
                                    metrics: DaemonMetrics(storePath: context.storePath, started: clock.now()), transport: { _ in gateway })
         self.sync = sync
         let changes = self.changes.continuation
         await sync.connect(changed: { changes.yield() })
         try sync.open()
-        store = try context.openStore()
+        store = try SampleStore.connect(to: context)
         budget = StopBudget(seconds: 10, clock: clock)
         let service = SyncService(sync: sync, budget: budget, beginStop: { Task { await sync.beginStop() } })
         group = ServiceGroup(services: [service], logger: Logger(label: "test"))
@@ -110,11 +110,11 @@ import Glibc
     /// Issue 32: a fleet started in the same second spreads its catch-up; each daemon waits
     /// for its share of sync.spread_seconds (from its device and user id), then sends at once.
     @Test func theStartUpCatchUpWaitsForThisDaemonsShareOfTheSpreadWindow() async throws {
-        let context = try DaemonContext(environment: ["HOME": dir, "XDG_RUNTIME_DIR": dir + "/run"],
+        let context = try Configuration(environment: ["HOME": dir, "XDG_RUNTIME_DIR": dir + "/run"],
                                         overrides: [("gateway.url", "https://gw.test/ingest"), ("sync.senders", "1"),
                                                     ("sync.spread_seconds", "60"), ("device.id", "laptop-7"), ("user.id", "alice")])
         let gateway = self.gateway
-        let spread = SyncCoordinator(context: context, logger: Logger(label: "test"), executor: executor, clock: clock,
+        let spread = SyncCoordinator(configuration: context, logger: Logger(label: "test"), executor: executor, clock: clock,
                                      metrics: DaemonMetrics(storePath: context.storePath, started: clock.now()), transport: { _ in gateway })
         let notices = AsyncStream<Void>.makeStream()
         await spread.connect(changed: { notices.continuation.yield() })

@@ -100,7 +100,7 @@ struct TimedHandler: LogHandler {
         var template = Array("/tmp/healthspool-journal-XXXXXX".utf8CString)
         let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
         defer { _ = try? FileSystem.removeTree(dir) }
-        let context = try DaemonContext(environment: ["HOME": dir, "XDG_RUNTIME_DIR": dir + "/run", "TZ": "UTC",
+        let context = try Configuration(environment: ["HOME": dir, "XDG_RUNTIME_DIR": dir + "/run", "TZ": "UTC",
                                                       "DBUS_SESSION_BUS_ADDRESS": bus.address])
 
         // The wall clock starts at 2026-01-01 07:59:57.5 UTC and runs in real time.
@@ -111,13 +111,13 @@ struct TimedHandler: LogHandler {
             return Timestamp(millis: startMillis + s * 1000 + a / 1_000_000_000_000_000)
         }
         let minute = start.advanced(by: .milliseconds(2_500))
-        let journal = try HealthJournal(context: context)
+        let journal = try HealthJournal(store: try .connect(to: context), zone: context.zone, configuration: context)
         _ = try journal.addReminder(name: "Morning pills", kind: nil, times: [TimeOfDay(hour: 8, minute: 0)!],
                                     rule: RecurrenceRule(.daily), start: CivilDate(year: 2026, month: 1, day: 1),
                                     medication: nil, now: now())
 
         let log = TimedLog()
-        let scheduler = JournalScheduler(context: context, logger: log.logger, executor: try ThreadExecutor(name: "journal"),
+        let scheduler = JournalScheduler(configuration: context, logger: log.logger, executor: try ThreadExecutor(name: "journal"),
                                          recheck: .seconds(15), now: now)
         let running = Task { await scheduler.run() }
         while log.first(event: "journal", containing: "next wake") == nil, start.duration(to: .now) < .seconds(30) {

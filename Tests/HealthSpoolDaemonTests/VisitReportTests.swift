@@ -16,7 +16,7 @@ import Testing
     static func report(questions: String? = "questions") throws -> VisitReport {
         let (context, dir) = try JournalRunnerTests.context()
         defer { _ = try? FileSystem.removeTree(dir) }
-        return try JournalRunner.run(context: context, now: now, announce: { _ in }) { r in
+        return try JournalRunner.run(configuration: context, now: now, announce: { _ in }) { r in
             func log(_ s: String, _ sev: Severity, _ at: String, _ cat: String, aggravated: [String] = [], relieved: [String] = []) throws {
                 try r.entries.logSymptom(SymptomLog(symptom: s, severity: sev, at: t(at), category: cat, relievedBy: relieved, aggravatedBy: aggravated))
             }
@@ -139,7 +139,7 @@ import Testing
     @Test func pastSixtyReadingsEachDaysRangeAndSleepFromTheRollups() throws {
         let (context, dir) = try JournalRunnerTests.context()
         defer { _ = try? FileSystem.removeTree(dir) }
-        let r = try JournalRunner.run(context: context, now: Self.now, announce: { _ in }) { r in
+        let r = try JournalRunner.run(configuration: context, now: Self.now, announce: { _ in }) { r in
             let j = try r.records()
             // 61 readings: 31 on 03-03 (60…90), 30 on 03-04 (100…129).
             for i in 0..<31 { _ = try j.measure(.heartRate(Double(60 + i)), at: Self.t("2026-03-03 08:00").adding(millis: Int64(i) * 60_000), now: Self.now) }
@@ -167,7 +167,7 @@ import Testing
     @Test func anEmptyPeriodHasNoSection() throws {
         let (context, dir) = try JournalRunnerTests.context()
         defer { _ = try? FileSystem.removeTree(dir) }
-        let r = try JournalRunner.run(context: context, now: Self.now, announce: { _ in }) { try $0.reports().report(from: Self.from, to: Self.to, now: Self.now) }
+        let r = try JournalRunner.run(configuration: context, now: Self.now, announce: { _ in }) { try $0.reports().report(from: Self.from, to: Self.to, now: Self.now) }
         #expect(r.isEmpty)
         let html = ReportHTML.document(r)
         #expect(html.contains("Nothing was recorded in this period.") && !html.contains("id=\"r-symptoms\""))

@@ -11,21 +11,17 @@ public final class HealthDays {
     public var zone: ZoneRules { journal.zone }
     var store: SampleStore { journal.store }
 
-    /// Opens the store; `zone` defaults to the machine's. Rollups computed for another zone or
-    /// source priority are rebuilt first.
-    public convenience init(context: DaemonContext, zone: ZoneRules? = nil) throws {
-        self.init(journal: try HealthJournal(context: context, zone: zone))
-    }
-
-    /// The day views on a store already open (one borrowed from a `StorePool`), in `zone`.
-    public convenience init(context: DaemonContext, store: SampleStore, zone: ZoneRules) {
-        self.init(journal: HealthJournal(context: context, store: store, zone: zone))
+    /// The day views on `store`, a connection already open (one borrowed from a `StorePool`),
+    /// in `zone`, with `configuration`'s settings. Rollups computed for another zone or source
+    /// priority are rebuilt first.
+    public convenience init(store: SampleStore, zone: ZoneRules, configuration: Configuration) {
+        self.init(journal: HealthJournal(store: store, zone: zone, configuration: configuration))
     }
 
     /// The day views on `journal`'s store and zone (`JournalRunner`'s).
-    init(journal: HealthJournal) {
+    public init(journal: HealthJournal) {
         self.journal = journal
-        store.rollupPolicy = RollupPolicy(zone: journal.zone, priority: journal.context.settings.sourcePriority)
+        store.rollupPolicy = RollupPolicy(zone: journal.zone, priority: journal.settings.sourcePriority)
     }
 
     /// Rebuilds the rollups if they were computed under another policy; true when it did.

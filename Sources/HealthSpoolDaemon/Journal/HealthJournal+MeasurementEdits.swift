@@ -26,8 +26,8 @@ extension HealthJournal {
                     r.parts.append(SampleStore.SampleKey(type: "bloodPressureDiastolic", startMillis: start, id: lower.id))
                 }
             }
-            r.text = Self.words(kind, value: row.value, diastolic: r.diastolic, style: NumberStyle(environment: context.environment),
-                                glucoseUnit: context.settings.glucoseUnit)
+            r.text = Self.words(kind, value: row.value, diastolic: r.diastolic, style: style,
+                                glucoseUnit: settings.glucoseUnit)
             return r
         }
         throw JournalError.notFound(kind: "measurement", key: key)
@@ -64,10 +64,9 @@ extension HealthJournal {
         let old = try measurement(key)
         let samples = try m.samples(at: old.at)
         // The numbers as they were shown (5.4 mmol/L is 97.3 mg/dL, stored as 98): no change.
-        let style = NumberStyle(environment: context.environment)
         if let kind = MeasurementKind.allCases.first(where: { $0.type == samples[0].type }), kind == old.kind,
            Self.words(kind, value: samples[0].value, diastolic: samples.count > 1 ? samples[1].value : nil, style: style,
-                      glucoseUnit: context.settings.glucoseUnit) == old.text {
+                      glucoseUnit: settings.glucoseUnit) == old.text {
             return (old, key)
         }
         var types: Set<String> = []

@@ -24,8 +24,7 @@ extension HealthJournal {
     /// (`NumberStyle`).
     public func readings(fromMillis: Int64, toMillis: Int64, limit: Int = 200,
                          glucoseUnit: GlucoseUnit? = nil) throws -> [MeasurementReading] {
-        let glucoseUnit = glucoseUnit ?? context.settings.glucoseUnit
-        let style = NumberStyle(environment: context.environment)
+        let glucoseUnit = glucoseUnit ?? settings.glucoseUnit
         var out: [MeasurementReading] = []
         for kind in MeasurementKind.allCases {
             let samples = try store.samples(type: kind.type, source: ManualMeasurement.source, fromMillis: fromMillis,
@@ -66,7 +65,7 @@ extension HealthJournal {
     /// The measurements page: the last `days` days of readings by day, each kind's latest.
     public func measurements(now: Timestamp, days: Int = measurementDays,
                              glucoseUnit: GlucoseUnit? = nil) throws -> MeasurementsView {
-        let glucoseUnit = glucoseUnit ?? context.settings.glucoseUnit
+        let glucoseUnit = glucoseUnit ?? settings.glucoseUnit
         let today = WallClock.localDay(of: now, zone: zone)
         let from = WallClock.bounds(of: CivilDate(daysSinceEpoch: today.daysSinceEpoch - Int64(days - 1)), zone: zone).0
         let to = WallClock.bounds(of: today, zone: zone).1

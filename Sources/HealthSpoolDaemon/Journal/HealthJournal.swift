@@ -8,33 +8,37 @@ import HealthSpoolStore
 ///
 /// Not thread-safe (it owns a store connection): make one per request or per thread.
 public final class HealthJournal {
-    public let context: DaemonContext
     /// The zone local times are read and shown in.
     public let zone: ZoneRules
+    /// The settings it follows: the glucose unit, the source priority, the report's name,
+    /// whether positions are logged.
+    public let settings: Settings
+    /// How numbers are written (the environment's locale).
+    public let style: NumberStyle
+    /// Where note audio files are kept: `<state dir>/notes/` (0700; files 0600).
+    public let notesDirectory: String
     let store: SampleStore
     let journal: JournalStore
     /// Told the types that gained queued samples after a write (a manual measurement).
     public var onQueued: ([String]) -> Void = { _ in }
 
-    /// Opens the store; `zone` defaults to the machine's (`TZ`, else `/etc/localtime`). A write
-    /// waits for the daemon's write lock up to `busyTimeout` (a person's wait unless told).
-    public convenience init(context: DaemonContext, zone: ZoneRules? = nil,
-                            busyTimeout: Duration? = SampleStore.interactiveBusyTimeout) throws {
-        self.init(context: context, store: try context.openStore(busyTimeout: busyTimeout),
-                  zone: try zone ?? ZoneInfo.current(environment: context.environment))
-    }
-
-    /// The journal on a store already open (`JournalRunner`'s, or one borrowed from a
-    /// `StorePool`), in `zone`.
-    public init(context: DaemonContext, store: SampleStore, zone: ZoneRules) {
-        self.context = context
+    /// The journal on `store`, a connection already open (`JournalRunner`'s, or one borrowed
+    /// from a `StorePool`), in `zone`.
+    public init(store: SampleStore, zone: ZoneRules, settings: Settings, style: NumberStyle, notesDirectory: String) {
         self.zone = zone
+        self.settings = settings
+        self.style = style
+        self.notesDirectory = notesDirectory
         self.store = store
         journal = JournalStore(store)
     }
 
-    /// Where note audio files are kept: `<state dir>/notes/` (0700; files 0600).
-    public var notesDirectory: String { context.stateDir + "/notes" }
+    /// The journal on `store` in `zone`, with `configuration`'s settings, number style and
+    /// notes directory.
+    public convenience init(store: SampleStore, zone: ZoneRules, configuration: Configuration) {
+        self.init(store: store, zone: zone, settings: configuration.settings, style: NumberStyle(environment: configuration.environment),
+                  notesDirectory: configuration.stateDir + "/notes")
+    }
 
     /// A time the user typed (`--at`), read in the journal's zone.
     public func time(_ text: String, now: Timestamp) throws -> Timestamp {

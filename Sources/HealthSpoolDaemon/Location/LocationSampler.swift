@@ -15,7 +15,8 @@ import Synchronization
 /// `run()` blocks a Dispatch thread of its own (socket reads with deadlines), never the
 /// cooperative pool, and returns when its task is cancelled or `stop()` is called.
 public final class LocationSampler: Sendable {
-    let context: DaemonContext
+    /// Opens its store connection (on its thread, when `run()` starts).
+    let connect: @Sendable () throws -> SampleStore
     let logger: Logger
     let address: String
     let intervalMillis: Int64
@@ -24,12 +25,14 @@ public final class LocationSampler: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let queue = DispatchQueue(label: "healthspool.location")
 
-    public init(context: DaemonContext, logger: Logger) {
-        self.context = context
+    /// A sampler with the `location.*` settings of `settings`, recording into the store that
+    /// `connect` opens.
+    public init(settings: Settings, connect: @escaping @Sendable () throws -> SampleStore, logger: Logger) {
+        self.connect = connect
         self.logger = logger
-        address = context.settings.locationGpsd
-        intervalMillis = Int64(context.settings.locationIntervalSeconds) * 1000
-        retryMillis = Int64(context.settings.locationRetrySeconds) * 1000
+        address = settings.locationGpsd
+        intervalMillis = Int64(settings.locationIntervalSeconds) * 1000
+        retryMillis = Int64(settings.locationRetrySeconds) * 1000
     }
 
     /// Records positions until cancelled.
@@ -56,7 +59,7 @@ public final class LocationSampler: Sendable {
 
     private func loop() {
         let store: SampleStore
-        do { store = try context.openStore() } catch {
+        do { store = try connect() } catch {
             logger.error("location log: cannot open the store: \(error)", metadata: ["event": "location"])
             return
         }
@@ -110,7 +113,7 @@ public final class LocationSampler: Sendable {
     }
 
     private func record(_ fix: GpsFix, in store: SampleStore) {
-        let now = DaemonContext.now()
+        let now = RealTimeClock.now()
         let at = now    // the instant it was recorded; gpsd's own time is kept in metadata
         var metadata = ["latitude": String(fix.latitude), "longitude": String(fix.longitude), "mode": String(fix.mode)]
         if let a = fix.altitude { metadata["altitude"] = String(a) }

@@ -14,7 +14,7 @@ public final class VisitReports {
     /// The reports on `journal`'s store and zone (`JournalRunner.reports()`, the web's).
     public init(journal: HealthJournal) {
         self.journal = journal
-        journal.store.rollupPolicy = RollupPolicy(zone: journal.zone, priority: journal.context.settings.sourcePriority)
+        journal.store.rollupPolicy = RollupPolicy(zone: journal.zone, priority: journal.settings.sourcePriority)
     }
 
     /// The default period: the 30 days that end today.
@@ -48,7 +48,7 @@ public final class VisitReports {
     /// category, any case) come first.
     public func report(from: CivilDate, to: CivilDate, now: Timestamp, questions: String? = nil) throws -> VisitReport {
         var r = VisitReport(from: from, to: to, made: journal.local(now))
-        r.name = journal.context.settings.reportName.flatMap { $0.trimmingSpaces.isEmpty ? nil : $0.trimmingSpaces }
+        r.name = journal.settings.reportName.flatMap { $0.trimmingSpaces.isEmpty ? nil : $0.trimmingSpaces }
         let (start, _) = WallClock.bounds(of: from, zone: zone)
         let (_, end) = WallClock.bounds(of: to, zone: zone)
         let symptomStore = SymptomJournalStore(store: store)

@@ -1,6 +1,7 @@
 import Dispatch
 import HealthSpoolCore
 import HealthSpoolLinux
+import HealthSpoolStore
 import Logging
 import ServiceLifecycle
 import UnixSignals
@@ -23,12 +24,18 @@ extension Daemon {
             ControlService(daemon: self),
             RetentionService(schedule: retention, beginStop: stop),
             ReloadService(daemon: self),
-            JournalService(context: context, logger: logger),
+            JournalService(configuration: configuration, logger: logger),
             MetricsTextfileService(metrics: metrics, logger: logger) {   // written once the daemon has started
-                await self.onQueue { self.started ? self.context.settings.metricsTextfile.map(self.context.paths.expand) : nil }
+                await self.onQueue { self.started ? self.configuration.settings.metricsTextfile.map(self.configuration.paths.expand) : nil }
             },
-        ] + (context.settings.locationEnabled ? [LocationService(sampler: LocationSampler(context: context, logger: logger))] : [])
+        ] + (configuration.settings.locationEnabled ? [LocationService(sampler: locationSampler())] : [])
             + extraServices
+    }
+
+    /// The location log's sampler, on a connection of its own to the store.
+    private func locationSampler() -> LocationSampler {
+        let configuration = configuration
+        return LocationSampler(settings: configuration.settings, connect: { try SampleStore.connect(to: configuration) }, logger: logger)
     }
 
     /// The group that runs them: SIGTERM and SIGINT stop it gracefully; a stop that somehow
@@ -121,13 +128,23 @@ struct SpoolWatcherService: Service {
     }
 }
 
-/// The control socket (`healthspool sync`, `ping`, `observe`): closed at a stop.
+/// The control socket (`healthspool sync`, `ping`, `observe`): its work is the socket's
+/// requests, each handed to the sync coordinator in the order they came. At a stop the socket
+/// is closed and the requests already read are still answered; then `run()` ends.
 struct ControlService: Service {
     let daemon: Daemon
     func run() async throws {
-        await untilShutdown()
-        daemon.beginStop()
-        await daemon.onQueue { daemon.control?.stop() }
+        await withGracefulShutdownHandler {
+            for await request in daemon.controlRequests {
+                await daemon.sync.handleControl(request.json, client: request.client)
+            }
+        } onGracefulShutdown: {
+            daemon.beginStop()
+            daemon.q.async {
+                daemon.control?.stop()
+                daemon.controlReporter.finish()
+            }
+        }
     }
 }
 
@@ -173,10 +190,10 @@ struct LocationService: Service {
 /// "Taken" logs the dose) and the past day's symptom scores at local midnight, on a thread of
 /// its own (`JournalScheduler`). Cancelled at a stop.
 struct JournalService: Service {
-    let context: DaemonContext
+    let configuration: Configuration
     let logger: Logger
     func run() async throws {
-        let scheduler = JournalScheduler(context: context, logger: logger, executor: try ThreadExecutor(name: "journal"))
+        let scheduler = JournalScheduler(configuration: configuration, logger: logger, executor: try ThreadExecutor(name: "journal"))
         await cancelWhenGracefulShutdown { await scheduler.run() }
     }
 }

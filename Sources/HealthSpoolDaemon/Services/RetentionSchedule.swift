@@ -50,8 +50,9 @@ actor RetentionSchedule {
     /// A pass is due: hands it to the import queue and arms the next.
     private func fire() {
         guard !stopped else { return }
-        let (context, importer) = intake.assumeIsolated { ($0.context, $0.importer) }
-        let settings = context.settings, spool = context.spool, notes = NoteRecordings.directory(stateDir: context.stateDir)
+        let (configuration, importer) = intake.assumeIsolated { ($0.configuration, $0.importer) }
+        let settings = configuration.settings, spool = configuration.spool
+        let notes = NoteRecordings.directory(stateDir: configuration.stateDir)
         if let importer {
             let (logger, now) = (self.logger, clock.now())
             intake.importQueue.async {

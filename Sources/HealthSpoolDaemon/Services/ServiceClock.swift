@@ -33,7 +33,7 @@ public struct WallServiceClock: ServiceClock {
 
     public init() {}
 
-    public func now() -> Timestamp { DaemonContext.now() }
+    public func now() -> Timestamp { RealTimeClock.now() }
 
     public func schedule(at millis: Int64, on queue: DispatchQueue, _ handler: @escaping @Sendable () -> Void) -> any ServiceTimer {
         let delay = Duration.milliseconds(min(max(0, millis - now().millis), 86_400_000))

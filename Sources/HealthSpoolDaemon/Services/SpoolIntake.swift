@@ -19,7 +19,7 @@ actor SpoolIntake {
     let importQueue = DispatchQueue(label: "healthspool.import")
     let clock: any ServiceClock
     let logger: Logger
-    var context: DaemonContext
+    var configuration: Configuration
     /// Opened by `open()`.
     private(set) var importer: ExportImporter?
     /// Files waiting to be imported, in order of arrival.
@@ -44,9 +44,9 @@ actor SpoolIntake {
     /// The Prometheus counters: imports by outcome.
     let metrics: DaemonMetrics
 
-    init(context: DaemonContext, logger: Logger, executor: QueueExecutor, clock: any ServiceClock, metrics: DaemonMetrics) {
+    init(configuration: Configuration, logger: Logger, executor: QueueExecutor, clock: any ServiceClock, metrics: DaemonMetrics) {
         self.executor = executor
-        self.context = context
+        self.configuration = configuration
         self.metrics = metrics
         self.logger = logger
         self.clock = clock
@@ -63,12 +63,12 @@ actor SpoolIntake {
     /// is not the coordination queue) and the spool.
     nonisolated func open() throws {
         let (clock, logger) = (self.clock, self.logger)
-        let context = executor.queue.sync { assumeIsolated { $0.context } }
-        // `openStore` draws the rollups as the day view reads them (the machine's zone, the
+        let configuration = executor.queue.sync { assumeIsolated { $0.configuration } }
+        // `connect(to:)` draws the rollups as the day view reads them (the machine's zone, the
         // configured source priority); a store opened bare drew them in UTC, and every read in
         // another zone then rebuilt the rollups of the whole store.
-        let importer = ExportImporter(store: try context.openStore(), logger: logger, clock: { clock.now() })
-        try context.spool.create()
+        let importer = ExportImporter(store: try SampleStore.connect(to: configuration), logger: logger, clock: { clock.now() })
+        try configuration.spool.create()
         executor.queue.sync { assumeIsolated { $0.importer = importer } }
         // Days an import marked before it died (a crash, a kill) are computed before the next
         // import (readers compute them themselves meanwhile).
@@ -93,15 +93,15 @@ actor SpoolIntake {
     /// Looks at every entry of the spool (start, unlock, overflow, a name that is not UTF-8).
     func rescan() {
         do {
-            for entry in try context.spool.entries() { admit(entry) }
+            for entry in try configuration.spool.entries() { admit(entry) }
         } catch {
-            logger.error("cannot list the spool: \(error)", metadata: ["event": "error", "file": "\(context.spool.path)"])
+            logger.error("cannot list the spool: \(error)", metadata: ["event": "error", "file": "\(configuration.spool.path)"])
         }
     }
 
     /// Looks at one name that appeared in the spool.
     func admit(named name: String) {
-        guard SpoolDirectory.isEligible(name), let entry = context.spool.entry(named: name) else { return }
+        guard SpoolDirectory.isEligible(name), let entry = configuration.spool.entry(named: name) else { return }
         admit(entry)
     }
 
@@ -121,7 +121,7 @@ actor SpoolIntake {
         case .symbolicLink, .special:
             guard let name = utf8Name(entry), let reason = entry.refusal else { return }
             do {
-                let moved = try context.spool.quarantine(name, reason: reason, now: now())
+                let moved = try configuration.spool.quarantine(name, reason: reason, now: now())
                 logger.error("\(reason); moved to failed/", metadata: ["event": "import", "file": "\(entry.display)", "outcome": "refused",
                                                                        "moved_to": "\(moved)"])
             } catch {
@@ -150,7 +150,7 @@ actor SpoolIntake {
     func utf8Name(_ entry: SpoolEntry) -> String? {
         if let name = entry.name { return name }
         do {
-            let name = try context.spool.renameToUTF8(entry)
+            let name = try configuration.spool.renameToUTF8(entry)
             logger.notice("renamed \(entry.display) to \(name): its name is not valid UTF-8", metadata: ["event": "import", "file": "\(name)"])
             return name
         } catch {
@@ -174,7 +174,7 @@ actor SpoolIntake {
             return
         }
         let name = pendingImports.remove(at: index)
-        let path = context.spool.path + "/" + name
+        let path = configuration.spool.path + "/" + name
         guard FileSystem.regularFile(path) != nil else {
             backoff.forget(name)
             importNext()
@@ -189,8 +189,8 @@ actor SpoolIntake {
         }
         importing = name
         changed()
-        let settings = context.settings, spool = context.spool, clock = self.clock
-        let attempts = ImportAttemptLog(stateDir: context.stateDir)
+        let settings = configuration.settings, spool = configuration.spool, clock = self.clock
+        let attempts = ImportAttemptLog(stateDir: configuration.stateDir)
         let (progress, importQueue) = (self.progress, self.importQueue)
         Task {
             // The import blocks (SQLite, parsing): on the import queue, never the cooperative pool.
@@ -257,8 +257,8 @@ actor SpoolIntake {
         let notRead = s.notRead.isEmpty ? "" : "; not read: " + ImportSummary.list(s.notRead)
         if !s.notRead.isEmpty { meta["not_read"] = "\(ImportSummary.list(s.notRead))" }
         if let cause = s.temporary {
-            backoff.schedule = RetrySchedule(baseMillis: Int64(context.settings.spoolRetryBaseSeconds) * 1000,
-                                                    capMillis: Int64(context.settings.spoolRetryMaxSeconds) * 1000, jitter: 0)
+            backoff.schedule = RetrySchedule(baseMillis: Int64(configuration.settings.spoolRetryBaseSeconds) * 1000,
+                                                    capMillis: Int64(configuration.settings.spoolRetryMaxSeconds) * 1000, jitter: 0)
             let at = backoff.failed(s.file, cause: cause.short, now: now().millis)
             let delay = Daemon.seconds(max(0, at - now().millis))
             meta["outcome"] = "waiting"

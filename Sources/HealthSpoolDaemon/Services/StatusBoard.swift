@@ -19,7 +19,7 @@ actor StatusBoard {
     let notifier: SystemdNotifier
     let sync: SyncCoordinator
     let intake: SpoolIntake
-    var context: DaemonContext
+    var configuration: Configuration
     /// Starting, watching, locked, syncing or stopping (the policy lives in the core).
     var lifecycle = DaemonStateMachine()
     /// What holds the lock (the flag, the session, a suspend) and since when.
@@ -43,10 +43,10 @@ actor StatusBoard {
     /// The Prometheus counters: the watchdog's keep-alives.
     let metrics: DaemonMetrics
 
-    init(context: DaemonContext, logger: Logger, notifier: SystemdNotifier, executor: QueueExecutor, clock: any ServiceClock,
+    init(configuration: Configuration, logger: Logger, notifier: SystemdNotifier, executor: QueueExecutor, clock: any ServiceClock,
          sync: SyncCoordinator, intake: SpoolIntake, metrics: DaemonMetrics) {
         self.executor = executor
-        self.context = context
+        self.configuration = configuration
         self.metrics = metrics
         self.logger = logger
         self.notifier = notifier
@@ -75,14 +75,14 @@ actor StatusBoard {
     func statusLine() -> String {
         let s = sync.assumeIsolated { $0.shown }
         let queued = sync.assumeIsolated { $0.queuedCountText() }
-        let spool = context.spool.path.replacingHome(context.paths.home)
+        let spool = configuration.spool.path.replacingHome(configuration.paths.home)
         if s.locked {
-            let waiting = ((try? context.spool.pendingFiles()) ?? []).count
+            let waiting = ((try? configuration.spool.pendingFiles()) ?? []).count
             let by = lockHolds.holders.map(\.holder.rawValue).joined(separator: "+")
             return "locked\(by.isEmpty ? "" : " (\(by))") · \(waiting) file(s) waiting · \(queued) queued"
         }
         if let reason = s.configError ?? s.stoppedReason { return "sync stopped: \(reason)" }
-        if context.settings.gatewayURL == nil {
+        if configuration.settings.gatewayURL == nil {
             return "watching \(spool) · \(queued) queued · no gateway set (healthspool gateway set https://…)"
         }
         let (importing, waiting) = intake.assumeIsolated { [now = clock.now().millis] in ($0.importing, $0.importWaitingText(now: now)) }
@@ -162,7 +162,7 @@ actor StatusBoard {
         w.raw(",\"configFileError\":"); if let e = reloadError { w.string(e) } else { w.raw("null") }
         w.raw(",\"updatedAt\":"); w.string(clock.now().iso8601UTC)
         w.raw("}")
-        try? FileSystem.writeAtomically(context.statusFile, w.bytes, mode: 0o600)
+        try? FileSystem.writeAtomically(configuration.statusFile, w.bytes, mode: 0o600)
     }
 
     /// `"lock"`: who holds the lock and since when, and which session's lock is followed.

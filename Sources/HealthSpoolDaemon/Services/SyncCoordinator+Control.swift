@@ -34,14 +34,14 @@ extension SyncCoordinator {
                 waiter.close()
             }
             if scheduler.locked { return fail("locked: nothing is sent until \(unlockHint)") }
-            if context.settings.gatewayURL == nil { return fail("no gateway is set; run: healthspool gateway set https://HOST/PATH") }
+            if configuration.settings.gatewayURL == nil { return fail("no gateway is set; run: healthspool gateway set https://HOST/PATH") }
             if let reason = configError ?? stoppedReason {
                 // A manual sync is a user asking to try again: clear a stop and retry once.
                 if configError == nil { stoppedReason = nil } else { return fail(reason) }
             }
             var types = request["types"]?.arrayValue?.compactMap(\.stringValue).map(DataType.canonicalName) ?? []
             if types.isEmpty { types = queuedTypes() }
-            types = types.filter { context.settings.isEnabled($0) }
+            types = types.filter { configuration.settings.isEnabled($0) }
             if types.isEmpty {
                 var w = JSONWriter()
                 w.raw("{\"event\":\"done\",\"outcome\":\"success\",\"sent\":0,\"results\":[]}")

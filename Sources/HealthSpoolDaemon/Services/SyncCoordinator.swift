@@ -20,7 +20,7 @@ actor SyncCoordinator {
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     let clock: any ServiceClock
     let logger: Logger
-    private(set) var context: DaemonContext
+    private(set) var configuration: Configuration
     var scheduler: SyncScheduler
     var policy: DeliveryPolicy
     let worker: SyncWorker
@@ -53,24 +53,24 @@ actor SyncCoordinator {
     /// The Prometheus counters: jobs, attempts and request durations.
     let metrics: DaemonMetrics
 
-    /// A coordinator for `context`'s settings; `transport` makes each sender's connection
+    /// A coordinator for `configuration`'s settings; `transport` makes each sender's connection
     /// (libcurl in production).
-    init(context: DaemonContext, logger: Logger, executor: QueueExecutor, clock: any ServiceClock,
+    init(configuration: Configuration, logger: Logger, executor: QueueExecutor, clock: any ServiceClock,
          metrics: DaemonMetrics, transport: @escaping SyncWorker.TransportFactory = SyncWorker.httpsTransport) {
         self.executor = executor
-        self.context = context
+        self.configuration = configuration
         self.metrics = metrics
         self.logger = logger
         self.clock = clock
-        let settings = context.settings
+        let settings = configuration.settings
         scheduler = SyncScheduler(frequency: settings.syncFrequency, throttleMillis: Int64(settings.throttleSeconds) * 1000,
                                   deliveryFrequency: { settings.frequency(of: $0) })
-        scheduler.boundaryOffsetMillis = Self.spreadOffset(context)
+        scheduler.boundaryOffsetMillis = Self.spreadOffset(configuration)
         policy = Self.policy(for: settings)
         let (reports, reporter) = AsyncStream.makeStream(of: SyncWorker.Report.self)
         (self.reports, self.reporter) = (reports, reporter)
         let unhandled = self.unhandled
-        worker = SyncWorker(senders: settings.senders, storePath: context.storePath, logger: logger, clock: { clock.now() },
+        worker = SyncWorker(senders: settings.senders, storePath: configuration.storePath, logger: logger, clock: { clock.now() },
                             transport: transport,
                             onProgress: { type, sent in reporter.yield(.progressed(type: type, sent: sent)) },
                             onRequest: metrics.requestFinished,
@@ -87,8 +87,8 @@ actor SyncCoordinator {
     /// Opens the coordination connection (SQLite: call off the cooperative pool, on a thread
     /// that is not the coordination queue) and hands the worker its gateway settings.
     nonisolated func open() throws {
-        let context = executor.queue.sync { assumeIsolated { $0.context } }
-        let store = Connection(store: try context.openStore())
+        let configuration = executor.queue.sync { assumeIsolated { $0.configuration } }
+        let store = Connection(store: try SampleStore.connect(to: configuration))
         executor.queue.sync { assumeIsolated { $0.opened(store.store) } }
     }
 
@@ -97,7 +97,7 @@ actor SyncCoordinator {
         configureWorker()
         // A fleet started in the same second (after a power cut) spreads its catch-up over
         // sync.spread_seconds, each daemon at the place its device id gives it.
-        let delay = Self.spreadOffset(context)
+        let delay = Self.spreadOffset(configuration)
         if delay > 0 {
             scheduler.hold(until: clock.now().millis + delay)
             logger.debug("start-up sync in \(Daemon.seconds(delay)) (sync.spread_seconds)", metadata: ["event": "start"])
@@ -122,9 +122,9 @@ actor SyncCoordinator {
     }
 
     /// This daemon's place in the spread window, from its device and user id.
-    static func spreadOffset(_ context: DaemonContext) -> Int64 {
-        FleetSpread(key: context.envelope.deviceId + "/" + context.envelope.userId)
-            .offsetMillis(window: Int64(context.settings.spreadSeconds) * 1000)
+    static func spreadOffset(_ configuration: Configuration) -> Int64 {
+        FleetSpread(key: configuration.envelope.deviceId + "/" + configuration.envelope.userId)
+            .offsetMillis(window: Int64(configuration.settings.spreadSeconds) * 1000)
     }
 
     /// The retry policy the settings describe.
@@ -140,7 +140,7 @@ actor SyncCoordinator {
 
     /// Whether samples can be sent at all. While they cannot, observations are not fed to the
     /// scheduler (they would open throttle windows for nothing); a reload catches up.
-    var canSync: Bool { !stopping && stoppedReason == nil && configError == nil && context.settings.gatewayURL != nil }
+    var canSync: Bool { !stopping && stoppedReason == nil && configError == nil && configuration.settings.gatewayURL != nil }
 
     /// The types with queued samples (none when the store cannot be read).
     func queuedTypes() -> [String] { (try? store?.typesWithQueuedSamples()) ?? [] }
@@ -216,7 +216,7 @@ actor SyncCoordinator {
     func perform(_ actions: [SchedulerAction]) {
         for case let .sync(types, trigger) in actions {
             guard canSync else { continue }
-            var enabled = types.filter { context.settings.isSent($0) }
+            var enabled = types.filter { configuration.settings.isSent($0) }
             // During an outage new samples wait for the outage's next retry (one attempt for all).
             if let incident = policy.incident, incident.retryAt > clock.now().millis, ![.manual, .reload, .retry].contains(trigger) {
                 for t in enabled { scheduler.scheduleRetry(t, at: incident.retryAt) }
@@ -267,8 +267,8 @@ actor SyncCoordinator {
     /// Takes new settings. The schedule takes them in place; the sync part (gateway, retries,
     /// the types sent) is restarted — its incident and retries forgotten, every queued type tried
     /// at once — when `restart` is set. Returns whether it was restarted.
-    func reload(_ fresh: DaemonContext, restart: Bool) {
-        context = fresh
+    func reload(_ fresh: Configuration, restart: Bool) {
+        configuration = fresh
         let settings = fresh.settings
         scheduler.frequency = settings.syncFrequency
         scheduler.throttle.windowMillis = Int64(settings.throttleSeconds) * 1000
@@ -296,8 +296,8 @@ actor SyncCoordinator {
     private func configureWorker() {
         do {
             configError = nil
-            if let endpoint = try context.endpoint() {
-                worker.configure(SyncConfig(endpoint: endpoint, envelope: context.envelope, batchSize: context.settings.batchSize))
+            if let endpoint = try configuration.endpoint() {
+                worker.configure(SyncConfig(endpoint: endpoint, envelope: configuration.envelope, batchSize: configuration.settings.batchSize))
             } else {
                 worker.configure(nil)
             }

@@ -32,19 +32,18 @@ public struct DayView: Sendable {
 extension HealthDays {
     /// The day view of `date`, as of `now`.
     public func view(_ date: CivilDate, now: Timestamp) throws -> DayView {
-        let context = journal.context
         let today = try self.date(nil, now: now)
         let summary = try day(date)
-        let entries = JournalUseCases(store: store, settings: context.settings, clock: { now })
+        let entries = JournalUseCases(store: store, settings: journal.settings, clock: { now })
         let calendar = try month(year: date.year, month: date.month, now: now)
         let scores = try entries.symptomScores(from: calendar.first!.date, to: calendar.last!.date)
         var positions: DayView.Positions?
-        if context.settings.locationEnabled {
+        if journal.settings.locationEnabled {
             let fixes = try store.daySamples(type: "location", from: summary.start, to: summary.end).filter { $0.start >= summary.start }
             positions = DayView.Positions(count: fixes.count, first: fixes.first?.start ?? 0, last: fixes.last?.start ?? 0)
         }
         return DayView(date: date, today: today, summary: summary, journal: try entries.day(date),
                        month: calendar.map { DayView.MonthDay(day: $0, score: scores[$0.date] ?? 0) }, positions: positions,
-                       zone: zone, style: NumberStyle(environment: context.environment))
+                       zone: zone, style: journal.style)
     }
 }

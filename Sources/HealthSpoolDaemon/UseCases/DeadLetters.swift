@@ -4,9 +4,8 @@ import HealthSpoolStore
 /// Samples the gateway rejected as bad, parked instead of blocking the queue: listed, or queued
 /// again. The use case behind `healthspool dead-letters` (and, later, the web interface).
 public enum DeadLetters {
-    /// The parked samples (at most 200), of `type` only when given, as text or JSON.
-    public static func list(context: DaemonContext, type: String?, json: Bool) throws -> String {
-        let store = try context.openStore()
+    /// The parked samples (at most 200) in `store`, of `type` only when given, as text or JSON.
+    public static func list(store: SampleStore, type: String?, json: Bool) throws -> String {
         let wanted = type.map(DataType.canonicalName)
         let parked = try store.deadLetters(limit: 200).filter { wanted == nil || $0.0.sample.type == wanted }
         if json {
@@ -26,12 +25,11 @@ public enum DeadLetters {
     }
 
     /// Puts the parked samples (of `type` only when given) back at the end of their type's
-    /// queue and tells a running daemon, which sends them; returns how many.
-    public static func requeue(context: DaemonContext, type: String?) throws -> Int {
-        let store = try context.openStore()
+    /// queue and tells a running daemon (at `controlSocket`), which sends them; returns how many.
+    public static func requeue(store: SampleStore, type: String?, controlSocket: String) throws -> Int {
         let counts = try store.requeueDeadLetters(type: type.map(DataType.canonicalName))
         let n = counts.values.reduce(0, +)
-        if n > 0, let client = ControlClient(path: context.controlSocket, timeoutSeconds: 5) {
+        if n > 0, let client = ControlClient(path: controlSocket, timeoutSeconds: 5) {
             _ = client.send(.object([("command", .string("observe")), ("types", .array(counts.keys.sorted().map(JSONValue.string)))]))
             _ = client.next()
         }

@@ -7,26 +7,29 @@ import Logging
 /// `healthspool import`. The store is opened once for all the files; a running daemon is told
 /// afterwards which types gained samples, so it syncs them.
 public final class DirectImport {
-    let context: DaemonContext
+    let settings: Settings
+    let controlSocket: String
     let importer: ExportImporter
     private(set) var gained: Set<String> = []
 
-    /// Opens (creating when needed) the store of `context`.
-    public init(context: DaemonContext, logger: Logger) throws {
-        self.context = context
-        importer = ExportImporter(store: try context.openStore(), logger: logger, clock: DaemonContext.now)
+    /// Imports into `store` with `settings` (the types enabled, the duplicate rules); a daemon
+    /// is told at `controlSocket`.
+    public init(store: SampleStore, settings: Settings, controlSocket: String, logger: Logger) {
+        self.settings = settings
+        self.controlSocket = controlSocket
+        importer = ExportImporter(store: store, logger: logger, clock: RealTimeClock.now)
     }
 
     /// Imports one file (a resolved path; `name` is what the summary calls it), reporting
     /// `progress(bytes, records)` as it reads.
     public func importFile(path: String, name: String, progress: ((Int64, Int) -> Void)? = nil) -> ImportSummary {
-        let summary = importer.importFile(path: path, name: name, settings: context.settings, progress: progress)
+        let summary = importer.importFile(path: path, name: name, settings: settings, progress: progress)
         gained.formUnion(summary.result.gained.keys)
         return summary
     }
 
     /// Tells a running daemon which types gained samples (nothing when none runs or none gained).
     public func tellDaemon() {
-        ControlClient.observe(gained.sorted(), socket: context.controlSocket)
+        ControlClient.observe(gained.sorted(), socket: controlSocket)
     }
 }

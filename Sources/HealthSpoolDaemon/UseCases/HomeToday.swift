@@ -7,31 +7,32 @@ import HealthSpoolStore
 ///
 /// Not thread-safe (it uses a store connection): one per request.
 public struct HomeToday {
-    public let context: DaemonContext
+    public let configuration: Configuration
     public let style: NumberStyle
     let store: SampleStore
     let zone: ZoneRules
 
-    /// Today on `store` (a connection already open: the web borrows one), in `zone`.
-    public init(context: DaemonContext, store: SampleStore, zone: ZoneRules) {
-        self.context = context
+    /// Today on `store` (a connection already open: the web borrows one), in `zone`, with
+    /// `configuration`'s settings and places (the status shown beside it).
+    public init(store: SampleStore, zone: ZoneRules, configuration: Configuration) {
+        self.configuration = configuration
         self.store = store
         self.zone = zone
-        style = NumberStyle(environment: context.environment)
+        style = NumberStyle(environment: configuration.environment)
     }
 
     /// Today as of `now`.
     public func view(now: Timestamp) throws -> HomeView {
-        let days = HealthDays(context: context, store: store, zone: zone)
+        let days = HealthDays(store: store, zone: zone, configuration: configuration)
         let journal = days.journal
         let zone = days.zone
         let today = WallClock.localDay(of: now, zone: zone)
         let summary = try days.day(today)
         // The symptoms on the same connection: reading today writes nothing (today's scores
         // are computed, not stored).
-        let entryCases = JournalUseCases(store: journal.store, settings: context.settings, clock: { now })
+        let entryCases = JournalUseCases(store: journal.store, settings: configuration.settings, clock: { now })
         let entries = try entryCases.day(today)
-        let status = try StatusReport(context: context, now: now, queuedCountLimit: 1, store: store).json
+        let status = try StatusReport(configuration: configuration, now: now, queuedCountLimit: 1, store: store).json
 
         var figures = Self.dayFigures(summary, style: style)
         for (kind, reading) in try journal.measurements(now: now).latest where kind != .heartRate {

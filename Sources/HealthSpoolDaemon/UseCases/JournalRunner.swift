@@ -15,7 +15,7 @@ public final class JournalRunner {
         public let description: String
     }
 
-    public let context: DaemonContext
+    public let configuration: Configuration
     /// The time the command runs at.
     public let now: Timestamp
     let store: SampleStore
@@ -25,12 +25,12 @@ public final class JournalRunner {
     /// Symptoms, lifestyle factors, days and scores.
     public let entries: JournalUseCases
 
-    init(context: DaemonContext, now: Timestamp, announce: @escaping ([String]) -> Void) throws {
-        self.context = context
+    init(configuration: Configuration, now: Timestamp, announce: @escaping ([String]) -> Void) throws {
+        self.configuration = configuration
         self.now = now
         self.announce = announce
-        store = try context.openStore(busyTimeout: SampleStore.interactiveBusyTimeout)
-        entries = JournalUseCases(store: store, settings: context.settings, clock: { now })
+        store = try SampleStore.connect(to: configuration, busyTimeout: SampleStore.interactiveBusyTimeout)
+        entries = JournalUseCases(store: store, settings: configuration.settings, clock: { now })
         entries.onQueued = announce
     }
 
@@ -39,7 +39,7 @@ public final class JournalRunner {
     /// cannot be read refuses only the commands that need it.
     public func records() throws -> HealthJournal {
         if let opened { return opened }
-        let journal = HealthJournal(context: context, store: store, zone: try ZoneInfo.current(environment: context.environment))
+        let journal = HealthJournal(store: store, zone: try ZoneInfo.current(environment: configuration.environment), configuration: configuration)
         journal.onQueued = announce
         opened = journal
         return journal
@@ -51,21 +51,21 @@ public final class JournalRunner {
     /// The doctor's summary of a period, on the same store and zone as `records()`.
     public func reports() throws -> VisitReports { VisitReports(journal: try records()) }
 
-    /// Runs `body` on the journal of `context`'s store (created when needed) at the current
-    /// time; queued records are announced to a running daemon at `context.controlSocket`.
+    /// Runs `body` on the journal of `configuration`'s store (created when needed) at the
+    /// current time; queued records are announced to a running daemon at its control socket.
     /// Journal refusals come out as a `Refusal`, and so does a store that stayed busy past a
     /// person's wait (`StoreBusy.notSaved`); other errors (the store's) as they are.
-    public static func run<T>(context: DaemonContext, now: Timestamp = DaemonContext.now(),
+    public static func run<T>(configuration: Configuration, now: Timestamp = RealTimeClock.now(),
                               _ body: (JournalRunner) throws -> T) throws -> T {
-        let socket = context.controlSocket
-        return try run(context: context, now: now, announce: { ControlClient.observe($0, socket: socket) }, body)
+        let socket = configuration.controlSocket
+        return try run(configuration: configuration, now: now, announce: { ControlClient.observe($0, socket: socket) }, body)
     }
 
     /// `run` with another announcement (a test's).
-    static func run<T>(context: DaemonContext, now: Timestamp, announce: @escaping ([String]) -> Void,
+    static func run<T>(configuration: Configuration, now: Timestamp, announce: @escaping ([String]) -> Void,
                        _ body: (JournalRunner) throws -> T) throws -> T {
         do {
-            return try body(try JournalRunner(context: context, now: now, announce: announce))
+            return try body(try JournalRunner(configuration: configuration, now: now, announce: announce))
         } catch let e as JournalError {
             throw Refusal(description: e.description)
         } catch let e as SymptomJournalError {

@@ -46,9 +46,9 @@ public enum JournalUndo: Sendable {
     /// Undoes changing a measurement: the new reading deleted, the old one back.
     case revertMeasurement(new: String, old: String)
 
-    /// Carries the undo out on `context`'s store; returns what to tell the user ("Put back: …").
-    public func apply(context: DaemonContext, now: Timestamp = DaemonContext.now()) throws -> String {
-        try JournalRunner.run(context: context, now: now) { r in
+    /// Carries the undo out on `configuration`'s store; returns what to tell the user ("Put back: …").
+    public func apply(configuration: Configuration, now: Timestamp = RealTimeClock.now()) throws -> String {
+        try JournalRunner.run(configuration: configuration, now: now) { r in
             switch self {
             case .deleteSymptom(let id):
                 let e = try r.entries.deleteSymptom(id.description)

@@ -7,13 +7,13 @@ public struct Purge: Sendable {
     /// What would be removed, in order.
     public let targets: [String]
 
-    /// The purge for `context`; throws when a daemon runs (it holds the store open).
-    public init(context: DaemonContext, includingSpool: Bool) throws {
-        if let pid = ProcessLock.holder(of: context.pidFile) {
+    /// The purge of `configuration`'s places; throws when a daemon runs (it holds the store open).
+    public init(configuration: Configuration, includingSpool: Bool) throws {
+        if let pid = ProcessLock.holder(of: configuration.pidFile) {
             throw PurgeRefused(pid: pid)
         }
-        var targets = [context.stateDir, context.runtimeDir]
-        if includingSpool { targets += [context.spool.archive, context.spool.failed] }
+        var targets = [configuration.stateDir, configuration.runtimeDir]
+        if includingSpool { targets += [configuration.spool.archive, configuration.spool.failed] }
         self.targets = targets
     }
 

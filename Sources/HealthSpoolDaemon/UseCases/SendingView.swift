@@ -28,9 +28,9 @@ public struct SendingView: Sendable {
     public var history: [Attempt]
 
     /// The sending page's view; queued counts past `queuedCountLimit` are not counted further.
-    public static func make(context: DaemonContext, queuedCountLimit: Int, historyLimit: Int = 8) throws -> SendingView {
-        let report = try StatusReport(context: context, queuedCountLimit: queuedCountLimit).json
-        let history = FileSystem.exists(context.storePath) ? ((try? SampleStore(path: context.storePath).syncHistory(limit: historyLimit)) ?? []) : []
+    public static func make(configuration: Configuration, queuedCountLimit: Int, historyLimit: Int = 8) throws -> SendingView {
+        let report = try StatusReport(configuration: configuration, queuedCountLimit: queuedCountLimit).json
+        let history = FileSystem.exists(configuration.storePath) ? ((try? SampleStore(path: configuration.storePath).syncHistory(limit: historyLimit)) ?? []) : []
         return SendingView(
             state: report["daemon"]?["state"]?.stringValue ?? "stopped", lastSent: report["lastSuccessfulSync"]?["at"]?.stringValue,
             problem: report["gateway"]?["stoppedReason"]?.stringValue ?? report["gateway"]?["error"]?.stringValue,

@@ -4,10 +4,11 @@ import HealthSpoolStore
 
 /// Recent sync attempts, one row each: the use case behind `healthspool history`.
 public enum SyncHistory {
-    /// The last `limit` attempts, newest first, as a table or JSON.
-    public static func report(context: DaemonContext, limit: Int, json: Bool) throws -> String {
-        guard FileSystem.exists(context.storePath) else { return json ? "[]" : "no sync attempts yet" }
-        let attempts = try SampleStore(path: context.storePath).syncHistory(limit: limit)
+    /// The last `limit` attempts in the store at `storePath` (none when it does not exist yet),
+    /// newest first, as a table or JSON.
+    public static func report(storePath: String, limit: Int, json: Bool) throws -> String {
+        guard FileSystem.exists(storePath) else { return json ? "[]" : "no sync attempts yet" }
+        let attempts = try SampleStore(path: storePath).syncHistory(limit: limit)
         if json {
             var w = JSONWriter()
             w.value(.array(attempts.map(StatusReport.json)))

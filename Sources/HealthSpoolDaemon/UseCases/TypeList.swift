@@ -5,10 +5,9 @@ import HealthSpoolStore
 /// Every data type by category, with its state, delivery frequency, unit and queued count: the
 /// use case behind `healthspool types list`.
 public enum TypeList {
-    /// The list as a table or JSON.
-    public static func report(context: DaemonContext, json: Bool) -> String {
-        let s = context.settings
-        let queued = queuedCounts(context: context)
+    /// The list as a table or JSON: each type's state and frequency in `settings`, and its
+    /// samples waiting in `queued` (`queuedCounts(storePath:)`).
+    public static func report(settings s: Settings, queued: [String: Int], json: Bool) -> String {
         if json {
             var items: [JSONValue] = []
             for t in DataType.all {
@@ -37,8 +36,8 @@ public enum TypeList {
     }
 
     /// Samples waiting to be sent, by type (none when there is no store yet or it cannot be read).
-    static func queuedCounts(context: DaemonContext) -> [String: Int] {
-        guard FileSystem.exists(context.storePath) else { return [:] }
-        return (try? SampleStore(path: context.storePath).queuedCounts()) ?? [:]
+    public static func queuedCounts(storePath: String) -> [String: Int] {
+        guard FileSystem.exists(storePath) else { return [:] }
+        return (try? SampleStore(path: storePath).queuedCounts()) ?? [:]
     }
 }

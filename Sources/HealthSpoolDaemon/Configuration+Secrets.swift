@@ -4,7 +4,7 @@ import HealthSpoolStore
 
 /// Where healthspool's secrets live and whether its health data is encrypted at rest: what
 /// `config check`, `config show` and `status` report (never a secret itself).
-extension DaemonContext {
+extension Configuration {
     /// The web secret's file (its fallback when no keyring holds it).
     public var webSecretPath: String { stateDir + "/web.secret" }
 

@@ -3,7 +3,7 @@ import HealthSpoolLinux
 
 /// Where the ingest endpoint's token, certificate and key live, and what a phone needs to
 /// reach it (`healthspool ingest`, `status`, the endpoint itself).
-extension DaemonContext {
+extension Configuration {
     /// The token file: `ingest.token_file`, else `ingest-token` in the state directory.
     public var ingestTokenPath: String { settings.ingestTokenFile.map(paths.expand) ?? stateDir + "/ingest-token" }
     /// Whether the token may live in the keyring: `secrets.keyring`, unless `ingest.token_file`
