@@ -56,7 +56,7 @@ public enum InProcessSync {
             }
         }
         box.worker = worker
-        worker.configure(SyncConfig(endpoint: endpoint, envelope: context.envelope, batchSize: context.settings.batchSize))
+        worker.configure(SyncConfig(endpoint: endpoint, envelope: context.envelope, sizing: context.settings.batchSizing))
         worker.enqueue(types, trigger: .manual)
         done.wait()
         // One attempt, one history row.

@@ -297,7 +297,7 @@ actor SyncCoordinator {
         do {
             configError = nil
             if let endpoint = try context.endpoint() {
-                worker.configure(SyncConfig(endpoint: endpoint, envelope: context.envelope, batchSize: context.settings.batchSize))
+                worker.configure(SyncConfig(endpoint: endpoint, envelope: context.envelope, sizing: context.settings.batchSizing))
             } else {
                 worker.configure(nil)
             }
