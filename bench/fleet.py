@@ -8,7 +8,8 @@ its own time zone, and a faked wall clock (faketime) set so that its local midni
 the same moment of the run for all of them: the worst case of one clinic in one zone, whatever
 the zone. The scenarios run one after the other on one fleet:
 
-    start      every daemon started within the same second, each with a backlog in its spool
+    start      every daemon released at once (spawned beforehand, held at a barrier), each with a
+               backlog in its spool
     steady     the trickle alone: the reference every other figure is divided by
     throttle   the gateway answers 429 + Retry-After to everyone
     outage     the gateway resets every request; then the recovery until every queue is empty
@@ -160,8 +161,12 @@ class Daemon:
         return subprocess.run(self.command(*args), env=self.env, capture_output=True, text=True, timeout=timeout,
                               preexec_fn=self._preexec if self.uid is not None else None)
 
-    def start(self, procs: Processes):
-        self.proc = procs.start(["nice", "-n", "10", *self.command("daemon")], env=self.env,
+    def start(self, procs: Processes, barrier: Path):
+        """Spawns the daemon held at `barrier` (a FIFO): a shell that reads one line from it and
+        then becomes the daemon (exec: the same process). Spawning 200 processes takes seconds;
+        the release, one write of a line per daemon, takes none."""
+        self.proc = procs.start(["nice", "-n", "10", "sh", "-c", 'read -r go < "$0" && exec "$@"', str(barrier),
+                                 *self.command("daemon")], env=self.env,
                                 stdout=open(self.home / "daemon.log", "ab"), stderr=subprocess.STDOUT,
                                 preexec_fn=self._preexec if self.uid is not None else None)
 
@@ -213,8 +218,10 @@ def seconds_to_midnight(zone: str, at: float) -> int:
 
 
 class Fleet:
-    def __init__(self, args, binary: str, label: str, out: Path):
+    def __init__(self, args, binary: str, label: str, out: Path, start_at: float | None = None, uid_offset: int = 0):
         self.a = args
+        self.start_at = start_at
+        self.uid_offset = uid_offset
         self.binary = binary
         self.label = label
         self.out = out
@@ -282,8 +289,9 @@ class Fleet:
                 os.chmod(f, 0o644)
         gurl = f"https://127.0.0.1:{port_file.read_text()}"
         # The timeline: local midnight of every daemon falls at t0 + midnight_at.
-        allowance = a.setup_allowance or 15 + 0.08 * a.daemons
-        self.t_plan = time.time() + allowance
+        # Setup (homes, a CLI call each) and the spawning of every daemon at the barrier.
+        allowance = a.setup_allowance or 20 + 0.15 * a.daemons
+        self.t_plan = self.start_at or time.time() + allowance
         midnight_at = self.t_plan + a.midnight_at
         self.midnight_abs = midnight_at
         extra = dict(kv.split("=", 1) for kv in (a.env or []))
@@ -292,7 +300,7 @@ class Fleet:
             zone = ZONES[i % len(ZONES)]
             # faked = real + offset, and faked(midnight_at) is the zone's next local midnight.
             offset = seconds_to_midnight(zone, midnight_at)
-            uid = a.uid_base + i if (a.uid_base and os.geteuid() == 0) else None
+            uid = a.uid_base + self.uid_offset + i if (a.uid_base and os.geteuid() == 0) else None
             self.daemons.append(Daemon(i, self.work, self.binary, zone, offset, uid, certs / "ca.pem", gurl, extra))
         # Every journal has a symptom logged today (so midnight has a day to score), and every
         # spool a backlog waiting for the start.
@@ -338,14 +346,35 @@ class Fleet:
         if time.time() > self.t_plan:
             print(f"  [{self.label}] setup overran by {time.time() - self.t_plan:.0f} s: midnight comes that much earlier",
                   flush=True)
+        # Every daemon spawned beforehand, held at a barrier (a FIFO the driver holds open for
+        # reading and writing, so that no reader sees its end), and released at t0 at once.
+        barrier = self.work / "start-barrier"
+        os.mkfifo(barrier, 0o666)
+        os.chmod(barrier, 0o666)
+        hold = os.open(barrier, os.O_RDWR)
+        print(f"  [{self.label}] spawning {len(self.daemons)} daemons held at a barrier", flush=True)
+        spawn0 = time.time()
+        for d in self.daemons:
+            d.start(self.procs, barrier)
+        self.marks["spawn_s"] = time.time() - spawn0
         self.sleep_until(self.t_plan)
         self.t0 = time.time()
         self.marks["start"] = self.t0
-        print(f"  [{self.label}] starting {len(self.daemons)} daemons", flush=True)
-        for d in self.daemons:
-            d.start(self.procs)
-        started = time.time() - self.t0
-        print(f"  [{self.label}] all started in {started:.2f} s", flush=True)
+        os.write(hold, b"go\n" * len(self.daemons))
+        released = time.time() - self.t0
+        running = {}
+        deadline = self.t0 + 60
+        while len(running) < len(self.daemons) and time.time() < deadline:
+            for d in self.daemons:
+                if d.index not in running and d.pid:
+                    running[d.index] = time.time() - self.t0
+            time.sleep(0.02)
+        self.marks["release_s"] = released
+        self.marks["running_after_s"] = sorted(running.values())
+        print(f"  [{self.label}] spawned in {self.marks['spawn_s']:.1f} s, released in {released * 1000:.1f} ms; "
+              f"{len(running)} running (pid file written) within {max(running.values(), default=0):.2f} s, "
+              f"half within {sorted(running.values())[len(running) // 2] if running else 0:.2f} s", flush=True)
+        os.close(hold)
         trickler = threading.Thread(target=self.trickle, daemon=True)
         trickler.start()
         T = lambda s: self.t0 + s  # noqa: E731
@@ -353,11 +382,12 @@ class Fleet:
         self.mark("steady")
         self.sleep_until(T(a.start_window + a.steady))
         self.mark("throttle")
-        self.set_gateway("throttle", a.retry_after)
-        self.sleep_until(T(a.start_window + a.steady + a.throttle))
-        self.set_gateway("up")
+        if a.throttle > 0:
+            self.set_gateway("throttle", a.retry_after)
+            self.sleep_until(T(a.start_window + a.steady + a.throttle))
+            self.set_gateway("up")
         self.mark("throttle_end")
-        t_out = a.start_window + a.steady + a.throttle + a.after_throttle
+        t_out = a.start_window + a.steady + max(0, a.throttle) + (a.after_throttle if a.throttle > 0 else 0)
         self.sleep_until(T(t_out))
         self.mark("outage")
         self.set_gateway("down")
@@ -407,20 +437,27 @@ def main():
     p.add_argument("--backlog", type=int, default=150, help="samples waiting in each spool at the start")
     p.add_argument("--export-every", type=float, default=30, help="seconds between a daemon's exports, on average")
     p.add_argument("--journal-every", type=float, default=3, help="seconds between journal entries (fleet-wide)")
-    p.add_argument("--setup-allowance", type=float, default=0, help="seconds from now to the start (default 15 + 0.08 a daemon)")
+    p.add_argument("--setup-allowance", type=float, default=0, help="seconds from now to the start (default 20 + 0.15 a daemon)")
     p.add_argument("--start-window", type=float, default=70,
                    help="seconds for the start (longer than sync.spread_seconds, 60 by default)")
     p.add_argument("--steady", type=float, default=60)
-    p.add_argument("--throttle", type=float, default=40)
+    p.add_argument("--throttle", type=float, default=40, help="seconds of 429 to everyone (0: no such phase)")
     p.add_argument("--retry-after", type=int, default=10)
     p.add_argument("--after-throttle", type=float, default=20)
-    p.add_argument("--outage", type=float, default=60)
+    p.add_argument("--outage", type=float, default=60, help="seconds the gateway resets every request")
     p.add_argument("--midnight-at", type=float, default=340, help="seconds after the start")
     p.add_argument("--after-midnight", type=float, default=60)
     p.add_argument("--uid-base", type=int, default=0, help="as root: daemon i runs as user id BASE+i")
     p.add_argument("--env", action="append", help="NAME=value for every daemon (a setting to compare)")
     p.add_argument("--keep", action="store_true", help="keep the homes (logs) after the run")
+    p.add_argument("--together", action="store_true",
+                   help="run every binary's fleet at the same time (--daemons each) instead of one after the other")
+    p.add_argument("--long-outage", action="store_true",
+                   help="the issue's 10-minute outage instead of the 429 phase: start, steady, 600 s down, "
+                        "recovery, midnight (--throttle 0 --outage 600 --midnight-at 960)")
     a = p.parse_args()
+    if a.long_outage:
+        a.throttle, a.outage, a.midnight_at = 0, 600, 960
     if len(a.bin) != len(a.label):
         p.error("one --label per --bin")
     if shutil.which("faketime") is None:
@@ -432,7 +469,33 @@ def main():
     def interrupted(*_):
         raise KeyboardInterrupt
     signal.signal(signal.SIGTERM, interrupted)
-    for binary, label in zip(a.bin, a.label):
+    if a.together:
+        # Every binary's fleet at once, on one timeline (each its own gateway and broker): the
+        # same machine, the same moments, at the price of sharing the CPU.
+        start_at = time.time() + (a.setup_allowance or 20 + 0.15 * a.daemons * len(a.bin))
+        for k, (binary, label) in enumerate(zip(a.bin, a.label)):
+            d = out / label
+            d.mkdir(parents=True, exist_ok=True)
+            fleets.append(Fleet(a, os.path.abspath(binary), label, d, start_at=start_at, uid_offset=k * a.daemons))
+        errors = []
+
+        def run(f):
+            try:
+                f.run()
+            except BaseException as e:  # noqa: BLE001 — reported after every fleet stopped
+                errors.append(e)
+        threads = [threading.Thread(target=run, args=(f,)) for f in fleets]
+        try:
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+        finally:
+            for f in fleets:
+                f.cleanup()
+        if errors:
+            raise errors[0]
+    for binary, label in ([] if a.together else zip(a.bin, a.label)):
         d = out / label
         d.mkdir(parents=True, exist_ok=True)
         # Setup (homes, CLI calls) takes time: the timeline starts once it is done.

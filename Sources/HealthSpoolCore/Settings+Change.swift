@@ -26,7 +26,7 @@ public struct SettingsChange: OptionSet, Sendable {
         if differ(\.gatewayURL) || differ(\.gatewayFormat) || differ(\.gatewayTopic) || differ(\.gatewayCluster)
             || differ(\.gatewayCAFile) || differ(\.gatewayPin) || differ(\.gatewayClientCert) || differ(\.gatewayClientKey)
             || differ(\.gatewayAuth) || differ(\.gatewayAPIKeyHeader) || differ(\.gatewayCredentialsFile) || differ(\.secretsKeyring)
-            || differ(\.batchSize) || differ(\.requestTimeoutSeconds) || differ(\.connectTimeoutSeconds) || differ(\.gzip)
+            || differ(\.batchSize) || differ(\.backlogBatchSize) || differ(\.requestTimeoutSeconds) || differ(\.connectTimeoutSeconds) || differ(\.gzip)
             || differ(\.keepAlive) || differ(\.senders) || differ(\.userId) || differ(\.deviceId)
             || differ(\.retryBaseSeconds) || differ(\.retryMaxSeconds) || differ(\.retryAuthSeconds) || types {
             change.insert(.sync)

@@ -56,7 +56,7 @@ public enum InProcessSync {
             }
         }
         box.worker = worker
-        worker.configure(SyncConfig(endpoint: endpoint, envelope: configuration.envelope, batchSize: configuration.settings.batchSize))
+        worker.configure(SyncConfig(endpoint: endpoint, envelope: configuration.envelope, sizing: configuration.settings.batchSizing))
         worker.enqueue(types, trigger: .manual)
         done.wait()
         // One attempt, one history row.

@@ -113,7 +113,8 @@ extension SyncWorker {
 struct SyncConfig: Sendable {
     var endpoint: GatewayEndpoint
     var envelope: BatchEnvelope
-    var batchSize: Int
+    /// How many samples a request carries (larger while a backlog exists and the gateway is quick).
+    var sizing: BatchSizing
 }
 
 /// A bounded sync worker: `senders` fixed senders and a queue of per-type jobs. A job for a
@@ -148,6 +149,10 @@ public final class SyncWorker: Sendable {
     private let transport: TransportFactory
     private let onRequest: @Sendable (Double) -> Void
     private let group = DispatchGroup()
+    /// How long the last request took, answered or failed, whichever sender made it (nil: none
+    /// since the gateway settings last changed): it decides whether a backlog goes in larger
+    /// requests (`BatchSizing`).
+    private let lastRequestSeconds = Lock<Double?>(nil)
     /// The jobs under way and when one last moved on (a batch answered), for the watchdog.
     public let progress = WorkProgress(name: "sync")
     /// Per-sender resources. `@unchecked Sendable`: touched only on that sender's queue (the
@@ -192,7 +197,10 @@ public final class SyncWorker: Sendable {
     }
 
     /// Replaces the gateway settings (nil: no gateway configured; jobs are not run).
-    func configure(_ config: SyncConfig?) { jobs.withLock { $0.config = config } }
+    func configure(_ config: SyncConfig?) {
+        jobs.withLock { $0.config = config }
+        lastRequestSeconds.withLock { $0 = nil }
+    }
 
     /// Number of queued plus in-flight jobs.
     public var pendingJobs: Int { jobs.withLock { $0.waiting.count + $0.inFlight.count } }
@@ -318,9 +326,10 @@ public final class SyncWorker: Sendable {
         }
         var cursor: Int64 = 0
         var prefetched: Prefetch?
+        var limit = config.sizing.limit(lastRequestSeconds: lastRequestSeconds.withLock { $0 })
         while !isStopping || result.requests == 0 {
             let batch: EncodedBatch
-            do { batch = try prefetched?.wait() ?? store.queuedBatch(type: type, limit: config.batchSize, afterRowID: cursor) } catch {
+            do { batch = try prefetched?.wait() ?? store.queuedBatch(type: type, limit: limit, afterRowID: cursor) } catch {
                 result.error = .badResponse("local store: \(error)")
                 break
             }
@@ -329,8 +338,10 @@ public final class SyncWorker: Sendable {
             // Read (and encode) the following batch on the sender's second connection while this
             // one is sent and marked (rows past `cursor`: nothing this batch touches).
             // A full batch whose rows lay close together: the next one most likely does too.
-            let dense = batch.count == config.batchSize && cursor - batch.rowIDs[0] < 2 * Int64(batch.count)
-            prefetched = Prefetch(store: background, queue: st.backgroundQueue, type: type, limit: config.batchSize,
+            let dense = batch.count == limit && cursor - batch.rowIDs[0] < 2 * Int64(batch.count)
+            // The next batch's size is decided before this one is sent: by the request before it.
+            limit = config.sizing.limit(lastRequestSeconds: lastRequestSeconds.withLock { $0 })
+            prefetched = Prefetch(store: background, queue: st.backgroundQueue, type: type, limit: limit,
                                   after: cursor, dense: dense)
             let outcome = client.deliver(batch, envelope: config.envelope, now: clock())
             result.requests += outcome.requests
@@ -377,7 +388,12 @@ public final class SyncWorker: Sendable {
             st.backgroundStore = background
         }
         if let client = st.client, st.endpoint == config.endpoint { return (store, background, client) }
-        let client = try GatewayClient(endpoint: config.endpoint, transport: TimedTransport(transport(config.endpoint), report: onRequest))
+        let report = onRequest, last = lastRequestSeconds
+        let timed = TimedTransport(try transport(config.endpoint)) { seconds in
+            last.withLock { $0 = seconds }
+            report(seconds)
+        }
+        let client = try GatewayClient(endpoint: config.endpoint, transport: timed)
         st.client = client
         st.endpoint = config.endpoint
         return (store, background, client)

@@ -131,7 +131,7 @@ def test_sigterm_during_a_slow_sync_stops_within_the_grace_and_loses_nothing(hs,
         return None
     gateway.faults.append(hang_the_fourth)
     try:
-        hs.start(env={"HEALTHSPOOL_GATEWAY_BATCH_SIZE": "100"})
+        hs.start(env={"HEALTHSPOOL_GATEWAY_BATCH_SIZE": "100", "HEALTHSPOOL_GATEWAY_BACKLOG_BATCH_SIZE": "100"})
         hs.drop("a.json", json.dumps(samples(1000)))
         gateway.wait_for_samples(300)
         assert wait_until(lambda: len(seen) >= 4, 20)

@@ -299,13 +299,15 @@ def test_system_cas_refuse_a_private_ca_and_mutual_tls_needs_the_client_certific
 def test_gzip_bodies_and_one_keepalive_connection_per_sender(hs, gateway):
     hs.run("gateway", "set", gateway.url, "--ca-file", str(gateway.certs["ca"]), "--no-test")
     import_samples(hs, samples(500))
-    assert sync(hs, "--set", "gateway.gzip=true")["outcome"] == "success"
+    # Batches of 100 even for this backlog (gateway.backlog_batch_size would send one of 500).
+    small = {"HEALTHSPOOL_GATEWAY_BACKLOG_BATCH_SIZE": "100"}
+    assert sync(hs, "--set", "gateway.gzip=true", env=small)["outcome"] == "success"
     assert len(gateway.requests) == 5 and {r["encoding"] for r in gateway.requests} == {"gzip"}
     assert gateway.connections == 1, "five requests over one kept-alive connection"
     hs.run("purge", "--yes")
     import_samples(hs, samples(500, start=9000))
     before = gateway.connections
-    assert sync(hs, "--set", "gateway.keepalive=false")["outcome"] == "success"
+    assert sync(hs, "--set", "gateway.keepalive=false", env=small)["outcome"] == "success"
     assert gateway.connections - before == 5
     assert len(set(gateway.sample_ids())) == 1000
 

@@ -130,7 +130,7 @@ def test_status_shows_progress_exits_3_without_a_daemon_and_names_a_config_error
     p = hs.run("status", check=False)
     assert p.returncode == 3 and "not running" in p.stdout
     gateway.delay_next(3, 1.0)
-    hs.start(env={"HEALTHSPOOL_GATEWAY_BATCH_SIZE": "10"})
+    hs.start(env={"HEALTHSPOOL_GATEWAY_BATCH_SIZE": "10", "HEALTHSPOOL_GATEWAY_BACKLOG_BATCH_SIZE": "10"})
     hs.drop("a.json", json.dumps(samples(40)))
     st = wait_until(lambda: (s := hs.status())["syncing"] and s["syncing"][0]["sent"] > 0 and s, 15)
     assert st and st["daemon"]["state"] == "syncing" and st["syncing"][0]["type"] == "heartRate", st

@@ -297,7 +297,7 @@ actor SyncCoordinator {
         do {
             configError = nil
             if let endpoint = try configuration.endpoint() {
-                worker.configure(SyncConfig(endpoint: endpoint, envelope: configuration.envelope, batchSize: configuration.settings.batchSize))
+                worker.configure(SyncConfig(endpoint: endpoint, envelope: configuration.envelope, sizing: configuration.settings.batchSizing))
             } else {
                 worker.configure(nil)
             }
