@@ -44,9 +44,4 @@ enum DoseEdits {
                     .restoreDose(old))
         } catch { return (Page.redirect(back, error: "Not deleted: \(WebJournal.message(error))"), nil) }
     }
-
-    /// The doses of a day, each with its time to change and a Delete button.
-    static func list(_ doses: [(Dose, String)], back: String, _ p: inout Page) {
-        p.raw(WebTemplates.partial("dose-list", DoseList(doses, back: back), keys: p.keys))
-    }
 }

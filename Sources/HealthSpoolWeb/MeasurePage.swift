@@ -82,12 +82,6 @@ struct MeasurePage: Sendable {
                                    "measure")
     }
 
-    /// One reading: its time, kind and value (glucose with the other unit beside); with
-    /// `back`, Change and Delete buttons that land there.
-    static func reading(_ r: MeasurementReading, back: String? = nil, _ p: inout Page) {
-        p.raw(WebTemplates.partial("reading", ReadingRow(r, back: back), keys: p.keys))
-    }
-
     /// What was typed and what is wrong with it, when a form is shown again.
     struct Typed {
         var kind: String

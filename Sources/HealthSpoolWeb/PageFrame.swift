@@ -3,9 +3,8 @@ import HealthSpoolDaemon
 import Mustache
 
 /// What `layout.mustache` shows around a page: the title, the menu with the current page
-/// marked, the page's style sheets and scripts, the forms' keys, and either a converted page's
-/// view model (`page`, read inside `{{#page}}` by the page's template) or the markup of a page
-/// still built in Swift (`body`).
+/// marked, the page's style sheets and scripts, the forms' keys, and the page's view model
+/// (`page`, read inside `{{#page}}` by the page's template).
 struct PageFrame {
     /// One entry of the menu.
     struct Link {
@@ -28,13 +27,12 @@ struct PageFrame {
     let styles: [String]
     let scripts: [String]
     let notice: Notice?
-    let body: String
     let page: Any
 
     /// `extraStyles` and `extraScripts`: addresses after the app's own (`WebAssets.path` or a
     /// page's own route).
     init(title: String, path: String, keys: FormKeys, notice: Notice? = nil, extraStyles: [String] = [], extraScripts: [String] = [],
-         body: String = "", page: Any = "") {
+         page: Any = "") {
         self.title = title
         let fields = KeyFields(keys)
         csrf = fields.csrf
@@ -43,7 +41,6 @@ struct PageFrame {
         styles = [WebAssets.path("app.css")] + extraStyles
         scripts = [WebAssets.path("app.js")] + extraScripts
         self.notice = notice
-        self.body = body
         self.page = page
     }
 }

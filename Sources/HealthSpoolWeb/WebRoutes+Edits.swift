@@ -100,31 +100,6 @@ enum Edits {
             && s.unicodeScalars.allSatisfy { ($0.properties.isAlphabetic && $0.isASCII) || ("0"..."9").contains($0) || "/-_.".unicodeScalars.contains($0) }
     }
 
-    /// A Change link (to `edit`, when given) and a Delete button (posting `fields` to
-    /// `delete`), each labelled with `what` for a screen reader ("Change: Headache at 09:12"),
-    /// for a page still built in Swift (`entry-actions.mustache`).
-    static func buttons(_ p: inout Page, edit: String?, delete: String, fields: [(String, String)], what: String, back: String) {
-        p.raw(WebTemplates.partial("entry-actions", Actions(edit: edit, delete: delete, fields: fields.map { Hidden(name: $0.0, value: $0.1) },
-                                                            subject: what, back: back), keys: p.keys))
-    }
-
-    private struct Actions {
-        let edit: String?
-        let delete: String
-        let fields: [Hidden]
-        let subject: String
-        let back: String
-    }
-
-    /// The hidden `back` field of an edit form still built in Swift (`back-field.mustache`).
-    static func backField(_ back: String) -> String {
-        WebTemplates.render(BackField(back: back), "back-field")
-    }
-
-    private struct BackField {
-        let back: String
-    }
-
     /// A local date and time typed in two fields ("2026-11-26", "09:15") as an instant in the
     /// journal's zone; nil when both are as they were (`was`, the entry's local "YYYY-MM-DDTHH:MM").
     static func time(date: String?, time: String?, was: String, _ journal: HealthJournal, now: Timestamp) throws -> Timestamp? {

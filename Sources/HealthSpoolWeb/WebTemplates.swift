@@ -2,9 +2,10 @@ import Mustache
 
 /// The page templates (`Templates/*.mustache`, embedded at build time), parsed once. `{{x}}`
 /// writes text HTML-escaped; `{{{x}}}` (no escaping) is used only for markup that Swift code
-/// built and escaped itself: a page not yet on templates, the summary's sections. A name is looked up
-/// the whole context stack, and a nil optional counts as absent: it falls through to an outer
-/// view model's field of the same name, so optional fields get names the outer ones do not use.
+/// built and escaped itself: the summary's sections (`reportBody`). A name is
+/// looked up the whole context stack, and a nil optional counts as absent: it falls through to
+/// an outer view model's field of the same name, so optional fields get names the outer ones do
+/// not use.
 enum WebTemplates {
     static let library: MustacheLibrary = {
         var library = MustacheLibrary()
@@ -18,21 +19,6 @@ enum WebTemplates {
     static func render(_ model: Any, _ name: String) -> String {
         guard let html = library.render(model, withTemplate: name) else { preconditionFailure("no template \(name)") }
         return html
-    }
-
-    /// The partial `name` rendered on its own, with `keys` (the CSRF and one-time tokens its
-    /// forms need) under `model`: for a page still built in Swift that shows a converted card.
-    static func partial(_ name: String, _ model: Any, keys: FormKeys) -> String {
-        let template: MustacheTemplate
-        do { template = try MustacheTemplate(string: "{{#keys}}{{#model}}{{>\(name)}}{{/model}}{{/keys}}") } catch {
-            preconditionFailure("partial \(name): \(error)")
-        }
-        return template.render(PartialContext(keys: KeyFields(keys), model: model), library: library)
-    }
-
-    private struct PartialContext {
-        let keys: KeyFields
-        let model: Any
     }
 }
 

@@ -1,4 +1,6 @@
 import HealthSpoolCore
+import HealthSpoolLock
+import Mustache
 import Testing
 @testable import HealthSpoolWeb
 
@@ -65,14 +67,19 @@ import Testing
         #expect(Format.typeName("HKQuantityTypeIdentifierDietaryBiotin") == "Dietary biotin")
     }
 
-    @Test func theDocumentCarriesTheTokenAndNoInlineScript() {
-        var p = Page(title: "T<", path: "/", csrf: FormKeys(csrf: "tok") { "once-1" })
-        p.form("/x") { $0.raw("<button type=\"submit\">Go</button>") }
-        let html = p.document()
-        #expect(html.contains("name=\"csrf\" value=\"tok\""))
-        #expect(html.contains("name=\"once\" value=\"once-1\""))
+    @Test func theFrameEscapesItsTitleMarksTheCurrentSectionAndHasNoInlineScript() {
+        let html = WebTemplates.render(PageFrame(title: "T<", path: "/meds", keys: FormKeys(csrf: "tok") { "once-1" }), "layout")
         #expect(html.contains("<title>T&lt; – Health journal</title>"))
+        #expect(html.contains("<a href=\"/meds\" aria-current=\"page\""))
         #expect(!html.contains("<script>"))
-        #expect(html.contains("aria-current=\"page\""))
+    }
+
+    @Test func aFormCarriesTheSessionsTokenAndAFreshOneTimeToken() throws {
+        let issued = Lock(0)
+        let keys = FormKeys(csrf: "tok") { issued.withLock { $0 += 1; return "once-\($0)" } }
+        let twice = try MustacheTemplate(string: "{{>form-keys}}{{>form-keys}}").render(KeyFields(keys), library: WebTemplates.library)
+        #expect(twice.contains("name=\"csrf\" value=\"tok\""))
+        #expect(twice.contains("name=\"once\" value=\"once-1\""))
+        #expect(twice.contains("name=\"once\" value=\"once-2\""))
     }
 }
