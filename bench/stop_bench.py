@@ -13,6 +13,8 @@ NOTIFY_SOCKET listener with WATCHDOG_USEC set standing in for systemd:
   4. start again with the gateway well: every sample of the export reaches it, none is left
      queued. The run fails (exit 1) when a stop was not clean or took longer than its bound, or
      a sample was lost.
+Settings given as HEALTHSPOOL_* variables in the environment (for example
+HEALTHSPOOL_GATEWAY_BACKLOG_BATCH_SIZE=100) reach every daemon the run starts.
 """
 import json
 import os
@@ -53,6 +55,7 @@ def main():
     notify = NotifyListener(home / "notify.sock")
     hs = Healthspool(home)
     env = {"NOTIFY_SOCKET": str(notify.path), "WATCHDOG_USEC": str(WATCHDOG_USEC)}
+    env.update({k: v for k, v in os.environ.items() if k.startswith("HEALTHSPOOL_") and k != "HEALTHSPOOL_BIN"})
     hs.run("gateway", "set", gw.url, "--ca-file", str(certs["ca"]))
     report = {"export": str(EXPORT), "export_bytes": EXPORT.stat().st_size, "watchdog_sec": WATCHDOG_USEC / 1e6}
     marks = {}
