@@ -1,8 +1,8 @@
 import HealthSpoolCore
 import HealthSpoolLinux
 
-/// Plain words for what the store holds: type names without HealthKit identifiers, dates as
-/// "2026-03-29 08:00".
+/// Plain words for what the store holds: type names without HealthKit identifiers, times as
+/// "Sunday 29 March 2026, 08:00" where a person reads them, or "08:00" within a day.
 enum Format {
     /// "heartRate" → "Heart rate"; an unknown identifier loses its HealthKit prefix.
     static func typeName(_ name: String) -> String {
@@ -18,12 +18,19 @@ enum Format {
         return out
     }
 
-    /// An RFC 3339 time shown as local date and minute.
-    static func when(_ iso: String) -> String {
+    /// An RFC 3339 time as a person says it: "Thursday 26 November 2026, 17:09".
+    static func spoken(_ iso: String) -> String {
         guard let t = TimestampParser.parse(iso) else { return iso }
-        return local(t)
+        return spoken(t)
     }
 
+    static func spoken(_ t: Timestamp) -> String {
+        let s = local(t)
+        guard let date = CivilDate(parsing: String(s.prefix(10))) else { return s }
+        return DayStrip.long(date) + ", " + s.suffix(5)
+    }
+
+    /// "2026-03-29 08:00", local time (the minute of a time shown within its day is its suffix).
     static func local(_ t: Timestamp) -> String {
         let s = Timestamp(millis: t.millis, utcOffsetSeconds: DaemonClock.now().utcOffsetSeconds).iso8601Local
         return String(s.prefix(16).map { $0 == "T" ? " " : $0 })

@@ -56,7 +56,7 @@ struct LifestyleEdits: Sendable {
             return EntryGone.render(title: "Change a lifestyle entry", path: "/day", keys: keys,
                                     gone: "This entry cannot be changed: it was deleted, or the address is not right.", back: back, backLabel: "Back")
         }
-        return WebTemplates.render(PageFrame(title: "Change: \(e.factor)", path: "/day", keys: keys, notice: Notice(query, back: "/day"),
+        return WebTemplates.render(PageFrame(title: "Change: \(e.factor)", path: "/lifestyle", keys: keys, notice: Notice(query, back: "/day"),
                                              page: LifestyleEdits(e, back: back)), "lifestyle-edit")
     }
 

@@ -15,7 +15,7 @@ struct NoteEdits: Sendable {
 
     init(_ n: Note) {
         id = n.id
-        written = Format.local(n.created)
+        written = Format.spoken(n.created)
         var focus = Field.Focus()
         categoryField = Field(label: "Category", name: "category", value: n.category, focus: &focus)
         text = n.text

@@ -57,7 +57,7 @@ struct NotePages: Sendable {
         hasCategories = !categories.isEmpty
         allChosen = view.chosen == nil
         notes = view.notes.map { n in
-            let when = Format.local(n.created)
+            let when = Format.spoken(n.created)
             return Row(id: n.id, meta: "\(when) · \(n.category)", written: n.text.isEmpty ? nil : n.text,
                        recording: n.audioFile == nil ? nil : Recording(src: "/notes/\(n.id)/audio", label: "Recording of the note from \(when)"),
                        actions: EntryActions(edit: "/notes/\(n.id)/edit", delete: "/notes/delete", fields: [Hidden(name: "id", value: String(n.id))],

@@ -20,6 +20,9 @@ struct PageFrame {
         ("/settings", "Settings"),
     ]
 
+    /// Pages without an entry of their own in the menu, and the entry they belong under.
+    static let under: [String: String] = ["/notes": "/journal"]
+
     let title: String
     let csrf: String
     let once: MustacheLambda
@@ -37,7 +40,8 @@ struct PageFrame {
         let fields = KeyFields(keys)
         csrf = fields.csrf
         once = fields.once
-        nav = Self.sections.map { Link(href: $0.0, label: $0.1, current: $0.0 == path) }
+        let section = Self.under[path] ?? path
+        nav = Self.sections.map { Link(href: $0.0, label: $0.1, current: $0.0 == section) }
         styles = [WebAssets.path("app.css")] + extraStyles
         scripts = [WebAssets.path("app.js")] + extraScripts
         self.notice = notice

@@ -59,14 +59,14 @@ struct SyncPage: Sendable {
         }
         self.word = word
         self.explain = explain
-        lastSent = view.lastSent.map(Format.when)
+        lastSent = view.lastSent.map { Format.spoken($0) }
         problem = view.problem
         noGateway = view.problem == nil && view.noGateway
         queued = view.queued.map { Queued(kind: Format.typeName($0.type), count: Self.queuedText($0.count)) }
         hasQueued = !queued.isEmpty
         bars = BarChart(view.queued.map { (Format.typeName($0.type), $0.count) }, label: "Entries waiting to be sent, by kind", valueText: Self.queuedText)
         sends = view.history.map { a in
-            Send(when: Format.when(a.started.iso8601UTC), result: a.sent ? "Sent" : "Not sent" + (a.error.map { ": " + $0 } ?? ""), count: a.count)
+            Send(when: Format.spoken(a.started), result: a.sent ? "Sent" : "Not sent" + (a.error.map { ": " + $0 } ?? ""), count: a.count)
         }
         hasSends = !sends.isEmpty
     }

@@ -132,10 +132,10 @@ extension WebFixture {
             let html = try await client.execute(uri: location, method: .get, headers: WebFixture.headers(session)).text
             let n = try #require(try web.healthJournal().notes(category: nil).first)
             #expect(html.contains("<p>Ask about &lt;b&gt;pills&lt;/b&gt; &amp; sleep</p>"))
-            #expect(html.contains("<p class=\"meta\">\(Format.local(n.created)) · Dr &lt;Kim&gt;</p>"))
+            #expect(html.contains("<p class=\"meta\">\(Format.spoken(n.created)) · Dr &lt;Kim&gt;</p>"))
             #expect(html.contains("<option value=\"Dr &lt;Kim&gt;\"></option>"))
             #expect(html.contains("<li><a class=\"choice\" href=\"/notes?category=Dr%20%3CKim%3E\">Dr &lt;Kim&gt; (1)</a></li>"))
-            #expect(html.contains("<a class=\"button secondary\" href=\"/notes/\(n.id)/edit\" aria-label=\"Change: the note of \(Format.local(n.created))\">Change</a>"))
+            #expect(html.contains("<a class=\"button secondary\" href=\"/notes/\(n.id)/edit\" aria-label=\"Change: the note of \(Format.spoken(n.created))\">Change</a>"))
             #expect(html.contains("<input type=\"hidden\" name=\"id\" value=\"\(n.id)\"><input type=\"hidden\" name=\"back\" value=\"/notes\">"))
             #expect(!html.contains("<b>pills"))
             let chosen = try await client.execute(uri: "/notes?category=Dr%20%3CKim%3E", method: .get, headers: WebFixture.headers(session)).text

@@ -7,7 +7,7 @@ extension ReportHTML {
         .report h2{font-size:1.35rem;margin:1.6rem 0 .5rem;border-bottom:2px solid #111;padding-bottom:.2rem}
         .report h3{font-size:1.1rem;margin:1.1rem 0 .4rem}
         .report p{margin:.3rem 0}
-        .report .hint{color:#333;font-size:.92em}
+        .report .hint{color:#333}
         .report-meta{border:1px solid #777;border-radius:6px;padding:.6rem .8rem;margin:0 0 1rem;background:#fff}
         .report-meta .source{font-style:italic}
         .report .table-wrap{overflow-x:auto;margin:.4rem 0 1rem}
@@ -31,6 +31,7 @@ extension ReportHTML {
         @page{size:auto;margin:16mm 14mm 16mm 14mm;@top-left{content:"Health summary";font:9pt sans-serif}@bottom-right{content:"Page " counter(page) " of " counter(pages);font:9pt sans-serif}}
         @media print{
           body{background:#fff;font-size:10.5pt}
+          .report .hint{font-size:9.5pt}
           header,nav,.skip,.report-controls,.day-strip,.notice{display:none !important}
           main,.report-file{max-width:none;margin:0;padding:0}
           h1{margin:0 0 .4rem;font-size:16pt}
