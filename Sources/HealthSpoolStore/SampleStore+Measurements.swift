@@ -3,21 +3,32 @@ import HealthSpoolCore
 extension SampleStore {
     /// The samples of `type` from `source` that start in `[fromMillis, toMillis)`, newest
     /// first, at most `limit`: the measurements a person typed in (`ManualMeasurement.source`).
-    /// One range of the `(type, start_ms)` index, walked from its end.
+    /// The source's id is written into the query as a literal, so that for the typed-in
+    /// measurements SQLite can use their partial index (`Schema.manualIndex`) and read only
+    /// them; for another source it walks one range of the `(type, start_ms)` index from its end.
     public func samples(type: String, source: SampleSource, fromMillis: Int64, toMillis: Int64,
                         limit: Int) throws(StoreError) -> [StoredSample] {
-        guard let id = try typeID(type, create: false) else { return [] }
-        let s = try cached("""
-            SELECT \(Self.sampleColumns) FROM samples WHERE type = ?1 AND start_ms >= ?2 AND start_ms < ?3 AND deleted = 0
-            AND source_id = (SELECT id FROM sources WHERE name = ?4 AND version = ?5 AND device = ?6)
-            ORDER BY start_ms DESC LIMIT ?7
-            """)
-        s.bind(1, id); s.bind(2, fromMillis); s.bind(3, toMillis)
-        s.bind(4, source.name); s.bind(5, source.version ?? ""); s.bind(6, source.device ?? "")
-        s.bind(7, Int64(limit))
+        guard let id = try typeID(type, create: false), let sourceID = try existingSourceID(source) else { return [] }
+        let s = try cached(Self.sourceSamplesQuery(sourceID: sourceID))
+        s.bind(1, id); s.bind(2, fromMillis); s.bind(3, toMillis); s.bind(4, Int64(limit))
         defer { s.reset() }
         var out: [StoredSample] = []
         while try s.step() { out.append(try readSample(s, type: type)) }
         return out
+    }
+
+    static func sourceSamplesQuery(sourceID: Int64) -> String {
+        """
+        SELECT \(sampleColumns) FROM samples WHERE type = ?1 AND start_ms >= ?2 AND start_ms < ?3 AND deleted = 0
+        AND source_id = \(sourceID) ORDER BY start_ms DESC LIMIT ?4
+        """
+    }
+
+    /// The row id of `source`; nil when no sample of it was ever stored (nothing is added).
+    func existingSourceID(_ source: SampleSource) throws(StoreError) -> Int64? {
+        let s = try cached("SELECT id FROM sources WHERE name = ?1 AND version = ?2 AND device = ?3")
+        s.bind(1, source.name); s.bind(2, source.version ?? ""); s.bind(3, source.device ?? "")
+        defer { s.reset() }
+        return try s.step() ? s.int(0) : nil
     }
 }

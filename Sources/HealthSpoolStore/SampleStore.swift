@@ -163,6 +163,7 @@ public final class SampleStore {
         openRetries = try Self.retryingWhileBusy { () throws(StoreError) in
             try conn.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-\(Self.pageCacheKiB); PRAGMA wal_autocheckpoint=\(Self.walAutocheckpointPages);")
             try Schema.migrate(conn)
+            try Schema.indexManualEntries(conn)
         }
         // Every statement is prepared here, once: a statement that does not prepare is an error
         // of opening the store, not a crash later.

@@ -68,4 +68,34 @@ import Glibc
         while try plan.step() { details.append(plan.string(3) ?? "") }
         #expect(details.contains { $0.contains("(type=? AND start_ms>? AND start_ms<?)") }, "\(details)")
     }
+
+    /// The measurements page reads the typed-in readings of a kind through their partial index,
+    /// not every heart rate a watch recorded in the same 90 days; a store made before the index
+    /// gains it when opened, and the readings come back the same.
+    @Test func typedInMeasurementsAreReadThroughTheirOwnIndexNotTheWatchsSamples() throws {
+        var template = Array("/tmp/healthspool-store-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+        let path = dir + "/manual.db"
+        let watch = SampleSource(name: "Apple Watch", device: "Watch")
+        let start = Timestamp(seconds: 1_767_261_600)
+        do {
+            let store = try SampleStore(path: path)
+            var samples = (0..<2000).map { i in
+                Sample(type: "heartRate", value: 60, unit: "count/min", start: Timestamp(millis: start.millis + Int64(i) * 60_000), source: watch)
+            }
+            samples.append(Sample(type: "heartRate", value: 72, unit: "count/min", start: Timestamp(millis: start.millis + 90_000), source: ManualMeasurement.source))
+            _ = try store.insert(samples, now: start)
+            try store.conn.exec("DROP INDEX \(Schema.manualIndex)")   // as a store made before it
+        }
+        let store = try SampleStore(path: path)
+        let manual = try #require(try store.existingSourceID(ManualMeasurement.source))
+        let plan = try store.conn.prepare("EXPLAIN QUERY PLAN " + SampleStore.sourceSamplesQuery(sourceID: manual))
+        var details: [String] = []
+        while try plan.step() { details.append(plan.string(3) ?? "") }
+        #expect(details.contains { $0.contains("USING INDEX \(Schema.manualIndex)") }, "\(details)")
+        let found = try store.samples(type: "heartRate", source: ManualMeasurement.source, fromMillis: start.millis,
+                                      toMillis: start.millis + 86_400_000, limit: 200)
+        #expect(found.map(\.sample.value) == [72])
+        #expect(try store.samples(type: "heartRate", source: watch, fromMillis: start.millis, toMillis: start.millis + 86_400_000, limit: 5).count == 5)
+    }
 }
