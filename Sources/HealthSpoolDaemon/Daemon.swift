@@ -11,9 +11,10 @@ import Glibc
 /// The daemon: the wiring of its services. The parts are actors that own their state — the
 /// sync coordinator (scheduler, retry policy, worker), the spool intake (imports), the status
 /// board (state machine, status file, watchdog) — and share one serial coordination queue, `q`,
-/// as their executor (`executor`); imports, sends and pruning run on queues of their own. What is left here routes the watcher's events (the spool, the lock
-/// flag, the config and secret files), reloads, and starts and stops the parts; being on `q`,
-/// it enters the actors with `assumeIsolated`.
+/// as their executor (`executor`); imports, sends and pruning run on queues of their own. What
+/// is left here routes the watcher's events (the spool, the lock flag, the config and secret
+/// files), reloads, and starts and stops the parts; being on `q`, it enters the actors with
+/// `assumeIsolated`.
 ///
 /// What changes while it runs (the configuration at a reload, the watchers, the control
 /// socket, the lock, whether start-up finished) is kept behind a lock (`Mutable`), each access
