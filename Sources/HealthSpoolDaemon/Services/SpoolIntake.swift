@@ -26,7 +26,7 @@ actor SpoolIntake {
     }
     /// Each import's outcome, in order, as the import queue finishes it; ends at a stop
     /// (`finishOutcomes()`).
-    let outcomes: AsyncStream<Imported>
+    private let outcomes: AsyncStream<Imported>
     private let reporter: AsyncStream<Imported>.Continuation
     let clock: any ServiceClock
     let logger: Logger
