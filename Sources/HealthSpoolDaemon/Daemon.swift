@@ -10,11 +10,11 @@ import Glibc
 
 /// The daemon: the wiring of its services. The parts are actors that own their state — the
 /// sync coordinator (scheduler, retry policy, worker), the spool intake (imports), the status
-/// board (state machine, status file, watchdog), the retention schedule — and share one serial
-/// coordination queue, `q`, as their executor (`executor`); imports, sends and pruning run on
-/// queues of their own. What is left here routes the watcher's events (the spool, the lock
-/// flag, the config and secret files), reloads, and starts and stops the parts; being on `q`,
-/// it enters the actors with `assumeIsolated`.
+/// board (state machine, status file, watchdog) — and share one serial coordination queue, `q`,
+/// as their executor (`executor`); imports, sends and pruning run on queues of their own. What
+/// is left here routes the watcher's events (the spool, the lock flag, the config and secret
+/// files), reloads, and starts and stops the parts; being on `q`, it enters the actors with
+/// `assumeIsolated`.
 ///
 /// What changes while it runs (the configuration at a reload, the watchers, the control
 /// socket, the lock, whether start-up finished) is kept behind a lock (`Mutable`), each access
@@ -23,7 +23,7 @@ import Glibc
 /// the first service reads it; the lock makes that checked by the compiler, not by comment.
 public final class Daemon: Sendable {
     let q = DispatchQueue(label: "healthspool.daemon")
-    /// `q` as the executor of the actors that share it (`StatusBoard`, `RetentionSchedule`).
+    /// `q` as the executor of the actors that share it (`StatusBoard`, `SpoolIntake`, `SyncCoordinator`).
     let executor: QueueExecutor
     let logger: Logger
     let notifier = SystemdNotifier()
@@ -31,7 +31,6 @@ public final class Daemon: Sendable {
     let sync: SyncCoordinator
     let intake: SpoolIntake
     let status: StatusBoard
-    let retention: RetentionSchedule
     /// What the watchers saw (the spool, state and config directories, the secret files'
     /// directories), in order: `SpoolWatcherService.run()` handles each on `q`.
     let watchEvents: AsyncStream<WatchEvent>
@@ -40,6 +39,9 @@ public final class Daemon: Sendable {
     /// coordinator.
     let controlRequests: AsyncStream<ControlRequest>
     let controlReporter: AsyncStream<ControlRequest>.Continuation
+    /// Ends once start-up has finished (`start()`): the retention service waits for it.
+    let startedUp: AsyncStream<Void>
+    let startUpReporter: AsyncStream<Void>.Continuation
     /// The time a stop may take, shared by the services (see `Services/`).
     let stopBudget: StopBudget
     private let mutable: Lock<Mutable>
@@ -122,6 +124,7 @@ public final class Daemon: Sendable {
         executor = QueueExecutor(queue: q)
         (watchEvents, watchReporter) = AsyncStream.makeStream(of: WatchEvent.self)
         (controlRequests, controlReporter) = AsyncStream.makeStream(of: ControlRequest.self)
+        (startedUp, startUpReporter) = AsyncStream.makeStream(of: Void.self)
         let (configuration, logger, clock, metrics) = (app.configuration, app.logger, app.clock, app.metrics)
         mutable = Lock(Mutable(configuration: configuration))
         self.logger = logger
@@ -132,7 +135,6 @@ public final class Daemon: Sendable {
         intake = SpoolIntake(configuration: configuration, logger: logger, executor: executor, clock: clock, metrics: metrics)
         status = StatusBoard(configuration: configuration, logger: logger, notifier: notifier, executor: executor, clock: clock, sync: sync, intake: intake,
                              metrics: metrics)
-        retention = RetentionSchedule(intake: intake, logger: logger, clock: clock, executor: executor)
         let (sync, status) = (self.sync, self.status)
         // Both are called on `q`, the board's executor.
         q.sync {
@@ -227,8 +229,8 @@ public final class Daemon: Sendable {
                 sync.assumeIsolated { $0.catchUp(.startup) }
             }
             status.startWatchdog()
-            retention.assumeIsolated { $0.start() }
             started = true
+            startUpReporter.finish()
             status.publish()
         } }
     }
@@ -282,9 +284,7 @@ public final class Daemon: Sendable {
             self.notifier.stopping(status: "stopping: interrupting the import, finishing the batch in flight")
             for action in actions {
                 switch action {
-                case .stopIntake:
-                    self.intake.assumeIsolated { $0.stopTakingFiles() }
-                    self.retention.assumeIsolated { $0.stop() }
+                case .stopIntake: self.intake.assumeIsolated { $0.stopTakingFiles() }   // no import or retention pass starts
                 case .interruptImport: self.intake.assumeIsolated { $0.interruptImport() }
                 case .finishBatchInFlight: self.sync.assumeIsolated { $0.beginStop() }
                 case .readSpool: self.intake.assumeIsolated { $0.rescan() }

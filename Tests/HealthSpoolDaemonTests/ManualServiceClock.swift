@@ -18,6 +18,8 @@ final class ManualServiceClock: ServiceClock {
         var millis: Int64
         var order = 0
         var pending: [Entry] = []
+        /// Tests waiting for a timer to be set (`untilTimerSet`).
+        var waiting: [CheckedContinuation<Void, Never>] = []
     }
     private let state: Mutex<State>
 
@@ -27,14 +29,28 @@ final class ManualServiceClock: ServiceClock {
 
     func schedule(at millis: Int64, on queue: DispatchQueue, _ handler: @escaping @Sendable () -> Void) -> any ServiceTimer {
         let timer = ManualTimer()
-        let due: Bool = state.withLock { s in
-            if millis <= s.millis { return true }
+        let (due, waiting): (Bool, [CheckedContinuation<Void, Never>]) = state.withLock { s in
+            if millis <= s.millis { return (true, []) }
             s.order += 1
             s.pending.append(Entry(at: millis, order: s.order, queue: queue, handler: handler, timer: timer))
-            return false
+            defer { s.waiting = [] }
+            return (false, s.waiting)
         }
         if due { queue.async { if !timer.isCancelled { handler() } } }
+        for w in waiting { w.resume() }
         return timer
+    }
+
+    /// Returns once a timer is waiting for the clock (a service has set its next wake-up).
+    func untilTimerSet() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let set = state.withLock { s in
+                if s.pending.contains(where: { !$0.timer.isCancelled }) { return true }
+                s.waiting.append(continuation)
+                return false
+            }
+            if set { continuation.resume() }
+        }
     }
 
     /// Moves the clock forward and runs the timers that came due.
@@ -48,6 +64,9 @@ final class ManualServiceClock: ServiceClock {
         }
         for e in due { e.queue.async { if !e.timer.isCancelled { e.handler() } } }
     }
+
+    /// When the earliest timer still waiting is due (Unix millis).
+    var nextDeadline: Int64? { state.withLock { $0.pending.filter { !$0.timer.isCancelled }.map(\.at).min() } }
 
     /// The timers still waiting (not cancelled).
     var pendingTimers: Int { state.withLock { $0.pending.filter { !$0.timer.isCancelled }.count } }

@@ -88,8 +88,8 @@ import Testing
         let n = try noteWithRecording("gone")
         _ = try journal.removeNoteKeepingAudio(n.id)
         let t = try after("\(n.id).ogg.removed", NoteRecordings.keptAsideMillis)
-        RetentionSchedule.prune(store: journal.store, settings: context.settings, spool: context.spool,
-                                notes: NoteRecordings.directory(stateDir: context.stateDir), logger: Logger(label: "test"), now: t)
+        RetentionService.prune(store: journal.store, settings: context.settings, spool: context.spool,
+                              notes: NoteRecordings.directory(stateDir: context.stateDir), logger: Logger(label: "test"), now: t)
         #expect(files.isEmpty)
     }
 

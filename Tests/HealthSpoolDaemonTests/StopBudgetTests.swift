@@ -6,28 +6,33 @@ import Testing
 import Glibc
 #endif
 
-/// The stop budget the daemon's services share: work that ends in time is waited for; work
-/// still busy at the deadline is left running, named, and the stop goes on. The deadline is
-/// on a manual clock: it passes when the test advances it, not after a real wait.
+/// The stop budget the daemon's services share: a service waits for its work or the
+/// deadline, whichever comes first, and names the part still busy at the deadline. The
+/// deadline is on a manual clock: it passes when the test advances it, not after a real wait.
 @Suite(.timeLimit(.minutes(1))) struct StopBudgetTests {
-    @Test func workThatEndsInTimeIsWaitedFor() async {
-        let budget = StopBudget(seconds: 10, clock: ManualServiceClock())
-        #expect(await budget.wait(for: "import") {})
-        #expect(budget.outcome.unfinished.isEmpty)
-    }
-
-    @Test func workStillBusyAtTheDeadlineIsLeftAndNamed() async {
+    @Test func theDeadlineComesWhenTheClockReachesItAndAPartLeftBusyIsNamed() async {
         let clock = ManualServiceClock()
         let budget = StopBudget(seconds: 10, clock: clock)
         budget.begin()
-        let release = DispatchSemaphore(value: 0)
+        let waiting = Task { await budget.untilDeadline() }
+        await clock.untilTimerSet()
         clock.advance(by: 9_999)
-        let waiting = Task { await budget.wait(for: "sync") { release.wait() } }
+        #expect(clock.pendingTimers == 1, "not before the deadline")
         clock.advance(by: 1)
-        #expect(await waiting.value == false)
+        await waiting.value
+        budget.unfinished("sync")
         #expect(budget.outcome.unfinished == ["sync"])
         #expect(budget.outcome.millis == 10_000)
-        release.signal()
+    }
+
+    @Test func aWaitForTheDeadlineEndsAtOnceWhenCancelled() async {
+        let clock = ManualServiceClock()
+        let budget = StopBudget(seconds: 10, clock: clock)
+        let waiting = Task { await budget.untilDeadline() }
+        await clock.untilTimerSet()
+        waiting.cancel()
+        await waiting.value
+        #expect(clock.pendingTimers == 0, "its timer cancelled")
     }
 
     @Test func everyPartSharesTheDeadlineOfTheFirstStop() {

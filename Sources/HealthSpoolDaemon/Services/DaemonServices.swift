@@ -22,7 +22,7 @@ extension Daemon {
             ImportService(intake: intake, budget: stopBudget, beginStop: stop),
             SpoolWatcherService(daemon: self),
             ControlService(daemon: self),
-            RetentionService(schedule: retention, beginStop: stop),
+            RetentionService(intake: intake, clock: clock, logger: logger, started: startedUp, beginStop: stop),
             ReloadService(daemon: self),
             JournalService(configuration: configuration, logger: logger),
             MetricsTextfileService(metrics: metrics, logger: logger) {   // written once the daemon has started
@@ -57,6 +57,12 @@ private func untilShutdown() async {
 
 /// The status: `READY=1` and the status file while running (published by the coordinator), and
 /// at the very end of a stop the final status, the watchdog stopped and the one "stopped" line.
+///
+/// Its `run()` stays the daemon's start/stop bracket rather than a loop of its own: the status
+/// board has no sequence to consume (every part tells it of a change on the coordination
+/// queue, the watchdog beats on a thread of its own), and being first in the group it starts
+/// the daemon before the others have work and is told to stop only after all of them ended,
+/// so its final status and "stopped" line come last.
 struct StatusService: Service {
     let daemon: Daemon
     func run() async throws {
@@ -95,16 +101,31 @@ struct SyncService: Service {
     }
 }
 
-/// The spool intake (`SpoolIntake`): on a stop the import in progress ends at its next batch
-/// boundary (what it committed is kept, the file stays in the spool), within the stop budget.
+/// The spool intake (`SpoolIntake`): its work is the imports' outcomes, each handled on the
+/// intake as it comes (logged, counted, the types gained observed, the next import started).
+/// On a stop the import in progress ends at its next batch boundary (what it committed is kept,
+/// the file stays in the spool); the outcomes end once it has reported, or the stop budget runs
+/// out first (the import is resumed at the next start).
 struct ImportService: Service {
     let intake: SpoolIntake
     let budget: StopBudget
     let beginStop: @Sendable () -> Void
     func run() async throws {
-        await untilShutdown()
-        beginStop()
-        _ = await budget.wait(for: "import", on: intake.importQueue) {}
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await intake.receiveOutcomes()
+                return true
+            }
+            await untilShutdown()
+            beginStop()
+            await intake.finishOutcomes()
+            group.addTask {
+                await budget.untilDeadline()
+                return false
+            }
+            if await group.next() == false { budget.unfinished("import") }
+            group.cancelAll()
+        }
     }
 }
 
@@ -145,18 +166,6 @@ struct ControlService: Service {
                 daemon.controlReporter.finish()
             }
         }
-    }
-}
-
-/// Retention (`RetentionSchedule`): prunes the store and the spool's archive/ and failed/
-/// hourly; cancelled at a stop.
-struct RetentionService: Service {
-    let schedule: RetentionSchedule
-    let beginStop: @Sendable () -> Void
-    func run() async throws {
-        await untilShutdown()
-        beginStop()
-        await schedule.stop()
     }
 }
 

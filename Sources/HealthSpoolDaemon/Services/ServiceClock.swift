@@ -1,6 +1,7 @@
 import Dispatch
 import HealthSpoolCore
 import HealthSpoolLinux
+import HealthSpoolLock
 import Synchronization
 
 /// A timer set with a `ServiceClock`; cancelling it keeps its handler from running.
@@ -16,6 +17,34 @@ public protocol ServiceClock: Sendable {
     func now() -> Timestamp
     /// Runs `handler` on `queue` once the clock reaches `millis` (at once when it has).
     func schedule(at millis: Int64, on queue: DispatchQueue, _ handler: @escaping @Sendable () -> Void) -> any ServiceTimer
+}
+
+extension ServiceClock {
+    /// Returns true once the clock reaches `millis`, or false at once when the calling task is
+    /// cancelled (a service's loop at a stop). The deadline is a timer like any other; at it the
+    /// task goes on as soon as the cooperative pool has a thread free.
+    func sleep(until millis: Int64) async -> Bool {
+        let waiter = Lock<CheckedContinuation<Void, Never>?>(nil)
+        let timer = Lock<(any ServiceTimer)?>(nil)
+        let wake: @Sendable () -> Void = {
+            waiter.withLock { c -> CheckedContinuation<Void, Never>? in
+                defer { c = nil }
+                return c
+            }?.resume()
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                waiter.withLock { $0 = continuation }
+                let t = schedule(at: millis, on: .global(), wake)
+                timer.withLock { $0 = t }
+                if Task.isCancelled { wake() }
+            }
+        } onCancel: {
+            timer.withLock { $0 }?.cancel()
+            wake()
+        }
+        return !Task.isCancelled
+    }
 }
 
 /// The real-time clock, with one-shot timers kept by a thread of its own (`ThreadExecutor`,

@@ -10,13 +10,24 @@ import Logging
 /// importer's); what they gained goes to `gained` (the sync coordinator observes it).
 ///
 /// An actor on the coordination queue (`QueueExecutor`): the import itself runs on
-/// `importQueue`, handed over through a continuation, and its outcome comes back to the actor;
-/// the daemon, already on the queue (an inotify event), enters it with `assumeIsolated`.
+/// `importQueue`, and its outcome comes back as an element of `outcomes`, which
+/// `ImportService.run()` hands to the actor (`receiveOutcomes()`); the daemon, already on the
+/// queue (an inotify event), enters it with `assumeIsolated`.
 actor SpoolIntake {
     private nonisolated let executor: QueueExecutor
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     /// Imports and retention's pruning, one at a time (SQLite stays off the coordination queue).
-    let importQueue = DispatchQueue(label: "healthspool.import")
+    private let importQueue = DispatchQueue(label: "healthspool.import")
+    /// What one import came to: its summary, where the file went, and why it could not be moved.
+    struct Imported: Sendable {
+        let summary: ImportSummary
+        let movedTo: String?
+        let moveError: String?
+    }
+    /// Each import's outcome, in order, as the import queue finishes it; ends at a stop
+    /// (`finishOutcomes()`).
+    private let outcomes: AsyncStream<Imported>
+    private let reporter: AsyncStream<Imported>.Continuation
     let clock: any ServiceClock
     let logger: Logger
     var configuration: Configuration
@@ -50,6 +61,7 @@ actor SpoolIntake {
         self.metrics = metrics
         self.logger = logger
         self.clock = clock
+        (outcomes, reporter) = AsyncStream.makeStream(of: Imported.self)
     }
 
     /// Whom the intake tells: the types an import gained (the sync coordinator) and that
@@ -75,7 +87,7 @@ actor SpoolIntake {
         importQueue.async { importer.settleLeftoverRollups() }
     }
 
-    /// The stop began: no other import starts, the retry timer is cancelled.
+    /// The stop began: no other import or retention pass starts, the retry timer is cancelled.
     func stopTakingFiles() {
         stopping = true
         retryTimer?.cancel()
@@ -86,6 +98,30 @@ actor SpoolIntake {
     /// file stays in the spool and is imported again, idempotently, at the next start).
     func interruptImport() {
         importer?.interrupt()
+    }
+
+    /// Handles each import's outcome as it comes, until `outcomes` ends.
+    func receiveOutcomes() async {
+        for await outcome in outcomes {
+            imported(outcome.summary, movedTo: outcome.movedTo, moveError: outcome.moveError)
+        }
+    }
+
+    /// The stop: no other import starts, and `outcomes` ends once the import queue has done
+    /// what it holds (the import in progress, interrupted by the daemon's stop, reports first;
+    /// then a retention pass handed over before the stop).
+    func finishOutcomes() {
+        stopTakingFiles()
+        importQueue.async { [reporter] in reporter.finish() }
+    }
+
+    /// Runs `work` on the import queue, after the import in progress, with the importer and the
+    /// configuration in effect (retention's pass: nothing is pruned while a file imports).
+    /// Nothing runs once the stop began or before the importer is open.
+    func runOnImportQueue(_ work: @escaping @Sendable (ExportImporter, Configuration) -> Void) {
+        guard !stopping, let importer else { return }
+        let configuration = self.configuration
+        importQueue.async { work(importer, configuration) }
     }
 
     private func now() -> Timestamp { clock.now() }
@@ -191,19 +227,15 @@ actor SpoolIntake {
         changed()
         let settings = configuration.settings, spool = configuration.spool, clock = self.clock
         let attempts = ImportAttemptLog(stateDir: configuration.stateDir)
-        let (progress, importQueue) = (self.progress, self.importQueue)
-        Task {
-            // The import blocks (SQLite, parsing): on the import queue, never the cooperative pool.
-            let (summary, moved, moveError) = await withCheckedContinuation { continuation in
-                importQueue.async {
-                    progress.begin()
-                    let outcome = Self.importGuarded(name, path: path, importer: importer, settings: settings,
-                                                     spool: spool, attempts: attempts, now: clock.now, progress: progress)
-                    progress.end()
-                    continuation.resume(returning: outcome)
-                }
-            }
-            imported(summary, movedTo: moved, moveError: moveError)
+        let (progress, reporter) = (self.progress, self.reporter)
+        // The import blocks (SQLite, parsing): on the import queue, never the cooperative pool;
+        // its outcome comes back to the actor through `outcomes`.
+        importQueue.async {
+            progress.begin()
+            let (summary, moved, moveError) = Self.importGuarded(name, path: path, importer: importer, settings: settings,
+                                                                 spool: spool, attempts: attempts, now: clock.now, progress: progress)
+            progress.end()
+            reporter.yield(Imported(summary: summary, movedTo: moved, moveError: moveError))
         }
     }
 
@@ -247,6 +279,8 @@ actor SpoolIntake {
         }
     }
 
+    /// One import finished: logged and counted, the file's retry scheduled when it failed for
+    /// a temporary reason, the types it gained observed; then the next import starts.
     func imported(_ s: ImportSummary, movedTo: String?, moveError: String?) {
         importing = nil
         metrics.imported(s)

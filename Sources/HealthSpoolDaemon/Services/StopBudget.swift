@@ -1,4 +1,3 @@
-import Dispatch
 import HealthSpoolLock
 
 /// The time a stop may take, shared by every service: the first service told to stop starts the
@@ -44,50 +43,6 @@ final class StopBudget: Sendable {
 
     /// Returns at the deadline, or at once when the calling task is cancelled.
     func untilDeadline() async {
-        let deadline = self.deadline
-        let waiter = Lock<CheckedContinuation<Void, Never>?>(nil)
-        let timer = Lock<(any ServiceTimer)?>(nil)
-        let wake: @Sendable () -> Void = {
-            waiter.withLock { c -> CheckedContinuation<Void, Never>? in
-                defer { c = nil }
-                return c
-            }?.resume()
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                waiter.withLock { $0 = continuation }
-                let t = clock.schedule(at: deadline, on: .global(), wake)
-                timer.withLock { $0 = t }
-                if Task.isCancelled { wake() }
-            }
-        } onCancel: {
-            timer.withLock { $0 }?.cancel()
-            wake()
-        }
-    }
-
-    /// Runs `work` (blocking calls allowed) on `queue`, never on a cooperative thread, and
-    /// returns whether it finished before the deadline. Work still running at the deadline is
-    /// left to finish on its own; `part` is noted as unfinished.
-    func wait(for part: String, on queue: DispatchQueue = .global(), _ work: @escaping @Sendable () -> Void) async -> Bool {
-        let deadline = self.deadline
-        let once = Lock(false)
-        let finished: Bool = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let resume: @Sendable (Bool) -> Void = { inTime in
-                let first = once.withLock { done -> Bool in
-                    defer { done = true }
-                    return !done
-                }
-                if first { continuation.resume(returning: inTime) }
-            }
-            let timer = clock.schedule(at: deadline, on: .global()) { resume(false) }
-            queue.async {
-                work()
-                timer.cancel()
-                resume(true)
-            }
-        }
-        if !finished { unfinished(part) }
-        return finished
+        _ = await clock.sleep(until: deadline)
     }
 }

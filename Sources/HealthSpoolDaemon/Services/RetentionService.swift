@@ -1,65 +1,39 @@
-import Dispatch
 import HealthSpoolCore
 import HealthSpoolLinux
 import HealthSpoolStore
 import Logging
+import ServiceLifecycle
 
-/// When retention runs, owned by `RetentionService`: 5 s after start, then hourly, on the
-/// intake's import queue (SQLite stays off the coordination queue, and no file is pruned while
-/// one is imported): the store, then the spool's archive/ and failed/ folders, then the note
-/// recordings no note names any more (`NoteRecordings`).
-///
-/// An actor on the coordination queue (`QueueExecutor`): its timer and stop flag are its own;
-/// the daemon, already on that queue, calls it through `assumeIsolated`.
-actor RetentionSchedule {
+/// Retention: its work is a pass 5 s after start-up and then hourly, on the service clock,
+/// each handed to the intake's import queue (SQLite stays off the coordination queue, and
+/// nothing is pruned while a file imports): the store, then the spool's archive/ and failed/
+/// folders, then the note recordings no note names any more (`NoteRecordings`). Each pass reads
+/// the configuration in effect (a reload's limits apply at the next one). It ends at a stop;
+/// no pass starts once the daemon's stop began (the intake takes nothing more).
+struct RetentionService: Service {
     static let firstDelayMillis: Int64 = 5000
     static let everyMillis: Int64 = 3_600_000
     let intake: SpoolIntake
-    let logger: Logger
     let clock: any ServiceClock
-    private var timer: (any ServiceTimer)?
-    private var stopped = false
+    let logger: Logger
+    /// Ends once the daemon has started (the first pass counts from there).
+    let started: AsyncStream<Void>
+    let beginStop: @Sendable () -> Void
 
-    private nonisolated let executor: QueueExecutor
-    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
-
-    init(intake: SpoolIntake, logger: Logger, clock: any ServiceClock, executor: QueueExecutor) {
-        self.executor = executor
-        self.intake = intake
-        self.logger = logger
-        self.clock = clock
-    }
-
-    /// Arms the first pass (on the coordination queue).
-    func start() { arm(after: Self.firstDelayMillis) }
-
-    /// No further pass (on the coordination queue).
-    func stop() {
-        stopped = true
-        timer?.cancel()
-        timer = nil
-    }
-
-    private func arm(after millis: Int64) {
-        guard !stopped else { return }
-        timer = clock.schedule(at: clock.now().millis + millis, on: executor.queue) { [weak self] in
-            self?.assumeIsolated { $0.fire() }
-        }
-    }
-
-    /// A pass is due: hands it to the import queue and arms the next.
-    private func fire() {
-        guard !stopped else { return }
-        let (configuration, importer) = intake.assumeIsolated { ($0.configuration, $0.importer) }
-        let settings = configuration.settings, spool = configuration.spool
-        let notes = NoteRecordings.directory(stateDir: configuration.stateDir)
-        if let importer {
-            let (logger, now) = (self.logger, clock.now())
-            intake.importQueue.async {
-                Self.prune(store: importer.store, settings: settings, spool: spool, notes: notes, logger: logger, now: now)
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            for await _ in started {}
+            var next = clock.now().millis + Self.firstDelayMillis
+            while await clock.sleep(until: next) {
+                next = clock.now().millis + Self.everyMillis
+                let (logger, now) = (logger, clock.now())
+                await intake.runOnImportQueue { importer, configuration in
+                    Self.prune(store: importer.store, settings: configuration.settings, spool: configuration.spool,
+                               notes: NoteRecordings.directory(stateDir: configuration.stateDir), logger: logger, now: now)
+                }
             }
         }
-        arm(after: Self.everyMillis)
+        beginStop()
     }
 
     /// One pass: the store, then the spool's archive/ and failed/, then the note recordings in
