@@ -1,0 +1,58 @@
+import HealthSpoolCore
+import HealthSpoolDaemon
+import HealthSpoolLinux
+import Testing
+@testable import HealthSpoolWeb
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The CLI's text and `--json` come from the same view models as the pages (issue 28): on a
+/// journal written by hand in a temporary home, each command's text (what it prints: the view's
+/// `text`) and the page rendered from the same view show the same figures, written the same way
+/// (German here, so a thousands separator is visible).
+@Suite struct CommandAndPageTests {
+    static let now = Timestamp(millis: 1_767_261_600_000, utcOffsetSeconds: 0)   // 2026-01-01T10:00Z, a Thursday
+    static let today = CivilDate(year: 2026, month: 1, day: 1)
+
+    static func at(_ hoursBefore: Int64) -> Timestamp { Timestamp(millis: now.millis - hoursBefore * 3_600_000, utcOffsetSeconds: 0) }
+
+    /// Runs `body` as a journal command runs (`JournalRunner.run`, as `withJournal` does) on a
+    /// fresh home in UTC with a German locale.
+    static func journal<T>(_ body: (JournalRunner) throws -> T) throws -> T {
+        var template = Array("/tmp/healthspool-cliview-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+        defer { _ = try? FileSystem.removeTree(dir) }
+        let configuration = try Configuration(environment: ["HOME": dir, "XDG_RUNTIME_DIR": dir + "/run", "TZ": "UTC", "LANG": "de_DE.UTF-8"])
+        return try JournalRunner.run(configuration: configuration, now: now, body)
+    }
+
+    /// A page model rendered in its template inside the page frame, as the routes render it.
+    static func page(_ model: Any, _ template: String) -> String {
+        WebTemplates.render(PageFrame(title: "Test", path: "/", keys: FormKeys(csrf: "csrf", issue: { "once" }), page: model), template)
+    }
+
+    @Test func theDayCommandAndTheDayPageShowTheSameFiguresFromOneView() throws {
+        let view = try Self.journal { r in
+            let j = try r.records()
+            _ = try j.measure(.steps(12_345, from: Self.at(4), to: Self.at(2)), at: Self.at(2), now: Self.now)
+            _ = try j.measure(.heartRate(72), at: Self.at(3), now: Self.now)
+            _ = try j.measure(.bloodPressure(systolic: 128, diastolic: 82), at: Self.at(1), now: Self.now)
+            _ = try j.addMedication(Medication(name: "Ibuprofen", dose: "400 mg"), now: Self.now)
+            _ = try j.takeDose("Ibuprofen", at: Self.at(2))
+            return try r.days().view(Self.today, now: Self.now)
+        }
+        let text = view.text, html = Self.page(DayPage(view), "day")
+        #expect(view.summary.totals["stepCount"] == 12_345)
+        #expect(text.contains("\nSteps         12.345\n"), "\(text)")
+        #expect(html.contains("id=\"steps\" data-value=\"12345\">12.345</span>"))
+        #expect(text.contains("\nHeart rate    72 / 72 / 72 bpm"), "\(text)")
+        #expect(html.contains("id=\"hr-avg\" data-value=\"72\">72 bpm</span>"))
+        #expect(text.contains("09:00 Blood pressure 128/82 mmHg"), "\(text)")
+        #expect(html.contains("<span class=\"time\">09:00</span> <span class=\"kind\">Blood pressure</span> <strong>128/82 mmHg</strong>"))
+        let dose = try #require(view.summary.doses.first)
+        #expect(text.contains("08:00 " + dose.medication), "\(text)")
+        #expect(html.contains("<strong>08:00 \(dose.medication)</strong>"))
+        #expect(view.json.objectValue?.first { $0.0 == "date" }?.1 == .string("2026-01-01"))
+    }
+}
