@@ -55,4 +55,19 @@ import Glibc
         #expect(html.contains("<strong>08:00 \(dose.medication)</strong>"))
         #expect(view.json.objectValue?.first { $0.0 == "date" }?.1 == .string("2026-01-01"))
     }
+
+    @Test func remindListAndTheRemindersPageSayEachRuleInTheSameWords() throws {
+        let view = try Self.journal { r in
+            let j = try r.records()
+            _ = try j.addMedication(Medication(name: "Ibuprofen", dose: "400 mg"), now: Self.now)
+            _ = try j.addReminder(name: "Pills", kind: nil, times: [TimeOfDay(hour: 8, minute: 0)!], rule: RecurrenceRule(.daily, interval: 2),
+                                  start: Self.today, medication: "Ibuprofen", now: Self.now)
+            return try j.remindersView(now: Self.now)
+        }
+        let row = try #require(view.rows.first)
+        let html = Self.page(ReminderForms.ListPage(view, typed: nil), "reminders")
+        #expect(view.text == "\(row.reminder.id)  Pills  [medication]  \(row.words) (\(row.reminder.rule))  next 2026-01-03 08:00", "\(view.text)")
+        #expect(html.contains(row.words), "\(row.words)")
+        #expect(view.json.arrayValue?.first?.objectValue?.first { $0.0 == "repeat" }?.1 == .string(row.words))
+    }
 }

@@ -86,3 +86,11 @@ public enum JournalRows {
                  ("target", g.target.map(JSONValue.number) ?? .null)])
     }
 }
+
+extension Timestamp {
+    /// `2026-03-29 08:00` in the timestamp's own offset: how the CLI's lists write a time.
+    public var shortLocal: String {
+        let s = iso8601Local
+        return String(s.prefix(10)) + " " + String(s.dropFirst(11).prefix(5))
+    }
+}
