@@ -70,4 +70,17 @@ import Glibc
         #expect(html.contains(row.words), "\(row.words)")
         #expect(view.json.arrayValue?.first?.objectValue?.first { $0.0 == "repeat" }?.1 == .string(row.words))
     }
+
+    @Test func goalListAndTheGoalsPageWriteTheTargetTheSameWay() throws {
+        let view = try Self.journal { r in
+            let j = try r.records()
+            _ = try j.addGoal(name: "Walk", rule: RecurrenceRule(.daily), start: Self.today, type: "stepCount", target: 10_000, now: Self.now)
+            _ = try j.measure(.steps(7_400, from: Self.at(4), to: Self.at(2)), at: Self.at(2), now: Self.now)
+            return try j.goalsView(now: Self.now, style: j.style)
+        }
+        let html = Self.page(GoalForms.ListPage(view, typed: nil), "goals-page")
+        #expect(view.text == "[ ] 1  Walk  7.400/10.000", "\(view.text)")
+        #expect(html.contains("10.000 steps a day, from your data"))
+        #expect(html.contains("Not done yet today"))
+    }
 }
