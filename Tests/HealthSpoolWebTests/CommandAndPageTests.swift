@@ -83,4 +83,16 @@ import Glibc
         #expect(html.contains("10.000 steps a day, from your data"))
         #expect(html.contains("Not done yet today"))
     }
+
+    @Test func medListAndTheMedicationsPageListTheSameMedications() throws {
+        let view = try Self.journal { r in
+            let j = try r.records()
+            _ = try j.addMedication(Medication(name: "Ibuprofen", otherNames: ["Advil"], dose: "400 mg", directions: "with food"), now: Self.now)
+            return try j.medicationsView(now: Self.now)
+        }
+        let html = Self.page(MedicationsPage(view), "meds")
+        #expect(view.text == "1  Ibuprofen (Advil)  400 mg  — with food", "\(view.text)")
+        #expect(html.contains("<strong>Ibuprofen</strong><br><span class=\"rule\">400 mg · also called Advil · with food</span>"))
+        #expect(view.json.arrayValue?.count == 1)
+    }
 }
