@@ -95,4 +95,19 @@ import Glibc
         #expect(html.contains("<strong>Ibuprofen</strong><br><span class=\"rule\">400 mg · also called Advil · with food</span>"))
         #expect(view.json.arrayValue?.count == 1)
     }
+
+    @Test func noteListAndTheNotesPageListTheSameNotesNewestFirst() throws {
+        let view = try Self.journal { r in
+            let j = try r.records()
+            _ = try j.addNote(text: "Ask about the evening dose", category: "cardiology", audio: nil, now: Self.at(2))
+            _ = try j.addNote(text: "Knee better", category: nil, audio: nil, now: Self.at(1))
+            return try j.notesView(category: nil)
+        }
+        let html = Self.page(NotePages(view), "notes")
+        let lines = view.text.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2 && lines[0].hasSuffix("Knee better") && lines[1].hasSuffix("[cardiology]  Ask about the evening dose"), "\(view.text)")
+        let knee = try #require(html.range(of: "Knee better")), evening = try #require(html.range(of: "Ask about the evening dose"))
+        #expect(knee.lowerBound < evening.lowerBound)
+        #expect(html.contains("2026-01-01 08:00 · cardiology") && lines[1].contains("2026-01-01 08:00"))
+    }
 }

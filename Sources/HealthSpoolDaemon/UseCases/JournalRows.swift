@@ -68,9 +68,12 @@ public enum JournalRows {
     }
 
     /// A note, with the path of its recording in `journal`'s notes folder.
-    public static func json(_ n: Note, _ journal: HealthJournal) -> JSONValue {
+    public static func json(_ n: Note, _ journal: HealthJournal) -> JSONValue { json(n, audio: journal.audioPath(n)) }
+
+    /// A note, with the path of its recording (nil: none).
+    public static func json(_ n: Note, audio: String?) -> JSONValue {
         .object([("id", .number(Double(n.id))), ("category", .string(n.category)), ("text", .string(n.text)),
-                 ("created", .string(n.created.iso8601Local)), ("audio", journal.audioPath(n).map(JSONValue.string) ?? .null)])
+                 ("created", .string(n.created.iso8601Local)), ("audio", audio.map(JSONValue.string) ?? .null)])
     }
 
     public static func json(_ r: Reminder) -> JSONValue {
