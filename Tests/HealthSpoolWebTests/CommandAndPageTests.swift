@@ -110,4 +110,17 @@ import Glibc
         #expect(knee.lowerBound < evening.lowerBound)
         #expect(html.contains("2026-01-01 08:00 · cardiology") && lines[1].contains("2026-01-01 08:00"))
     }
+
+    @Test func measureListAndTheMeasurementsPageShowTheSameReadingsWrittenTheSameWay() throws {
+        let view = try Self.journal { r in
+            let j = try r.records()
+            _ = try j.measure(.bloodPressure(systolic: 128, diastolic: 82), at: Self.at(1), now: Self.now)
+            _ = try j.measure(.bodyMass(72.6, unit: "kg"), at: Self.at(2), now: Self.now)
+            return try j.measurements(now: Self.now)
+        }
+        let html = Self.page(MeasurePage(view, charts: nil, glucoseUnit: view.glucoseUnit), "measure")
+        #expect(view.text.contains("\n  09:00  Blood pressure 128/82 mmHg\n  08:00  Weight 72,6 kg"), "\(view.text)")
+        #expect(html.contains("<span class=\"time\">09:00</span> <span class=\"kind\">Blood pressure</span> <strong>128/82 mmHg</strong>"))
+        #expect(html.contains("<span class=\"time\">08:00</span> <span class=\"kind\">Weight</span> <strong>72,6 kg</strong>"))
+    }
 }
