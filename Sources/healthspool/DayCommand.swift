@@ -24,8 +24,8 @@ struct DayCommand: ParsableCommand {
     func run() throws {
         try withJournal(common) { r in
             let days = try r.days()
-            let summary = try days.day(try days.date(date, now: r.now))
-            if json { printJSON(summary.json) } else { print(DayText.render(summary, zone: days.zone, style: days.journal.style)) }
+            let view = try days.view(try days.date(date, now: r.now), now: r.now)
+            if json { printJSON(view.json) } else { print(view.text) }
         }
     }
 }

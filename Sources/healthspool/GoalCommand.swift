@@ -36,29 +36,12 @@ struct GoalList: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        let list = try withJournal(common) { r in
+        // The goals page's view, on the day asked for.
+        let view = try withJournal(common) { r in
             let j = try r.records()
-            return try j.goals(on: try j.day(date, now: r.now), now: r.now)
+            return try j.goalsView(now: r.now, style: j.style, on: try j.day(date, now: r.now))
         }
-        if json {
-            printJSON(.array(list.map { s in
-                var o = JournalRows.json(s.goal).objectValue ?? []
-                o += [("date", .string(s.day.description)), ("applies", .bool(s.applies)), ("done", .bool(s.done != nil)),
-                      ("doneBy", s.done.map { .string($0.rawValue) } ?? .null), ("total", s.total.map(JSONValue.number) ?? .null)]
-                return .object(o)
-            }))
-            return
-        }
-        if list.isEmpty { print("no goals; add one with: healthspool goal add \"Walk\" --every day"); return }
-        for s in list {
-            let mark = s.done != nil ? "[x]" : s.applies ? "[ ]" : "[-]"
-            var line = "\(mark) \(s.goal.id)  \(s.goal.name)"
-            if let total = s.total, let target = s.goal.target {
-                line += "  \(SampleIdentity.canonicalNumber(total))/\(SampleIdentity.canonicalNumber(target))"
-            }
-            if s.done == .data { line += "  (from your data)" }
-            print(line)
-        }
+        if json { printJSON(view.json) } else { print(view.text) }
     }
 }
 

@@ -21,14 +21,6 @@ func printJSON(_ v: JSONValue) {
     print(w.text)
 }
 
-extension Timestamp {
-    /// `2026-03-29 08:00` in the timestamp's own offset.
-    var shortLocal: String {
-        let s = iso8601Local
-        return String(s.prefix(10)) + " " + String(s.dropFirst(11).prefix(5))
-    }
-}
-
 /// What the journal commands share: reading dates and times, and showing entries.
 enum JournalCLI {
     /// A date: `YYYY-MM-DD`, `today` or `yesterday`.

@@ -37,18 +37,9 @@ struct MedList: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        let meds = try withJournal(common) { try $0.records().medications() }
-        if json { printJSON(.array(meds.map(JournalRows.json))); return }
-        if meds.isEmpty { print("no medications; add one with: healthspool med add NAME --dose \"400 mg\""); return }
-        for m in meds {
-            var line = "\(m.id)  \(m.name)"
-            if !m.otherNames.isEmpty { line += " (\(m.otherNames.joined(separator: ", ")))" }
-            if !m.dose.isEmpty { line += "  \(m.dose)" }
-            if !m.times.isEmpty { line += "  at \(m.times.map(\.description).joined(separator: ", "))" }
-            if !m.directions.isEmpty { line += "  — \(m.directions)" }
-            if !m.prescriber.isEmpty { line += "  [\(m.prescriber)]" }
-            print(line)
-        }
+        // The medications page's view.
+        let view = try withJournal(common) { r in try r.records().medicationsView(now: r.now) }
+        if json { printJSON(view.json) } else { print(view.text) }
     }
 }
 

@@ -35,15 +35,9 @@ struct NoteList: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        try withJournal(common) { r in
-            let j = try r.records()
-            let notes = try j.notes(category: category)
-            if json { printJSON(.array(notes.map { JournalRows.json($0, j) })); return }
-            if notes.isEmpty { print("no notes"); return }
-            for n in notes {
-                print("\(n.id)  \(n.created.shortLocal)  [\(n.category)]  \(n.text)\(j.audioPath(n).map { "  (audio: \($0))" } ?? "")")
-            }
-        }
+        // The notes page's view, of the category asked for.
+        let view = try withJournal(common) { r in try r.records().notesView(category: category) }
+        if json { printJSON(view.json) } else { print(view.text) }
     }
 }
 

@@ -46,22 +46,9 @@ struct RemindList: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        let rows = try withJournal(common) { run in try run.records().reminderRows(now: run.now) }
-        if json {
-            printJSON(.array(rows.map { row in
-                var o = JournalRows.json(row.reminder).objectValue ?? []
-                o.append(("repeat", .string(row.words)))
-                o.append(("next", row.next.map { .string($0.iso8601Local) } ?? .null))
-                return .object(o)
-            }))
-            return
-        }
-        if rows.isEmpty { print("no reminders; add one with: healthspool remind add \"Take ibuprofen\" --times 08:00,20:00"); return }
-        // The rule in the words the web page uses, then as an RRULE; when it next rings.
-        for row in rows {
-            let r = row.reminder
-            print("\(r.id)  \(r.name)  [\(r.kind.rawValue)]  \(row.words) (\(r.rule))  next \(row.next?.shortLocal ?? "never")")
-        }
+        // The reminders page's view: the rule in the words the page uses, when it next rings.
+        let view = try withJournal(common) { run in try run.records().remindersView(now: run.now) }
+        if json { printJSON(view.json) } else { print(view.text) }
     }
 }
 

@@ -1,9 +1,10 @@
 import HealthSpoolCore
 import HealthSpoolStore
 
-/// What the web's day view (`/day/YYYY-MM-DD`) shows of one day, read on one store connection:
-/// the figures (`DaySummary`, as `healthspool day`), the journal's entries and scores, the month
-/// around it with each day's symptom score, and the location log's count when it is on.
+/// What the web's day view (`/day/YYYY-MM-DD`) and `healthspool day` show of one day, read on one
+/// store connection: the figures (`DaySummary`), the journal's entries and scores, the month
+/// around it with each day's symptom score, and the location log's count when it is on. The
+/// command prints `text` or `json`; the page (`DayPage`) lays out the same figures.
 public struct DayView: Sendable {
     /// One day of the month calendar and its symptom score.
     public struct MonthDay: Sendable {
@@ -27,6 +28,13 @@ public struct DayView: Sendable {
     public var positions: Positions?
     public var zone: ZoneRules
     public var style: NumberStyle
+
+    /// The terminal form (`healthspool day`): a row a figure, then the doses, measurements and
+    /// notes, numbers written as the page writes them (`DayText.render`).
+    public var text: String { DayText.render(summary, zone: zone, style: style) }
+
+    /// The day as `healthspool day --json` gives it: the figures with the heart-rate curve.
+    public var json: JSONValue { summary.json }
 }
 
 extension HealthDays {

@@ -68,9 +68,12 @@ public enum JournalRows {
     }
 
     /// A note, with the path of its recording in `journal`'s notes folder.
-    public static func json(_ n: Note, _ journal: HealthJournal) -> JSONValue {
+    public static func json(_ n: Note, _ journal: HealthJournal) -> JSONValue { json(n, audio: journal.audioPath(n)) }
+
+    /// A note, with the path of its recording (nil: none).
+    public static func json(_ n: Note, audio: String?) -> JSONValue {
         .object([("id", .number(Double(n.id))), ("category", .string(n.category)), ("text", .string(n.text)),
-                 ("created", .string(n.created.iso8601Local)), ("audio", journal.audioPath(n).map(JSONValue.string) ?? .null)])
+                 ("created", .string(n.created.iso8601Local)), ("audio", audio.map(JSONValue.string) ?? .null)])
     }
 
     public static func json(_ r: Reminder) -> JSONValue {
@@ -84,5 +87,13 @@ public enum JournalRows {
         .object([("id", .number(Double(g.id))), ("name", .string(g.name)), ("rrule", g.rule.map { .string($0.description) } ?? .null),
                  ("start", .string(g.start.description)), ("type", g.type.map(JSONValue.string) ?? .null),
                  ("target", g.target.map(JSONValue.number) ?? .null)])
+    }
+}
+
+extension Timestamp {
+    /// `2026-03-29 08:00` in the timestamp's own offset: how the CLI's lists write a time.
+    public var shortLocal: String {
+        let s = iso8601Local
+        return String(s.prefix(10)) + " " + String(s.dropFirst(11).prefix(5))
     }
 }

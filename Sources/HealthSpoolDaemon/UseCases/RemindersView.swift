@@ -1,12 +1,34 @@
 import HealthSpoolCore
 
-/// What the web's reminders pages show, read on one store connection: every reminder with its
-/// rule in words and its next ring, the medications a reminder can be for, and today (the
-/// first day a new reminder's form offers).
+/// What the web's reminders page and `healthspool remind list` show, read on one store
+/// connection: every reminder with its rule in words and its next ring, the medications a
+/// reminder can be for, and today (the first day a new reminder's form offers). The command
+/// prints `text` or `json`; the page lists the same rows.
 public struct RemindersView: Sendable {
     public var rows: [ReminderRow]
     public var medications: [Medication]
     public var today: CivilDate
+
+    /// The terminal form: a line a reminder with its id, name and kind, the rule in the words
+    /// the page uses and then as an RRULE, and when it next rings; a hint when there is none.
+    public var text: String {
+        if rows.isEmpty { return "no reminders; add one with: healthspool remind add \"Take ibuprofen\" --times 08:00,20:00" }
+        return rows.map { row in
+            let r = row.reminder
+            return "\(r.id)  \(r.name)  [\(r.kind.rawValue)]  \(row.words) (\(r.rule))  next \(row.next?.shortLocal ?? "never")"
+        }.joined(separator: "\n")
+    }
+
+    /// The reminders as `--json` lists them: each one's fields, its rule in words (`repeat`)
+    /// and its next ring (`next`, null: never).
+    public var json: JSONValue {
+        .array(rows.map { row in
+            var o = JournalRows.json(row.reminder).objectValue ?? []
+            o.append(("repeat", .string(row.words)))
+            o.append(("next", row.next.map { .string($0.iso8601Local) } ?? .null))
+            return .object(o)
+        })
+    }
 }
 
 /// What the page that changes one reminder shows: the reminder (nil: it is not there any
