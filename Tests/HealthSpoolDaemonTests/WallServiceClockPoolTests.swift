@@ -40,4 +40,41 @@ import Glibc
         #expect(dispatchProbe == nil, "the global queue was still full when the timer fired (its probe ran \(dispatchProbe.map { "\(onQueue.duration(to: $0))" } ?? "") after)")
         #expect(taskProbe == nil, "the cooperative pool was still full when the timer fired")
     }
+
+    /// Retention's loop sleeps isolated to `SpoolIntake`, an actor on the coordination queue,
+    /// with that queue as its task executor (`RetentionService.run`): its sleep ends, and the
+    /// actor goes on, within a second of the deadline while every pool thread is blocked.
+    @Test func aSleepIsolatedToAnActorOnTheCoordinationQueueEndsWithinASecondWhileThePoolsAreFull() throws {
+        let executor = QueueExecutor(queue: DispatchQueue(label: "healthspool.daemon"))
+        let sleeper = Sleeper(executor: executor)
+        let deadline = WallServiceClock().now().millis + 1_500
+        let due = ContinuousClock.now.advanced(by: .milliseconds(1_500))
+        Task { await withTaskExecutorPreference(executor) { await sleeper.sleep(until: deadline) } }
+        BlockedPools.spin(for: .seconds(5)) { sleeper.asleep }
+        #expect(sleeper.asleep, "the sleeper never started")
+        let pools = BlockedPools()
+        defer { pools.release() }
+        BlockedPools.spin(for: .seconds(10)) { sleeper.woke != nil }
+        let woke = try #require(sleeper.woke, "the sleep never ended")
+        let late = due.duration(to: woke)
+        #expect(late >= .milliseconds(-5) && late < .seconds(1), "woke \(late) after its deadline")
+        #expect(pools.taskProbe == nil, "the cooperative pool was still full when the sleep ended")
+    }
+}
+
+/// An actor on a coordination queue that sleeps once, as retention's loop does on the intake.
+private actor Sleeper {
+    private nonisolated let executor: QueueExecutor
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    private nonisolated let marks = Mutex<(asleep: Bool, woke: ContinuousClock.Instant?)>((false, nil))
+    nonisolated var asleep: Bool { marks.withLock { $0.asleep } }
+    nonisolated var woke: ContinuousClock.Instant? { marks.withLock { $0.woke } }
+
+    init(executor: QueueExecutor) { self.executor = executor }
+
+    func sleep(until millis: Int64) async {
+        marks.withLock { $0.asleep = true }
+        _ = await WallServiceClock().sleep(until: millis)
+        marks.withLock { $0.woke = ContinuousClock.now }
+    }
 }

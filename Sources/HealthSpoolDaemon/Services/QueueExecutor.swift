@@ -7,14 +7,17 @@ import Dispatch
 /// their state is checked by the compiler, and code already on the queue (a timer, a routed
 /// event) enters an actor with `assumeIsolated`, which `checkIsolated()` lets through only on
 /// this queue (Linux has no `DispatchSerialQueue` executor to do this).
-final class QueueExecutor: SerialExecutor {
+///
+/// It is a `TaskExecutor` too: a loop run with it as its preference (retention's) is woken from
+/// a sleep on the queue, which Dispatch gives a thread when the cooperative pool has none free.
+final class QueueExecutor: SerialExecutor, TaskExecutor {
     let queue: DispatchQueue
 
     init(queue: DispatchQueue) { self.queue = queue }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+        queue.async { job.runSynchronously(isolatedTo: self.asUnownedSerialExecutor(), taskExecutor: self.asUnownedTaskExecutor()) }
     }
 
     func checkIsolated() { dispatchPrecondition(condition: .onQueue(queue)) }

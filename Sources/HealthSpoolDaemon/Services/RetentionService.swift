@@ -23,17 +23,24 @@ struct RetentionService: Service {
     func run() async throws {
         await cancelWhenGracefulShutdown {
             for await _ in started {}
-            var next = clock.now().millis + Self.firstDelayMillis
-            while await clock.sleep(until: next) {
-                next = clock.now().millis + Self.everyMillis
-                let (logger, now) = (logger, clock.now())
-                await intake.runOnImportQueue { importer, configuration in
-                    Self.prune(store: importer.store, settings: configuration.settings, spool: configuration.spool,
-                               notes: NoteRecordings.directory(stateDir: configuration.stateDir), logger: logger, now: now)
-                }
-            }
+            await withTaskExecutorPreference(intake.executor) { await passes(on: intake) }
         }
         beginStop()
+    }
+
+    /// The passes until the stop, isolated to the intake and preferring its executor, the
+    /// coordination queue: each sleep ends there at its deadline however busy the cooperative
+    /// pool is (issue 27: timers that keep time).
+    private func passes(on intake: isolated SpoolIntake) async {
+        var next = clock.now().millis + Self.firstDelayMillis
+        while await clock.sleep(until: next) {
+            next = clock.now().millis + Self.everyMillis
+            let (logger, now) = (logger, clock.now())
+            intake.runOnImportQueue { importer, configuration in
+                Self.prune(store: importer.store, settings: configuration.settings, spool: configuration.spool,
+                           notes: NoteRecordings.directory(stateDir: configuration.stateDir), logger: logger, now: now)
+            }
+        }
     }
 
     /// One pass: the store, then the spool's archive/ and failed/, then the note recordings in

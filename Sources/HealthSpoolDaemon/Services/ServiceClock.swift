@@ -21,9 +21,12 @@ public protocol ServiceClock: Sendable {
 
 extension ServiceClock {
     /// Returns true once the clock reaches `millis`, or false at once when the calling task is
-    /// cancelled (a service's loop at a stop). The deadline is a timer like any other; at it the
-    /// task goes on as soon as the cooperative pool has a thread free.
-    func sleep(until millis: Int64) async -> Bool {
+    /// cancelled (a service's loop at a stop). The caller goes on on its own executor
+    /// (`isolation`), woken from a serial queue of its own: a caller isolated to an actor on the
+    /// coordination queue (retention, on `SpoolIntake`) wakes at its deadline even while the
+    /// cooperative pool and Dispatch's global threads are all busy; a nonisolated caller goes on
+    /// once the cooperative pool has a thread free.
+    func sleep(until millis: Int64, isolation: isolated (any Actor)? = #isolation) async -> Bool {
         let waiter = Lock<CheckedContinuation<Void, Never>?>(nil)
         let timer = Lock<(any ServiceTimer)?>(nil)
         let wake: @Sendable () -> Void = {
@@ -33,9 +36,9 @@ extension ServiceClock {
             }?.resume()
         }
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            await withCheckedContinuation(isolation: isolation) { (continuation: CheckedContinuation<Void, Never>) in
                 waiter.withLock { $0 = continuation }
-                let t = schedule(at: millis, on: .global(), wake)
+                let t = schedule(at: millis, on: sleepWakeQueue, wake)
                 timer.withLock { $0 = t }
                 if Task.isCancelled { wake() }
             }
@@ -46,6 +49,10 @@ extension ServiceClock {
         return !Task.isCancelled
     }
 }
+
+/// Where `ServiceClock.sleep(until:)`'s timers resume their sleeper: a serial queue, which
+/// Dispatch gives a thread even when its global ones are all blocked.
+private let sleepWakeQueue = DispatchQueue(label: "healthspool.sleep")
 
 /// The real-time clock, with one-shot timers kept by a thread of its own (`ThreadExecutor`,
 /// one for the process): a deadline is met from there whatever Dispatch's and the cooperative

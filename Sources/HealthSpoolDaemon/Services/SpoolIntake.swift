@@ -14,7 +14,8 @@ import Logging
 /// `ImportService.run()` hands to the actor (`receiveOutcomes()`); the daemon, already on the
 /// queue (an inotify event), enters it with `assumeIsolated`.
 actor SpoolIntake {
-    private nonisolated let executor: QueueExecutor
+    /// The coordination queue, which retention's loop prefers as its task executor.
+    nonisolated let executor: QueueExecutor
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     /// Imports and retention's pruning, one at a time (SQLite stays off the coordination queue).
     private let importQueue = DispatchQueue(label: "healthspool.import")

@@ -51,6 +51,6 @@ extension HealthJournal {
 
     /// The reminder with this id, to change.
     public func reminderEditView(id: Int64?) throws -> ReminderEditView {
-        ReminderEditView(reminder: try id.flatMap { try? reminder($0) }, medications: try medications())
+        ReminderEditView(reminder: id.flatMap { try? reminder($0) }, medications: try medications())
     }
 }
