@@ -108,7 +108,8 @@ import Glibc
         #expect(lines.count == 2 && lines[0].hasSuffix("Knee better") && lines[1].hasSuffix("[cardiology]  Ask about the evening dose"), "\(view.text)")
         let knee = try #require(html.range(of: "Knee better")), evening = try #require(html.range(of: "Ask about the evening dose"))
         #expect(knee.lowerBound < evening.lowerBound)
-        #expect(html.contains("2026-01-01 08:00 · cardiology") && lines[1].contains("2026-01-01 08:00"))
+        // The same time: written out on the page, as a date and time in the terminal's list.
+        #expect(html.contains("Thursday 1 January 2026, 08:00 · cardiology") && lines[1].contains("2026-01-01 08:00"))
     }
 
     @Test func measureListAndTheMeasurementsPageShowTheSameReadingsWrittenTheSameWay() throws {
