@@ -117,7 +117,7 @@ let package = Package(
             name: "HealthSpoolWebTests",
             dependencies: [
                 "HealthSpoolWeb", "HealthSpoolCore", "HealthSpoolLock", "HealthSpoolLinux", "HealthSpoolDaemon",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -3,6 +3,7 @@ import HealthSpoolDaemon
 import HealthSpoolLinux
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import Testing
 @testable import HealthSpoolWeb
 
@@ -417,6 +418,22 @@ extension WebFixture {
             try FileSystem.writeAtomically(spool.failed + "/export.xml.reason", Array("no records in it\n".utf8), mode: 0o600)
             let failed = try await client.execute(uri: "/import/status?file=export.xml", method: .get, headers: WebFixture.headers(session))
             #expect(failed.text.contains("\"state\":\"failed\",\"text\":\"export.xml could not be imported: no records in it\""))
+        }
+    }
+
+    @Test func aFinishedImportsStatusSaysWhatItAddedFromTheStoresRecord() async throws {
+        let web = try WebFixture()
+        let session = try web.session()
+        let ctx = try web.configuration()
+        let file = web.dir + "/export.json"
+        try FileSystem.writeAtomically(file, Array(#"[{"type":"heartRate","value":61,"startDate":"2026-01-01T10:00:00Z"}]"#.utf8), mode: 0o600)
+        _ = DirectImport(store: try .connect(to: ctx), settings: ctx.settings, controlSocket: ctx.controlSocket, logger: Logger(label: "test"))
+            .importFile(path: file, name: "export.json")
+        try await web.app.test(.router) { client in
+            let r = try await client.execute(uri: "/import/status?file=export.json", method: .get, headers: WebFixture.headers(session))
+            #expect(r.status == .ok)
+            #expect(r.text.contains("\"state\":\"done\",\"text\":\"Imported export.json: 1 new, 0 already known, 0 revised, 0 skipped. See them under Days.\""))
+            #expect(r.text.contains("\"new\":1,"))
         }
     }
 }
