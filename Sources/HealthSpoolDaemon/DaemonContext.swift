@@ -26,20 +26,6 @@ extension HealthJournal {
     }
 }
 
-extension HealthDays {
-    /// `HealthDays(store:zone:configuration:)`.
-    public convenience init(context: Configuration, store: SampleStore, zone: ZoneRules) {
-        self.init(store: store, zone: zone, configuration: context)
-    }
-}
-
-extension HomeToday {
-    /// `HomeToday(store:zone:configuration:)`.
-    public init(context: Configuration, store: SampleStore, zone: ZoneRules) {
-        self.init(store: store, zone: zone, configuration: context)
-    }
-}
-
 extension JournalUseCases {
     /// Opens `context`'s store (created when needed; a write waits for the daemon's write lock
     /// as long as a person would) and the journal's use cases on it (`on(_:settings:controlSocket:)`).

@@ -1,6 +1,5 @@
 import HealthSpoolCore
 import HealthSpoolDaemon
-import HealthSpoolStore
 
 /// The day view (`/day/YYYY-MM-DD`, `day.mustache`): the date strip and the month calendar bound
 /// to the same date, then the day's steps, distance, sleep, heart rate with its curve, the
@@ -116,8 +115,8 @@ struct DayPage: Sendable {
         calendar = DayStrip.calendarModel(view.month, selected: date)
     }
 
-    static func render(_ ctx: DaemonContext, store: SampleStore, date: CivilDate, query: Form, csrf: FormKeys) throws -> String {
-        let page = DayPage(try HealthDays(context: ctx, store: store, zone: ctx.currentZone()).view(date, now: DaemonClock.now()))
+    static func render(_ ctx: DaemonContext, store: LentStore, date: CivilDate, query: Form, csrf: FormKeys) throws -> String {
+        let page = DayPage(try store.days(zone: ctx.currentZone()).view(date, now: DaemonClock.now()))
         return WebTemplates.render(PageFrame(title: DayStrip.long(date), path: "/day", keys: csrf, notice: Notice(query, back: "/day"),
                                              extraStyles: [WebAssets.path("days.css")], extraScripts: [WebAssets.path("days.js")], page: page), "day")
     }

@@ -1,6 +1,5 @@
 import HealthSpoolCore
 import HealthSpoolDaemon
-import HealthSpoolStore
 
 /// The home page (`/`, `home.mustache`): today, from `HomeView` (made by `HomeToday`) — log a
 /// symptom, doses due with Taken, the symptoms and scores so far, the day's figures, the goals;
@@ -35,8 +34,8 @@ struct HomePage: Sendable {
         goals = GoalsCard(home.goals, back: "/", style: home.style)
     }
 
-    static func render(_ ctx: DaemonContext, store: SampleStore, query: Form, csrf: FormKeys) throws -> String {
-        let page = HomePage(try HomeToday(context: ctx, store: store, zone: ctx.currentZone()).view(now: DaemonClock.now()))
+    static func render(_ ctx: DaemonContext, store: LentStore, query: Form, csrf: FormKeys) throws -> String {
+        let page = HomePage(try store.home(zone: ctx.currentZone()).view(now: DaemonClock.now()))
         return WebTemplates.render(PageFrame(title: "Today", path: "/", keys: csrf, notice: Notice(query, back: "/"), page: page), "home")
     }
 }

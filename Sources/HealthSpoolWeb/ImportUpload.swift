@@ -1,7 +1,6 @@
 import HealthSpoolCore
 import HealthSpoolDaemon
 import HealthSpoolLinux
-import HealthSpoolStore
 import Hummingbird
 #if canImport(Glibc)
 import Glibc
@@ -95,8 +94,9 @@ enum ImportUpload {
     }
 
     /// Where the import of the spool file `name` is: `waiting` (in the spool), `importing`,
-    /// `done` (with the import's figures) or `failed` (with the reason).
-    static func status(of name: String, context ctx: DaemonContext) throws -> JSONValue {
+    /// `done` (with the import's figures) or `failed` (with the reason). `store`: the connection
+    /// the request borrowed, asked for the recent imports only when the store exists.
+    static func status(of name: String, context ctx: DaemonContext, store: (DaemonContext) throws -> LentStore) throws -> JSONValue {
         let spool = ctx.spool
         var live: JSONValue = .null
         if let text = try? FileSystem.readText(ctx.statusFile), let v = try? JSONParser.parse(text) { live = v }
@@ -105,7 +105,7 @@ enum ImportUpload {
             return .object([("file", .string(name)), ("state", .string(state)),
                             ("text", .string(state == "importing" ? "Reading \(name)…" : "\(name) is waiting to be read…"))])
         }
-        if FileSystem.exists(ctx.storePath), let record = try SampleStore(path: ctx.storePath).imports(limit: 50)
+        if FileSystem.exists(ctx.storePath), let record = try store(ctx).imports(limit: 50)
             .first(where: { $0.file == name || $0.file.hasSuffix("/" + name) }) {
             let ok = record.outcome != "failed"
             var text = ok ? "Imported \(name): \(record.new) new, \(record.duplicates) already known, \(record.revised) revised, \(record.skipped) skipped."

@@ -1,6 +1,5 @@
 import HealthSpoolDaemon
 import HealthSpoolLinux
-import HealthSpoolStore
 
 /// Runs blocking work (SQLite, config files, the control socket) on threads of their own, never
 /// on the cooperative pool (two threads here), and hands the result back to the caller's task:
@@ -20,7 +19,7 @@ struct StoreQueue: Sendable {
         try await pool.run(use) { _ in try body() }
     }
 
-    /// Runs `body` on a thread of the pool with its connection at hand (`StoreLease.store(_:)`).
+    /// Runs `body` on a thread of the pool with its connection at hand (`StoreLease.uses(_:)`).
     func lease<T: Sendable>(_ use: StorePool.Use, _ body: @escaping @Sendable (borrowing StoreLease) throws -> T) async throws -> T {
         try await pool.run(use, body)
     }

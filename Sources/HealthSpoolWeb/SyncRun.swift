@@ -2,7 +2,6 @@ import Dispatch
 import HealthSpoolCore
 import HealthSpoolDaemon
 import HealthSpoolLinux
-import HealthSpoolStore
 import Synchronization
 
 /// "Sync now" from the browser: asks the daemon over its control socket, as `healthspool sync`
@@ -22,22 +21,23 @@ final class SyncRun: Sendable {
     var snapshot: Snapshot { state.withLock { $0 } }
 
     /// Starts a sync on a thread of its own unless one is running; returns whether it started.
-    func start(context: DaemonContext) -> Bool {
+    /// `queued`: the samples waiting per type (read from the connection the request borrowed),
+    /// asked only when the sync starts; progress is counted against them.
+    func start(context: DaemonContext, queued: () -> [String: Int]) -> Bool {
         let started = state.withLock { s -> Bool in
             guard s.done else { return false }
             s = Snapshot(percent: 0, message: "Starting…", done: false)
             return true
         }
         guard started else { return false }
-        DispatchQueue.global().async { self.perform(context) }
+        let total = queued().filter { context.settings.isEnabled($0.key) }.values.reduce(0, +)
+        DispatchQueue.global().async { self.perform(context, total: total) }
         return true
     }
 
     private func update(_ f: (inout Snapshot) -> Void) { state.withLock { f(&$0) } }
 
-    private func perform(_ context: DaemonContext) {
-        let queued = (try? SampleStore(path: context.storePath).queuedCounts()) ?? [:]
-        let total = queued.filter { context.settings.isEnabled($0.key) }.values.reduce(0, +)
+    private func perform(_ context: DaemonContext, total: Int) {
         guard let client = ControlClient(path: context.controlSocket) else {
             return update { $0 = Snapshot(percent: 0, message: "The background service is not running. Start it, then try again.", done: true) }
         }

@@ -1,15 +1,11 @@
 import HealthSpoolCore
 import HealthSpoolDaemon
-import HealthSpoolStore
 
 /// The symptom journal's use cases (`JournalUseCases`) opened for one web request, on the store
 /// queue. Records put in line are announced to the daemon through its control socket, exactly
 /// as the command line does, so the daemon syncs them as it syncs imports.
 enum WebJournal {
     static func open(_ ctx: DaemonContext) throws -> JournalUseCases { try JournalUseCases.open(context: ctx) }
-
-    /// The journal's use cases on a connection borrowed from the pool.
-    static func on(_ store: SampleStore, _ ctx: DaemonContext) -> JournalUseCases { JournalUseCases.on(store, context: ctx) }
 
     /// What a page says when a journal write failed: plainly that it was not saved when the
     /// store stayed busy (`StoreBusy`), else the error as it reads.

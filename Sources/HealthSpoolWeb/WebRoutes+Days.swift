@@ -37,7 +37,9 @@ extension WebRoutes {
         router.get("/import/status") { request, _ in
             let name = Form(request.uri.query ?? "")["file"] ?? ""
             let env = environment
-            let json = try await store.run { try ImportUpload.status(of: ImportUpload.storedName(name), context: try DaemonContext(environment: env)) }
+            let json = try await store.lease(.read) { lease in
+                try ImportUpload.status(of: ImportUpload.storedName(name), context: try DaemonContext(environment: env)) { try lease.uses($0) }
+            }
             return Page.respond(.ok, json.text, type: "application/json")
         }
     }

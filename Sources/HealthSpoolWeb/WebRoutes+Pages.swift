@@ -28,7 +28,11 @@ extension WebRoutes {
         router.post("/sync") { _, _ in
             let env = environment
             let sync = self.sync
-            _ = try await store.run { sync.start(context: try DaemonContext(environment: env)) }
+            _ = try await store.lease(.read) { lease in
+                let ctx = try DaemonContext(environment: env)
+                let uses = try lease.uses(ctx)
+                return sync.start(context: ctx) { (try? uses.queuedCounts()) ?? [:] }
+            }
             return Response(status: .accepted)
         }
         router.get("/sync/events") { _, _ in

@@ -1,6 +1,5 @@
 import HealthSpoolCore
 import HealthSpoolDaemon
-import HealthSpoolStore
 import Hummingbird
 
 /// The routes: the login link, the pages, their forms and the sync progress stream.
@@ -72,13 +71,13 @@ struct WebRoutes: Sendable {
     /// A page rendered on a reader's thread with the one store connection it borrows from the
     /// pool (it opens none of its own), from the current configuration.
     func page(_ request: Request, _ context: WebContext,
-              borrowing render: @escaping @Sendable (DaemonContext, SampleStore, Form, FormKeys) throws -> String) async throws -> Response {
+              borrowing render: @escaping @Sendable (DaemonContext, LentStore, Form, FormKeys) throws -> String) async throws -> Response {
         let query = Form(request.uri.query ?? "")
         let csrf = keys(context)
         let env = environment
         let html = try await store.lease(.read) { lease in
             let ctx = try DaemonContext(environment: env)
-            return try render(ctx, try lease.store(ctx), query, csrf)
+            return try render(ctx, try lease.uses(ctx), query, csrf)
         }
         return Page.respond(.ok, html)
     }

@@ -1,0 +1,41 @@
+import HealthSpoolCore
+import HealthSpoolStore
+
+/// What a borrower makes of the connection a `StoreLease` lends, for one configuration: the
+/// use cases and the store's reports the web's pages ask for. The web module holds this value,
+/// never the connection (`HealthSpoolWeb` does not depend on `HealthSpoolStore`); like the
+/// lease, it is valid only inside the work the pool runs, on its thread.
+public struct LentStore {
+    private let store: SampleStore
+    private let configuration: Configuration
+
+    init(store: SampleStore, configuration: Configuration) {
+        self.store = store
+        self.configuration = configuration
+    }
+
+    /// The home page's use case (`HomeToday`), in `zone`.
+    public func home(zone: ZoneRules) -> HomeToday { HomeToday(store: store, zone: zone, configuration: configuration) }
+
+    /// The day view's and calendar's use case (`HealthDays`), in `zone`.
+    public func days(zone: ZoneRules) -> HealthDays { HealthDays(store: store, zone: zone, configuration: configuration) }
+
+    /// The symptom journal's use cases on this connection; what they put in line is announced to
+    /// the daemon through its control socket.
+    public func journal() -> JournalUseCases {
+        JournalUseCases.on(store, settings: configuration.settings, controlSocket: configuration.controlSocket)
+    }
+
+    /// The samples waiting to be sent, per type.
+    public func queuedCounts() throws -> [String: Int] { try store.queuedCounts() }
+
+    /// The last `limit` imports, the newest first.
+    public func imports(limit: Int) throws -> [ImportRecord] { try store.imports(limit: limit) }
+}
+
+extension StoreLease {
+    /// `store(_:)` with what the borrower makes of it (`LentStore`).
+    public func uses(_ configuration: Configuration) throws -> LentStore {
+        LentStore(store: try store(configuration), configuration: configuration)
+    }
+}

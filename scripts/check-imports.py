@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""Each target imports only the package's targets it declares as direct dependencies.
+
+SwiftPM's own check (`swift build --explicit-target-dependency-import-check error`, which
+`make build` passes) accepts a module reached through another dependency: HealthSpoolWeb could
+import HealthSpoolStore through HealthSpoolDaemon. This check does not: the layers in
+docs/architecture.md hold only if a target's `import` lines name its declared dependencies.
+Reads the manifest with `swift package dump-package`; checks every Swift file of every target
+(Sources/ and Tests/). Exit status 1 and one line per import when one is not declared.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+IMPORT = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private)\s+)?"
+                    r"import\s+(?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def main() -> int:
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    manifest = json.loads(subprocess.run(["swift", "package", "dump-package"], cwd=root, check=True,
+                                         capture_output=True, text=True).stdout)
+    targets = {t["name"]: t for t in manifest["targets"] if t["type"] in ("regular", "executable", "test")}
+    ours = {t["name"] for t in manifest["targets"]}
+    problems = []
+    for name, target in sorted(targets.items()):
+        declared = set()
+        for dep in target["dependencies"]:
+            for kind in ("byName", "target"):
+                if kind in dep:
+                    declared.add(dep[kind][0])
+        folder = target.get("path") or os.path.join("Tests" if target["type"] == "test" else "Sources", name)
+        for directory, _, files in os.walk(os.path.join(root, folder)):
+            for file in sorted(files):
+                if not file.endswith(".swift"):
+                    continue
+                path = os.path.join(directory, file)
+                with open(path, encoding="utf-8") as f:
+                    for number, line in enumerate(f, 1):
+                        m = IMPORT.match(line)
+                        if m and m.group(1) in ours and m.group(1) != name and m.group(1) not in declared:
+                            problems.append(f"{os.path.relpath(path, root)}:{number}: {name} imports {m.group(1)}, "
+                                            f"which is not among its dependencies in Package.swift")
+    for p in problems:
+        print(p, file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
