@@ -13,7 +13,8 @@ extension Configuration {
 
 }
 
-// The entry points the web layer's pages still call with the whole configuration; each opens
+// The entry points still called with the whole configuration (the settings and sync pages; the
+// journal's, by the tests' fixtures only: the pages' requests borrow a `LentStore`); each opens
 // or passes on what the narrower one takes. New code calls the narrower one.
 
 extension HealthJournal {
@@ -30,26 +31,8 @@ extension JournalUseCases {
     /// Opens `context`'s store (created when needed; a write waits for the daemon's write lock
     /// as long as a person would) and the journal's use cases on it (`on(_:settings:controlSocket:)`).
     public static func open(context: Configuration) throws -> JournalUseCases {
-        on(try SampleStore.connect(to: context, busyTimeout: SampleStore.interactiveBusyTimeout), context: context)
-    }
-
-    /// `on(_:settings:controlSocket:)` with `context`'s.
-    public static func on(_ store: SampleStore, context: Configuration) -> JournalUseCases {
-        on(store, settings: context.settings, controlSocket: context.controlSocket)
-    }
-}
-
-extension JournalRunner {
-    /// `run(configuration:now:_:)`.
-    public static func run<T>(context: Configuration, now: Timestamp = RealTimeClock.now(), _ body: (JournalRunner) throws -> T) throws -> T {
-        try run(configuration: context, now: now, body)
-    }
-}
-
-extension JournalUndo {
-    /// `apply(configuration:now:)`.
-    public func apply(context: Configuration, now: Timestamp = RealTimeClock.now()) throws -> String {
-        try apply(configuration: context, now: now)
+        on(try SampleStore.connect(to: context, busyTimeout: SampleStore.interactiveBusyTimeout),
+           settings: context.settings, controlSocket: context.controlSocket)
     }
 }
 

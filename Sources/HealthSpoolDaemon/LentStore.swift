@@ -1,4 +1,5 @@
 import HealthSpoolCore
+import HealthSpoolLinux
 import HealthSpoolStore
 
 /// What a borrower makes of the connection a `StoreLease` lends, for one configuration: the
@@ -24,6 +25,23 @@ public struct LentStore {
     /// the daemon through its control socket.
     public func journal() -> JournalUseCases {
         JournalUseCases.on(store, settings: configuration.settings, controlSocket: configuration.controlSocket)
+    }
+
+    /// The health journal (medications, doses, reminders, goals, notes, manual measurements) on
+    /// this connection, in the machine's zone (`TZ`, else `/etc/localtime`).
+    public func records() throws -> HealthJournal {
+        HealthJournal(store: store, zone: try ZoneInfo.current(environment: configuration.environment), configuration: configuration)
+    }
+
+    /// A journal command (`JournalRunner.run(configuration:now:_:)`) on this connection: its
+    /// refusals in one line, what it puts in line announced to the daemon.
+    public func run<T>(now: Timestamp = RealTimeClock.now(), _ body: (JournalRunner) throws -> T) throws -> T {
+        try JournalRunner.run(on: store, configuration: configuration, now: now, body)
+    }
+
+    /// Carries out `undo` (`JournalUndo.apply(configuration:now:)`) on this connection.
+    public func apply(_ undo: JournalUndo, now: Timestamp = RealTimeClock.now()) throws -> String {
+        try undo.apply(on: store, configuration: configuration, now: now)
     }
 
     /// The samples waiting to be sent, per type.

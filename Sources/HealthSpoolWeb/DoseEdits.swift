@@ -7,19 +7,19 @@ import Hummingbird
 /// `med dose edit|remove`.
 enum DoseEdits {
     /// Logs a dose taken now; Undo removes it.
-    static func take(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func take(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         let back = Page.back(form, else: "/meds")
         do {
-            let (d, m) = try HealthJournal(context: ctx).takeDose(form["id"] ?? "", at: DaemonClock.now())
+            let (d, m) = try store.records().takeDose(form["id"] ?? "", at: DaemonClock.now())
             return (Page.redirect(back, ok: "Logged: \(m.name) taken at \(Format.local(d.takenAt).suffix(5))."), .removeDose(d.id))
         } catch { return (Page.redirect(back, error: WebJournal.message(error)), nil) }
     }
 
     /// Changes when a dose was taken (a time today, or on the dose's own day); Undo puts the old time back.
-    static func retime(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func retime(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         let back = Edits.back(form, else: "/meds")
         do {
-            let journal = try HealthJournal(context: ctx)
+            let journal = try store.records()
             let old = try journal.dose(id: Int64(form["id"] ?? "") ?? -1)
             let was = journal.local(old.takenAt).iso8601Local
             guard let at = try Edits.time(date: form["date"], time: form["time"], was: was, journal, now: DaemonClock.now()) else {
@@ -33,10 +33,10 @@ enum DoseEdits {
     }
 
     /// Deletes a dose; Undo puts it back with its id.
-    static func delete(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func delete(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         let back = Edits.back(form, else: "/meds")
         do {
-            let journal = try HealthJournal(context: ctx)
+            let journal = try store.records()
             let old = try journal.dose(id: Int64(form["id"] ?? "") ?? -1)
             try journal.removeDose(id: old.id)
             let name = (try? journal.medications().first { $0.id == old.medicationID }?.name) ?? "The dose"

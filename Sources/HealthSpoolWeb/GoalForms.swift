@@ -88,8 +88,8 @@ enum GoalForms {
         }
     }
 
-    static func page(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
-        let view = try HealthJournal(context: ctx).goalsView(now: DaemonClock.now(), style: NumberStyle(environment: ctx.environment))
+    static func page(_ ctx: DaemonContext, store: LentStore, query: Form, csrf: FormKeys) throws -> String {
+        let view = try store.records().goalsView(now: DaemonClock.now(), style: NumberStyle(environment: ctx.environment))
         return render(view, query: query, csrf: csrf, typed: nil)
     }
 
@@ -99,8 +99,8 @@ enum GoalForms {
     }
 
     /// Adds the goal, or shows the form again with what was typed and what to change (422).
-    static func add(_ ctx: DaemonContext, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
-        let journal = try HealthJournal(context: ctx)
+    static func add(_ ctx: DaemonContext, _ store: LentStore, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
+        let journal = try store.records()
         let now = DaemonClock.now()
         var typed = Typed(form: form)
         if typed.name.trimmingSpaces.isEmpty { typed.problems["name"] = "Type your goal, for example Walk 10,000 steps." }
@@ -135,9 +135,9 @@ enum GoalForms {
     }
 
     /// Removes a goal; Undo puts it back with the days it was checked off.
-    static func remove(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func remove(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         do {
-            let removed = try HealthJournal(context: ctx).removeGoalKeeping(Int64(form["id"] ?? "") ?? -1)
+            let removed = try store.records().removeGoalKeeping(Int64(form["id"] ?? "") ?? -1)
             return (Page.redirect("/goals", ok: "Removed: \(removed.goal.name)."), .restoreGoal(removed))
         } catch { return (Page.redirect("/goals", error: WebJournal.message(error)), nil) }
     }

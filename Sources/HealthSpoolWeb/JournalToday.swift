@@ -39,17 +39,17 @@ struct JournalToday: Sendable {
         goals = GoalsCard(view.goals, back: "/journal", style: view.style)
     }
 
-    static func render(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
-        let page = JournalToday(try HealthJournal(context: ctx).todayView(now: DaemonClock.now()))
+    static func render(store: LentStore, query: Form, csrf: FormKeys) throws -> String {
+        let page = JournalToday(try store.records().todayView(now: DaemonClock.now()))
         return WebTemplates.render(PageFrame(title: "Journal", path: "/journal", keys: csrf, notice: Notice(query, back: "/journal"), page: page),
                                    "journal")
     }
 
     /// Checks a goal off by hand for today; Undo takes the check back (none when it was
     /// checked off already).
-    static func goalDone(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func goalDone(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         do {
-            let journal = try HealthJournal(context: ctx)
+            let journal = try store.records()
             let now = DaemonClock.now()
             let day = try journal.day(nil, now: now)
             let (g, checked) = try journal.checkGoalOff(Int64(form["id"] ?? "") ?? -1, day: day, now: now)

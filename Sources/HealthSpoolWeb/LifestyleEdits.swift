@@ -49,10 +49,10 @@ struct LifestyleEdits: Sendable {
         note = e.note ?? ""
     }
 
-    static func page(_ ctx: DaemonContext, id: String, query: Form, keys: FormKeys) throws -> String {
+    static func page(store: LentStore, id: String, query: Form, keys: FormKeys) throws -> String {
         let back = Edits.back(query, else: "/day")
         let e: LifestyleEntry
-        do { e = try WebJournal.open(ctx).lifestyleEntry(id) } catch {
+        do { e = try store.journal().lifestyleEntry(id) } catch {
             return EntryGone.render(title: "Change a lifestyle entry", path: "/day", keys: keys,
                                     gone: "This entry cannot be changed: it was deleted, or the address is not right.", back: back, backLabel: "Back")
         }
@@ -60,11 +60,11 @@ struct LifestyleEdits: Sendable {
                                              page: LifestyleEdits(e, back: back)), "lifestyle-edit")
     }
 
-    static func save(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func save(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         let back = Edits.back(form, else: "/day")
         let id = form["id"] ?? ""
         do {
-            return try JournalRunner.run(context: ctx) { r in
+            return try store.run { r in
                 let old = try r.entries.lifestyleEntry(id)
                 var changes = LifestyleChanges()
                 if let f = form["factor"]?.trimmingSpaces, f != old.factor { changes.factor = f }
@@ -92,10 +92,10 @@ struct LifestyleEdits: Sendable {
         }
     }
 
-    static func delete(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func delete(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         let back = Edits.back(form, else: "/day")
         do {
-            return try JournalRunner.run(context: ctx) { r in
+            return try store.run { r in
                 let old = try r.entries.lifestyleEntry(form["id"] ?? "")
                 let e = try r.entries.deleteLifestyle(old.id.description)
                 return (Page.redirect(back, ok: "Deleted: \(e.factor)."), JournalUndo.restoreLifestyle(old))

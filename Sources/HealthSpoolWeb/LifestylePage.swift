@@ -103,8 +103,8 @@ struct LifestylePage: Sendable {
         listDays = Self.listDays
     }
 
-    static func page(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
-        try render(WebJournal.open(ctx), query: query, csrf: csrf, typed: Typed())
+    static func page(store: LentStore, query: Form, csrf: FormKeys) throws -> String {
+        try render(store.journal(), query: query, csrf: csrf, typed: Typed())
     }
 
     static func render(_ journal: JournalUseCases, query: Form, csrf: FormKeys, typed: Typed) throws -> String {
@@ -127,7 +127,7 @@ struct LifestylePage: Sendable {
     }
 
     /// Logs the factor, or shows the form again with what was typed and what to change (422).
-    static func log(_ ctx: DaemonContext, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
+    static func log(_ ctx: DaemonContext, _ store: LentStore, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
         var typed = Typed(form: form)
         let factor = typed.other.trimmingSpaces.isEmpty ? typed.factor.trimmingSpaces : typed.other.trimmingSpaces
         if factor.isEmpty { typed.problems["factor"] = "Choose what you want to note, or type it under Or something else." }
@@ -149,7 +149,7 @@ struct LifestylePage: Sendable {
                 typed.problems["level"] = "Choose a level from the list."
             }
         }
-        let journal = try WebJournal.open(ctx)
+        let journal = try store.journal()
         guard typed.problems.isEmpty else {
             return (Page.respond(.init(code: 422), try render(journal, query: Form(""), csrf: keys, typed: typed)), nil)
         }

@@ -65,14 +65,14 @@ enum MeasureEdits {
         }
     }
 
-    static func page(_ ctx: DaemonContext, key: String, query: Form, keys: FormKeys) throws -> String {
-        let view = try HealthJournal(context: ctx).measurementEditView(key, glucoseUnit: ctx.settings.glucoseUnit)
+    static func page(_ ctx: DaemonContext, store: LentStore, key: String, query: Form, keys: FormKeys) throws -> String {
+        let view = try store.records().measurementEditView(key, glucoseUnit: ctx.settings.glucoseUnit)
         let title = view.reading.map { "Change: \($0.kind.title.lowercased())" } ?? "Change a measurement"
         return WebTemplates.render(PageFrame(title: title, path: "/measure", keys: keys, notice: Notice(query, back: "/measure"),
                                              page: EditPage(view, key: key, back: Edits.back(query, else: "/measure"))), "measure-edit")
     }
 
-    static func save(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func save(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         let back = Edits.back(form, else: "/measure")
         let key = form["key"] ?? ""
         let edit = "/measure/\(Page.percentEncode(key))/edit?back=\(Page.percentEncode(back))"
@@ -84,7 +84,7 @@ enum MeasureEdits {
             return (Page.redirect(edit, error: "Not changed: " + problems.map(\.message).joined(separator: " ")), nil)
         case .measurement(let m):
             do {
-                return try JournalRunner.run(context: ctx) { r in
+                return try store.run { r in
                     let journal = try r.records()
                     let (old, newKey) = try journal.editMeasurement(key, to: m, now: r.now)
                     guard newKey != key else { return (Page.redirect(back, ok: "Nothing was changed."), nil) }
@@ -96,11 +96,11 @@ enum MeasureEdits {
         }
     }
 
-    static func delete(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func delete(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         let back = Edits.back(form, else: "/measure")
         let key = form["key"] ?? ""
         do {
-            let m = try JournalRunner.run(context: ctx) { r in try r.records().deleteMeasurement(key) }
+            let m = try store.run { r in try r.records().deleteMeasurement(key) }
             return (Page.redirect(back, ok: "Deleted: \(m.kind.title.lowercased()) \(m.text) of \(m.time)."), .restoreMeasurement(key))
         } catch { return (Page.redirect(back, error: "Not deleted: \(WebJournal.message(error))"), nil) }
     }

@@ -75,8 +75,8 @@ struct MeasurePage: Sendable {
         days = view.days.map { Day(title: DayStrip.long($0.date), readings: $0.readings.map { ReadingRow($0, back: "/measure") }) }
     }
 
-    static func render(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
-        let view = try HealthJournal(context: ctx).measurements(now: DaemonClock.now())
+    static func render(_ ctx: DaemonContext, store: LentStore, query: Form, csrf: FormKeys) throws -> String {
+        let view = try store.records().measurements(now: DaemonClock.now())
         let page = MeasurePage(view, charts: MeasureCharts.section(ctx, view, query: query), glucoseUnit: view.glucoseUnit)
         return WebTemplates.render(PageFrame(title: "Measurements", path: "/measure", keys: csrf, notice: Notice(query, back: "/measure"), page: page),
                                    "measure")
@@ -96,22 +96,22 @@ struct MeasurePage: Sendable {
 
     /// Saves a measurement, or shows the page again with what was typed and, next to each field
     /// that needs it, what to do (status 422; nothing is stored).
-    static func add(_ ctx: DaemonContext, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
+    static func add(_ ctx: DaemonContext, _ store: LentStore, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
         let kind = form["kind"] ?? ""
         var fields: [String: String] = [:]
         for (name, value) in form.pairs where fields[name] == nil { fields[name] = value }
         let unit = GlucoseUnit(rawValue: form["unit"] ?? "") ?? ctx.settings.glucoseUnit
-        let outcome = kind == "steps" ? try StepsForm.parse(ctx, fields) : MeasurementEntry.parse(kind: kind, fields: fields, glucoseUnit: unit)
+        let outcome = kind == "steps" ? try StepsForm.parse(store: store, fields) : MeasurementEntry.parse(kind: kind, fields: fields, glucoseUnit: unit)
         switch outcome {
         case .measurement(let m):
             do {
                 // Through the CLI's runner: the types it queued are announced to the sync part.
-                let (samples, _) = try JournalRunner.run(context: ctx) { r in try r.records().measure(m, at: r.now, now: r.now) }
+                let (samples, _) = try store.run { r in try r.records().measure(m, at: r.now, now: r.now) }
                 return (Page.redirect("/measure", ok: "Saved."), .deleteMeasurement(HealthJournal.key(of: samples)))
             } catch { return (Page.redirect("/measure", error: WebJournal.message(error)), nil) }
         case .problems(let problems):
             let what = MeasurementKind.formKinds[kind]?.title.lowercased() ?? (kind == "steps" ? "steps count" : "measurement")
-            let view = try HealthJournal(context: ctx).measurements(now: DaemonClock.now())
+            let view = try store.records().measurements(now: DaemonClock.now())
             let page = MeasurePage(view, charts: nil, glucoseUnit: unit, typed: Typed(kind: kind, form: form, problems: problems),
                                    notSaved: "Your \(what) was not saved. See the message next to the number.")
             let html = WebTemplates.render(PageFrame(title: "Measurements", path: "/measure", keys: keys, page: page), "measure")

@@ -64,8 +64,8 @@ enum MedicationForms {
         }
     }
 
-    static func editPage(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
-        let found = try Int64(query["id"] ?? "").flatMap { id in try HealthJournal(context: ctx).medications().first { $0.id == id } }
+    static func editPage(store: LentStore, query: Form, csrf: FormKeys) throws -> String {
+        let found = try Int64(query["id"] ?? "").flatMap { id in try store.records().medications().first { $0.id == id } }
         return editDocument(id: found?.id, typed: found.map(Typed.init), csrf: csrf)
     }
 
@@ -75,8 +75,8 @@ enum MedicationForms {
 
     /// Changes the medication, or shows the form again with what was typed and what to change
     /// (422); Undo puts it back as it was.
-    static func edit(_ ctx: DaemonContext, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
-        let journal = try HealthJournal(context: ctx)
+    static func edit(_ ctx: DaemonContext, _ store: LentStore, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
+        let journal = try store.records()
         guard let id = Int64(form["id"] ?? ""), let old = try journal.medications().first(where: { $0.id == id }) else {
             return (Page.redirect("/meds", error: "This medication is not there any more."), nil)
         }
@@ -106,9 +106,9 @@ enum MedicationForms {
     }
 
     /// Removes the medication and its logged doses; Undo puts all of it back.
-    static func remove(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func remove(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         do {
-            let removed = try HealthJournal(context: ctx).removeMedicationKeeping(form["id"] ?? "")
+            let removed = try store.records().removeMedicationKeeping(form["id"] ?? "")
             return (Page.redirect("/meds", ok: "Removed: \(removed.medication.name) and its logged doses."), .restoreMedication(removed))
         } catch { return (Page.redirect("/meds", error: WebJournal.message(error)), nil) }
     }

@@ -35,8 +35,8 @@ struct MedicationsPage: Sendable {
                           focus: &focus)
     }
 
-    static func render(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
-        let page = MedicationsPage(try HealthJournal(context: ctx).medicationsView(now: DaemonClock.now()))
+    static func render(store: LentStore, query: Form, csrf: FormKeys) throws -> String {
+        let page = MedicationsPage(try store.records().medicationsView(now: DaemonClock.now()))
         return WebTemplates.render(PageFrame(title: "Medications", path: "/meds", keys: csrf, notice: Notice(query, back: "/meds"), page: page), "meds")
     }
 }

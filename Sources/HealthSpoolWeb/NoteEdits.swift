@@ -22,8 +22,8 @@ struct NoteEdits: Sendable {
         hasRecording = n.audioFile != nil
     }
 
-    static func page(_ ctx: DaemonContext, id: String, query: Form, keys: FormKeys) throws -> String {
-        let journal = try HealthJournal(context: ctx)
+    static func page(store: LentStore, id: String, query: Form, keys: FormKeys) throws -> String {
+        let journal = try store.records()
         guard let noteID = Int64(id), let n = try? journal.note(noteID) else {
             return EntryGone.render(title: "Change a note", path: "/notes", keys: keys,
                                     gone: "This note cannot be changed: it was deleted, or the address is not right.", back: "/notes",
@@ -33,10 +33,10 @@ struct NoteEdits: Sendable {
                                              page: NoteEdits(n)), "note-edit")
     }
 
-    static func save(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func save(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         let id = Int64(form["id"] ?? "") ?? -1
         do {
-            let journal = try HealthJournal(context: ctx)
+            let journal = try store.records()
             let old = try journal.note(id)
             let n = try journal.editNote(id, text: form["text"] ?? old.text, category: form["category"])
             guard n != old else { return (Page.redirect("/notes", ok: "Nothing was changed."), nil) }
@@ -46,9 +46,9 @@ struct NoteEdits: Sendable {
         }
     }
 
-    static func delete(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func delete(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         do {
-            let n = try HealthJournal(context: ctx).removeNoteKeepingAudio(Int64(form["id"] ?? "") ?? -1)
+            let n = try store.records().removeNoteKeepingAudio(Int64(form["id"] ?? "") ?? -1)
             return (Page.redirect("/notes", ok: "Note deleted."), .restoreNote(n))
         } catch { return (Page.redirect("/notes", error: "Not deleted: \(WebJournal.message(error))"), nil) }
     }

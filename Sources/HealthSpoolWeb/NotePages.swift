@@ -66,15 +66,15 @@ struct NotePages: Sendable {
         hasNotes = !notes.isEmpty
     }
 
-    static func render(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
-        let page = NotePages(try HealthJournal(context: ctx).notesView(category: query["category"]))
+    static func render(store: LentStore, query: Form, csrf: FormKeys) throws -> String {
+        let page = NotePages(try store.records().notesView(category: query["category"]))
         return WebTemplates.render(PageFrame(title: "Notes", path: "/notes", keys: csrf, notice: Notice(query, back: "/notes"), page: page), "notes")
     }
 
     /// A note without a recording (the form posted without the script).
-    static func add(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func add(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         do {
-            let n = try HealthJournal(context: ctx).addNote(text: form["text"] ?? "", category: form["category"], audio: nil, now: DaemonClock.now())
+            let n = try store.records().addNote(text: form["text"] ?? "", category: form["category"], audio: nil, now: DaemonClock.now())
             return (Page.redirect("/notes", ok: "Note saved in \(n.category)."), .removeNote(n.id))
         } catch { return (Page.redirect("/notes", error: WebJournal.notSaved(error)), nil) }
     }
@@ -84,7 +84,7 @@ struct NotePages: Sendable {
     /// beside the store; the temporary file is removed either way. Answers with the page to
     /// go to (JSON), since the script, not the browser, follows it.
     /// `offer` keeps the Undo of the new note and returns its token (`UndoLog`).
-    static func addWithAudio(_ ctx: DaemonContext, query: Form, contentType: String, audio: [UInt8],
+    static func addWithAudio(_ ctx: DaemonContext, store: LentStore, query: Form, contentType: String, audio: [UInt8],
                              offer: (JournalUndo) -> String? = { _ in nil }) throws -> Response {
         let ext: String
         switch contentType.split(separator: ";").first.map({ String($0).trimmingSpaces.lowercased() }) ?? "" {
@@ -102,7 +102,7 @@ struct NotePages: Sendable {
             try FileSystem.makeDirectory(ctx.stateDir, mode: 0o700)
             try FileSystem.writeAtomically(temp, audio, mode: 0o600)
             defer { try? FileSystem.remove(temp) }
-            let n = try HealthJournal(context: ctx).addNote(text: query["text"] ?? "", category: query["category"], audio: temp, now: DaemonClock.now())
+            let n = try store.records().addNote(text: query["text"] ?? "", category: query["category"], audio: temp, now: DaemonClock.now())
             let undo = offer(.removeNote(n.id)).map { "&undo=" + $0 } ?? ""
             return json(.ok, ["location": "/notes?ok=" + Page.percentEncode("Note with recording saved in \(n.category).") + undo])
         } catch {
@@ -117,8 +117,8 @@ struct NotePages: Sendable {
     }
 
     /// A note's recording, with its audio type, for the session's `<audio>` player.
-    static func audio(_ ctx: DaemonContext, id: String) throws -> Response {
-        let journal = try HealthJournal(context: ctx)
+    static func audio(store: LentStore, id: String) throws -> Response {
+        let journal = try store.records()
         guard let id = Int64(id), let note = try journal.notes(category: nil).first(where: { $0.id == id }),
               let path = journal.audioPath(note) else {
             return Page.plain(status: .notFound, title: "No recording", text: "This note has no recording.", back: ("/notes", "Back to the notes"))

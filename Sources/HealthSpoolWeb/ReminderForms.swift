@@ -112,8 +112,8 @@ enum ReminderForms {
         }
     }
 
-    static func page(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
-        let view = try HealthJournal(context: ctx).remindersView(now: DaemonClock.now())
+    static func page(store: LentStore, query: Form, csrf: FormKeys) throws -> String {
+        let view = try store.records().remindersView(now: DaemonClock.now())
         return render(view, query: query, csrf: csrf, typed: nil)
     }
 
@@ -140,8 +140,8 @@ enum ReminderForms {
     }
 
     /// Adds a reminder; Undo removes it.
-    static func add(_ ctx: DaemonContext, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
-        let journal = try HealthJournal(context: ctx)
+    static func add(_ ctx: DaemonContext, _ store: LentStore, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
+        let journal = try store.records()
         let now = DaemonClock.now()
         let (typed, asked) = read(form, journal: journal, now: now)
         guard let (name, times, rule, start, med) = asked else {
@@ -154,8 +154,8 @@ enum ReminderForms {
         } catch { return (Page.redirect("/reminders", error: WebJournal.message(error)), nil) }
     }
 
-    static func editPage(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
-        editDocument(try HealthJournal(context: ctx).reminderEditView(id: Int64(query["id"] ?? "")), typed: nil, csrf: csrf)
+    static func editPage(store: LentStore, query: Form, csrf: FormKeys) throws -> String {
+        editDocument(try store.records().reminderEditView(id: Int64(query["id"] ?? "")), typed: nil, csrf: csrf)
     }
 
     static func editDocument(_ view: ReminderEditView, typed: Typed?, csrf: FormKeys) -> String {
@@ -164,8 +164,8 @@ enum ReminderForms {
 
     /// Changes the reminder, or shows the form again with what was typed and what to change
     /// (422); Undo puts it back as it was.
-    static func edit(_ ctx: DaemonContext, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
-        let journal = try HealthJournal(context: ctx)
+    static func edit(_ ctx: DaemonContext, _ store: LentStore, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
+        let journal = try store.records()
         let now = DaemonClock.now()
         guard let id = Int64(form["id"] ?? ""), let old = try? journal.reminder(id) else {
             return (Page.redirect("/reminders", error: "This reminder is not there any more."), nil)

@@ -59,8 +59,8 @@ struct ReportPage: Sendable {
         return .standard
     }
 
-    static func render(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
-        let view = try VisitReports(journal: try HealthJournal(context: ctx)).view(ask(query), questions: query["questions"], now: DaemonClock.now())
+    static func render(store: LentStore, query: Form, csrf: FormKeys) throws -> String {
+        let view = try VisitReports(journal: try store.records()).view(ask(query), questions: query["questions"], now: DaemonClock.now())
         let page = ReportPage(view, days: query["days"], since: query["since"])
         return WebTemplates.render(PageFrame(title: "Health summary", path: "/report", keys: csrf,
                                              extraStyles: ["/static/report.css", "/report/page.css?from=\(page.from)&to=\(page.to)"],

@@ -6,8 +6,8 @@ import HealthSpoolDaemon
 /// counted in the day's steps on Today, the day view and `healthspool day`.
 enum StepsForm {
     /// The typed count and time read in the machine's zone at the request's time.
-    static func parse(_ ctx: DaemonContext, _ fields: [String: String]) throws -> MeasurementEntry.Outcome {
-        let journal = try HealthJournal(context: ctx)
+    static func parse(store: LentStore, _ fields: [String: String]) throws -> MeasurementEntry.Outcome {
+        let journal = try store.records()
         return MeasurementEntry.parseSteps(fields: fields, now: journal.local(DaemonClock.now()), zone: journal.zone)
     }
 }

@@ -67,19 +67,19 @@ enum SymptomEdits {
     }
 
     /// The edit page of one entry.
-    static func page(_ ctx: DaemonContext, id: String, query: Form, keys: FormKeys) throws -> String {
-        let view = try WebJournal.open(ctx).symptomEditView(id)
+    static func page(store: LentStore, id: String, query: Form, keys: FormKeys) throws -> String {
+        let view = try store.journal().symptomEditView(id)
         let title = view.entry.map { "Change: \($0.symptom)" } ?? "Change a symptom"
         return WebTemplates.render(PageFrame(title: title, path: "/journal", keys: keys, notice: Notice(query, back: "/journal"),
                                              page: EditPage(view, back: Edits.back(query, else: "/journal"))), "symptom-edit")
     }
 
     /// Saves the changed fields; lands on `back` with Undo (the entry as it was).
-    static func save(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func save(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         let back = Edits.back(form, else: "/journal")
         let id = form["id"] ?? ""
         do {
-            return try JournalRunner.run(context: ctx) { r in
+            return try store.run { r in
                 let old = try r.entries.symptomEntry(id)
                 var changes = SymptomChanges()
                 if let s = form["severity"].flatMap(Severity.init(parsing:)), s != old.severity { changes.severity = s }
@@ -104,10 +104,10 @@ enum SymptomEdits {
     }
 
     /// Deletes the entry; lands on `back` with Undo (the entry back, same id).
-    static func delete(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func delete(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         let back = Edits.back(form, else: "/journal")
         do {
-            return try JournalRunner.run(context: ctx) { r in
+            return try store.run { r in
                 let old = try r.entries.symptomEntry(form["id"] ?? "")
                 let e = try r.entries.deleteSymptom(old.id.description)
                 return (Page.redirect(back, ok: "Deleted: \(e.symptom), \(e.severity), at \(String(e.at.iso8601Local.dropFirst(11).prefix(5)))."),

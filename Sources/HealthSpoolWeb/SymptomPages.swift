@@ -13,16 +13,16 @@ enum SymptomPages {
 
     /// Second step (`symptom-log.mustache`): how bad it is (each a button that saves),
     /// optional details above.
-    static func logPage(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
+    static func logPage(store: LentStore, query: Form, csrf: FormKeys) throws -> String {
         let symptom = (query["symptom"] ?? "").trimmingSpaces
         let page = symptom.isEmpty ? SymptomLogPage(symptom: nil, choices: nil, now: DaemonClock.now())
-            : SymptomLogPage(symptom: symptom, choices: try WebJournal.open(ctx).logChoices(), now: DaemonClock.now())
+            : SymptomLogPage(symptom: symptom, choices: try store.journal().logChoices(), now: DaemonClock.now())
         return WebTemplates.render(PageFrame(title: symptom.isEmpty ? "Log a symptom" : "Log: \(symptom)", path: "/symptoms/log", keys: csrf,
                                              notice: Notice(query, back: "/symptoms/log"), page: page), "symptom-log")
     }
 
     /// Saves the entry; lands on the journal page with the day's scores, and Undo.
-    static func log(_ ctx: DaemonContext, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func log(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         let symptom = form["symptom"] ?? ""
         guard let severity = Severity(parsing: form["severity"] ?? "") else {
             return (Page.redirect("/", error: "Choose how bad it is: Mild, Moderate, Severe or Debilitating."), nil)
@@ -35,7 +35,7 @@ enum SymptomPages {
             let log = SymptomLog(symptom: symptom, severity: severity, when: optional("when").flatMap(PartOfDay.init(rawValue:)),
                                  category: optional("category"), relievedBy: list("relieved"), aggravatedBy: list("aggravated"),
                                  note: optional("note"))
-            let (e, _) = try WebJournal.open(ctx).logSymptom(log)
+            let (e, _) = try store.journal().logSymptom(log)
             return (Page.redirect("/journal", ok: "Saved: \(e.symptom), \(e.severity), at \(Format.local(e.at).suffix(5)).",
                                   emergency: EmergencyLine.line(symptom: e.symptom, severity: e.severity) != nil), .deleteSymptom(e.id))
         } catch {

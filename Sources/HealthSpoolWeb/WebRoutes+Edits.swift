@@ -10,14 +10,14 @@ extension WebRoutes {
 
         router.get("/symptoms/:id/edit") { r, c in
             let id = c.parameters.get("id") ?? ""
-            return try await page(r, c) { ctx, q, keys in try SymptomEdits.page(ctx, id: id, query: q, keys: keys) }
+            return try await page(r, c) { _, store, q, keys in try SymptomEdits.page(store: store, id: id, query: q, keys: keys) }
         }
         router.post("/symptoms/edit") { r, c in try await undoable(r, c, SymptomEdits.save) }
         router.post("/symptoms/delete") { r, c in try await undoable(r, c, SymptomEdits.delete) }
 
         router.get("/lifestyle/:id/edit") { r, c in
             let id = c.parameters.get("id") ?? ""
-            return try await page(r, c) { ctx, q, keys in try LifestyleEdits.page(ctx, id: id, query: q, keys: keys) }
+            return try await page(r, c) { _, store, q, keys in try LifestyleEdits.page(store: store, id: id, query: q, keys: keys) }
         }
         router.post("/lifestyle/edit") { r, c in try await undoable(r, c, LifestyleEdits.save) }
         router.post("/lifestyle/delete") { r, c in try await undoable(r, c, LifestyleEdits.delete) }
@@ -27,14 +27,14 @@ extension WebRoutes {
 
         router.get("/notes/:id/edit") { r, c in
             let id = c.parameters.get("id") ?? ""
-            return try await page(r, c) { ctx, q, keys in try NoteEdits.page(ctx, id: id, query: q, keys: keys) }
+            return try await page(r, c) { _, store, q, keys in try NoteEdits.page(store: store, id: id, query: q, keys: keys) }
         }
         router.post("/notes/edit") { r, c in try await undoable(r, c, NoteEdits.save) }
         router.post("/notes/delete") { r, c in try await undoable(r, c, NoteEdits.delete) }
 
         router.get("/measure/:key/edit") { r, c in
             let key = c.parameters.get("key") ?? ""
-            return try await page(r, c) { ctx, q, keys in try MeasureEdits.page(ctx, key: key, query: q, keys: keys) }
+            return try await page(r, c) { ctx, store, q, keys in try MeasureEdits.page(ctx, store: store, key: key, query: q, keys: keys) }
         }
         router.post("/measure/edit") { r, c in try await undoable(r, c, MeasureEdits.save) }
         router.post("/measure/delete") { r, c in try await undoable(r, c, MeasureEdits.delete) }
@@ -45,11 +45,11 @@ extension WebRoutes {
     /// the redirect, so the page it lands on shows an Undo button in the confirmation. Carried
     /// out once per one-time token, as every form (`action`).
     func undoable(_ request: Request, _ context: WebContext,
-                  _ perform: @escaping @Sendable (DaemonContext, Form, FormKeys) throws -> (Response, JournalUndo?)) async throws -> Response {
+                  _ perform: @escaping @Sendable (DaemonContext, LentStore, Form, FormKeys) throws -> (Response, JournalUndo?)) async throws -> Response {
         let session = context.session?.id ?? ""
         let undos = self.undos
-        return try await action(request, context) { ctx, form, keys in
-            let (response, undo) = try perform(ctx, form, keys)
+        return try await action(request, context, borrowing: { ctx, store, form, keys in
+            let (response, undo) = try perform(ctx, store, form, keys)
             guard let undo, !session.isEmpty, (300..<400).contains(response.status.code),
                   let location = response.headers[.location] else { return response }
             let back = String(location.prefix { $0 != "?" })
@@ -57,13 +57,13 @@ extension WebRoutes {
             var r = response
             r.headers[.location] = location + (location.contains("?") ? "&" : "?") + "undo=" + token
             return r
-        }
+        })
     }
 
     /// `undoable` for a post that answers with a redirect and an undo alone.
     func undoable(_ request: Request, _ context: WebContext,
-                  _ perform: @escaping @Sendable (DaemonContext, Form) throws -> (Response, JournalUndo?)) async throws -> Response {
-        try await undoable(request, context) { ctx, form, _ in try perform(ctx, form) }
+                  _ perform: @escaping @Sendable (DaemonContext, LentStore, Form) throws -> (Response, JournalUndo?)) async throws -> Response {
+        try await undoable(request, context) { ctx, store, form, _ in try perform(ctx, store, form) }
     }
 
     /// The Undo button: takes the session's offer back and carries it out; lands on the page
@@ -71,17 +71,17 @@ extension WebRoutes {
     func undo(_ request: Request, _ context: WebContext) async throws -> Response {
         let session = context.session?.id ?? ""
         let undos = self.undos
-        return try await action(request, context) { ctx, form in
+        return try await action(request, context, borrowing: { _, store, form, _ in
             let fallback = Edits.back(form, else: "/")
             guard let token = form["undo"], let offer = undos.take(token, session: session, now: DaemonClock.now().millis) else {
                 return Page.redirect(fallback, error: "There is nothing to undo here any more: it was undone already, or it is too long ago.")
             }
             do {
-                return Page.redirect(offer.back, ok: try offer.undo.apply(context: ctx))
+                return Page.redirect(offer.back, ok: try store.apply(offer.undo))
             } catch {
                 return Page.redirect(offer.back, error: "It could not be undone: \(WebJournal.message(error))")
             }
-        }
+        })
     }
 }
 

@@ -5,10 +5,10 @@ import Hummingbird
 extension WebRoutes {
     /// The health journal's screens: logging a symptom, goals checked off, notes with audio.
     func addJournalPages(_ router: Router<WebContext>) {
-        router.get("/symptoms/log") { r, c in try await page(r, c) { ctx, q, csrf in try SymptomPages.logPage(ctx, query: q, csrf: csrf) } }
+        router.get("/symptoms/log") { r, c in try await page(r, c) { _, store, q, csrf in try SymptomPages.logPage(store: store, query: q, csrf: csrf) } }
         router.post("/symptoms/log") { r, c in try await undoable(r, c, SymptomPages.log) }
         router.post("/goals/done") { r, c in try await undoable(r, c, JournalToday.goalDone) }
-        router.get("/notes") { r, c in try await page(r, c) { ctx, q, csrf in try NotePages.render(ctx, query: q, csrf: csrf) } }
+        router.get("/notes") { r, c in try await page(r, c) { _, store, q, csrf in try NotePages.render(store: store, query: q, csrf: csrf) } }
         router.post("/notes/add") { r, c in try await undoable(r, c, NotePages.add) }
         router.post("/notes/audio") { request, context in
             let query = Form(request.uri.query ?? "")
@@ -18,8 +18,9 @@ extension WebRoutes {
             let env = environment
             let session = context.session?.id ?? ""
             let undos = self.undos
-            return try await store.run {
-                try NotePages.addWithAudio(try DaemonContext(environment: env), query: query, contentType: type, audio: bytes) { undo in
+            return try await store.lease(.write) { lease in
+                let ctx = try DaemonContext(environment: env)
+                return try NotePages.addWithAudio(ctx, store: try lease.uses(ctx), query: query, contentType: type, audio: bytes) { undo in
                     session.isEmpty ? nil : undos.offer(undo, session: session, back: "/notes", now: DaemonClock.now().millis)
                 }
             }
@@ -27,7 +28,7 @@ extension WebRoutes {
         router.get("/notes/:id/audio") { _, c in
             let id = c.parameters.get("id") ?? ""
             let env = environment
-            return try await store.run { try NotePages.audio(try DaemonContext(environment: env), id: id) }
+            return try await store.lease(.read) { lease in try NotePages.audio(store: try lease.uses(try DaemonContext(environment: env)), id: id) }
         }
     }
 }

@@ -8,10 +8,10 @@ extension WebRoutes {
         router.get("/") { r, c in try await page(r, c) { ctx, store, q, csrf in try HomePage.render(ctx, store: store, query: q, csrf: csrf) } }
         router.get("/sync") { r, c in try await page(r, c) { ctx, q, csrf in try SyncPage.render(ctx, query: q, csrf: csrf) } }
         router.get("/settings") { r, c in try await page(r, c) { ctx, q, csrf in SettingsPage.render(ctx, query: q, csrf: csrf) } }
-        router.get("/journal") { r, c in try await page(r, c) { ctx, q, csrf in try JournalToday.render(ctx, query: q, csrf: csrf) } }
-        router.get("/meds") { r, c in try await page(r, c) { ctx, q, csrf in try MedicationsPage.render(ctx, query: q, csrf: csrf) } }
-        router.get("/reminders") { r, c in try await page(r, c) { ctx, q, csrf in try ReminderForms.page(ctx, query: q, csrf: csrf) } }
-        router.get("/measure") { r, c in try await page(r, c) { ctx, q, csrf in try MeasurePage.render(ctx, query: q, csrf: csrf) } }
+        router.get("/journal") { r, c in try await page(r, c) { _, store, q, csrf in try JournalToday.render(store: store, query: q, csrf: csrf) } }
+        router.get("/meds") { r, c in try await page(r, c) { _, store, q, csrf in try MedicationsPage.render(store: store, query: q, csrf: csrf) } }
+        router.get("/reminders") { r, c in try await page(r, c) { _, store, q, csrf in try ReminderForms.page(store: store, query: q, csrf: csrf) } }
+        router.get("/measure") { r, c in try await page(r, c) { ctx, store, q, csrf in try MeasurePage.render(ctx, store: store, query: q, csrf: csrf) } }
 
         router.post("/settings/types") { r, c in try await action(r, c, SettingsPage.saveTypes) }
         router.post("/settings/glucose") { r, c in try await action(r, c, SettingsPage.saveGlucoseUnit) }
@@ -21,9 +21,9 @@ extension WebRoutes {
         router.post("/settings/gateway/test") { r, c in try await action(r, c, SettingsPage.testGateway) }
         router.post("/meds/add") { r, c in try await undoable(r, c, JournalPages.addMedication) }
         router.post("/meds/take") { r, c in try await undoable(r, c, DoseEdits.take) }
-        router.post("/reminders/add") { r, c in try await undoable(r, c, ReminderForms.add as @Sendable (DaemonContext, Form, FormKeys) throws -> (Response, JournalUndo?)) }
+        router.post("/reminders/add") { r, c in try await undoable(r, c, ReminderForms.add as @Sendable (DaemonContext, LentStore, Form, FormKeys) throws -> (Response, JournalUndo?)) }
         router.post("/reminders/remove") { r, c in try await undoable(r, c, JournalPages.removeReminder) }
-        router.post("/measure") { r, c in try await undoable(r, c, MeasurePage.add as @Sendable (DaemonContext, Form, FormKeys) throws -> (Response, JournalUndo?)) }
+        router.post("/measure") { r, c in try await undoable(r, c, MeasurePage.add as @Sendable (DaemonContext, LentStore, Form, FormKeys) throws -> (Response, JournalUndo?)) }
 
         router.post("/sync") { _, _ in
             let env = environment

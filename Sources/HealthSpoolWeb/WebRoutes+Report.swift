@@ -6,7 +6,7 @@ extension WebRoutes {
     /// The doctor's summary and its style sheets: the same as the file's, and the printed pages' header
     /// (its script is an embedded asset, `Assets/report.js`).
     func addReportPages(_ router: Router<WebContext>) {
-        router.get("/report") { r, c in try await page(r, c) { ctx, q, csrf in try ReportPage.render(ctx, query: q, csrf: csrf) } }
+        router.get("/report") { r, c in try await page(r, c) { _, store, q, csrf in try ReportPage.render(store: store, query: q, csrf: csrf) } }
         router.get("/static/report.css") { _, _ in
             var r = Page.respond(.ok, ReportHTML.css, type: "text/css; charset=utf-8")
             r.headers[.cacheControl] = "max-age=3600"

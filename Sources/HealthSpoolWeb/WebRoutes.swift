@@ -58,7 +58,9 @@ struct WebRoutes: Sendable {
         return router
     }
 
-    /// A page rendered on a store reader's thread (it reads SQLite and files) from the current configuration.
+    /// A page that borrows no connection (settings; the sync page, whose `SendingView` reads the
+    /// status report on its own), rendered on a store reader's thread from the current
+    /// configuration.
     func page(_ request: Request, _ context: WebContext,
               _ render: @escaping @Sendable (DaemonContext, Form, FormKeys) throws -> String) async throws -> Response {
         let query = Form(request.uri.query ?? "")
@@ -89,7 +91,8 @@ struct WebRoutes: Sendable {
         return FormKeys(csrf: context.session?.csrf ?? "") { tokens.issue(session: session) }
     }
 
-    /// A form post carried out on the store writer's thread; answers with a redirect.
+    /// A form post that borrows no connection (the settings'), carried out on the store writer's
+    /// thread; answers with a redirect.
     func action(_ request: Request, _ context: WebContext,
                 _ perform: @escaping @Sendable (DaemonContext, Form) throws -> Response) async throws -> Response {
         try await action(request, context) { ctx, form, _ in try perform(ctx, form) }
@@ -101,11 +104,32 @@ struct WebRoutes: Sendable {
     /// usable. A post without a token (a script's) is carried out as it comes.
     func action(_ request: Request, _ context: WebContext,
                 _ perform: @escaping @Sendable (DaemonContext, Form, FormKeys) throws -> Response) async throws -> Response {
+        let env = environment
+        return try await once(request, context) { form, keys in
+            try await store.run(.write) { try perform(try DaemonContext(environment: env), form, keys) }
+        }
+    }
+
+    /// `action`, carried out with the writer's connection, the one store connection the post
+    /// borrows from the pool (it opens none of its own).
+    func action(_ request: Request, _ context: WebContext,
+                borrowing perform: @escaping @Sendable (DaemonContext, LentStore, Form, FormKeys) throws -> Response) async throws -> Response {
+        let env = environment
+        return try await once(request, context) { form, keys in
+            try await store.lease(.write) { lease in
+                let ctx = try DaemonContext(environment: env)
+                return try perform(ctx, try lease.uses(ctx), form, keys)
+            }
+        }
+    }
+
+    /// Carries out `perform` with the request's form once per one-time token (see `action`).
+    private func once(_ request: Request, _ context: WebContext,
+                      _ perform: @escaping @Sendable (Form, FormKeys) async throws -> Response) async throws -> Response {
         var request = request
         let form = try await context.form(of: &request)
-        let env = environment
         let keys = keys(context)
-        let run = { try await store.run(.write) { try perform(try DaemonContext(environment: env), form, keys) } }
+        let run = { try await perform(form, keys) }
         guard let token = form[FormKeys.field], let session = context.session?.id else { return try await run() }
         var claim = formTokens.claim(token, session: session)
         // A repeat that arrives while the first post is still being carried out waits for its answer.

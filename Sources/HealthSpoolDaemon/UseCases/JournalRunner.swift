@@ -25,11 +25,17 @@ public final class JournalRunner {
     /// Symptoms, lifestyle factors, days and scores.
     public let entries: JournalUseCases
 
-    init(configuration: Configuration, now: Timestamp, announce: @escaping ([String]) -> Void) throws {
+    convenience init(configuration: Configuration, now: Timestamp, announce: @escaping ([String]) -> Void) throws {
+        self.init(store: try SampleStore.connect(to: configuration, busyTimeout: SampleStore.interactiveBusyTimeout),
+                  configuration: configuration, now: now, announce: announce)
+    }
+
+    /// On `store`, a connection already open (one borrowed from a `StorePool`).
+    init(store: SampleStore, configuration: Configuration, now: Timestamp, announce: @escaping ([String]) -> Void) {
         self.configuration = configuration
         self.now = now
         self.announce = announce
-        store = try SampleStore.connect(to: configuration, busyTimeout: SampleStore.interactiveBusyTimeout)
+        self.store = store
         entries = JournalUseCases(store: store, settings: configuration.settings, clock: { now })
         entries.onQueued = announce
     }
@@ -64,8 +70,22 @@ public final class JournalRunner {
     /// `run` with another announcement (a test's).
     static func run<T>(configuration: Configuration, now: Timestamp, announce: @escaping ([String]) -> Void,
                        _ body: (JournalRunner) throws -> T) throws -> T {
+        try refusing { try body(try JournalRunner(configuration: configuration, now: now, announce: announce)) }
+    }
+
+    /// `run(configuration:now:_:)` on `store`, a connection already open (one a `StorePool` lends).
+    static func run<T>(on store: SampleStore, configuration: Configuration, now: Timestamp,
+                       _ body: (JournalRunner) throws -> T) throws -> T {
+        let socket = configuration.controlSocket
+        return try refusing {
+            try body(JournalRunner(store: store, configuration: configuration, now: now, announce: { ControlClient.observe($0, socket: socket) }))
+        }
+    }
+
+    /// `body`, its journal refusals (and a store that stayed busy) as a `Refusal`.
+    private static func refusing<T>(_ body: () throws -> T) throws -> T {
         do {
-            return try body(try JournalRunner(configuration: configuration, now: now, announce: announce))
+            return try body()
         } catch let e as JournalError {
             throw Refusal(description: e.description)
         } catch let e as SymptomJournalError {
