@@ -88,6 +88,29 @@ extension WebFixture {
 
 /// `/notes` and `/notes/ID/edit`.
 @Suite struct NoteRouteTests {
+    /// A year of notes is not one long page: the newest thirty, then "Show older notes" adds
+    /// thirty more and lands on the first of them; the list ends without the link.
+    @Test func theNewestThirtyNotesAreShownAndShowOlderNotesAddsThirtyMore() async throws {
+        let web = try WebFixture()
+        let journal = try web.healthJournal()
+        let start = DaemonClock.now().millis - 40 * 86_400_000
+        let notes = try (0..<35).map { i in
+            try journal.addNote(text: "note \(i)", category: nil, audio: nil, now: Timestamp(millis: start + Int64(i) * 86_400_000))
+        }
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let first = try await client.execute(uri: "/notes", method: .get, headers: WebFixture.headers(session)).text
+            #expect(first.components(separatedBy: "<li class=\"note\"").count - 1 == 30)
+            #expect(first.contains("<p>note 34</p>") && first.contains("<p>note 5</p>") && !first.contains("<p>note 4</p>"))
+            #expect(first.contains("<p>The newest 30 of 35 notes are shown.</p>"))
+            #expect(first.contains("<a class=\"button secondary\" id=\"more-notes\" href=\"/notes?shown=60#note-\(notes[4].id)\">Show older notes</a>"))
+            let more = try await client.execute(uri: "/notes?shown=60", method: .get, headers: WebFixture.headers(session)).text
+            #expect(more.components(separatedBy: "<li class=\"note\"").count - 1 == 35)
+            #expect(more.contains("<li class=\"note\" id=\"note-\(notes[4].id)\"") && more.contains("<p>note 0</p>"))
+            #expect(!more.contains("more-notes"))
+        }
+    }
+
     @Test func withoutASessionNotesAskToLogInAndAFormWithoutTheCSRFTokenIsRefused() async throws {
         let web = try WebFixture()
         let n = try web.healthJournal().addNote(text: "x", category: nil, audio: nil, now: DaemonClock.now())
