@@ -36,13 +36,6 @@ extension JournalUseCases {
     }
 }
 
-extension SendingView {
-    /// `make(configuration:queuedCountLimit:historyLimit:)`.
-    public static func make(context: Configuration, queuedCountLimit: Int, historyLimit: Int = 8) throws -> SendingView {
-        try make(configuration: context, queuedCountLimit: queuedCountLimit, historyLimit: historyLimit)
-    }
-}
-
 extension LockFlag {
     /// `isSet(path:)` of `context.lockFlagPath`.
     public static func isSet(context: Configuration) -> Bool { isSet(path: context.lockFlagPath) }

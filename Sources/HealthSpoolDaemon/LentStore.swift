@@ -44,6 +44,11 @@ public struct LentStore {
         try undo.apply(on: store, configuration: configuration, now: now)
     }
 
+    /// The sending page's view (`SendingView`), its queued counts and history read here.
+    public func sending(queuedCountLimit: Int) throws -> SendingView {
+        try SendingView.make(configuration: configuration, queuedCountLimit: queuedCountLimit, store: store)
+    }
+
     /// The samples waiting to be sent, per type.
     public func queuedCounts() throws -> [String: Int] { try store.queuedCounts() }
 

@@ -71,8 +71,8 @@ struct SyncPage: Sendable {
         hasSends = !sends.isEmpty
     }
 
-    static func render(_ ctx: DaemonContext, query: Form, csrf: FormKeys) throws -> String {
-        let page = SyncPage(try SendingView.make(context: ctx, queuedCountLimit: queuedCountLimit))
+    static func render(store: LentStore, query: Form, csrf: FormKeys) throws -> String {
+        let page = SyncPage(try store.sending(queuedCountLimit: queuedCountLimit))
         return WebTemplates.render(PageFrame(title: "Sending", path: "/sync", keys: csrf, notice: Notice(query, back: "/sync"), page: page), "sync")
     }
 }

@@ -6,7 +6,7 @@ import Hummingbird
 extension WebRoutes {
     func addPages(_ router: Router<WebContext>) {
         router.get("/") { r, c in try await page(r, c) { ctx, store, q, csrf in try HomePage.render(ctx, store: store, query: q, csrf: csrf) } }
-        router.get("/sync") { r, c in try await page(r, c) { ctx, q, csrf in try SyncPage.render(ctx, query: q, csrf: csrf) } }
+        router.get("/sync") { r, c in try await page(r, c) { _, store, q, csrf in try SyncPage.render(store: store, query: q, csrf: csrf) } }
         router.get("/settings") { r, c in try await page(r, c) { ctx, q, csrf in SettingsPage.render(ctx, query: q, csrf: csrf) } }
         router.get("/journal") { r, c in try await page(r, c) { _, store, q, csrf in try JournalToday.render(store: store, query: q, csrf: csrf) } }
         router.get("/meds") { r, c in try await page(r, c) { _, store, q, csrf in try MedicationsPage.render(store: store, query: q, csrf: csrf) } }

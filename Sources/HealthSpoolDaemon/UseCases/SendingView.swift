@@ -28,9 +28,12 @@ public struct SendingView: Sendable {
     public var history: [Attempt]
 
     /// The sending page's view; queued counts past `queuedCountLimit` are not counted further.
-    public static func make(configuration: Configuration, queuedCountLimit: Int, historyLimit: Int = 8) throws -> SendingView {
-        let report = try StatusReport(configuration: configuration, queuedCountLimit: queuedCountLimit).json
-        let history = FileSystem.exists(configuration.storePath) ? ((try? SampleStore(path: configuration.storePath).syncHistory(limit: historyLimit)) ?? []) : []
+    /// Reads the store through `store` (the web's lent connection), else through one connection
+    /// of its own when the store exists.
+    static func make(configuration: Configuration, queuedCountLimit: Int, historyLimit: Int = 8, store: SampleStore?) throws -> SendingView {
+        let store = store ?? (FileSystem.exists(configuration.storePath) ? try? SampleStore(path: configuration.storePath) : nil)
+        let report = try StatusReport(configuration: configuration, queuedCountLimit: queuedCountLimit, store: store).json
+        let history = (try? store?.syncHistory(limit: historyLimit)) ?? []
         return SendingView(
             state: report["daemon"]?["state"]?.stringValue ?? "stopped", lastSent: report["lastSuccessfulSync"]?["at"]?.stringValue,
             problem: report["gateway"]?["stoppedReason"]?.stringValue ?? report["gateway"]?["error"]?.stringValue,
