@@ -17,6 +17,8 @@ import Logging
 public final class App: Sendable {
     /// The configuration read at start.
     public let configuration: Configuration
+    /// The configuration in effect: this one, then each reload's (the web interface reads it).
+    public let current: CurrentConfiguration
     public let logger: Logger
     /// The clock of every timer and "now" in the daemon (a manual one in the services' tests).
     public let clock: any ServiceClock
@@ -31,6 +33,7 @@ public final class App: Sendable {
     public init(configuration: Configuration, logger: Logger, clock: any ServiceClock = WallServiceClock(),
                 transport: @escaping SyncWorker.TransportFactory = SyncWorker.httpsTransport) throws(ThreadExecutorError) {
         self.configuration = configuration
+        current = CurrentConfiguration(configuration)
         self.logger = logger
         self.clock = clock
         self.transport = transport

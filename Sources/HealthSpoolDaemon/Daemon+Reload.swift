@@ -14,6 +14,7 @@ extension Daemon {
             let change = SettingsChange.between(configuration.settings, fresh.settings)
             let wasUnusable = status.reloadError != nil || sync.assumeIsolated { $0.isUnusable }
             configuration = fresh
+            current.set(fresh)
             intake.assumeIsolated { $0.configuration = fresh }
             status.configuration = fresh
             status.reloadError = nil

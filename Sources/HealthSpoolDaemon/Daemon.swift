@@ -117,6 +117,8 @@ public final class Daemon: Sendable {
     }
     /// The counters for Prometheus (`/metrics`, `metrics.textfile`): the app's.
     let metrics: DaemonMetrics
+    /// The configuration in effect, as the web interface reads it: each reload sets it.
+    let current: CurrentConfiguration
 
     /// The daemon of `app`: its parts take the app's configuration, clock, transport and
     /// counters.
@@ -127,6 +129,7 @@ public final class Daemon: Sendable {
         (startedUp, startUpReporter) = AsyncStream.makeStream(of: Void.self)
         let (configuration, logger, clock, metrics) = (app.configuration, app.logger, app.clock, app.metrics)
         mutable = Lock(Mutable(configuration: configuration))
+        current = app.current
         self.logger = logger
         self.clock = clock
         self.metrics = metrics

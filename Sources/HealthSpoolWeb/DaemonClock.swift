@@ -3,5 +3,5 @@ import HealthSpoolCore
 
 /// The wall clock, as the daemon reads it.
 enum DaemonClock {
-    static func now() -> Timestamp { DaemonContext.now() }
+    static func now() -> Timestamp { Configuration.now() }
 }

@@ -7,7 +7,7 @@ import Hummingbird
 /// `med dose edit|remove`.
 enum DoseEdits {
     /// Logs a dose taken now; Undo removes it.
-    static func take(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func take(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         let back = Page.back(form, else: "/meds")
         do {
             let (d, m) = try store.records().takeDose(form["id"] ?? "", at: DaemonClock.now())
@@ -16,7 +16,7 @@ enum DoseEdits {
     }
 
     /// Changes when a dose was taken (a time today, or on the dose's own day); Undo puts the old time back.
-    static func retime(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func retime(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         let back = Edits.back(form, else: "/meds")
         do {
             let journal = try store.records()
@@ -33,7 +33,7 @@ enum DoseEdits {
     }
 
     /// Deletes a dose; Undo puts it back with its id.
-    static func delete(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func delete(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         let back = Edits.back(form, else: "/meds")
         do {
             let journal = try store.records()

@@ -88,7 +88,7 @@ enum GoalForms {
         }
     }
 
-    static func page(_ ctx: DaemonContext, store: LentStore, query: Form, csrf: FormKeys) throws -> String {
+    static func page(_ ctx: Configuration, store: LentStore, query: Form, csrf: FormKeys) throws -> String {
         let view = try store.records().goalsView(now: DaemonClock.now(), style: NumberStyle(environment: ctx.environment))
         return render(view, query: query, csrf: csrf, typed: nil)
     }
@@ -99,7 +99,7 @@ enum GoalForms {
     }
 
     /// Adds the goal, or shows the form again with what was typed and what to change (422).
-    static func add(_ ctx: DaemonContext, _ store: LentStore, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
+    static func add(_ ctx: Configuration, _ store: LentStore, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
         let journal = try store.records()
         let now = DaemonClock.now()
         var typed = Typed(form: form)
@@ -135,7 +135,7 @@ enum GoalForms {
     }
 
     /// Removes a goal; Undo puts it back with the days it was checked off.
-    static func remove(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func remove(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         do {
             let removed = try store.records().removeGoalKeeping(Int64(form["id"] ?? "") ?? -1)
             return (Page.redirect("/goals", ok: "Removed: \(removed.goal.name)."), .restoreGoal(removed))

@@ -34,7 +34,7 @@ struct HomePage: Sendable {
         goals = GoalsCard(home.goals, back: "/", style: home.style)
     }
 
-    static func render(_ ctx: DaemonContext, store: LentStore, query: Form, csrf: FormKeys) throws -> String {
+    static func render(_ ctx: Configuration, store: LentStore, query: Form, csrf: FormKeys) throws -> String {
         let page = HomePage(try store.home(zone: ctx.currentZone()).view(now: DaemonClock.now()))
         return WebTemplates.render(PageFrame(title: "Today", path: "/", keys: csrf, notice: Notice(query, back: "/"), page: page), "home")
     }

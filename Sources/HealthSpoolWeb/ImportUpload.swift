@@ -96,7 +96,7 @@ enum ImportUpload {
     /// Where the import of the spool file `name` is: `waiting` (in the spool), `importing`,
     /// `done` (with the import's figures) or `failed` (with the reason). `store`: the connection
     /// the request borrowed, asked for the recent imports only when the store exists.
-    static func status(of name: String, context ctx: DaemonContext, store: (DaemonContext) throws -> LentStore) throws -> JSONValue {
+    static func status(of name: String, context ctx: Configuration, store: (Configuration) throws -> LentStore) throws -> JSONValue {
         let spool = ctx.spool
         var live: JSONValue = .null
         if let text = try? FileSystem.readText(ctx.statusFile), let v = try? JSONParser.parse(text) { live = v }

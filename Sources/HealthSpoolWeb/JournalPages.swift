@@ -7,7 +7,7 @@ import Hummingbird
 /// and its forms: `ReminderForms`; measurements: `MeasurePage`).
 enum JournalPages {
     /// Adds a medication; Undo removes it.
-    static func addMedication(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func addMedication(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         do {
             let m = try store.records().addMedication(Medication(name: form["name"] ?? "", dose: form["dose"] ?? ""), now: DaemonClock.now())
             return (Page.redirect("/meds", ok: "Added \(m.name)."), .removeMedication(m.id))
@@ -15,7 +15,7 @@ enum JournalPages {
     }
 
     /// Removes a reminder; Undo puts it back with its id and when it last rang.
-    static func removeReminder(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func removeReminder(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         do {
             let journal = try store.records()
             let id = Int64(form["id"] ?? "") ?? -1

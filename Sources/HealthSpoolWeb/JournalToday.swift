@@ -47,7 +47,7 @@ struct JournalToday: Sendable {
 
     /// Checks a goal off by hand for today; Undo takes the check back (none when it was
     /// checked off already).
-    static func goalDone(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func goalDone(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         do {
             let journal = try store.records()
             let now = DaemonClock.now()

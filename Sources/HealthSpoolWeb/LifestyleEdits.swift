@@ -60,7 +60,7 @@ struct LifestyleEdits: Sendable {
                                              page: LifestyleEdits(e, back: back)), "lifestyle-edit")
     }
 
-    static func save(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func save(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         let back = Edits.back(form, else: "/day")
         let id = form["id"] ?? ""
         do {
@@ -92,7 +92,7 @@ struct LifestyleEdits: Sendable {
         }
     }
 
-    static func delete(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func delete(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         let back = Edits.back(form, else: "/day")
         do {
             return try store.run { r in

@@ -127,7 +127,7 @@ struct LifestylePage: Sendable {
     }
 
     /// Logs the factor, or shows the form again with what was typed and what to change (422).
-    static func log(_ ctx: DaemonContext, _ store: LentStore, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
+    static func log(_ ctx: Configuration, _ store: LentStore, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
         var typed = Typed(form: form)
         let factor = typed.other.trimmingSpaces.isEmpty ? typed.factor.trimmingSpaces : typed.other.trimmingSpaces
         if factor.isEmpty { typed.problems["factor"] = "Choose what you want to note, or type it under Or something else." }

@@ -39,7 +39,7 @@ enum MeasureCharts {
     }
 
     /// The charts over the last 30 days, or 90 with `range=90`.
-    static func section(_ ctx: DaemonContext, _ view: MeasurementsView, query: Form) -> Section {
+    static func section(_ ctx: Configuration, _ view: MeasurementsView, query: Form) -> Section {
         let days = Int(query["range"] ?? "") == 90 ? 90 : 30
         let zone = (try? ZoneInfo.current(environment: ctx.environment)) ?? .utc
         let today = WallClock.localDay(of: DaemonClock.now(), zone: zone)

@@ -65,14 +65,14 @@ enum MeasureEdits {
         }
     }
 
-    static func page(_ ctx: DaemonContext, store: LentStore, key: String, query: Form, keys: FormKeys) throws -> String {
+    static func page(_ ctx: Configuration, store: LentStore, key: String, query: Form, keys: FormKeys) throws -> String {
         let view = try store.records().measurementEditView(key, glucoseUnit: ctx.settings.glucoseUnit)
         let title = view.reading.map { "Change: \($0.kind.title.lowercased())" } ?? "Change a measurement"
         return WebTemplates.render(PageFrame(title: title, path: "/measure", keys: keys, notice: Notice(query, back: "/measure"),
                                              page: EditPage(view, key: key, back: Edits.back(query, else: "/measure"))), "measure-edit")
     }
 
-    static func save(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func save(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         let back = Edits.back(form, else: "/measure")
         let key = form["key"] ?? ""
         let edit = "/measure/\(Page.percentEncode(key))/edit?back=\(Page.percentEncode(back))"
@@ -96,7 +96,7 @@ enum MeasureEdits {
         }
     }
 
-    static func delete(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func delete(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         let back = Edits.back(form, else: "/measure")
         let key = form["key"] ?? ""
         do {

@@ -75,7 +75,7 @@ struct MeasurePage: Sendable {
         days = view.days.map { Day(title: DayStrip.long($0.date), readings: $0.readings.map { ReadingRow($0, back: "/measure") }) }
     }
 
-    static func render(_ ctx: DaemonContext, store: LentStore, query: Form, csrf: FormKeys) throws -> String {
+    static func render(_ ctx: Configuration, store: LentStore, query: Form, csrf: FormKeys) throws -> String {
         let view = try store.records().measurements(now: DaemonClock.now())
         let page = MeasurePage(view, charts: MeasureCharts.section(ctx, view, query: query), glucoseUnit: view.glucoseUnit)
         return WebTemplates.render(PageFrame(title: "Measurements", path: "/measure", keys: csrf, notice: Notice(query, back: "/measure"), page: page),
@@ -96,7 +96,7 @@ struct MeasurePage: Sendable {
 
     /// Saves a measurement, or shows the page again with what was typed and, next to each field
     /// that needs it, what to do (status 422; nothing is stored).
-    static func add(_ ctx: DaemonContext, _ store: LentStore, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
+    static func add(_ ctx: Configuration, _ store: LentStore, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
         let kind = form["kind"] ?? ""
         var fields: [String: String] = [:]
         for (name, value) in form.pairs where fields[name] == nil { fields[name] = value }

@@ -75,7 +75,7 @@ enum MedicationForms {
 
     /// Changes the medication, or shows the form again with what was typed and what to change
     /// (422); Undo puts it back as it was.
-    static func edit(_ ctx: DaemonContext, _ store: LentStore, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
+    static func edit(_ ctx: Configuration, _ store: LentStore, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
         let journal = try store.records()
         guard let id = Int64(form["id"] ?? ""), let old = try journal.medications().first(where: { $0.id == id }) else {
             return (Page.redirect("/meds", error: "This medication is not there any more."), nil)
@@ -106,7 +106,7 @@ enum MedicationForms {
     }
 
     /// Removes the medication and its logged doses; Undo puts all of it back.
-    static func remove(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func remove(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         do {
             let removed = try store.records().removeMedicationKeeping(form["id"] ?? "")
             return (Page.redirect("/meds", ok: "Removed: \(removed.medication.name) and its logged doses."), .restoreMedication(removed))

@@ -33,7 +33,7 @@ struct NoteEdits: Sendable {
                                              page: NoteEdits(n)), "note-edit")
     }
 
-    static func save(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func save(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         let id = Int64(form["id"] ?? "") ?? -1
         do {
             let journal = try store.records()
@@ -46,7 +46,7 @@ struct NoteEdits: Sendable {
         }
     }
 
-    static func delete(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func delete(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         do {
             let n = try store.records().removeNoteKeepingAudio(Int64(form["id"] ?? "") ?? -1)
             return (Page.redirect("/notes", ok: "Note deleted."), .restoreNote(n))

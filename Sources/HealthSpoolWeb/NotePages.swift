@@ -93,7 +93,7 @@ struct NotePages: Sendable {
     }
 
     /// A note without a recording (the form posted without the script).
-    static func add(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func add(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         do {
             let n = try store.records().addNote(text: form["text"] ?? "", category: form["category"], audio: nil, now: DaemonClock.now())
             return (Page.redirect("/notes", ok: "Note saved in \(n.category)."), .removeNote(n.id))
@@ -105,7 +105,7 @@ struct NotePages: Sendable {
     /// beside the store; the temporary file is removed either way. Answers with the page to
     /// go to (JSON), since the script, not the browser, follows it.
     /// `offer` keeps the Undo of the new note and returns its token (`UndoLog`).
-    static func addWithAudio(_ ctx: DaemonContext, store: LentStore, query: Form, contentType: String, audio: [UInt8],
+    static func addWithAudio(_ ctx: Configuration, store: LentStore, query: Form, contentType: String, audio: [UInt8],
                              offer: (JournalUndo) -> String? = { _ in nil }) throws -> Response {
         let ext: String
         switch contentType.split(separator: ";").first.map({ String($0).trimmingSpaces.lowercased() }) ?? "" {

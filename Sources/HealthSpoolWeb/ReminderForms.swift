@@ -140,7 +140,7 @@ enum ReminderForms {
     }
 
     /// Adds a reminder; Undo removes it.
-    static func add(_ ctx: DaemonContext, _ store: LentStore, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
+    static func add(_ ctx: Configuration, _ store: LentStore, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
         let journal = try store.records()
         let now = DaemonClock.now()
         let (typed, asked) = read(form, journal: journal, now: now)
@@ -164,7 +164,7 @@ enum ReminderForms {
 
     /// Changes the reminder, or shows the form again with what was typed and what to change
     /// (422); Undo puts it back as it was.
-    static func edit(_ ctx: DaemonContext, _ store: LentStore, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
+    static func edit(_ ctx: Configuration, _ store: LentStore, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
         let journal = try store.records()
         let now = DaemonClock.now()
         guard let id = Int64(form["id"] ?? ""), let old = try? journal.reminder(id) else {

@@ -62,14 +62,14 @@ struct SettingsPage: Sendable {
         }
     }
 
-    static func render(_ ctx: DaemonContext, query: Form, csrf: FormKeys) -> String {
+    static func render(_ ctx: Configuration, query: Form, csrf: FormKeys) -> String {
         let page = SettingsPage(SettingsView(settings: ctx.settings, locked: LockFlag.isSet(context: ctx)))
         return WebTemplates.render(PageFrame(title: "Settings", path: "/settings", keys: csrf, notice: Notice(query, back: "/settings"), page: page),
                                    "settings")
     }
 
     /// One category's checkboxes: the checked types are enabled, the others disabled.
-    static func saveTypes(_ ctx: DaemonContext, _ form: Form) throws -> Response {
+    static func saveTypes(_ ctx: Configuration, _ form: Form) throws -> Response {
         guard let category = form["category"].flatMap(DataCategory.init(rawValue:)) else {
             return Page.redirect("/settings", error: "Unknown category.")
         }
@@ -90,13 +90,13 @@ struct SettingsPage: Sendable {
     ]
 
     /// The unit blood sugar is typed and shown in (`journal.glucose_unit`).
-    static func saveGlucoseUnit(_ ctx: DaemonContext, _ form: Form) throws -> Response {
+    static func saveGlucoseUnit(_ ctx: Configuration, _ form: Form) throws -> Response {
         guard let unit = form["unit"].flatMap(GlucoseUnit.init(rawValue:)) else { return Page.redirect("/settings", error: "Choose mmol/L or mg/dL.") }
         try SettingsLoader.update(paths: ctx.paths, [("journal.glucose_unit", unit.rawValue)])
         return Page.redirect("/settings", ok: "Blood sugar is now typed and shown in \(unit.rawValue).")
     }
 
-    static func saveFrequency(_ ctx: DaemonContext, _ form: Form) throws -> Response {
+    static func saveFrequency(_ ctx: Configuration, _ form: Form) throws -> Response {
         guard let f = form["frequency"].flatMap(SyncFrequency.init(rawValue:)) else { return Page.redirect("/settings", error: "Unknown choice.") }
         try SettingsLoader.update(paths: ctx.paths, [("sync.frequency", f.rawValue)])
         return Page.redirect("/settings", ok: "Saved how often data is sent.")
@@ -104,7 +104,7 @@ struct SettingsPage: Sendable {
 
     /// What happens to an imported export (`spool.after_import`): deleted at once, or kept in
     /// archive/ (the default). Exports already in archive/ stay until retention removes them.
-    static func saveAfterImport(_ ctx: DaemonContext, _ form: Form) throws -> Response {
+    static func saveAfterImport(_ ctx: Configuration, _ form: Form) throws -> Response {
         guard let after = form["after"].flatMap(AfterImport.init(rawValue:)) else { return Page.redirect("/settings", error: "Unknown choice.") }
         try SettingsLoader.update(paths: ctx.paths, [("spool.after_import", after == .archive ? nil : after.rawValue)])
         return Page.redirect("/settings", ok: after == .delete
@@ -113,7 +113,7 @@ struct SettingsPage: Sendable {
     }
 
     /// Lock and unlock, as `healthspool lock` / `unlock` do: the flag file the daemon watches.
-    static func setLock(_ ctx: DaemonContext, _ form: Form) throws -> Response {
+    static func setLock(_ ctx: Configuration, _ form: Form) throws -> Response {
         if form["locked"] == "1" {
             try LockFlag.set(context: ctx)
             return Page.redirect("/settings", ok: "Locked: nothing is read or sent until you unlock.")
@@ -122,7 +122,7 @@ struct SettingsPage: Sendable {
         return Page.redirect("/settings", ok: "Unlocked.")
     }
 
-    static func testGateway(_ ctx: DaemonContext, _ form: Form) throws -> Response {
+    static func testGateway(_ ctx: Configuration, _ form: Form) throws -> Response {
         do {
             guard let endpoint = try ctx.endpoint() else { return Page.redirect("/settings", error: "No receiving server is set.") }
             let v = GatewayProbe.run(endpoint: endpoint, envelope: ctx.envelope, now: DaemonClock.now())

@@ -75,7 +75,7 @@ enum SymptomEdits {
     }
 
     /// Saves the changed fields; lands on `back` with Undo (the entry as it was).
-    static func save(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func save(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         let back = Edits.back(form, else: "/journal")
         let id = form["id"] ?? ""
         do {
@@ -104,7 +104,7 @@ enum SymptomEdits {
     }
 
     /// Deletes the entry; lands on `back` with Undo (the entry back, same id).
-    static func delete(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func delete(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         let back = Edits.back(form, else: "/journal")
         do {
             return try store.run { r in

@@ -22,7 +22,7 @@ enum SymptomPages {
     }
 
     /// Saves the entry; lands on the journal page with the day's scores, and Undo.
-    static func log(_ ctx: DaemonContext, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func log(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
         let symptom = form["symptom"] ?? ""
         guard let severity = Severity(parsing: form["severity"] ?? "") else {
             return (Page.redirect("/", error: "Choose how bad it is: Mild, Moderate, Severe or Debilitating."), nil)

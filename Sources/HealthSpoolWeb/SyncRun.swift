@@ -23,7 +23,7 @@ final class SyncRun: Sendable {
     /// Starts a sync on a thread of its own unless one is running; returns whether it started.
     /// `queued`: the samples waiting per type (read from the connection the request borrowed),
     /// asked only when the sync starts; progress is counted against them.
-    func start(context: DaemonContext, queued: () -> [String: Int]) -> Bool {
+    func start(context: Configuration, queued: () -> [String: Int]) -> Bool {
         let started = state.withLock { s -> Bool in
             guard s.done else { return false }
             s = Snapshot(percent: 0, message: "Starting…", done: false)
@@ -37,7 +37,7 @@ final class SyncRun: Sendable {
 
     private func update(_ f: (inout Snapshot) -> Void) { state.withLock { f(&$0) } }
 
-    private func perform(_ context: DaemonContext, total: Int) {
+    private func perform(_ context: Configuration, total: Int) {
         guard let client = ControlClient(path: context.controlSocket) else {
             return update { $0 = Snapshot(percent: 0, message: "The background service is not running. Start it, then try again.", done: true) }
         }

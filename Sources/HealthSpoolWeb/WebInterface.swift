@@ -18,6 +18,7 @@ import Glibc
 /// use is a warning, tried again every `web.retry_seconds`.
 public struct WebInterface: Service, CustomStringConvertible {
     let environment: [String: String]
+    let current: CurrentConfiguration
     let address: String
     let port: Int
     let retrySeconds: Int
@@ -31,11 +32,14 @@ public struct WebInterface: Service, CustomStringConvertible {
     let stores: StorePool?
     var limits = WebLimits()
 
-    /// A web interface for the configuration the daemon started with; each page reads the
-    /// configuration afresh, so toggles and reloads show at once. With `metrics`, it also serves
+    /// A web interface for the configuration in effect (`current`: the daemon's reloads set it,
+    /// and the settings forms reread it, so a toggle shows at once); its address, port and
+    /// secret are those of the configuration it started with. With `metrics`, it also serves
     /// `/metrics` to scrapes that send the metrics token (`MetricsToken`). Pages borrow their
     /// store connections from `stores` (the app's), else from a pool of their own.
-    public init(context: DaemonContext, logger: Logger, metrics: DaemonMetrics? = nil, stores: StorePool? = nil) {
+    public init(configuration current: CurrentConfiguration, logger: Logger, metrics: DaemonMetrics? = nil, stores: StorePool? = nil) {
+        self.current = current
+        let context = current.value
         environment = context.environment
         address = UserLoopbackAddress.forUser(getuid())
         port = context.settings.webPort
@@ -77,7 +81,7 @@ public struct WebInterface: Service, CustomStringConvertible {
         guard let secret = loaded else { return }
         var routes: WebRoutes
         do {
-            routes = try WebRoutes(environment: environment, address: address, port: port, secret: secret,
+            routes = try WebRoutes(configuration: current, address: address, port: port, secret: secret,
                                    usedLinksFile: stateDir + "/web.used-links", stores: stores)
         } catch {
             logger.error("web interface not started: \(error)", metadata: ["event": "error"])

@@ -23,8 +23,7 @@ extension WebRoutes {
             try await page(r, c) { ctx, _, csrf in ImportPage.render(csrf: csrf, maxMB: ctx.settings.webUploadMaxMB, spoolPath: ctx.spool.path) }
         }
         router.post("/import") { request, _ in
-            let env = environment
-            let ctx = try await store.run { try DaemonContext(environment: env) }
+            let ctx = configuration.value
             let raw = Form.decode(Substring(request.headers[.init("X-File-Name")!] ?? "upload"))
             do {
                 let name = try await ImportUpload.receive(request, name: raw, spoolDir: ctx.spool.path,
@@ -36,9 +35,9 @@ extension WebRoutes {
         }
         router.get("/import/status") { request, _ in
             let name = Form(request.uri.query ?? "")["file"] ?? ""
-            let env = environment
+            let current = configuration
             let json = try await store.lease(.read) { lease in
-                try ImportUpload.status(of: ImportUpload.storedName(name), context: try DaemonContext(environment: env)) { try lease.uses($0) }
+                try ImportUpload.status(of: ImportUpload.storedName(name), context: current.value) { try lease.uses($0) }
             }
             return Page.respond(.ok, json.text, type: "application/json")
         }

@@ -45,7 +45,7 @@ extension WebRoutes {
     /// the redirect, so the page it lands on shows an Undo button in the confirmation. Carried
     /// out once per one-time token, as every form (`action`).
     func undoable(_ request: Request, _ context: WebContext,
-                  _ perform: @escaping @Sendable (DaemonContext, LentStore, Form, FormKeys) throws -> (Response, JournalUndo?)) async throws -> Response {
+                  _ perform: @escaping @Sendable (Configuration, LentStore, Form, FormKeys) throws -> (Response, JournalUndo?)) async throws -> Response {
         let session = context.session?.id ?? ""
         let undos = self.undos
         return try await action(request, context, borrowing: { ctx, store, form, keys in
@@ -62,7 +62,7 @@ extension WebRoutes {
 
     /// `undoable` for a post that answers with a redirect and an undo alone.
     func undoable(_ request: Request, _ context: WebContext,
-                  _ perform: @escaping @Sendable (DaemonContext, LentStore, Form) throws -> (Response, JournalUndo?)) async throws -> Response {
+                  _ perform: @escaping @Sendable (Configuration, LentStore, Form) throws -> (Response, JournalUndo?)) async throws -> Response {
         try await undoable(request, context) { ctx, store, form, _ in try perform(ctx, store, form) }
     }
 

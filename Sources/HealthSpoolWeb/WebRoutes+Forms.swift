@@ -6,7 +6,7 @@ extension WebRoutes {
     /// What only the command line could do before (issue 28): lifestyle factors, goals, changing
     /// reminders and medications, a steps count.
     func addFormPages(_ router: Router<WebContext>) {
-        typealias Post = @Sendable (DaemonContext, LentStore, Form, FormKeys) throws -> (Response, JournalUndo?)
+        typealias Post = @Sendable (Configuration, LentStore, Form, FormKeys) throws -> (Response, JournalUndo?)
         router.get("/lifestyle") { r, c in try await page(r, c) { _, store, q, csrf in try LifestylePage.page(store: store, query: q, csrf: csrf) } }
         router.post("/lifestyle/log") { r, c in try await undoable(r, c, LifestylePage.log as Post) }
         router.get("/goals") { r, c in try await page(r, c) { ctx, store, q, csrf in try GoalForms.page(ctx, store: store, query: q, csrf: csrf) } }

@@ -15,11 +15,11 @@ extension WebRoutes {
             let type = request.headers[.contentType] ?? ""
             let body = try await request.body.collect(upTo: NotePages.maxAudioBytes)
             let bytes = Array(buffer: body)
-            let env = environment
+            let current = configuration
             let session = context.session?.id ?? ""
             let undos = self.undos
             return try await store.lease(.write) { lease in
-                let ctx = try DaemonContext(environment: env)
+                let ctx = current.value
                 return try NotePages.addWithAudio(ctx, store: try lease.uses(ctx), query: query, contentType: type, audio: bytes) { undo in
                     session.isEmpty ? nil : undos.offer(undo, session: session, back: "/notes", now: DaemonClock.now().millis)
                 }
@@ -27,8 +27,8 @@ extension WebRoutes {
         }
         router.get("/notes/:id/audio") { _, c in
             let id = c.parameters.get("id") ?? ""
-            let env = environment
-            return try await store.lease(.read) { lease in try NotePages.audio(store: try lease.uses(try DaemonContext(environment: env)), id: id) }
+            let current = configuration
+            return try await store.lease(.read) { lease in try NotePages.audio(store: try lease.uses(current.value), id: id) }
         }
     }
 }

@@ -21,15 +21,15 @@ extension WebRoutes {
         router.post("/settings/gateway/test") { r, c in try await action(r, c, SettingsPage.testGateway) }
         router.post("/meds/add") { r, c in try await undoable(r, c, JournalPages.addMedication) }
         router.post("/meds/take") { r, c in try await undoable(r, c, DoseEdits.take) }
-        router.post("/reminders/add") { r, c in try await undoable(r, c, ReminderForms.add as @Sendable (DaemonContext, LentStore, Form, FormKeys) throws -> (Response, JournalUndo?)) }
+        router.post("/reminders/add") { r, c in try await undoable(r, c, ReminderForms.add as @Sendable (Configuration, LentStore, Form, FormKeys) throws -> (Response, JournalUndo?)) }
         router.post("/reminders/remove") { r, c in try await undoable(r, c, JournalPages.removeReminder) }
-        router.post("/measure") { r, c in try await undoable(r, c, MeasurePage.add as @Sendable (DaemonContext, LentStore, Form, FormKeys) throws -> (Response, JournalUndo?)) }
+        router.post("/measure") { r, c in try await undoable(r, c, MeasurePage.add as @Sendable (Configuration, LentStore, Form, FormKeys) throws -> (Response, JournalUndo?)) }
 
         router.post("/sync") { _, _ in
-            let env = environment
+            let current = configuration
             let sync = self.sync
             _ = try await store.lease(.read) { lease in
-                let ctx = try DaemonContext(environment: env)
+                let ctx = current.value
                 let uses = try lease.uses(ctx)
                 return sync.start(context: ctx) { (try? uses.queuedCounts()) ?? [:] }
             }

@@ -19,7 +19,7 @@ extension WebRoutes {
             guard let from = q["from"].flatMap(CivilDate.init(parsing:)), let to = q["to"].flatMap(CivilDate.init(parsing:)) else {
                 return Page.respond(.badRequest, "", type: "text/css; charset=utf-8")
             }
-            let name = (try? DaemonContext(environment: environment))?.settings.reportName.flatMap { $0.trimmingSpaces.isEmpty ? nil : $0.trimmingSpaces }
+            let name = configuration.value.settings.reportName.flatMap { $0.trimmingSpaces.isEmpty ? nil : $0.trimmingSpaces }
             return Page.respond(.ok, ReportHTML.pageHeader(from: from, to: to, name: name), type: "text/css; charset=utf-8")
         }
     }

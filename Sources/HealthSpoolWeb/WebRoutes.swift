@@ -4,7 +4,8 @@ import Hummingbird
 
 /// The routes: the login link, the pages, their forms and the sync progress stream.
 struct WebRoutes: Sendable {
-    let environment: [String: String]
+    /// The configuration in effect (the daemon's reloads set it; a settings form rereads it).
+    let configuration: CurrentConfiguration
     /// The loopback address and port the pages are served at (the only `Host` accepted).
     let address: String
     let port: Int
@@ -16,10 +17,10 @@ struct WebRoutes: Sendable {
 
     /// `usedLinksFile`: where used login links are kept until they expire (nil: memory only);
     /// `stores`: the app's store connections (nil: a pool of its own).
-    init(environment: [String: String], address: String, port: Int, secret: [UInt8], usedLinksFile: String? = nil,
+    init(configuration: CurrentConfiguration, address: String, port: Int, secret: [UInt8], usedLinksFile: String? = nil,
          stores: StorePool? = nil) throws {
         store = try StoreQueue(pool: stores)
-        self.environment = environment
+        self.configuration = configuration
         self.address = address
         self.port = port
         self.secret = secret
@@ -32,8 +33,8 @@ struct WebRoutes: Sendable {
     /// The Undo each save and delete offers, per session.
     let undos = UndoLog()
 
-    /// The configuration as it is now (read on the store queue: it touches files).
-    func context() throws -> DaemonContext { try DaemonContext(environment: environment) }
+    /// The configuration in effect.
+    func context() -> Configuration { configuration.value }
 
     /// `peers`: whose each connection is (the server's connection guard keeps it); nil only for
     /// the route tests' in-process client.
@@ -58,27 +59,26 @@ struct WebRoutes: Sendable {
         return router
     }
 
-    /// A page that borrows no connection (settings; the sync page, whose `SendingView` reads the
-    /// status report on its own), rendered on a store reader's thread from the current
-    /// configuration.
+    /// A page that borrows no connection (settings), rendered on a store reader's thread from
+    /// the configuration in effect.
     func page(_ request: Request, _ context: WebContext,
-              _ render: @escaping @Sendable (DaemonContext, Form, FormKeys) throws -> String) async throws -> Response {
+              _ render: @escaping @Sendable (Configuration, Form, FormKeys) throws -> String) async throws -> Response {
         let query = Form(request.uri.query ?? "")
         let csrf = keys(context)
-        let env = environment
-        let html = try await store.run { try render(try DaemonContext(environment: env), query, csrf) }
+        let current = configuration
+        let html = try await store.run { try render(current.value, query, csrf) }
         return Page.respond(.ok, html)
     }
 
     /// A page rendered on a reader's thread with the one store connection it borrows from the
     /// pool (it opens none of its own), from the current configuration.
     func page(_ request: Request, _ context: WebContext,
-              borrowing render: @escaping @Sendable (DaemonContext, LentStore, Form, FormKeys) throws -> String) async throws -> Response {
+              borrowing render: @escaping @Sendable (Configuration, LentStore, Form, FormKeys) throws -> String) async throws -> Response {
         let query = Form(request.uri.query ?? "")
         let csrf = keys(context)
-        let env = environment
+        let current = configuration
         let html = try await store.lease(.read) { lease in
-            let ctx = try DaemonContext(environment: env)
+            let ctx = current.value
             return try render(ctx, try lease.uses(ctx), query, csrf)
         }
         return Page.respond(.ok, html)
@@ -92,9 +92,10 @@ struct WebRoutes: Sendable {
     }
 
     /// A form post that borrows no connection (the settings'), carried out on the store writer's
-    /// thread; answers with a redirect.
+    /// thread; answers with a redirect. The configuration is read again after it (a settings
+    /// form writes the file), so the page it goes back to shows the change.
     func action(_ request: Request, _ context: WebContext,
-                _ perform: @escaping @Sendable (DaemonContext, Form) throws -> Response) async throws -> Response {
+                _ perform: @escaping @Sendable (Configuration, Form) throws -> Response) async throws -> Response {
         try await action(request, context) { ctx, form, _ in try perform(ctx, form) }
     }
 
@@ -103,21 +104,24 @@ struct WebRoutes: Sendable {
     /// An answer that is not a redirect (a form shown again with its errors) leaves the token
     /// usable. A post without a token (a script's) is carried out as it comes.
     func action(_ request: Request, _ context: WebContext,
-                _ perform: @escaping @Sendable (DaemonContext, Form, FormKeys) throws -> Response) async throws -> Response {
-        let env = environment
+                _ perform: @escaping @Sendable (Configuration, Form, FormKeys) throws -> Response) async throws -> Response {
+        let current = configuration
         return try await once(request, context) { form, keys in
-            try await store.run(.write) { try perform(try DaemonContext(environment: env), form, keys) }
+            try await store.run(.write) {
+                defer { try? current.reread() }
+                return try perform(current.value, form, keys)
+            }
         }
     }
 
     /// `action`, carried out with the writer's connection, the one store connection the post
     /// borrows from the pool (it opens none of its own).
     func action(_ request: Request, _ context: WebContext,
-                borrowing perform: @escaping @Sendable (DaemonContext, LentStore, Form, FormKeys) throws -> Response) async throws -> Response {
-        let env = environment
+                borrowing perform: @escaping @Sendable (Configuration, LentStore, Form, FormKeys) throws -> Response) async throws -> Response {
+        let current = configuration
         return try await once(request, context) { form, keys in
             try await store.lease(.write) { lease in
-                let ctx = try DaemonContext(environment: env)
+                let ctx = current.value
                 return try perform(ctx, try lease.uses(ctx), form, keys)
             }
         }

@@ -132,7 +132,7 @@ struct DaemonCommand: ParsableCommand {
         do { app = try App(configuration: configuration, logger: logger) } catch { throw CLIError("cannot start: \(error)") }
         let daemon = Daemon(app: app)
         if configuration.settings.webEnabled {
-            daemon.extraServices.append(WebInterface(context: configuration, logger: logger, metrics: app.metrics, stores: app.stores))
+            daemon.extraServices.append(WebInterface(configuration: app.current, logger: logger, metrics: app.metrics, stores: app.stores))
         }
         if configuration.settings.ingestListen != nil { daemon.extraServices.append(IngestService(configuration: configuration, logger: logger)) }
         let code = daemon.run()

@@ -8,7 +8,7 @@ import Testing
 /// has passed (`NoteRecordings`). Real SQLite and files in a temporary home; the sweep's `now`
 /// is read from the files' own modification times, so nothing waits.
 @Suite struct NoteRecordingsTests {
-    let context: DaemonContext
+    let context: Configuration
     let dir: String
     let journal: HealthJournal
     let now = JournalRunnerTests.now

@@ -32,7 +32,7 @@ extension WebFixture {
     }
 
     /// The configuration of this home as it is now (after the settings forms wrote it).
-    func configuration() throws -> DaemonContext { try DaemonContext(environment: environment) }
+    func configuration() throws -> Configuration { try Configuration(environment: environment) }
 }
 
 /// `/login` and `/logout`.
@@ -443,7 +443,7 @@ extension WebFixture {
     @Test func theCountersNeedTheTokenNotASession() async throws {
         let web = try WebFixture()
         let token = String(repeating: "ab", count: 32)
-        var routes = try WebRoutes(environment: web.environment, address: "localhost", port: 80, secret: web.secret)
+        var routes = try WebRoutes(configuration: web.current, address: "localhost", port: 80, secret: web.secret)
         routes.metrics = DaemonMetrics(storePath: try web.configuration().storePath, started: DaemonClock.now())
         routes.metricsToken = token
         try await Application(router: routes.router()).test(.router) { client in

@@ -11,7 +11,7 @@ import Testing
 /// token, and shows what was typed escaped.
 extension WebFixture {
     /// The journal of this home as notes and the summary read it.
-    func healthJournal() throws -> HealthJournal { try HealthJournal(context: try DaemonContext(environment: environment)) }
+    func healthJournal() throws -> HealthJournal { try HealthJournal(context: try Configuration(environment: environment)) }
 
     /// A form post in `session` with `body`, its CSRF token first unless `csrf` is false.
     static func post(_ client: some TestClientProtocol, _ uri: String, _ session: WebSessions.Session?, csrf: Bool = true,
@@ -34,7 +34,7 @@ extension WebFixture {
             let noSession = try await WebFixture.post(client, "/settings/lock", nil, "locked=1")
             #expect(noSession.status == .unauthorized)
         }
-        #expect(!LockFlag.isSet(context: try DaemonContext(environment: web.environment)))
+        #expect(!LockFlag.isSet(context: try Configuration(environment: web.environment)))
     }
 
     @Test func aFreshHomeIsUnlockedSendsAtOnceInMmolWithNoServerAndEveryKindChecked() async throws {
@@ -73,7 +73,7 @@ extension WebFixture {
     @Test func aGlucoseUnitSavedIsCheckedAndTheReceivingServerIsShownEscaped() async throws {
         let web = try WebFixture()
         let session = try web.session()
-        try SettingsLoader.update(paths: try DaemonContext(environment: web.environment).paths,
+        try SettingsLoader.update(paths: try Configuration(environment: web.environment).paths,
                                   [("gateway.url", "https://gw.example/in?a=1&b=<x>")])
         try await web.app.test(.router) { client in
             let saved = try await WebFixture.post(client, "/settings/glucose", session, "unit=mg%2FdL")
@@ -325,7 +325,8 @@ extension WebFixture {
         let web = try WebFixture()
         let session = try web.session()
         _ = try web.healthJournal().addNote(text: "Ask <why>", category: "Dr <Kim>", audio: nil, now: DaemonClock.now())
-        try SettingsLoader.update(paths: try DaemonContext(environment: web.environment).paths, [("report.name", "Ann <b>& Co</b>")])
+        try SettingsLoader.update(paths: try Configuration(environment: web.environment).paths, [("report.name", "Ann <b>& Co</b>")])
+        try web.current.reread()   // as the daemon's reload does when a config file changes
         try await web.app.test(.router) { client in
             let html = try await client.execute(uri: "/report?days=91&questions=Dr%20%3CKim%3E", method: .get, headers: WebFixture.headers(session)).text
             #expect(html.contains("<a class=\"choice\" href=\"/report?days=91&amp;questions=Dr%20%3CKim%3E\" aria-current=\"page\">Last 3 months</a>"))
@@ -359,7 +360,7 @@ extension WebFixture {
     @Test func thePageTakesAFileUpToTheLimitAndNamesTheSpoolFolder() async throws {
         let web = try WebFixture()
         let session = try web.session()
-        let ctx = try DaemonContext(environment: web.environment)
+        let ctx = try Configuration(environment: web.environment)
         try await web.app.test(.router) { client in
             let r = try await client.execute(uri: "/import", method: .get, headers: WebFixture.headers(session))
             #expect(r.status == .ok)

@@ -7,7 +7,7 @@ import Testing
 
 extension WebFixture {
     /// The medications, reminders and goals of this home, to put records in the store the pages read.
-    func records() throws -> HealthJournal { try HealthJournal(context: try DaemonContext(environment: environment)) }
+    func records() throws -> HealthJournal { try HealthJournal(context: try Configuration(environment: environment)) }
 }
 
 /// `/reminders` and `/reminders/edit`: the list with each rule in words, and the add and change

@@ -17,12 +17,15 @@ final class WebFixture: Sendable {
     let environment: [String: String]
     let secret = Array(repeating: UInt8(9), count: 32)
     let routes: WebRoutes
+    /// The configuration the routes read (as the daemon's: set at start and at each reload).
+    let current: CurrentConfiguration
 
     init() throws {
         var template = Array("/tmp/healthspool-web-XXXXXX".utf8CString)
         dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
         environment = ["HOME": dir, "XDG_RUNTIME_DIR": dir + "/run", "TZ": "UTC"]
-        routes = try WebRoutes(environment: environment, address: "localhost", port: 80, secret: secret)
+        current = CurrentConfiguration(try Configuration(environment: environment))
+        routes = try WebRoutes(configuration: current, address: "localhost", port: 80, secret: secret)
     }
 
     deinit { _ = try? FileSystem.removeTree(dir) }
@@ -46,7 +49,7 @@ final class WebFixture: Sendable {
     }
 
     /// The symptom journal of this home, to put entries in the store the pages read.
-    func journal() throws -> JournalUseCases { try JournalUseCases.open(context: try DaemonContext(environment: environment)) }
+    func journal() throws -> JournalUseCases { try JournalUseCases.open(context: try Configuration(environment: environment)) }
 }
 
 extension TestResponse {

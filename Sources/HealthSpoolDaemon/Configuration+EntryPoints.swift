@@ -2,20 +2,14 @@ import HealthSpoolCore
 import HealthSpoolLinux
 import HealthSpoolStore
 
-/// The web layer's name for `Configuration`, kept while its pages are moved onto templates
-/// (issue 28): its routes still read a `Configuration` per request under this name. New code
-/// says `Configuration`, and takes the parts it uses rather than the whole value.
-public typealias DaemonContext = Configuration
-
 extension Configuration {
     /// Now, from the real-time clock (`RealTimeClock.now()`), for the web layer's `DaemonClock`.
     public static func now() -> Timestamp { RealTimeClock.now() }
-
 }
 
-// The entry points still called with the whole configuration (the settings and sync pages; the
-// journal's, by the tests' fixtures only: the pages' requests borrow a `LentStore`); each opens
-// or passes on what the narrower one takes. New code calls the narrower one.
+// The entry points called with the whole configuration (the journal's by the tests' fixtures
+// only: the pages' requests borrow a `LentStore`; the lock flag's by the settings page); each
+// opens or passes on what the narrower one takes. New code calls the narrower one.
 
 extension HealthJournal {
     /// Opens `context`'s store and the journal on it, in `zone` (else the machine's); a write
