@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import HealthSpoolCore
+import HealthSpoolDaemon
 @testable import HealthSpoolWeb
 import HTTPTypes
 import Hummingbird
@@ -124,7 +125,9 @@ enum WebTarget {
             mkdir(home + "/run", 0o700)
             let env = ["HOME": home, "XDG_RUNTIME_DIR": home + "/run", "TZ": "UTC", "PATH": "/usr/bin:/bin"]
             let secret = Array(repeating: UInt8(7), count: 32)
-            guard let routes = try? WebRoutes(environment: env, address: Self.address, port: Self.port, secret: secret) else {
+            guard let configuration = try? Configuration(environment: env) else { propertyFailed("web: no configuration for a fresh home") }
+            guard let routes = try? WebRoutes(configuration: CurrentConfiguration(configuration), address: Self.address, port: Self.port,
+                                              secret: secret) else {
                 propertyFailed("web: the routes' store pool could not start")
             }
             responder = routes.router().buildResponder()
