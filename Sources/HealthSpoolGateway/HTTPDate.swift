@@ -6,7 +6,9 @@ enum HTTPDate {
     /// Milliseconds since the epoch, or nil when `text` is not an IMF-fixdate.
     static func parse(_ text: String) -> Int64? {
         let parts = text.split(separator: " ")
-        guard parts.count == 6, parts[5].uppercased() == "GMT",
+        // The year is four digits (RFC 9110's `4DIGIT`): a longer one overflowed the
+        // milliseconds and crashed the daemon (fuzz finding, gateway target).
+        guard parts.count == 6, parts[5].uppercased() == "GMT", parts[3].count == 4,
               let day = Int(parts[1]), let month = months.firstIndex(of: parts[2].lowercased()), let year = Int(parts[3]) else { return nil }
         let hms = parts[4].split(separator: ":").compactMap { Int($0) }
         guard hms.count == 3, (1...31).contains(day), (0...23).contains(hms[0]), (0...59).contains(hms[1]), (0...60).contains(hms[2]) else { return nil }

@@ -154,7 +154,7 @@ public enum ResponseClassifier {
         if t.isEmpty { return nil }
         // Seconds past a year are taken as a year: a hostile proxy's 19-digit value overflowed here.
         if let s = Int64(t) { return s >= 0 ? min(s, 365 * 86_400) * 1000 : nil }
-        if let now, let at = HTTPDate.parse(t) { return max(0, at - now.millis) }
+        if let now, let at = HTTPDate.parse(t) { return min(max(0, at - now.millis), 365 * 86_400_000) }   // a year at most, as above
         return 60_000
     }
 

@@ -117,6 +117,16 @@ import Testing
         #expect(ResponseClassifier.parseRetryAfter("soon", now: now) == 60_000)
     }
 
+    /// Fuzz finding (gateway target, the clean-clone run of the fourteenth session): an HTTP
+    /// date whose year has 13 digits overflowed the conversion to milliseconds and crashed the
+    /// daemon. It is not an IMF-fixdate (the year has four digits): read as a word.
+    @Test func anHTTPDateWithAHugeYearIsNotADate() {
+        #expect(HTTPDate.parse("Wed, 21 Oct 2066666666626 07:28:00 GMT") == nil)
+        #expect(HTTPDate.parse("Wed, 21 Oct 99999 07:28:00 GMT") == nil)
+        #expect(HTTPDate.parse("Wed, 21 Oct 9999 07:28:00 GMT") != nil)
+        #expect(ResponseClassifier.parseRetryAfter("Wed, 21 Oct 2066666666626 07:28:00 GMT", now: Timestamp(millis: 0)) == 60_000)
+    }
+
     /// Fuzz finding (gateway target): a Retry-After of 19 digits overflowed the conversion to
     /// milliseconds and crashed the daemon. Minimised input: `Retry-After: 8888888888888888888`.
     @Test func aHugeRetryAfterIsCappedAtAYear() {
