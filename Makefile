@@ -4,7 +4,7 @@
 SWIFT ?= swift
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-.PHONY: run test setup setup-test build imports-check build-release unit docs-check fuzz-smoke fuzz integration e2e deb bench clean
+.PHONY: run test setup setup-test build imports-check writes-check build-release unit docs-check fuzz-smoke fuzz integration e2e deb bench clean
 
 run: setup build-release
 	./.build/release/healthspool daemon
@@ -20,11 +20,15 @@ setup-test:
 # A target imports only the package's targets it declares (Package.swift): SwiftPM's check fails
 # the build on an import of a module no dependency brings, imports-check on one that is not a
 # direct dependency (HealthSpoolWeb must not import HealthSpoolStore, reached through HealthSpoolDaemon).
-build: imports-check
+build: imports-check writes-check
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 
 imports-check:
 	python3 scripts/check-imports.py
+
+# Files are created one way only, through SafeWrite (issue 39): no O_CREAT, fopen for writing, … elsewhere.
+writes-check:
+	python3 scripts/check-file-writes.py
 
 build-release:
 	$(SWIFT) build -c release

@@ -111,6 +111,8 @@ let package = Package(
             dependencies: ["HealthSpoolDaemon", "HealthSpoolCore", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolStore"]
         ),
         .testTarget(name: "HealthSpoolGatewayTests", dependencies: ["HealthSpoolGateway", "HealthSpoolCore"]),
+        // The adapters over the kernel, tested on the real thing: files in a temporary directory.
+        .testTarget(name: "HealthSpoolLinuxTests", dependencies: ["HealthSpoolLinux", "HealthSpoolCore"]),
         .testTarget(name: "HealthSpoolIngestTests", dependencies: ["HealthSpoolIngest", "HealthSpoolCore", "HealthSpoolLinux"]),
         // The routes driven through the router with HummingbirdTesting (a product of hummingbird, already in the graph).
         .testTarget(

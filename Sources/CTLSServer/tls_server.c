@@ -177,27 +177,20 @@ void hs_tls_close(hs_tls_conn *conn) {
     free(conn);
 }
 
-/* Writes `write_pem(file, object)` to `path` through `path.tmp` (0600), fsync and rename. */
-static int write_private_pem(const char *path, int (*write_pem)(FILE *, void *), void *object, char *err, size_t err_len) {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) { snprintf(err, err_len, "path too long: %s", path); return -1; }
-    unlink(tmp);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0) { snprintf(err, err_len, "cannot create %s: %s", tmp, strerror(errno)); return -1; }
-    FILE *f = fdopen(fd, "w");
-    if (!f) { close(fd); unlink(tmp); snprintf(err, err_len, "cannot write %s", tmp); return -1; }
-    int ok = write_pem(f, object) == 1 && fflush(f) == 0 && fsync(fd) == 0;
-    if (fclose(f) != 0) ok = 0;
-    if (!ok || rename(tmp, path) != 0) {
-        snprintf(err, err_len, "cannot write %s: %s", path, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
+/* PEM text of `object` (written by `write_pem`) into `out` (`*len` its room; set to the length). */
+static int pem_text(int (*write_pem)(BIO *, void *), void *object, char *out, size_t *len, char *err, size_t err_len) {
+    BIO *bio = BIO_new(BIO_s_mem());
+    char *data = NULL;
+    long n = 0;
+    int ok = bio && write_pem(bio, object) == 1 && (n = BIO_get_mem_data(bio, &data)) > 0 && (size_t)n <= *len;
+    if (ok) { memcpy(out, data, (size_t)n); *len = (size_t)n; }
+    else set_error(err, err_len, "cannot write the certificate as PEM");
+    BIO_free(bio);
+    return ok ? 0 : -1;
 }
 
-static int write_key(FILE *f, void *key) { return PEM_write_PrivateKey(f, key, NULL, NULL, 0, NULL, NULL); }
-static int write_cert(FILE *f, void *cert) { return PEM_write_X509(f, cert); }
+static int write_key(BIO *b, void *key) { return PEM_write_bio_PrivateKey(b, key, NULL, NULL, 0, NULL, NULL); }
+static int write_cert(BIO *b, void *cert) { return PEM_write_bio_X509(b, cert); }
 
 /* Adds one X.509 v3 extension (self-issued: issuer and subject are the certificate itself). */
 static int add_extension(X509 *cert, int nid, const char *value) {
@@ -211,7 +204,7 @@ static int add_extension(X509 *cert, int nid, const char *value) {
     return ok;
 }
 
-int hs_tls_make_self_signed(const char *cert_path, const char *key_path, const char *common_name,
+int hs_tls_make_self_signed(char *cert_pem, size_t *cert_len, char *key_pem, size_t *key_len, const char *common_name,
                             const char *san, int days, char *err, size_t err_len) {
     int result = -1;
     EVP_PKEY *key = EVP_EC_gen("P-256");
@@ -239,8 +232,8 @@ int hs_tls_make_self_signed(const char *cert_path, const char *key_path, const c
         set_error(err, err_len, "cannot make the certificate");
         goto done;
     }
-    if (write_private_pem(key_path, write_key, key, err, err_len) != 0) goto done;
-    if (write_private_pem(cert_path, write_cert, cert, err, err_len) != 0) goto done;
+    if (pem_text(write_key, key, key_pem, key_len, err, err_len) != 0) goto done;
+    if (pem_text(write_cert, cert, cert_pem, cert_len, err, err_len) != 0) goto done;
     result = 0;
 done:
     X509_free(cert);

@@ -13,4 +13,17 @@ public enum TypeName {
         return "'\(name)' is not a type, category or HealthKit identifier\(hint); allowed: a type from 'healthspool types list', "
             + "a category (\(categories)), or a HealthKit identifier such as HKQuantityTypeIdentifierDietaryBiotin"
     }
+
+    /// Whether a type name read from a file can be stored: it becomes a metric label, a log field
+    /// and a word on a page, so it must look like a name and nothing else (issue 39). A registry
+    /// name, a HealthKit identifier, or a name kept as a format gave it (`walking_heart_rate`,
+    /// `bodyAndMuscleAche`): an ASCII letter, then letters, digits, `_`, `-` or `.`, at most 128
+    /// bytes. `HKQuantityTypeIdentifier$(id>x)`, a space, a quote or a slash is not a name.
+    public static func isStorable(_ name: String) -> Bool {
+        let bytes = name.utf8
+        guard let first = bytes.first, bytes.count <= 128, isLetter(first) else { return false }
+        return bytes.allSatisfy { isLetter($0) || ($0 >= 48 && $0 <= 57) || $0 == 95 || $0 == 45 || $0 == 46 }
+    }
+
+    private static func isLetter(_ c: UInt8) -> Bool { (c >= 65 && c <= 90) || (c >= 97 && c <= 122) }
 }

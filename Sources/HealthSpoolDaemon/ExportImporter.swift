@@ -108,7 +108,7 @@ final class StoreSink: SampleSink {
 
     func accept(_ sample: consuming Sample) throws {
         guard isEnabled(sample.type) else {
-            summary.skipped[sample.type, default: 0] += 1
+            skip(sample.type)
             return
         }
         batch.append(sample)
@@ -131,11 +131,22 @@ final class StoreSink: SampleSink {
         try insert(samples)
     }
 
+    /// A type whose name is not a name (`TypeName.isStorable`) is not stored either: its samples
+    /// are counted under `notRead`, the name escaped (it ends up in a log line).
     private func isEnabled(_ type: String) -> Bool {
         if let known = enabled[type] { return known }
-        let on = settings.isEnabled(type)
+        let on = TypeName.isStorable(type) && settings.isEnabled(type)
         enabled[type] = on
         return on
+    }
+
+    /// Counts a sample that is not stored: its type is disabled, or its name is not a name.
+    private func skip(_ type: String) {
+        if TypeName.isStorable(type) {
+            summary.skipped[type, default: 0] += 1
+        } else {
+            summary.notRead["samples whose type is not a type name (\"\(EscapedText.escape(String(type.prefix(64))))\")", default: 0] += 1
+        }
     }
 
     func profile(_ attributes: [(String, String)]) {
@@ -310,7 +321,7 @@ public final class ExportImporter: @unchecked Sendable {
         do {
             let (format, report) = try ExportReader.parse(FileByteSource(file), name: name, into: sink)
             sink.summary.format = format.rawValue
-            sink.summary.notRead = report.ignored
+            sink.summary.notRead.merge(report.ignored, uniquingKeysWith: +)
             if report.problemCount > 0 {
                 // One line naming every kind of problem with its count and a first example.
                 let kinds = report.problemKinds.map { k in

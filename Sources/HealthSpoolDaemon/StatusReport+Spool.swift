@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import HealthSpoolCore
 import HealthSpoolLinux
 
@@ -30,8 +33,9 @@ extension StatusBoard {
 extension StatusReport {
     /// The `spool` member: files waiting, refused (not regular files: left in the spool or
     /// moved to failed/), in failed/, the retry a temporary failure waits for, and settings
-    /// that need a restart.
-    static func spoolMember(_ spool: SpoolDirectory, live: JSONValue, now: Int64) -> JSONValue {
+    /// that need a restart; and the directories of health data that others can open
+    /// (`openDirectories`: the spool, its archive/ and failed/, the state directory).
+    static func spoolMember(_ spool: SpoolDirectory, stateDir: String, live: JSONValue, now: Int64) -> JSONValue {
         let pending = (try? spool.pendingFiles()) ?? []
         let failed = ((try? FileSystem.list(spool.failed)) ?? []).filter {
             !$0.hasSuffix(".reason") && FileSystem.regularFile(spool.failed + "/" + $0) != nil
@@ -50,7 +54,20 @@ extension StatusReport {
             ("refusedEntries", .array(refused.map { .string($0.refusal ?? $0.display) })),
             ("waiting", waiting),
             ("restartNeeded", live["restartNeeded"] ?? .array([])),
+            ("openDirectories", .array(openDirectories([spool.path, spool.archive, spool.failed, stateDir]))),
         ])
+    }
+
+    /// Each directory of `paths` that group or others can read, write or enter (the daemon made
+    /// them 0700; a person may have loosened one since): path, mode and what to do.
+    static func openDirectories(_ paths: [String]) -> [JSONValue] {
+        paths.compactMap { path in
+            var st = stat()
+            guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, st.st_mode & 0o077 != 0 else { return nil }
+            let mode = String(st.st_mode & 0o7777, radix: 8)
+            return .object([("path", .string(path)), ("mode", .string(mode)),
+                            ("text", .string("\(path) is open to other users (mode \(mode)): they can see or take your health files; run: chmod 700 \(path)"))])
+        }
     }
 
     /// The spool's lines of the text report.
@@ -61,6 +78,7 @@ extension StatusReport {
         if let w = spool["waiting"]?["text"]?.stringValue { lines.append("             \(w)") }
         for r in spool["refusedEntries"]?.arrayValue ?? [] { if let t = r.stringValue { lines.append("             \(t)") } }
         for n in spool["restartNeeded"]?.arrayValue ?? [] { if let t = n.stringValue { lines.append("restart:     \(t)") } }
+        for d in spool["openDirectories"]?.arrayValue ?? [] { if let t = d["text"]?.stringValue { lines.append("warning:     \(t)") } }
         return lines
     }
 }

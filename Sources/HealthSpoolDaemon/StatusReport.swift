@@ -36,7 +36,7 @@ public struct StatusReport {
         members.append(("locked", .bool(!(lock["holds"]?.arrayValue ?? []).isEmpty)))
         members.append(("lock", lock))
 
-        members.append(("spool", Self.spoolMember(configuration.spool, live: live, now: RealTimeClock.now().millis)))
+        members.append(("spool", Self.spoolMember(configuration.spool, stateDir: configuration.stateDir, live: live, now: RealTimeClock.now().millis)))
         // Whether the data is encrypted at rest (healthspool-security(7)); not on the web's overview.
         if queuedCountLimit == nil { members.append(("protection", configuration.protectionReport().json)) }
 

@@ -31,8 +31,19 @@ public enum IngestCertificate {
         var san = ["DNS:localhost", "DNS:\(host)", "DNS:\(host).local"]
         if let listen = configuration.settings.ingestListen, listen.host != "0.0.0.0", listen.host != "::" { san.insert("IP:\(listen.host)", at: 0) }
         var error = [CChar](repeating: 0, count: 512)
-        let rc = hs_tls_make_self_signed(cert, key, "healthspool on \(host)", san.joined(separator: ","), Int32(validityDays), &error, error.count)
+        var certPEM = [UInt8](repeating: 0, count: 8192), keyPEM = [UInt8](repeating: 0, count: 8192)
+        var certLength = certPEM.count, keyLength = keyPEM.count
+        let rc = certPEM.withUnsafeMutableBytes { c in
+            keyPEM.withUnsafeMutableBytes { k in
+                hs_tls_make_self_signed(c.baseAddress!.assumingMemoryBound(to: CChar.self), &certLength,
+                                        k.baseAddress!.assumingMemoryBound(to: CChar.self), &keyLength,
+                                        "healthspool on \(host)", san.joined(separator: ","), Int32(validityDays), &error, error.count)
+            }
+        }
         guard rc == 0 else { throw .file(cert, cText(error)) }
+        // The key first: a certificate without its key is never left behind.
+        do { try FileSystem.writeAtomically(key, Array(keyPEM[..<keyLength]), mode: 0o600) } catch { throw .file(key, "cannot write it: \(error)") }
+        do { try FileSystem.writeAtomically(cert, Array(certPEM[..<certLength]), mode: 0o600) } catch { throw .file(cert, "cannot write it: \(error)") }
         return true
     }
 

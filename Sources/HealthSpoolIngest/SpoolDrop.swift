@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import HealthSpoolCore
+import HealthSpoolLinux
 
 /// A file being written into the spool: under a hidden temporary name the spool watcher
 /// ignores (`.ingest-…tmp`) until `commit` makes it durable (fsync) and renames it to a unique
@@ -22,8 +23,9 @@ public final class SpoolDrop {
     public init(spoolDir: String) throws(IngestError) {
         self.spoolDir = spoolDir
         temporaryName = Self.temporaryPrefix + Self.randomHex(8) + Self.temporarySuffix
-        fd = open(spoolDir + "/" + temporaryName, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .file(spoolDir + "/" + temporaryName, "cannot create it: \(String(cString: strerror(errno)))") }
+        do { fd = try SafeWrite.createNew(spoolDir + "/" + temporaryName, mode: 0o600) } catch {
+            throw .file(spoolDir + "/" + temporaryName, "cannot create it: \(String(cString: strerror((error as? FileError)?.code ?? EIO)))")
+        }
     }
 
     deinit { discard() }

@@ -12,14 +12,12 @@ extension FileSystem {
         let input = open(from, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw FileError("open", from) }
         defer { close(input) }
-        let output = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard output >= 0 else { throw FileError("create", to) }
+        let output = try SafeWrite.createNew(to, mode: mode)
         var ok = false
         defer {
             close(output)
             if !ok { unlink(to) }
         }
-        fchmod(output, mode)
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var total: Int64 = 0
         while true {

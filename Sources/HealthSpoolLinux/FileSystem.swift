@@ -93,22 +93,14 @@ public enum FileSystem {
         return String(decoding: try read(path), as: UTF8.self)
     }
 
-    /// Writes a file atomically: temp file beside it, fsync, rename, fsync the directory.
-    public static func writeAtomically(_ path: String, _ bytes: [UInt8], mode: mode_t = 0o600) throws {
-        let tmp = path + ".tmp.\(getpid())"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw FileError("open", tmp) }
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
-            if n < 0 { if errno == EINTR { continue }; let e = errno; close(fd); unlink(tmp); throw FileError("write", tmp, e) }
-            done += n
-        }
-        fchmod(fd, mode)
-        guard fsync(fd) == 0 else { let e = errno; close(fd); unlink(tmp); throw FileError("fsync", tmp, e) }
-        close(fd)
-        guard rename(tmp, path) == 0 else { let e = errno; unlink(tmp); throw FileError("rename", path, e) }
-        syncDirectory(of: path)
+    /// Writes a file atomically and safely wherever it goes (`SafeWrite`): a new temporary file
+    /// of an unpredictable name, created exclusively without following links, fsynced, then
+    /// renamed over `path` (a rename replaces a link placed there, never follows it). Returns
+    /// what is wrong with the directory, if anything: one that other users can write warns the
+    /// caller, who says so; the file is written safely all the same.
+    @discardableResult
+    public static func writeAtomically(_ path: String, _ bytes: [UInt8], mode: mode_t = 0o600) throws -> DirectoryExposure? {
+        try SafeWrite.replace(path, bytes, mode: mode)
     }
 
     /// fsyncs the directory holding `path`, so a rename in it is durable.
@@ -132,14 +124,28 @@ public enum FileSystem {
 
     /// Renames `from` to `to`; durable once it returns: the directories of both names are
     /// fsynced after the rename. The file's modification time becomes now, the time it arrived
-    /// in its new folder (the spool's archive/ and failed/ are pruned by it).
-    public static func move(_ from: String, to: String) throws {
+    /// in its new folder (the spool's archive/ and failed/ are pruned by it). With `mode`, a
+    /// regular file of this user gets that mode first, whatever it had: a file kept in archive/
+    /// or failed/ is 0600 even when the person loosened the spool while the daemon ran.
+    public static func move(_ from: String, to: String, mode: mode_t? = nil) throws {
+        if let mode { tighten(from, mode: mode) }
         // UTIME_OMIT and UTIME_NOW (<sys/stat.h> macros Swift does not import): keep atime, set mtime.
         var times = [timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2), timespec(tv_sec: 0, tv_nsec: (1 << 30) - 1)]
         _ = utimensat(AT_FDCWD, from, &times, AT_SYMLINK_NOFOLLOW)
         guard rename(from, to) == 0 else { throw FileError("rename", from) }
         try syncDirectoryOrThrow(of: to)
         if parent(from) != parent(to) { try syncDirectoryOrThrow(of: from) }
+    }
+
+    /// Sets `mode` on the regular file at `path` when this user owns it (a link is not followed;
+    /// a FIFO is not opened for long: `O_NONBLOCK`).
+    static func tighten(_ path: String, mode: mode_t) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_uid == getuid(), st.st_mode & 0o7777 != mode else { return }
+        fchmod(fd, mode)
     }
 
     /// fsyncs the directory holding `path`, or throws naming it.
@@ -176,10 +182,10 @@ public enum FileSystem {
         }
     }
 
-    /// Creates an empty file with `mode` if missing, and sets the mode if present.
+    /// Creates an empty file with `mode` if missing, and sets the mode if present (a link, or a
+    /// file of another user, is refused: `SafeWrite.openOwn`).
     public static func touch(_ path: String, mode: mode_t = 0o600) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw FileError("open", path) }
+        let fd = try SafeWrite.openOwn(path, mode: mode)
         fchmod(fd, mode)
         close(fd)
     }

@@ -8,9 +8,16 @@ public enum GpsdError: Error, CustomStringConvertible, Equatable {
     case badAddress(String)
     case connect(String, String)
     case closed(String)
+    /// gpsd on this machine answers from a socket of another user (`uid`, `user` when known):
+    /// anything on the machine can pretend to be gpsd, so its positions are not taken.
+    case untrusted(String, uid: UInt32, user: String?)
 
     public var description: String {
         switch self {
+        case let .untrusted(a, uid, user):
+            "gpsd at \(a) is run by \(user.map { "user '\($0)' (uid \(uid))" } ?? "uid \(uid)"), not by the system or you: "
+                + "any program on this computer can pretend to be gpsd, so its positions are not recorded; stop that program "
+                + "and run gpsd as the system service (systemctl start gpsd.socket)"
         case let .badAddress(a): "gpsd address '\(a)': write HOST:PORT (location.gpsd, default 127.0.0.1:2947)"
         case let .connect(a, why): "gpsd at \(a): cannot connect (\(why)); is gpsd running? (systemctl status gpsd)"
         case let .closed(a): "gpsd at \(a) closed the connection"
@@ -52,7 +59,14 @@ public final class GpsdConnection {
                     var err: Int32 = 0
                     var len = socklen_t(MemoryLayout<Int32>.size)
                     getsockopt(s, SOL_SOCKET, SO_ERROR, &err, &len)
-                    if err == 0 { fd = s; return }
+                    if err == 0 {
+                        if let owner = Self.foreignOwner(of: s) {
+                            close(s)
+                            throw .untrusted(address, uid: owner, user: Self.userName(owner))
+                        }
+                        fd = s
+                        return
+                    }
                     lastError = String(cString: strerror(err))
                 } else {
                     lastError = "timed out after \(timeoutMillis) ms"
@@ -66,6 +80,57 @@ public final class GpsdConnection {
     }
 
     deinit { close(fd) }
+
+    /// The owner of the socket that answered on this machine, when it is neither root (gpsd's
+    /// own, or systemd's gpsd.socket) nor this user; nil for those, and for a gpsd on another
+    /// machine (the person chose it). Asked of the kernel: the accepted socket belongs to the
+    /// listener's owner (`SocketOwner`). A loopback peer the kernel cannot vouch for is foreign.
+    static func foreignOwner(of fd: Int32) -> UInt32? {
+        guard let mine = endpoint(fd, peer: false), let theirs = endpoint(fd, peer: true) else { return UInt32.max }
+        let loopback = theirs.host.hasPrefix("127.") || theirs.host == "::1" || theirs.host.hasPrefix("::ffff:127.")
+        guard loopback || isLocalAddress(theirs.host) else { return nil }
+        guard let owner = SocketOwner.uid(local: theirs, remote: mine) else { return UInt32.max }
+        return owner == 0 || owner == getuid() ? nil : owner
+    }
+
+    /// Whether `host` is one of this machine's own addresses (a gpsd on the LAN address of this
+    /// same computer is still a local program): the address can be bound here.
+    static func isLocalAddress(_ host: String) -> Bool {
+        var hints = addrinfo()
+        hints.ai_flags = AI_NUMERICHOST
+        hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, "0", &hints, &list) == 0, let a = list else { return false }
+        defer { freeaddrinfo(list) }
+        let s = socket(a.pointee.ai_family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard s >= 0 else { return false }
+        defer { close(s) }
+        return bind(s, a.pointee.ai_addr, a.pointee.ai_addrlen) == 0
+    }
+
+    /// A socket's own end (`peer` false) or its peer's, as numeric host and port.
+    static func endpoint(_ fd: Int32, peer: Bool) -> (host: String, port: Int)? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let rc = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { peer ? getpeername(fd, $0, &length) : getsockname(fd, $0, &length) }
+        }
+        guard rc == 0 else { return nil }
+        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST)), port = [CChar](repeating: 0, count: 16)
+        let ok = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                getnameinfo($0, length, &host, socklen_t(host.count), &port, socklen_t(port.count), NI_NUMERICHOST | NI_NUMERICSERV)
+            }
+        }
+        guard ok == 0, let p = Int(String(cString: port)) else { return nil }
+        return (String(cString: host), p)
+    }
+
+    /// The login name of `uid`, when it has one.
+    static func userName(_ uid: UInt32) -> String? {
+        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return nil }
+        return String(cString: name)
+    }
 
     /// Asks gpsd to stream reports as JSON (sent again, it renews the watch).
     public func watch() throws(GpsdError) {

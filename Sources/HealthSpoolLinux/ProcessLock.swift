@@ -10,8 +10,7 @@ public final class ProcessLock {
 
     /// Takes the lock, or returns nil when another process holds it.
     public init?(path: String, writePID: Bool = false) {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return nil }
+        guard let fd = try? SafeWrite.openOwn(path, mode: 0o600) else { return nil }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { close(fd); return nil }
         self.fd = fd
         self.path = path
@@ -26,7 +25,7 @@ public final class ProcessLock {
 
     /// The PID written in a lock file whose lock is held by a live process, or nil.
     public static func holder(of path: String) -> Int32? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         if flock(fd, LOCK_SH | LOCK_NB) == 0 { flock(fd, LOCK_UN); return nil }

@@ -7,11 +7,21 @@ import Glibc
 /// accepts (the peer is always a local program: it listens on loopback only), and `healthspool
 /// ui` asks it of the listener before it opens a login link there.
 public enum SocketOwner {
-    /// The owner of the IPv4 TCP socket whose own end is `local` and whose peer is `remote`
-    /// (addresses as dotted quads); nil when the kernel knows no such socket.
+    /// The owner of the TCP socket whose own end is `local` and whose peer is `remote`
+    /// (addresses as dotted quads, or IPv6 text); nil when the kernel knows no such socket.
     public static func uid(local: (String, Int), remote: (String, Int)) -> UInt32? {
-        guard let src = ipv4(local.0), let dst = ipv4(remote.0) else { return nil }
-        return query(source: src, sourcePort: local.1, destination: dst, destinationPort: remote.1, states: 0xFFF)
+        if let src = ipv4(local.0), let dst = ipv4(remote.0) {
+            return query(source: src, sourcePort: local.1, destination: dst, destinationPort: remote.1, states: 0xFFF)
+        }
+        guard let src = ipv6(local.0), let dst = ipv6(remote.0) else { return nil }
+        return query(family: UInt8(AF_INET6), source: src, sourcePort: local.1, destination: dst, destinationPort: remote.1, states: 0xFFF)
+    }
+
+    /// The 16 bytes of an IPv6 address's text; nil when it is not one.
+    static func ipv6(_ text: String) -> [UInt8]? {
+        var address = in6_addr()
+        guard inet_pton(AF_INET6, text, &address) == 1 else { return nil }
+        return withUnsafeBytes(of: &address) { Array($0) }
     }
 
     /// The owner of the IPv4 TCP socket listening on `address`:`port`; nil when nothing listens there.
@@ -27,7 +37,8 @@ public enum SocketOwner {
     }
 
     /// One `SOCK_DIAG_BY_FAMILY` request for an exact socket id; the answer's `idiag_uid`.
-    static func query(source: [UInt8], sourcePort: Int, destination: [UInt8], destinationPort: Int, states: UInt32) -> UInt32? {
+    static func query(family: UInt8 = UInt8(AF_INET), source: [UInt8], sourcePort: Int, destination: [UInt8], destinationPort: Int,
+                      states: UInt32) -> UInt32? {
         let fd = socket(AF_NETLINK, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 4 /* NETLINK_SOCK_DIAG */)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -41,12 +52,13 @@ public enum SocketOwner {
         msg[4] = 20                            // nlmsg_type = SOCK_DIAG_BY_FAMILY
         msg[6] = 1                             // nlmsg_flags = NLM_F_REQUEST (one socket, not a dump)
         put32(1, at: 8)                        // nlmsg_seq
-        msg[16] = UInt8(AF_INET)               // sdiag_family
+        msg[16] = family                       // sdiag_family
         msg[17] = UInt8(IPPROTO_TCP)           // sdiag_protocol
         put32(states, at: 20)                  // idiag_states
         msg[24] = UInt8(sourcePort >> 8); msg[25] = UInt8(sourcePort & 255)            // id.idiag_sport (big-endian)
         msg[26] = UInt8(destinationPort >> 8); msg[27] = UInt8(destinationPort & 255)  // id.idiag_dport
-        for k in 0..<4 { msg[28 + k] = source[k]; msg[44 + k] = destination[k] }       // id.idiag_src, id.idiag_dst
+        for k in 0..<source.count { msg[28 + k] = source[k] }                         // id.idiag_src (4 or 16 bytes)
+        for k in 0..<destination.count { msg[44 + k] = destination[k] }               // id.idiag_dst
         put32(0xFFFF_FFFF, at: 64); put32(0xFFFF_FFFF, at: 68)                         // id.idiag_cookie = INET_DIAG_NOCOOKIE
         // struct sockaddr_nl (12 bytes: family, pad, pid 0 = the kernel, groups), not imported either.
         var kernel = [UInt8](repeating: 0, count: 12)

@@ -132,7 +132,8 @@ public struct SpoolDirectory: Sendable {
         return candidate
     }
 
-    /// Moves an imported file to archive/ (or deletes it) and returns where it went.
+    /// Moves an imported file to archive/ (or deletes it) and returns where it went. A file kept
+    /// is 0600 there, whatever mode it came with.
     @discardableResult
     public func retire(_ name: String, policy: AfterImport, now: Timestamp) throws -> String? {
         let source = path + "/" + name
@@ -143,19 +144,19 @@ public struct SpoolDirectory: Sendable {
             return nil
         case .archive:
             let target = freeName(in: archive, for: name, now: now)
-            try FileSystem.move(source, to: target)
+            try FileSystem.move(source, to: target, mode: 0o600)
             return target
         }
     }
 
-    /// Moves a file that could not be imported to failed/ beside `<name>.reason`.
+    /// Moves a file that could not be imported to failed/ beside `<name>.reason`, both 0600.
     @discardableResult
     public func quarantine(_ name: String, reason: String, now: Timestamp) throws -> String {
         let source = path + "/" + name
         let target = freeName(in: failed, for: name, now: now)
         let text = "file: \(name)\nfailed: \(now.iso8601UTC)\nreason: \(reason)\n"
         try FileSystem.writeAtomically(target + ".reason", Array(text.utf8))
-        try FileSystem.move(source, to: target)
+        try FileSystem.move(source, to: target, mode: 0o600)
         return target
     }
 }

@@ -49,8 +49,7 @@ enum ImportUpload {
         try FileSystem.makeDirectory(spoolDir)
         let name = storedName(raw)
         let temp = spoolDir + "/.upload-\(getpid())-\(UInt64.random(in: 0...UInt64.max))-" + name
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
+        guard let fd = try? SafeWrite.createNew(temp, mode: 0o600) else {
             throw Refusal(status: .internalServerError, message: "cannot write in the spool folder \(spoolDir): \(String(cString: strerror(errno)))")
         }
         var written: Int64 = 0

@@ -56,7 +56,12 @@ struct ReportCommand: ParsableCommand {
         }
         let path = out ?? "health-summary-\(report.from)-to-\(report.to).\(json ? "json" : "html")"
         if path == "-" { print(text, terminator: ""); return }
-        do { try FileSystem.writeAtomically(path, Array(text.utf8), mode: 0o600) } catch {
+        do {
+            if let exposure = try FileSystem.writeAtomically(path, Array(text.utf8), mode: 0o600) {
+                // Written safely all the same (no name another user could take or link to follow).
+                StandardError.write("Warning: \(exposure); choose a folder of your own (--out)\n")
+            }
+        } catch {
             throw CLIError("could not write \(path): \(error)")
         }
         print("wrote \(path): \(report.from) to \(report.to)")

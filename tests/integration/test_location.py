@@ -13,6 +13,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 from conftest import wait_until
+from test_web_isolation import as_other, other_user  # noqa: F401  (other_user is a fixture)
 
 pytestmark = pytest.mark.skipif(shutil.which("gpsfake") is None, reason="gpsfake missing: scripts/setup-deps.sh --test")
 
@@ -130,3 +131,62 @@ def test_off_by_default_no_position_is_recorded(hs, tmp_path):
     finally:
         hs.stop()
         stop_gpsfake(gps)
+
+
+FAKE_GPSD = """
+import json, socket, sys, threading, time
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", {port}))
+s.listen()
+print("listening", flush=True)
+def serve(c):
+    try:
+        c.sendall(b'{{"class":"VERSION","release":"3.22"}}\\n')
+        c.recv(1024)
+        for _ in range(40):
+            c.sendall(json.dumps({{"class": "TPV", "mode": 3, "lat": 48.8584, "lon": 2.2945, "alt": 35.0,
+                                   "time": "2026-03-28T10:00:00.000Z"}}).encode() + b"\\n")
+            time.sleep(0.25)
+    except OSError:
+        pass
+    c.close()
+deadline = time.time() + 40
+s.settimeout(1)
+while time.time() < deadline:
+    try:
+        c, _ = s.accept()
+    except socket.timeout:
+        continue
+    threading.Thread(target=serve, args=(c,), daemon=True).start()
+"""
+
+
+def test_a_gpsd_another_user_started_is_refused_and_the_persons_own_is_taken(hs, other_user):
+    """Issue 39: anything on the machine can listen on gpsd's port and feed positions. A fake
+    gpsd of another user is refused with a plain line; the same program run by the person (or
+    root, systemd's gpsd.socket) is taken."""
+    import textwrap
+    port = free_port()
+    env = {"HEALTHSPOOL_LOCATION_ENABLED": "true", "HEALTHSPOOL_LOCATION_INTERVAL_SECONDS": "1",
+           "HEALTHSPOOL_LOCATION_RETRY_SECONDS": "1", "HEALTHSPOOL_LOCATION_GPSD": f"127.0.0.1:{port}"}
+    fake = as_other(other_user, FAKE_GPSD.format(port=port))
+    try:
+        assert fake.stdout.readline().startswith("listening"), fake.stderr.read()
+        hs.start(env=env)
+        assert wait_until(lambda: "not by the system or you" in hs.read_log(), 20), hs.read_log()
+        time.sleep(2)
+        assert fixes(hs) == []
+        assert f"user '{other_user.pw_name}'" in hs.read_log()
+    finally:
+        fake.kill()
+        fake.wait()
+    own = subprocess.Popen(["python3", "-c", textwrap.dedent(FAKE_GPSD.format(port=port))], stdout=subprocess.PIPE, text=True)
+    try:
+        assert own.stdout.readline().startswith("listening")
+        assert wait_until(lambda: len(fixes(hs)) >= 1, 20), hs.read_log()
+        assert abs(fixes(hs)[0][1] - 48.8584) < 0.001
+    finally:
+        own.kill()
+        own.wait()
+        hs.stop()

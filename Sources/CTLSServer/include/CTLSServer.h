@@ -34,9 +34,10 @@ void hs_tls_close(hs_tls_conn *conn);
 
 /* Makes an EC P-256 key and a self-signed certificate for `common_name` with the given
  * subjectAltName entries (`san`, e.g. "IP:192.168.1.5,DNS:myhost.local"), valid for `days`,
- * and writes both as PEM, mode 0600, each through a temporary file, fsync and rename.
- * 0 on success, -1 with a reason in `err`. */
-int hs_tls_make_self_signed(const char *cert_path, const char *key_path, const char *common_name,
+ * and gives both as PEM text in `cert_pem` and `key_pem` (`*cert_len`, `*key_len`: their room
+ * on entry, the text's length on return; not NUL-terminated). The caller writes the files
+ * (SafeWrite, the one way healthspool creates files). 0 on success, -1 with a reason in `err`. */
+int hs_tls_make_self_signed(char *cert_pem, size_t *cert_len, char *key_pem, size_t *key_len, const char *common_name,
                             const char *san, int days, char *err, size_t err_len);
 
 /* Fills `buf` with `len` cryptographically random bytes; 0 on success. */

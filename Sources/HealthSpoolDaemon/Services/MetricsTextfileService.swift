@@ -24,7 +24,11 @@ struct MetricsTextfileService: Service {
                 let text = await metrics.text()
                 if written?.path != path || written?.text != text {
                     do {
-                        try await Self.write(text, to: path)
+                        let exposure = try await Self.write(text, to: path)
+                        if let exposure, written?.path != path {
+                            logger.warning("the metrics file is written safely, but \(exposure) (metrics.textfile); a folder only this user and node_exporter can write is better",
+                                           metadata: ["event": "config", "file": "\(path)"])
+                        }
                         written = (path, text)
                         failedPath = nil
                     } catch {
@@ -49,12 +53,13 @@ struct MetricsTextfileService: Service {
     }
 
     /// Replaces the file (mode 0644: node_exporter runs as another user), off the cooperative pool.
-    static func write(_ text: String, to path: String) async throws {
-        let result: Result<Void, Error> = await withCheckedContinuation { continuation in
+    /// Returns what another user could do in the file's directory (`SafeWrite.exposure`).
+    static func write(_ text: String, to path: String) async throws -> DirectoryExposure? {
+        let result: Result<DirectoryExposure?, Error> = await withCheckedContinuation { continuation in
             DaemonMetrics.queue.async {
                 continuation.resume(returning: Result { try FileSystem.writeAtomically(path, Array(text.utf8), mode: 0o644) })
             }
         }
-        try result.get()
+        return try result.get()
     }
 }
