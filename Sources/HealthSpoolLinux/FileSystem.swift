@@ -93,13 +93,12 @@ public enum FileSystem {
         return String(decoding: try read(path), as: UTF8.self)
     }
 
-    /// Writes a file atomically and safely wherever it goes (`SafeWrite`): a new temporary file
-    /// of an unpredictable name, created exclusively without following links, fsynced, then
-    /// renamed over `path` (a rename replaces a link placed there, never follows it). Returns
-    /// what is wrong with the directory, if anything: one that other users can write warns the
-    /// caller, who says so; the file is written safely all the same.
-    @discardableResult
-    public static func writeAtomically(_ path: String, _ bytes: [UInt8], mode: mode_t = 0o600) throws -> DirectoryExposure? {
+    /// Writes a file atomically and safely wherever it goes (`SafeWrite.replace`): a new
+    /// temporary file of an unpredictable name, created exclusively without following links,
+    /// fsynced, then renamed over `path` (a rename replaces a link placed there, never follows
+    /// it). A caller that writes where the person chose calls `SafeWrite.replace` itself, to warn
+    /// about a folder other users can write.
+    public static func writeAtomically(_ path: String, _ bytes: [UInt8], mode: mode_t = 0o600) throws {
         try SafeWrite.replace(path, bytes, mode: mode)
     }
 

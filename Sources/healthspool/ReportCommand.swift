@@ -57,7 +57,7 @@ struct ReportCommand: ParsableCommand {
         let path = out ?? "health-summary-\(report.from)-to-\(report.to).\(json ? "json" : "html")"
         if path == "-" { print(text, terminator: ""); return }
         do {
-            if let exposure = try FileSystem.writeAtomically(path, Array(text.utf8), mode: 0o600) {
+            if let exposure = try SafeWrite.replace(path, Array(text.utf8), mode: 0o600) {
                 // Written safely all the same (no name another user could take or link to follow).
                 StandardError.write("Warning: \(exposure); choose a folder of your own (--out)\n")
             }

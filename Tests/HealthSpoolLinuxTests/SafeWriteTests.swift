@@ -78,7 +78,7 @@ import Testing
         #expect(SafeWrite.exposure(of: dir) == nil)
         chmod(dir, 0o777)
         #expect(SafeWrite.exposure(of: dir)?.writableMode == 0o777)
-        let exposure = try FileSystem.writeAtomically(dir + "/r.html", Array("x".utf8))
+        let exposure = try SafeWrite.replace(dir + "/r.html", Array("x".utf8))
         #expect(exposure?.description.contains("other users can write it") == true)
         chmod(dir, 0o1777)
         #expect(SafeWrite.exposure(of: dir) == nil)

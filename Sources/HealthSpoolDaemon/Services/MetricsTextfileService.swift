@@ -57,7 +57,7 @@ struct MetricsTextfileService: Service {
     static func write(_ text: String, to path: String) async throws -> DirectoryExposure? {
         let result: Result<DirectoryExposure?, Error> = await withCheckedContinuation { continuation in
             DaemonMetrics.queue.async {
-                continuation.resume(returning: Result { try FileSystem.writeAtomically(path, Array(text.utf8), mode: 0o644) })
+                continuation.resume(returning: Result { try SafeWrite.replace(path, Array(text.utf8), mode: 0o644) })
             }
         }
         return try result.get()
