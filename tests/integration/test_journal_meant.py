@@ -83,6 +83,7 @@ def test_a_part_of_the_day_chosen_in_the_browser_is_stored_then_shown_as_that_pa
     journal = browser.find_element(By.ID, "day-journal").text
     assert f"{part.capitalize()} Headache: moderate" in journal, journal
     assert f"{at:%H:%M} Headache" not in journal, journal
+    browser.execute_script("document.getElementById('day-journal').scrollIntoView()")
     shot(browser, "meant-day-390")
 
 
@@ -100,6 +101,7 @@ def test_steps_typed_in_can_be_changed_and_deleted_from_the_readings(web, browse
     rows = [li for li in browser.find_elements(By.CSS_SELECTOR, "#recent li.editable") if "Steps" in li.text]
     assert len(rows) == 1, [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#recent li")]
     assert "4,200 steps" in rows[0].text or "4200 steps" in rows[0].text, rows[0].text
+    browser.execute_script("document.getElementById('recent').scrollIntoView()")
     shot(browser, "steps-readings-1280")
     rows[0].find_element(By.LINK_TEXT, "Change").click()
     assert wait_until(lambda: "/edit" in browser.current_url, 10)
