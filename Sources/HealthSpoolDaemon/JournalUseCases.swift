@@ -113,6 +113,13 @@ public final class JournalUseCases {
     /// Now, with the zone's offset.
     var now: Timestamp { LocalDay.timestamp(clock().millis, in: zone) }
 
+    /// When an entry happened: the time given; else, when a part of the day was chosen, the time
+    /// the person meant by it (`PartOfDay.meantTime`: "morning" chosen at 18:07 is 08:30, not
+    /// 18:07); else now.
+    func meantTime(_ at: Timestamp?, _ part: PartOfDay?, now: Timestamp) -> Timestamp {
+        at ?? part.map { LocalDay.timestamp($0.meantTime(now: now, zone: zone).millis, in: zone) } ?? now
+    }
+
     // MARK: Symptoms
 
     /// Logs a symptom; the symptom (and its category) is created when new. Returns the entry
@@ -127,9 +134,9 @@ public final class JournalUseCases {
             let s = try journal.symptom(named: symptom, category: category, now: now)
             try journal.remember(log.relievedBy, in: "relieving")
             try journal.remember(log.aggravatedBy, in: "aggravating")
-            let entry = SymptomEntry(id: newID(), symptom: s.name, category: s.category, at: log.at ?? now, timeOfDay: log.when,
-                                     severity: log.severity, relievedBy: log.relievedBy, aggravatedBy: log.aggravatedBy,
-                                     note: log.note)
+            let entry = SymptomEntry(id: newID(), symptom: s.name, category: s.category, at: meantTime(log.at, log.when, now: now),
+                                     timeOfDay: log.when, severity: log.severity, relievedBy: log.relievedBy, aggravatedBy: log.aggravatedBy,
+                                     note: log.note, partMeant: log.at == nil && log.when != nil)
             try journal.insert(entry, now: now)
             queued.formUnion(try send(JournalRecord(entry), previousStart: nil, now: now))
             queued.formUnion(try rescore([entry.day], now: now))
@@ -157,8 +164,12 @@ public final class JournalUseCases {
                 e.category = try journal.category(named: c, now: now).name
             }
             if let s = changes.severity { e.severity = s }
-            if let at = changes.at { e.at = at; e.timeOfDay = changes.when ?? PartOfDay(of: at) }
-            if let w = changes.when { e.timeOfDay = w }
+            if let at = changes.at {
+                e.at = at; e.timeOfDay = changes.when ?? PartOfDay(of: at); e.partMeant = false
+            } else if let w = changes.when, w != old.timeOfDay {
+                // Another part of the same day: the time moves with it (issue 40).
+                e.at = w.meantTime(on: old.day, now: now, zone: zone); e.timeOfDay = w; e.partMeant = true
+            }
             if let r = changes.relievedBy { e.relievedBy = r; try journal.remember(r, in: "relieving") }
             if let a = changes.aggravatedBy { e.aggravatedBy = a; try journal.remember(a, in: "aggravating") }
             if let n = changes.note { e.note = n.isEmpty ? nil : n }
@@ -260,7 +271,8 @@ public final class JournalUseCases {
         var queued: Set<String> = []
         let entry = try journal.transaction { () throws(StoreError) -> LifestyleEntry in
             try journal.remember([factor], in: "lifestyle")
-            let e = LifestyleEntry(id: newID(), factor: factor, at: log.at ?? now, timeOfDay: log.when, measure: log.measure, note: log.note)
+            let e = LifestyleEntry(id: newID(), factor: factor, at: meantTime(log.at, log.when, now: now), timeOfDay: log.when,
+                                   measure: log.measure, note: log.note, partMeant: log.at == nil && log.when != nil)
             try journal.insert(e, now: now)
             queued.formUnion(try send(JournalRecord(e), previousStart: nil, now: now))
             return e

@@ -214,14 +214,16 @@ extension SampleStore {
             let name = s.string(3) ?? "", device = s.string(4)
             let source: (String, String?)
             if let l = lastSource, l.0 == name, l.1 == device { source = l } else { source = (name, device); lastSource = source }
-            var stage: SleepStage?, valueOnly = false
+            var stage: SleepStage?, valueOnly = false, nightTotal = false
             if sleep {
                 let metadata = Self.decodeMetadata(s.string(5))
                 stage = SleepStage(type: type, metadata: metadata["sleepStage"])
                 valueOnly = DaySample.isValueOnly(type: type, metadata: metadata)
+                nightTotal = DaySample.isNightTotal(type: type, metadata: metadata)
             }
             out.append(DaySample(start: s.int(0), end: s.int(1), value: s.double(2), source: source.0,
-                                 device: source.1.flatMap { $0.isEmpty ? nil : $0 }, stage: stage, valueOnly: valueOnly))
+                                 device: source.1.flatMap { $0.isEmpty ? nil : $0 }, stage: stage, valueOnly: valueOnly,
+                                 nightTotal: nightTotal))
         }
         return out
     }

@@ -31,6 +31,8 @@ import HealthSpoolCore
 /// critical path). Every sample is inserted through `insert`.
 /// Step 8 added `dirty_days`: the (type, day) pairs a bulk import touched whose rollups are not
 /// computed yet, marked in the samples' transaction (`SampleStore+DirtyDays`).
+/// Step 9 added `part_meant` to the journal's entries: the time stands for the part of the day
+/// the person chose (`SymptomEntry.partMeant`).
 enum Schema {
     static let migrations: [String] = [
         """
@@ -155,6 +157,12 @@ enum Schema {
             day INTEGER NOT NULL,                  -- local day under state rollups.policy
             PRIMARY KEY (day, type)
         ) WITHOUT ROWID;
+        """,
+        // Step 9: whether an entry's time stands for the part of the day the person chose
+        // (`SymptomEntry.partMeant`, issue 40).
+        """
+        ALTER TABLE symptom_entries ADD COLUMN part_meant INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE lifestyle_entries ADD COLUMN part_meant INTEGER NOT NULL DEFAULT 0;
         """,
     ]
 

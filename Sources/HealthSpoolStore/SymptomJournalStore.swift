@@ -108,7 +108,7 @@ public final class SymptomJournalStore {
     // MARK: Symptom entries
 
     static let symptomColumns = """
-        id, symptom, category, at_ms, at_off, time_of_day, severity, relieved, aggravated, note, origin, version, deleted
+        id, symptom, category, at_ms, at_off, time_of_day, severity, relieved, aggravated, note, origin, version, deleted, part_meant
         """
 
     /// Stores a new entry; false (and nothing written) when its id is stored already — an
@@ -117,10 +117,10 @@ public final class SymptomJournalStore {
     public func insert(_ e: SymptomEntry, now: Timestamp) throws(StoreError) -> Bool {
         let s = try conn.prepare("""
             INSERT OR IGNORE INTO symptom_entries(\(Self.symptomColumns), day, created_ms, updated_ms)
-            VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+            VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
             """)
         bind(e, to: s)
-        s.bind(14, e.day.daysSinceEpoch); s.bind(15, now.millis); s.bind(16, now.millis)
+        s.bind(15, e.day.daysSinceEpoch); s.bind(16, now.millis); s.bind(17, now.millis)
         try s.run()
         return conn.changes > 0
     }
@@ -129,11 +129,12 @@ public final class SymptomJournalStore {
     public func update(_ e: SymptomEntry, now: Timestamp) throws(StoreError) {
         let s = try conn.prepare("""
             UPDATE symptom_entries SET symptom = ?2, category = ?3, at_ms = ?4, at_off = ?5, time_of_day = ?6, severity = ?7,
-                relieved = ?8, aggravated = ?9, note = ?10, origin = ?11, version = ?12, deleted = ?13, day = ?14, updated_ms = ?15
+                relieved = ?8, aggravated = ?9, note = ?10, origin = ?11, version = ?12, deleted = ?13, part_meant = ?14, day = ?15,
+                updated_ms = ?16
             WHERE id = ?1
             """)
         bind(e, to: s)
-        s.bind(14, e.day.daysSinceEpoch); s.bind(15, now.millis)
+        s.bind(15, e.day.daysSinceEpoch); s.bind(16, now.millis)
         try s.run()
     }
 
@@ -142,6 +143,7 @@ public final class SymptomJournalStore {
         s.bind(4, e.at.millis); s.bind(5, Int64(e.at.utcOffsetSeconds)); s.bind(6, e.timeOfDay.rawValue)
         s.bind(7, e.severity.rawValue); s.bind(8, Self.jsonList(e.relievedBy)); s.bind(9, Self.jsonList(e.aggravatedBy))
         s.bind(10, e.note); s.bind(11, e.origin.rawValue); s.bind(12, e.version); s.bind(13, e.deleted ? 1 : 0)
+        s.bind(14, e.partMeant ? 1 : 0)
     }
 
     /// The entry stored under `id` (deleted ones included).
@@ -200,20 +202,21 @@ public final class SymptomJournalStore {
                      at: Timestamp(millis: q.int(3), utcOffsetSeconds: Int32(truncatingIfNeeded: q.int(4))),
                      timeOfDay: PartOfDay(rawValue: q.string(5) ?? ""), severity: Severity(rawValue: Int(q.int(6))) ?? .mild,
                      relievedBy: Self.list(q.string(7)), aggravatedBy: Self.list(q.string(8)), note: q.string(9),
-                     version: Int(q.int(11)), origin: JournalOrigin(rawValue: q.string(10) ?? "") ?? .manual, deleted: q.int(12) != 0)
+                     version: Int(q.int(11)), origin: JournalOrigin(rawValue: q.string(10) ?? "") ?? .manual, deleted: q.int(12) != 0,
+                     partMeant: q.int(13) != 0)
     }
 
     // MARK: Lifestyle entries
 
-    static let lifestyleColumns = "id, factor, at_ms, at_off, time_of_day, amount, unit, level, note, version, deleted"
+    static let lifestyleColumns = "id, factor, at_ms, at_off, time_of_day, amount, unit, level, note, version, deleted, part_meant"
 
     /// Stores a new lifestyle entry.
     public func insert(_ e: LifestyleEntry, now: Timestamp) throws(StoreError) {
         let s = try conn.prepare("""
-            INSERT INTO lifestyle_entries(\(Self.lifestyleColumns), day, created_ms, updated_ms) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+            INSERT INTO lifestyle_entries(\(Self.lifestyleColumns), day, created_ms, updated_ms) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
             """)
         bind(e, to: s)
-        s.bind(12, e.day.daysSinceEpoch); s.bind(13, now.millis); s.bind(14, now.millis)
+        s.bind(13, e.day.daysSinceEpoch); s.bind(14, now.millis); s.bind(15, now.millis)
         try s.run()
     }
 
@@ -221,10 +224,10 @@ public final class SymptomJournalStore {
     public func update(_ e: LifestyleEntry, now: Timestamp) throws(StoreError) {
         let s = try conn.prepare("""
             UPDATE lifestyle_entries SET factor = ?2, at_ms = ?3, at_off = ?4, time_of_day = ?5, amount = ?6, unit = ?7, level = ?8,
-                note = ?9, version = ?10, deleted = ?11, day = ?12, updated_ms = ?13 WHERE id = ?1
+                note = ?9, version = ?10, deleted = ?11, part_meant = ?12, day = ?13, updated_ms = ?14 WHERE id = ?1
             """)
         bind(e, to: s)
-        s.bind(12, e.day.daysSinceEpoch); s.bind(13, now.millis)
+        s.bind(13, e.day.daysSinceEpoch); s.bind(14, now.millis)
         try s.run()
     }
 
@@ -236,7 +239,7 @@ public final class SymptomJournalStore {
         case let .level(l)?: s.bind(6, nil as Int64?); s.bind(7, nil as String?); s.bind(8, l.rawValue)
         case nil: s.bind(6, nil as Int64?); s.bind(7, nil as String?); s.bind(8, nil as String?)
         }
-        s.bind(9, e.note); s.bind(10, e.version); s.bind(11, e.deleted ? 1 : 0)
+        s.bind(9, e.note); s.bind(10, e.version); s.bind(11, e.deleted ? 1 : 0); s.bind(12, e.partMeant ? 1 : 0)
     }
 
     /// The lifestyle entry stored under `id` (deleted ones included).
@@ -271,7 +274,7 @@ public final class SymptomJournalStore {
         return LifestyleEntry(id: q.id(0) ?? SampleID(bytes: [UInt8](repeating: 0, count: 16)), factor: q.string(1) ?? "",
                               at: Timestamp(millis: q.int(2), utcOffsetSeconds: Int32(truncatingIfNeeded: q.int(3))),
                               timeOfDay: PartOfDay(rawValue: q.string(4) ?? ""), measure: measure, note: q.string(8),
-                              version: Int(q.int(9)), deleted: q.int(10) != 0)
+                              version: Int(q.int(9)), deleted: q.int(10) != 0, partMeant: q.int(11) != 0)
     }
 
     // MARK: Reading entries of either table

@@ -29,19 +29,19 @@ struct EntryList: Sendable {
 
     static func symptoms(_ entries: [SymptomEntry], id: String, back: String) -> EntryList {
         EntryList(id: id, back: back, rows: entries.map { e in
-            let time = String(e.at.iso8601Local.dropFirst(11).prefix(5))
+            let time = e.shownTime
             var what = "\(time) \(e.symptom): \(e.severity)"
             if !e.relievedBy.isEmpty { what += "; better with \(e.relievedBy.joined(separator: ", "))" }
             if !e.aggravatedBy.isEmpty { what += "; worse with \(e.aggravatedBy.joined(separator: ", "))" }
             if let n = e.note { what += " – \(n)" }
             return Row(entry: e.id.description, what: what, edit: "/symptoms/\(e.id)/edit?back=\(Page.percentEncode(back))",
-                       delete: "/symptoms/delete", fields: [Hidden(name: "id", value: e.id.description)], subject: "\(e.symptom) at \(time)")
+                       delete: "/symptoms/delete", fields: [Hidden(name: "id", value: e.id.description)], subject: "\(e.symptom) \(e.shownPhrase)")
         })
     }
 
     static func lifestyle(_ entries: [LifestyleEntry], back: String) -> EntryList {
         EntryList(id: "lifestyle", back: back, rows: entries.map { e in
-            let time = String(e.at.iso8601Local.dropFirst(11).prefix(5))
+            let time = e.shownTime
             let what = "\(time) \(e.factor)" + (e.measure.map { " – \($0)" } ?? "") + (e.note.map { ": " + $0 } ?? "")
             return Row(entry: e.id.description, what: what, edit: "/lifestyle/\(e.id)/edit?back=\(Page.percentEncode(back))",
                        delete: "/lifestyle/delete", fields: [Hidden(name: "id", value: e.id.description)], subject: "\(e.factor) at \(time)")

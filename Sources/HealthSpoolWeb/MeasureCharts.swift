@@ -45,7 +45,7 @@ enum MeasureCharts {
         let today = WallClock.localDay(of: DaemonClock.now(), zone: zone)
         let first = today.daysSinceEpoch - Int64(days - 1)
         let readings = view.days.filter { $0.date.daysSinceEpoch >= first }.flatMap(\.readings)
-        return Section(days: days, ranges: ranges.map { Section.Range(days: $0, current: $0 == days) }, kinds: MeasurementKind.allCases.map { kind in
+        return Section(days: days, ranges: ranges.map { Section.Range(days: $0, current: $0 == days) }, kinds: MeasurementKind.readingKinds.map { kind in
             let mine = readings.filter { $0.kind == kind }.sorted { $0.at.millis < $1.at.millis }
             let words = bands(kind, glucoseUnit: view.glucoseUnit).first?.words
             return Section.Chart(kind: kind.rawValue, title: kind.title,
@@ -66,7 +66,7 @@ enum MeasureCharts {
             let mg = glucoseUnit == .mgPerDL
             return [Band(low: mg ? 70 : 3.9, high: mg ? 99 : 5.5,
                          words: "Shaded: the usual fasting blood sugar, " + (mg ? "70–99 mg/dL." : "3.9–5.5 mmol/L."))]
-        case .weight: return []
+        case .weight, .steps: return []
         }
     }
 

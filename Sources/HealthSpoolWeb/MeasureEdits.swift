@@ -7,7 +7,7 @@ import Hummingbird
 /// measurement forms check them (`MeasurementEntry`).
 enum MeasureEdits {
     /// The form's `kind` of each measurement kind, and its fields.
-    static let formKind: [MeasurementKind: String] = [.bloodPressure: "bp", .heartRate: "hr", .oxygen: "spo2", .glucose: "glucose", .weight: "weight"]
+    static let formKind: [MeasurementKind: String] = [.bloodPressure: "bp", .heartRate: "hr", .oxygen: "spo2", .glucose: "glucose", .weight: "weight", .steps: "steps"]
 
     /// The page that changes one reading (`measure-edit.mustache`).
     struct EditPage: Sendable {
@@ -57,6 +57,7 @@ enum MeasureEdits {
             case .heartRate: fields = [number("Beats per minute", "value-hr", r.value)]
             case .oxygen: fields = [number("Percent", "value-spo2", r.value <= 1 ? r.value * 100 : r.value)]
             case .weight: fields = [number("Kilograms", "value-weight", (r.value * 10).rounded() / 10)]
+            case .steps: fields = [number("Number of steps", "value-steps", r.value)]
             }
             reading = Reading(measured: "Measured \(DayStrip.long(r.date)), \(r.time): \(r.text).",
                               formKey: r.parts.first.map { "\($0.startMillis).\($0.id)" } ?? key, readingKey: key,
@@ -79,21 +80,30 @@ enum MeasureEdits {
         var fields: [String: String] = [:]
         for (name, value) in form.pairs where fields[name] == nil { fields[name] = value }
         let unit = GlucoseUnit(rawValue: form["unit"] ?? "") ?? ctx.settings.glucoseUnit
-        switch MeasurementEntry.parse(kind: form["kind"] ?? "", fields: fields, glucoseUnit: unit) {
-        case .problems(let problems):
-            return (Page.redirect(edit, error: "Not changed: " + problems.map(\.message).joined(separator: " ")), nil)
-        case .measurement(let m):
-            do {
-                return try store.run { r in
-                    let journal = try r.records()
-                    let (old, newKey) = try journal.editMeasurement(key, to: m, now: r.now)
-                    guard newKey != key else { return (Page.redirect(back, ok: "Nothing was changed."), nil) }
-                    let new = try journal.measurement(newKey)
-                    return (Page.redirect(back, ok: "Changed: \(new.kind.title.lowercased()) \(new.text) (was \(old.text))."),
-                            JournalUndo.revertMeasurement(new: newKey, old: key))
-                }
-            } catch { return (Page.redirect(edit, error: "Not changed: \(WebJournal.message(error))"), nil) }
+        // Steps keep their time (from … until); only the count changes.
+        let change: (HealthJournal, Timestamp) throws -> (old: MeasurementReading, newKey: String)
+        if form["kind"] == "steps" {
+            let (count, problem) = MeasurementEntry.stepCount(fields)
+            guard let count else { return (Page.redirect(edit, error: "Not changed: " + (problem?.message ?? "")), nil) }
+            change = { journal, now in try journal.editSteps(key, to: count, now: now) }
+        } else {
+            switch MeasurementEntry.parse(kind: form["kind"] ?? "", fields: fields, glucoseUnit: unit) {
+            case .problems(let problems):
+                return (Page.redirect(edit, error: "Not changed: " + problems.map(\.message).joined(separator: " ")), nil)
+            case .measurement(let m):
+                change = { journal, now in try journal.editMeasurement(key, to: m, now: now) }
+            }
         }
+        do {
+            return try store.run { r in
+                let journal = try r.records()
+                let (old, newKey) = try change(journal, r.now)
+                guard newKey != key else { return (Page.redirect(back, ok: "Nothing was changed."), nil) }
+                let new = try journal.measurement(newKey)
+                return (Page.redirect(back, ok: "Changed: \(new.kind.title.lowercased()) \(new.text) (was \(old.text))."),
+                        JournalUndo.revertMeasurement(new: newKey, old: key))
+            }
+        } catch { return (Page.redirect(edit, error: "Not changed: \(WebJournal.message(error))"), nil) }
     }
 
     static func delete(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {

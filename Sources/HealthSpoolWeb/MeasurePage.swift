@@ -3,7 +3,7 @@ import HealthSpoolDaemon
 import Hummingbird
 
 /// The measurements page (`/measure`, `measure.mustache`): each kind's latest reading, the
-/// charts, the forms, then the recent readings by day (newest first), all from
+/// forms, the charts, then the recent readings by day (newest first), all from
 /// `HealthJournal.measurements`, the view the day view's list also comes from.
 struct MeasurePage: Sendable {
     struct LatestReading: Sendable {

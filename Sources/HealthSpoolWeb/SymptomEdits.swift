@@ -94,7 +94,7 @@ enum SymptomEdits {
                 if let n = form["note"], n.trimmingSpaces != (old.note ?? "") { changes.note = n.trimmingSpaces }
                 let e = try r.entries.editSymptom(id, changes)
                 guard e != old else { return (Page.redirect(back, ok: "Nothing was changed."), nil) }
-                return (Page.redirect(back, ok: "Changed: \(e.symptom), \(e.severity), at \(String(e.at.iso8601Local.dropFirst(11).prefix(5)))."),
+                return (Page.redirect(back, ok: "Changed: \(e.symptom), \(e.severity), \(e.shownPhrase)."),
                         JournalUndo.restoreSymptom(old))
             }
         } catch {
@@ -110,7 +110,7 @@ enum SymptomEdits {
             return try store.run { r in
                 let old = try r.entries.symptomEntry(form["id"] ?? "")
                 let e = try r.entries.deleteSymptom(old.id.description)
-                return (Page.redirect(back, ok: "Deleted: \(e.symptom), \(e.severity), at \(String(e.at.iso8601Local.dropFirst(11).prefix(5)))."),
+                return (Page.redirect(back, ok: "Deleted: \(e.symptom), \(e.severity), \(e.shownPhrase)."),
                         JournalUndo.restoreSymptom(old))
             }
         } catch {

@@ -36,7 +36,7 @@ enum SymptomPages {
                                  category: optional("category"), relievedBy: list("relieved"), aggravatedBy: list("aggravated"),
                                  note: optional("note"))
             let (e, _) = try store.journal().logSymptom(log)
-            return (Page.redirect("/journal", ok: "Saved: \(e.symptom), \(e.severity), at \(Format.local(e.at).suffix(5)).",
+            return (Page.redirect("/journal", ok: "Saved: \(e.symptom), \(e.severity), \(e.shownPhrase).",
                                   emergency: EmergencyLine.line(symptom: e.symptom, severity: e.severity) != nil), .deleteSymptom(e.id))
         } catch {
             return (Page.redirect("/", error: WebJournal.notSaved(error)), nil)

@@ -21,7 +21,7 @@ struct LifestyleLogCommand: ParsableCommand {
     @Option(help: "How much (a number).") var amount: Double?
     @Option(help: "The amount's unit (cups, ml, minutes, hours, …).") var unit: String?
     @Option(help: "A level instead of an amount: none, low, moderate or high.", completion: .list(["none", "low", "moderate", "high"])) var level: String?
-    @Option(name: .customLong("when"), help: ArgumentHelp("Time of day: morning, afternoon, evening or night (default: from the time).", valueName: "PART"))
+    @Option(name: .customLong("when"), help: ArgumentHelp("Part of the day: morning, afternoon, evening or night (default: from the time). Without --at, the time meant: the part's middle (morning 08:30, night 01:00), or now if still to come.", valueName: "PART"))
     var when: String?
     @Option(help: ArgumentHelp("When: 2026-11-22T08:00 (local time), with +01:00 or Z, or 08:00 for today (default: now).", valueName: "TIME"))
     var at: String?

@@ -18,7 +18,7 @@ struct SymptomCommand: ParsableCommand {
 
 /// The options `log` and `edit` share.
 struct SymptomFields: ParsableArguments {
-    @Option(name: .customLong("when"), help: ArgumentHelp("Time of day: morning, afternoon, evening or night (default: from the time).", valueName: "PART"))
+    @Option(name: .customLong("when"), help: ArgumentHelp("Part of the day: morning, afternoon, evening or night (default: from the time). Without --at, the time meant: the part's middle (morning 08:30, night 01:00), or now if still to come.", valueName: "PART"))
     var when: String?
     @Option(help: ArgumentHelp("When it happened: 2026-11-22T19:30 (local time), with +01:00 or Z, or 19:30 for today (default: now).", valueName: "TIME"))
     var at: String?

@@ -126,6 +126,6 @@ import Glibc
         let reopened = try SampleStore(path: store.path)
         reopened.rollupPolicy = RollupPolicy(zone: Self.berlin, priority: .standard)
         #expect(try reopened.ensureRollups())
-        #expect(try reopened.state("rollups.policy")?.hasPrefix("v3|") == true)
+        #expect(try reopened.state("rollups.policy")?.hasPrefix("v4|") == true)
     }
 }

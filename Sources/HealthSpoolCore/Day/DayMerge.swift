@@ -105,15 +105,22 @@ public enum DayMerge {
     /// their sum; in bed the union of all its intervals. Stages come from the highest-priority
     /// source that recorded stages in those nights.
     ///
-    /// A value-only sample (`DaySample.valueOnly`: a night given without times) joins no night
-    /// and counts as its value on the day that holds the middle of its interval: asleep is the
-    /// larger of the nights' asleep and such asleep values, in bed the larger of the nights' in
-    /// bed, such values and asleep. Invariant, kept by cutting: asleep ≤ in bed ≤ the day's length.
+    /// A night given as a total (`DaySample.nightTotal`: its value the night's minutes, its
+    /// interval from falling asleep to waking, time awake included) joins no other night, so a
+    /// night whose end touches the next one's start stays on its own day; it counts as its value
+    /// on the day it ends on. A value-only sample (`DaySample.valueOnly`: a night given without
+    /// times) joins no night either and counts as its value on the day that holds the middle of
+    /// its interval. Such values of one source on one day add up where their spans do not overlap
+    /// (two naps) and count once where they do (one night exported twice, `largestSourceTotal`);
+    /// asleep is the larger of the nights' asleep and each source's asleep values, in bed the
+    /// larger of the nights' in bed, such values and asleep. Invariant, kept by cutting: asleep ≤ in bed ≤ the day's length.
     public static func sleep(_ samples: [DaySample], dayStart: Int64, dayEnd: Int64, priority: SourcePriority) -> SleepFigure? {
-        let sleepSamples = samples.filter { $0.stage != nil && $0.end > $0.start && !$0.valueOnly }
+        let sleepSamples = samples.filter { $0.stage != nil && $0.end > $0.start && !$0.valueOnly && !$0.nightTotal }
         let values = samples.filter { s in
+            guard s.stage != nil, s.valueOnly || s.nightTotal, s.value.isFinite, s.value > 0 else { return false }
+            if s.nightTotal { return s.end > dayStart && s.end <= dayEnd }
             let middle = s.start + (s.end - s.start) / 2
-            return s.stage != nil && s.valueOnly && middle >= dayStart && middle < dayEnd && s.value.isFinite && s.value > 0
+            return middle >= dayStart && middle < dayEnd
         }
         let nights = joined(sleepSamples.map { ($0.start, $0.end) }, gap: nightGapMillis)
             .filter { $0.1 > dayStart && $0.1 <= dayEnd }
@@ -134,15 +141,35 @@ public enum DayMerge {
         if awakeOnly > 0 { stages[.awake] = Double(awakeOnly) / 60_000 }
         let dayMinutes = Double(dayEnd - dayStart) / 60_000
         var asleepMinutes = Double(asleep.length) / 60_000, inBedMinutes = Double(inBed.length) / 60_000
-        for v in values {
-            if v.stage!.isAsleep { asleepMinutes = max(asleepMinutes, v.value) }
-            inBedMinutes = max(inBedMinutes, v.value)
-        }
+        asleepMinutes = max(asleepMinutes, largestSourceTotal(values.filter { $0.stage!.isAsleep }))
+        inBedMinutes = max(inBedMinutes, largestSourceTotal(values.filter { !$0.stage!.isAsleep }))
         inBedMinutes = min(max(inBedMinutes, asleepMinutes), dayMinutes)
         asleepMinutes = min(asleepMinutes, inBedMinutes)
         let spans = nights + values.map { ($0.start, $0.end) }
         return SleepFigure(asleepMinutes: asleepMinutes, inBedMinutes: inBedMinutes, stages: stages,
                            start: spans.map(\.0).min()!, end: spans.map(\.1).max()!)
+    }
+
+    /// The largest of the sources' totals of night values: within a source, values whose spans
+    /// overlap are one night given twice (a later export that moved its end) and count as the
+    /// larger; values apart (or touching) add up.
+    static func largestSourceTotal(_ values: [DaySample]) -> Double {
+        var bySource: [String: [DaySample]] = [:]
+        for v in values { bySource[v.source, default: []].append(v) }
+        return bySource.values.map { list in
+            var total = 0.0, groupEnd = Int64.min, groupMax = 0.0
+            for v in list.sorted(by: { ($0.start, $0.end) < ($1.start, $1.end) }) {
+                if v.start < groupEnd {
+                    groupMax = max(groupMax, v.value)
+                    groupEnd = max(groupEnd, v.end)
+                } else {
+                    total += groupMax
+                    groupMax = v.value
+                    groupEnd = v.end
+                }
+            }
+            return total + groupMax
+        }.max() ?? 0
     }
 
     /// Intervals joined where they overlap or lie at most `gap` apart, in order.

@@ -13,9 +13,13 @@ public struct DaySample: Hashable, Sendable {
     /// Whether the interval only stands for a day: a night given without its own times (a date,
     /// laid over its 00:00–24:00). Such a sample counts as its value, not its span.
     public var valueOnly: Bool
+    /// Whether the sample is one night's total over its own times (a Health Auto Export night
+    /// with `sleepStart`/`sleepEnd`): its value is the night's figure, its interval only says
+    /// when the night was (its span also holds the time awake), and it joins no other night.
+    public var nightTotal: Bool
 
     public init(start: Int64, end: Int64, value: Double, source: String, device: String? = nil, stage: SleepStage? = nil,
-                valueOnly: Bool = false) {
+                valueOnly: Bool = false, nightTotal: Bool = false) {
         self.start = start
         self.end = max(start, end)
         self.value = value
@@ -23,6 +27,7 @@ public struct DaySample: Hashable, Sendable {
         self.device = device
         self.stage = stage
         self.valueOnly = valueOnly
+        self.nightTotal = nightTotal && !valueOnly
     }
 
     /// Whether a Health Auto Export night of `type` with `metadata` was given without its own
@@ -32,6 +37,12 @@ public struct DaySample: Hashable, Sendable {
         guard metadata["aggregation"] == "day" else { return false }
         if type == "timeInBed" { return (metadata["inBedStart"] == nil || metadata["inBedEnd"] == nil) && metadata["inBedSpan"] == nil }
         return metadata["sleepStart"] == nil || metadata["sleepEnd"] == nil
+    }
+
+    /// Whether a sample of `type` with `metadata` is a Health Auto Export night given with its own
+    /// times (`nightTotal`): aggregated by day and not value-only.
+    public static func isNightTotal(type: String, metadata: [String: String]) -> Bool {
+        metadata["aggregation"] == "day" && !isValueOnly(type: type, metadata: metadata)
     }
 }
 

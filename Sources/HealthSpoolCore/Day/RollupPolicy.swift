@@ -11,8 +11,9 @@ public struct RollupPolicy: Hashable, Sendable {
 
     /// Identifies the policy in the store (`v3` names this version of the rules: v1 merged
     /// cumulative types by time in proportion, v2 by stretches, v3 counts sleep given without
-    /// times as its value; stores of an earlier version rebuild).
-    public var key: String { "v3|" + zone.name + "|" + priority.description }
+    /// times as its value, v4 counts a night given as a total over its times as its value, on
+    /// the day it ends, joined with no other night; stores of an earlier version rebuild).
+    public var key: String { "v4|" + zone.name + "|" + priority.description }
 
     /// The local day (days since 1970-01-01) of the instant `millis`.
     public func day(ofMillis millis: Int64) -> Int64 {

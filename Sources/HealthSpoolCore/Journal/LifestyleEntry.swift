@@ -33,12 +33,15 @@ public struct LifestyleEntry: Sendable, Equatable {
     public var note: String?
     public var version: Int
     public var deleted: Bool
+    /// Whether `at` stands for the part of the day the person chose (`PartOfDay.meantTime`), not a
+    /// time they gave: shown as the part ("Morning"), not as a clock time.
+    public var partMeant: Bool
 
     /// The factors offered before the user made any (requirement 10's examples).
     public static let suggested = ["exercise", "diet", "water", "stress", "caffeine", "sleep"]
 
     public init(id: SampleID, factor: String, at: Timestamp, timeOfDay: PartOfDay? = nil, measure: LifestyleMeasure? = nil,
-                note: String? = nil, version: Int = 1, deleted: Bool = false) {
+                note: String? = nil, version: Int = 1, deleted: Bool = false, partMeant: Bool = false) {
         self.id = id
         self.factor = factor
         self.at = at
@@ -47,8 +50,12 @@ public struct LifestyleEntry: Sendable, Equatable {
         self.note = note
         self.version = version
         self.deleted = deleted
+        self.partMeant = partMeant
     }
 
     /// The local day the entry counts for.
     public var day: CivilDate { at.localDate }
+
+    /// When it happened as the person gave it: "Morning" or "18:07" (`PartOfDay.shown`).
+    public var shownTime: String { PartOfDay.shown(at, part: timeOfDay, meant: partMeant) }
 }

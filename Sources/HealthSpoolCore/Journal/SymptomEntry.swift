@@ -29,13 +29,17 @@ public struct SymptomEntry: Sendable, Equatable {
     public var origin: JournalOrigin
     /// Deleted entries are kept as tombstones: not shown or scored, their id never reused.
     public var deleted: Bool
+    /// Whether `at` stands for the part of the day the person chose (`PartOfDay.meantTime`), not a
+    /// time they gave: shown as the part ("Morning"), not as a clock time.
+    public var partMeant: Bool
 
     /// The category of symptoms logged without one (requirement 2).
     public static let defaultCategory = "All Symptoms"
 
     public init(id: SampleID, symptom: String, category: String = SymptomEntry.defaultCategory, at: Timestamp,
                 timeOfDay: PartOfDay? = nil, severity: Severity, relievedBy: [String] = [], aggravatedBy: [String] = [],
-                note: String? = nil, version: Int = 1, origin: JournalOrigin = .manual, deleted: Bool = false) {
+                note: String? = nil, version: Int = 1, origin: JournalOrigin = .manual, deleted: Bool = false,
+                partMeant: Bool = false) {
         self.id = id
         self.symptom = symptom
         self.category = category
@@ -48,10 +52,17 @@ public struct SymptomEntry: Sendable, Equatable {
         self.version = version
         self.origin = origin
         self.deleted = deleted
+        self.partMeant = partMeant
     }
 
     /// The local day the entry counts for.
     public var day: CivilDate { at.localDate }
+
+    /// When it happened as the person gave it: "Morning" or "18:07" (`PartOfDay.shown`).
+    public var shownTime: String { PartOfDay.shown(at, part: timeOfDay, meant: partMeant) }
+
+    /// "in the morning" or "at 18:07", for a sentence.
+    public var shownPhrase: String { partMeant ? timeOfDay.phrase : "at " + shownTime }
 
     /// The id of the journal entry made from an imported symptom sample: derived from the
     /// sample's id, so importing the same sample again finds the same entry.

@@ -26,8 +26,9 @@ extension HealthJournal {
                     r.parts.append(SampleStore.SampleKey(type: "bloodPressureDiastolic", startMillis: start, id: lower.id))
                 }
             }
+            if kind == .steps { r.end = Timestamp(millis: row.endMillis, utcOffsetSeconds: zone.offset(atUTCMillis: row.endMillis)) }
             r.text = Self.words(kind, value: row.value, diastolic: r.diastolic, style: style,
-                                glucoseUnit: settings.glucoseUnit)
+                                glucoseUnit: settings.glucoseUnit, end: r.end)
             return r
         }
         throw JournalError.notFound(kind: "measurement", key: key)
@@ -62,11 +63,25 @@ extension HealthJournal {
     @discardableResult
     public func editMeasurement(_ key: String, to m: ManualMeasurement, now: Timestamp) throws -> (old: MeasurementReading, newKey: String) {
         let old = try measurement(key)
-        let samples = try m.samples(at: old.at)
+        return try editMeasurement(old, key: key, samples: try m.samples(at: old.at), now: now)
+    }
+
+    /// Changes the count of the steps reading `key` names to `count`, over the same time: the old
+    /// one deleted and the new one stored, in one transaction. Returns the new reading's key.
+    @discardableResult
+    public func editSteps(_ key: String, to count: Double, now: Timestamp) throws -> (old: MeasurementReading, newKey: String) {
+        let old = try measurement(key)
+        guard old.kind == .steps, let end = old.end else {
+            throw JournalError.invalid(field: "measurement", value: key, expected: "a steps count typed in")
+        }
+        return try editMeasurement(old, key: key, samples: try ManualMeasurement.steps(count, from: old.at, to: end).samples(at: old.at), now: now)
+    }
+
+    func editMeasurement(_ old: MeasurementReading, key: String, samples: [Sample], now: Timestamp) throws -> (old: MeasurementReading, newKey: String) {
         // The numbers as they were shown (5.4 mmol/L is 97.3 mg/dL, stored as 98): no change.
         if let kind = MeasurementKind.allCases.first(where: { $0.type == samples[0].type }), kind == old.kind,
            Self.words(kind, value: samples[0].value, diastolic: samples.count > 1 ? samples[1].value : nil, style: style,
-                      glucoseUnit: settings.glucoseUnit) == old.text {
+                      glucoseUnit: settings.glucoseUnit, end: old.end) == old.text {
             return (old, key)
         }
         var types: Set<String> = []
@@ -88,13 +103,15 @@ extension HealthJournal {
     public static func key(of samples: [Sample]) -> String { samples.first.map { "\($0.start.millis).\($0.id)" } ?? "" }
 
     /// A value in words, as `readings` writes it.
-    static func words(_ kind: MeasurementKind, value: Double, diastolic: Double?, style: NumberStyle, glucoseUnit: GlucoseUnit) -> String {
+    static func words(_ kind: MeasurementKind, value: Double, diastolic: Double?, style: NumberStyle, glucoseUnit: GlucoseUnit,
+                      end: Timestamp? = nil) -> String {
         switch kind {
         case .bloodPressure: "\(style.count(value))/\(style.count(diastolic ?? 0)) mmHg"
         case .heartRate: style.count(value) + " bpm"
         case .oxygen: style.number(value <= 1 ? value * 100 : value, digits: 1) + " %"
         case .glucose: glucoseUnit.text(fromMgPerDL: value, style: style)
         case .weight: style.number(value, digits: 1) + " kg"
+        case .steps: style.count(value) + " steps" + (end.map { " until " + String($0.iso8601Local.dropFirst(11).prefix(5)) } ?? "")
         }
     }
 }

@@ -55,6 +55,9 @@ extension HealthJournal {
                     r.text = glucoseUnit.text(fromMgPerDL: s.value, style: style)
                     r.other = glucoseUnit.other.text(fromMgPerDL: s.value, style: style)
                 case .weight: r.text = style.number(s.value, digits: 1) + " kg"
+                case .steps:
+                    r.end = Timestamp(millis: s.end.millis, utcOffsetSeconds: zone.offset(atUTCMillis: s.end.millis))
+                    r.text = Self.words(.steps, value: s.value, diastolic: nil, style: style, glucoseUnit: glucoseUnit, end: r.end)
                 }
                 out.append(r)
             }
@@ -75,7 +78,7 @@ extension HealthJournal {
             let d = r.date
             if byDay.last?.date == d { byDay[byDay.count - 1].readings.append(r) } else { byDay.append(MeasurementDay(date: d, readings: [r])) }
         }
-        let latest = MeasurementKind.allCases.map { k in (kind: k, reading: all.first { $0.kind == k }) }
+        let latest = MeasurementKind.readingKinds.map { k in (kind: k, reading: all.first { $0.kind == k }) }
         return MeasurementsView(latest: latest, days: byDay, periodDays: days, glucoseUnit: glucoseUnit)
     }
 

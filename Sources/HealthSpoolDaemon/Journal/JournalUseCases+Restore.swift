@@ -66,8 +66,12 @@ extension JournalUseCases {
         var e = old
         if let f = changes.factor { e.factor = try Self.name(f, what: "lifestyle factor") }
         if let m = changes.measure { e.measure = m }
-        if let at = changes.at { e.at = at; e.timeOfDay = changes.when ?? PartOfDay(of: at) }
-        if let w = changes.when { e.timeOfDay = w }
+        if let at = changes.at {
+            e.at = at; e.timeOfDay = changes.when ?? PartOfDay(of: at); e.partMeant = false
+        } else if let w = changes.when, w != old.timeOfDay {
+            // Another part of the same day: the time moves with it (issue 40).
+            e.at = w.meantTime(on: old.day, now: now, zone: zone); e.timeOfDay = w; e.partMeant = true
+        }
         if let n = changes.note { e.note = n.trimmingSpaces.isEmpty ? nil : n }
         guard e != old else { return e }
         e.version = old.version + 1

@@ -2,8 +2,14 @@ import HealthSpoolCore
 import HealthSpoolStore
 
 /// The kinds of measurement a person types in, in the order the measurements page lists them.
+/// Steps typed in are one too: listed by day with Change and Delete like the others (issue 40),
+/// though not among the latest readings or the charts (the day's steps are a total, shown on
+/// Today and the day view).
 public enum MeasurementKind: String, CaseIterable, Sendable {
-    case bloodPressure, heartRate, oxygen, glucose, weight
+    case bloodPressure, heartRate, oxygen, glucose, weight, steps
+
+    /// The kinds with a latest reading and a chart: all but steps.
+    public static let readingKinds: [MeasurementKind] = allCases.filter { $0 != .steps }
 
     /// The kind in words, as the pages title it.
     public var title: String {
@@ -13,6 +19,7 @@ public enum MeasurementKind: String, CaseIterable, Sendable {
         case .oxygen: "Blood oxygen"
         case .glucose: "Blood sugar"
         case .weight: "Weight"
+        case .steps: "Steps"
         }
     }
 
@@ -24,6 +31,7 @@ public enum MeasurementKind: String, CaseIterable, Sendable {
         case .oxygen: "oxygenSaturation"
         case .glucose: "bloodGlucose"
         case .weight: "bodyMass"
+        case .steps: "stepCount"
         }
     }
 }
@@ -39,6 +47,8 @@ public struct MeasurementReading: Sendable, Equatable {
     public var value: Double
     /// Blood pressure's diastolic value.
     public var diastolic: Double?
+    /// Where the count of steps typed in ends (it starts at `at`); nil for the other kinds.
+    public var end: Timestamp?
     /// The value with its unit, glucose in the chosen unit.
     public var text: String
     /// Glucose in the other unit ("98 mg/dL"), shown beside.
@@ -58,6 +68,7 @@ public struct MeasurementReading: Sendable, Equatable {
         var members: [(String, JSONValue)] = [("kind", .string(kind.rawValue)), ("at", .string(at.iso8601Local)), ("value", .number(value))]
         if !key.isEmpty { members.insert(("id", .string(key)), at: 0) }
         if let diastolic { members.append(("diastolic", .number(diastolic))) }
+        if let end { members.append(("end", .string(end.iso8601Local))) }
         members.append(("text", .string(text)))
         if let other { members.append(("other", .string(other))) }
         return .object(members)

@@ -44,7 +44,8 @@ public struct HomeToday {
         return HomeView(
             date: today, symptomChoices: (try? entryCases.suggestedSymptoms()) ?? JournalUseCases.commonSymptoms, doses: try dosesDue(journal, today: today),
             symptoms: entries.symptoms.filter { !$0.deleted }.sorted { $0.at.millis < $1.at.millis }.map {
-                .init(time: String(LocalDay.timestamp($0.at.millis, in: zone).iso8601Local.dropFirst(11).prefix(5)), symptom: $0.symptom, severity: $0.severity)
+                .init(time: PartOfDay.shown(LocalDay.timestamp($0.at.millis, in: zone), part: $0.timeOfDay, meant: $0.partMeant), symptom: $0.symptom,
+                      severity: $0.severity)
             },
             scores: entries.scores.filter { $0.scope == .symptom && $0.entries > 0 }.sorted { $0.score != $1.score ? $0.score > $1.score : $0.name < $1.name },
             figures: figures, goals: try journal.goals(on: today, now: now).filter(\.applies),

@@ -32,7 +32,7 @@ public enum JournalRows {
             ("severity", .string(e.severity.description)), ("weight", .number(Double(e.severity.weight))),
             ("relievedBy", .array(e.relievedBy.map(JSONValue.string))), ("aggravatedBy", .array(e.aggravatedBy.map(JSONValue.string))),
             ("note", e.note.map(JSONValue.string) ?? .null), ("origin", .string(e.origin.rawValue)),
-            ("version", .number(Double(e.version))), ("deleted", .bool(e.deleted)),
+            ("version", .number(Double(e.version))), ("deleted", .bool(e.deleted)), ("partMeant", .bool(e.partMeant)),
         ])
     }
 
@@ -46,7 +46,7 @@ public enum JournalRows {
         case let .level(l)?: members.append(("level", .string(l.rawValue)))
         case nil: break
         }
-        members += [("note", e.note.map(JSONValue.string) ?? .null), ("version", .number(Double(e.version)))]
+        members += [("note", e.note.map(JSONValue.string) ?? .null), ("version", .number(Double(e.version))), ("partMeant", .bool(e.partMeant))]
         return .object(members)
     }
 

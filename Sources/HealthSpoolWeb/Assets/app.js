@@ -78,3 +78,44 @@ document.addEventListener("DOMContentLoaded", function () {
       .catch(function (e) { status.textContent = e.message; save.disabled = false; });
   });
 });
+// Issue 40: after a save the page comes back where the person was, and a tap that lands right
+// after it came back does nothing. A tremor's taps 120–200 ms apart, meant for "Taken", landed on
+// "Headache" and then a severity of the page that had reloaded scrolled to the top.
+(function () {
+  var KEY = "healthspool.place", STRAY_MS = 700;
+  // Posting a form: remember the element the form sits in (the nearest one with an id) and where
+  // it was in the window, so the page the post lands on can put it back there.
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if (!form || (form.method || "").toLowerCase() !== "post") return;
+    var anchor = form.closest("[id]:not(form)") || form;
+    if (!anchor.id) return;
+    try {
+      sessionStorage.setItem(KEY, JSON.stringify({path: location.pathname, id: anchor.id,
+        top: anchor.getBoundingClientRect().top, at: Date.now()}));
+    } catch (e) { /* storage off: the page opens at its top, as without script */ }
+  }, true);
+  function restore() {
+    var place = null;
+    try { place = JSON.parse(sessionStorage.getItem(KEY) || "null"); sessionStorage.removeItem(KEY); } catch (e) { return; }
+    if (!place || place.path !== location.pathname || Date.now() - place.at > 15000) return;
+    var anchor = document.getElementById(place.id);
+    if (!anchor) return;
+    // The message at the top (and any row that changed) moved it: scroll by the difference.
+    window.scrollBy(0, anchor.getBoundingClientRect().top - place.top);
+  }
+  // A tap on a touch screen or with a pen in the first moment after the page appeared was aimed
+  // at the page before: no one aims at a page in under 0.7 s. Mouse and keyboard are not held back.
+  var shown = performance.now(), pointer = "";
+  window.addEventListener("pageshow", function (ev) { if (ev.persisted) shown = performance.now(); });
+  document.addEventListener("pointerdown", function (ev) { pointer = ev.pointerType; }, true);
+  function stray(ev) {
+    if (pointer !== "touch" && pointer !== "pen") return;
+    if (performance.now() - shown >= STRAY_MS) return;
+    if (!ev.target.closest || !ev.target.closest("a, button, input, select, textarea, label, summary")) return;
+    ev.preventDefault();
+    ev.stopPropagation();
+  }
+  document.addEventListener("click", stray, true);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", restore); else restore();
+})();
