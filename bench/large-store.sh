@@ -51,23 +51,27 @@ SQL
 }
 
 count() { sqlite3 "$DB" "SELECT count(*) FROM $1"; }
+WATCH="(SELECT id FROM sources WHERE name = 'Apple Watch' AND device = 'Watch')"
+PHONE="(SELECT id FROM sources WHERE name = 'iPhone' AND device = 'iPhone')"
 # Each part is skipped when its rows are there already (a store kept from an earlier run).
 if [ "$(count samples)" -eq 0 ]; then
 start=$(date +%s)
 {
   echo "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; PRAGMA cache_size=-262144;"
-  echo "INSERT INTO sources(id, name, device) VALUES (1, 'Apple Watch', 'Watch'), (2, 'iPhone', 'iPhone');"
+  # The store makes a source of its own when it is opened (the person's typed-in entries): the
+  # watch and the phone get ids of their own, looked up below.
+  echo "INSERT OR IGNORE INTO sources(name, device) VALUES ('Apple Watch', 'Watch'), ('iPhone', 'iPhone');"
   echo "INSERT OR IGNORE INTO types(name) VALUES ('heartRate'),('stepCount'),('distanceWalkingRunning'),('activeEnergyBurned'),('sleepAnalysis');"
   echo "BEGIN;"
-  series heartRate 1 60 0 "55 + abs(random() % 60)" count/min
-  series stepCount 1 60 60 "abs(random() % 12)" count
-  series stepCount 2 300 300 "abs(random() % 50)" count
-  series distanceWalkingRunning 1 60 60 "abs(random() % 12) * 0.0007" km
-  series distanceWalkingRunning 2 300 300 "abs(random() % 50) * 0.0007" km
-  series activeEnergyBurned 1 120 120 "abs(random() % 80) / 10.0" kcal
+  series heartRate "$WATCH" 60 0 "55 + abs(random() % 60)" count/min
+  series stepCount "$WATCH" 60 60 "abs(random() % 12)" count
+  series stepCount "$PHONE" 300 300 "abs(random() % 50)" count
+  series distanceWalkingRunning "$WATCH" 60 60 "abs(random() % 12) * 0.0007" km
+  series distanceWalkingRunning "$PHONE" 300 300 "abs(random() % 50) * 0.0007" km
+  series activeEnergyBurned "$WATCH" 120 120 "abs(random() % 80) / 10.0" kcal
   # The night before day i: 16 half-hour stages from 23:00 (watch), in bed 22:45–07:10 (phone).
-  night 1 -60 30 "CASE i % 4 WHEN 0 THEN 'AsleepCore' WHEN 1 THEN 'AsleepDeep' WHEN 2 THEN 'AsleepCore' ELSE 'AsleepREM' END" 16
-  night 2 -75 505 "'InBed'" 1
+  night "$WATCH" -60 30 "CASE i % 4 WHEN 0 THEN 'AsleepCore' WHEN 1 THEN 'AsleepDeep' WHEN 2 THEN 'AsleepCore' ELSE 'AsleepREM' END" 16
+  night "$PHONE" -75 505 "'InBed'" 1
   # Rows written here bypass SampleStore.insert, which counts new rows (schema step 7): count them.
   echo "UPDATE type_counts SET queued = (SELECT count(*) FROM samples WHERE samples.type = type_counts.type AND state = 0 AND rowid > (SELECT synced_to FROM types WHERE id = type_counts.type));"
   echo "COMMIT; PRAGMA wal_checkpoint(TRUNCATE);"
