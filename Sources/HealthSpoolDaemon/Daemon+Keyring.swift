@@ -27,8 +27,11 @@ extension Daemon {
         pollKeyring()
     }
 
+    /// Not a global queue (issue 39: see `TaskThreadPool`).
+    private static let keyringPollQueue = DispatchQueue(label: "healthspool.keyring")
+
     private func pollKeyring() {
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Self.keyringPollSeconds)) { [weak self] in
+        Self.keyringPollQueue.asyncAfter(deadline: .now() + .seconds(Self.keyringPollSeconds)) { [weak self] in
             guard let self else { return }
             let configuration = self.q.sync { self.configuration }
             let stopping = self.q.sync { self.status.assumeIsolated { $0.stopping } }

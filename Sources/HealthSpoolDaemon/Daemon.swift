@@ -153,6 +153,7 @@ public final class Daemon: Sendable {
     /// waits (it is not one of the cooperative pool's).
     public func run() -> Int32 {
         signal(SIGPIPE, SIG_IGN)
+        leaveDispatchGlobalQueues()
         // The spool's check for a file still being written holds a read lease for an instant
         // (`FileSystem.isOpenForWriting`); a writer opening the file in that instant makes the
         // kernel send the lease holder SIGIO, whose default action would end the daemon.
@@ -183,6 +184,25 @@ public final class Daemon: Sendable {
             return 1
         }
         return 0
+    }
+
+    /// Moves Swift concurrency's jobs off Dispatch's global queues onto threads made now
+    /// (issue 39: libdispatch's monitor of those queues opens a file every second while work
+    /// waits in them, and traps when it cannot, so a daemon out of descriptors died). Before the
+    /// first task; when the threads cannot be made, the tasks stay on Dispatch's queues.
+    func leaveDispatchGlobalQueues() {
+        do {
+            let pool = try TaskThreadPool(threads: TaskThreadPool.defaultThreads)
+            if pool.installAsGlobalExecutor() {
+                logger.debug("Swift concurrency runs on \(pool.threads) threads of the daemon's own", metadata: ["event": "start"])
+            } else {
+                logger.warning("Swift concurrency stays on Dispatch's global queues (the runtime has no global executor hook): the daemon may end when the system runs out of file descriptors",
+                               metadata: ["event": "start"])
+            }
+        } catch {
+            logger.warning("Swift concurrency stays on Dispatch's global queues: \(error); the daemon may end when the system runs out of file descriptors",
+                           metadata: ["event": "start"])
+        }
     }
 
     /// Takes the per-user daemon lock (the pid file), or throws naming the daemon that holds it.
@@ -324,7 +344,8 @@ public final class Daemon: Sendable {
     /// cooperative pool); keeps the error for `run()` to report.
     func startOffPool() async throws {
         let outcome: Result<Void, Error> = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: Result { try self.start() }) }
+            // A queue of its own, not a global one (issue 39: see `TaskThreadPool`).
+            DispatchQueue(label: "healthspool.start").async { continuation.resume(returning: Result { try self.start() }) }
         }
         if case let .failure(error) = outcome {
             await onQueue { self.startError = error }

@@ -31,7 +31,8 @@ final class SyncRun: Sendable {
         }
         guard started else { return false }
         let total = queued().filter { context.settings.isEnabled($0.key) }.values.reduce(0, +)
-        DispatchQueue.global().async { self.perform(context, total: total) }
+        // Queues of their own, not global ones (issue 39: see `TaskThreadPool`).
+        DispatchQueue(label: "healthspool.web.sync").async { self.perform(context, total: total) }
         return true
     }
 
@@ -47,7 +48,7 @@ final class SyncRun: Sendable {
         let finished = Mutex(0)
         // While the daemon works, its status file tells how far the type in flight is.
         let watching = Mutex(true)
-        DispatchQueue.global().async {
+        DispatchQueue(label: "healthspool.web.sync.progress").async {
             while watching.withLock({ $0 }) {
                 var live = 0
                 if let text = try? FileSystem.readText(context.statusFile), let v = try? JSONParser.parse(text) {

@@ -70,7 +70,7 @@ public struct WebInterface: Service, CustomStringConvertible {
                     WebStatus(url: url, state: .unavailable, problem: "waiting for the keyring to be unlocked").write(file: statusFile)
                 }
                 guard !Task.isShuttingDownGracefully, !Task.isCancelled else { return }
-                try? await Task.sleep(for: .seconds(2))
+                try? await TaskThreadPool.sleep(for: .seconds(2))
             } catch {
                 logger.error("web interface not started: \(error)", metadata: ["event": "error"])
                 WebStatus(url: url, state: .failed, problem: "\(error)").write(file: statusFile)
@@ -123,7 +123,7 @@ public struct WebInterface: Service, CustomStringConvertible {
                 }
             }
             let seconds = retrySeconds
-            guard (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: .seconds(seconds)) })) != nil else { return }
+            guard (try? await cancelWhenGracefulShutdown({ try await TaskThreadPool.sleep(for: .seconds(seconds)) })) != nil else { return }
         }
     }
 

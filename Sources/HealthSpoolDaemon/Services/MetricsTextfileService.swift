@@ -45,7 +45,7 @@ struct MetricsTextfileService: Service {
                 written = nil
             }
             do {
-                try await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(MetricsTiming.textfileIntervalSeconds)) }
+                try await cancelWhenGracefulShutdown { try await TaskThreadPool.sleep(for: .seconds(MetricsTiming.textfileIntervalSeconds)) }
             } catch {
                 break
             }
