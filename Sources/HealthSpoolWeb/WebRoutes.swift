@@ -165,12 +165,16 @@ struct WebRoutes: Sendable {
                               text: "This form was sent before, or it is too old. Go back, reload the page and try again.",
                               back: ("/", "Back to your health journal"))
         }
-        let response: Response
+        var response: Response
         do { response = try await run() } catch {
             formTokens.release(token, session: session)
             throw error
         }
         if (300..<400).contains(response.status.code) {
+            // The message is held before the answer is kept: the same form sent again lands on the same notice.
+            if let location = response.headers[.location] {
+                response.headers[.location] = notices.address(location, session: session, now: DaemonClock.now().millis)
+            }
             formTokens.finish(token, session: session, answer: .init(status: response.status.code, location: response.headers[.location]))
         } else {
             formTokens.release(token, session: session)
