@@ -1,6 +1,9 @@
 /// An `application/x-www-form-urlencoded` body (or query), decoded.
 struct Form: Sendable {
     private(set) var pairs: [(String, String)] = []
+    /// For a page's query: the message the server holds for the page (`HeldNotices`, named by
+    /// the `notice` field), never read from the query's text.
+    var notice: HeldNotices.Held?
 
     init(_ text: String) {
         for part in text.split(separator: "&") {

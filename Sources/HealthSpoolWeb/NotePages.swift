@@ -104,9 +104,10 @@ struct NotePages: Sendable {
     /// The bytes go to a 0600 temporary file in the state directory, which `addNote` copies
     /// beside the store; the temporary file is removed either way. Answers with the page to
     /// go to (JSON), since the script, not the browser, follows it.
-    /// `offer` keeps the Undo of the new note and returns its token (`UndoLog`).
+    /// `offer` keeps the Undo of the new note and returns its token (`UndoLog`); `address`
+    /// holds the page's message for the session (`HeldNotices.address`).
     static func addWithAudio(_ ctx: Configuration, store: LentStore, query: Form, contentType: String, audio: [UInt8],
-                             offer: (JournalUndo) -> String? = { _ in nil }) throws -> Response {
+                             offer: (JournalUndo) -> String? = { _ in nil }, address: (String) -> String = { $0 }) throws -> Response {
         let ext: String
         switch contentType.split(separator: ";").first.map({ String($0).trimmingSpaces.lowercased() }) ?? "" {
         case "audio/webm", "video/webm": ext = "webm"
@@ -125,7 +126,7 @@ struct NotePages: Sendable {
             defer { try? FileSystem.remove(temp) }
             let n = try store.records().addNote(text: query["text"] ?? "", category: query["category"], audio: temp, now: DaemonClock.now())
             let undo = offer(.removeNote(n.id)).map { "&undo=" + $0 } ?? ""
-            return json(.ok, ["location": "/notes?ok=" + Page.percentEncode("Note with recording saved in \(n.category).") + undo])
+            return json(.ok, ["location": address("/notes?ok=" + Page.percentEncode("Note with recording saved in \(n.category).") + undo)])
         } catch {
             return json(.badRequest, ["error": WebJournal.notSaved(error)])
         }

@@ -49,9 +49,10 @@ struct PageFrame {
     }
 }
 
-/// The message a page shows after an action (`notice.mustache`), from the address the action
-/// redirected to: `ok` or `error`, with `undo` the Undo offer's token, with `emergency=1`
-/// `EmergencyLine` under it.
+/// The message a page shows after an action (`notice.mustache`): the one the server holds for
+/// the session under the `notice` id of the address the action redirected to (`HeldNotices`):
+/// `ok` or `error`, with `undo` the Undo offer's token, with `emergency` `EmergencyLine` under
+/// it. Nothing of it comes from the address's text.
 struct Notice {
     let ok: String?
     let undo: String?
@@ -61,11 +62,11 @@ struct Notice {
     let error: String?
 
     init?(_ query: Form, back: String) {
-        ok = query["ok"]
-        undo = ok != nil ? query["undo"].flatMap { UndoLog.isToken($0) ? $0 : nil } : nil
-        error = query["error"]
-        emergency = ok != nil && query["emergency"] == "1" ? EmergencyLine.text : nil
+        guard let held = query.notice, held.ok != nil || held.error != nil else { return nil }
+        ok = held.ok
+        undo = ok != nil ? held.undo : nil
+        error = held.error
+        emergency = ok != nil && held.emergency ? EmergencyLine.text : nil
         self.back = back
-        if ok == nil, error == nil { return nil }
     }
 }

@@ -11,7 +11,9 @@ import Hummingbird
 ///    whatever cookie it carries. (A browser sends the session cookie to every port of the
 ///    address, so another user who serves a page on the user's address could read it; it is of
 ///    no use to them from their own connections.)
-/// 4. Except for `/login` and the style sheets and scripts, a live session cookie: else 401.
+/// 4. Except for `/login` and the style sheets and scripts, a live session cookie: any of the
+///    `hs_session` values sent, whatever other cookies came (`SessionCookies`); else 401 with a
+///    page that says why (`SignedOut`).
 /// 5. A state-changing request (not GET/HEAD) needs an `Origin` equal to `http://<Host>` and the
 ///    session's CSRF token (`X-CSRF-Token` header or a `csrf` form field): else 403.
 /// Every answer carries a strict Content-Security-Policy and no-store caching, a "No such page"
@@ -21,6 +23,8 @@ struct RequestGuard: RouterMiddleware {
     let address: String
     let port: Int
     let sessions: WebSessions
+    /// The web secret: it signs the session cookies (`WebSessions.signed`).
+    let secret: [UInt8]
     /// The token `/metrics` needs; nil: every scrape is refused.
     let metricsToken: String?
     /// Whose each connection is; nil where there are no connections of users to tell apart (the
@@ -47,9 +51,11 @@ struct RequestGuard: RouterMiddleware {
                                            text: "This health journal belongs to another user of this computer."))
         } else if !Self.open.contains(request.uri.path) {
             let now = DaemonClock.now()
-            guard let id = request.cookies["hs_session"]?.value, let session = sessions.session(id, now: now) else {
-                return Self.secured(Page.plain(status: .unauthorized, title: "Please log in",
-                                               text: "To open your health journal, open Health journal from your applications menu: it opens this page logged in (or run the command healthspool ui)."))
+            // Any live session among the cookies serves; the rest are ignored (`SessionCookies`).
+            let cookies = SessionCookies(request.headers[values: .cookie])
+            guard let session = cookies.sessions.lazy.compactMap({ sessions.session($0, now: now) }).first else {
+                return Self.secured(SignedOut.page(cookies, host: String(host.prefix { $0 != ":" }), secret: secret, sessions: sessions,
+                                                   path: request.uri.path, logger: context.logger))
             }
             context.session = session
             if request.method != .get, request.method != .head {

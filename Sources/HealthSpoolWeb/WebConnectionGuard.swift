@@ -17,6 +17,11 @@ struct WebLimits: Sendable {
     var ownerConnections = 64
     /// Connections from programs of each other user (a Prometheus scrape of /metrics, say).
     var otherUserConnections = 8
+    /// The largest request head read (request line and header fields), in bytes: a browser's
+    /// full cookie jar for one host fits (about 180 cookies of 4 KB: a page of another user's on
+    /// this address at another port can fill it, issue 39), and a connection's memory stays
+    /// bounded. The HTTP decoder's default, 80 KB, answered 400 to 40 cookies of 4 KB.
+    var headBytes = 1 << 20
     /// A request's head must have arrived this long after the connection opened.
     var headSeconds: Int64 = 10
     /// Its body must have arrived this long after its head (an upload of several GiB on loopback).

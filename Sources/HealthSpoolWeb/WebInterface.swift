@@ -102,7 +102,9 @@ public struct WebInterface: Service, CustomStringConvertible {
             let (url, statusFile, logger) = (self.url, self.statusFile, self.logger)
             let app = Application(
                 responder: responder,
-                server: .http1(configuration: .init(additionalChannelHandlers: [WebConnectionGuard(peers: peers)])),
+                server: .http1(configuration: .init(additionalChannelHandlers: [WebConnectionGuard(peers: peers)],
+                                                    httpDecoderConfiguration: .init(maxHeaderFieldSize: limits.headBytes,
+                                                                                    maxHeaderListSize: limits.headBytes))),
                 configuration: .init(address: .hostname(address, port: port), serverName: nil, backlog: 128,
                                      availableConnectionsDelegate: MaximumAvailableConnections(limits.maximumConnections, logger: logger)),
                 onServerRunning: { _ in

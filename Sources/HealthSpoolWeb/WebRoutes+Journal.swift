@@ -17,12 +17,12 @@ extension WebRoutes {
             let bytes = Array(buffer: body)
             let current = configuration
             let session = context.session?.id ?? ""
-            let undos = self.undos
+            let (undos, notices) = (self.undos, self.notices)
             return try await store.lease(.write) { lease in
                 let ctx = current.value
-                return try NotePages.addWithAudio(ctx, store: try lease.uses(ctx), query: query, contentType: type, audio: bytes) { undo in
+                return try NotePages.addWithAudio(ctx, store: try lease.uses(ctx), query: query, contentType: type, audio: bytes, offer: { undo in
                     session.isEmpty ? nil : undos.offer(undo, session: session, back: "/notes", now: DaemonClock.now().millis)
-                }
+                }, address: { notices.address($0, session: session, now: DaemonClock.now().millis) })
             }
         }
         router.get("/notes/:id/audio") { _, c in

@@ -32,6 +32,8 @@ struct WebRoutes: Sendable {
     let formTokens = FormTokens()
     /// The Undo each save and delete offers, per session.
     let undos = UndoLog()
+    /// The messages the pages show after an action, per session.
+    let notices = HeldNotices()
 
     /// The configuration in effect.
     func context() -> Configuration { configuration.value }
@@ -40,12 +42,13 @@ struct WebRoutes: Sendable {
     /// the route tests' in-process client.
     func router(peers: WebPeers? = nil) -> Router<WebContext> {
         let router = Router(context: WebContext.self)
-        router.add(middleware: RequestGuard(address: address, port: port, sessions: sessions, metricsToken: metricsToken, peers: peers))
+        router.add(middleware: RequestGuard(address: address, port: port, sessions: sessions, secret: secret, metricsToken: metricsToken, peers: peers))
+        router.add(middleware: NoticeRedirects(notices: notices))
         if let metrics { MetricsRoute.add(to: router, metrics: metrics) }
         WebAssets.add(to: router)
         router.get("/login") { request, _ in self.login(request) }
         router.post("/logout") { request, context in
-            if let id = context.session?.id { sessions.end(id); formTokens.end(session: id); undos.end(session: id) }
+            if let id = context.session?.id { sessions.end(id); formTokens.end(session: id); undos.end(session: id); notices.end(session: id) }
             var r = Page.plain(status: .ok, title: "Logged out", text: "You are logged out. To come back, open Health journal from your applications menu (or run the command healthspool ui).")
             r.headers[.setCookie] = "hs_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"
             return r
@@ -63,7 +66,7 @@ struct WebRoutes: Sendable {
     /// the configuration in effect.
     func page(_ request: Request, _ context: WebContext,
               _ render: @escaping @Sendable (Configuration, Form, FormKeys) throws -> String) async throws -> Response {
-        let query = Form(request.uri.query ?? "")
+        let query = pageQuery(request, context)
         let csrf = keys(context)
         let current = configuration
         let html = try await store.run { try render(current.value, query, csrf) }
@@ -74,7 +77,7 @@ struct WebRoutes: Sendable {
     /// pool (it opens none of its own), from the current configuration.
     func page(_ request: Request, _ context: WebContext,
               borrowing render: @escaping @Sendable (Configuration, LentStore, Form, FormKeys) throws -> String) async throws -> Response {
-        let query = Form(request.uri.query ?? "")
+        let query = pageQuery(request, context)
         let csrf = keys(context)
         let current = configuration
         let html = try await store.lease(.read) { lease in
@@ -82,6 +85,16 @@ struct WebRoutes: Sendable {
             return try render(ctx, try lease.uses(ctx), query, csrf)
         }
         return Page.respond(.ok, html)
+    }
+
+    /// A page's query, with the notice its `notice` field names for this request's session
+    /// (`HeldNotices`): the only message a page shows.
+    func pageQuery(_ request: Request, _ context: WebContext) -> Form {
+        var query = Form(request.uri.query ?? "")
+        if let id = query[HeldNotices.field], let session = context.session?.id {
+            query.notice = notices.held(id, session: session, now: DaemonClock.now().millis)
+        }
+        return query
     }
 
     /// The keys the forms of a page for this request's session carry.
@@ -152,12 +165,16 @@ struct WebRoutes: Sendable {
                               text: "This form was sent before, or it is too old. Go back, reload the page and try again.",
                               back: ("/", "Back to your health journal"))
         }
-        let response: Response
+        var response: Response
         do { response = try await run() } catch {
             formTokens.release(token, session: session)
             throw error
         }
         if (300..<400).contains(response.status.code) {
+            // The message is held before the answer is kept: the same form sent again lands on the same notice.
+            if let location = response.headers[.location] {
+                response.headers[.location] = notices.address(location, session: session, now: DaemonClock.now().millis)
+            }
             formTokens.finish(token, session: session, answer: .init(status: response.status.code, location: response.headers[.location]))
         } else {
             formTokens.release(token, session: session)
@@ -173,7 +190,11 @@ struct WebRoutes: Sendable {
                               text: "Login links work once and for two minutes. Open Health journal from your applications menu again (or run the command healthspool ui).")
         }
         var r = Response(status: .seeOther, headers: [.location: "/"])
-        r.headers[.setCookie] = "hs_session=\(session.id); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(WebSessions.lifetimeMillis / 1000)"
+        // A fresh start: the cookies of this address that the journal did not set go (the ones
+        // a page can name: `SessionCookies.expiring`).
+        let host = String((request.head.authority ?? address).prefix { $0 != ":" })
+        r.headers[values: .setCookie] = ["\(SessionCookies.name)=\(session.id); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(WebSessions.lifetimeMillis / 1000)"]
+            + SessionCookies(request.headers[values: .cookie]).expiring(host: host)
         return r
     }
 }

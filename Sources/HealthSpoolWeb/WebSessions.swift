@@ -19,7 +19,11 @@ final class WebSessions: Sendable {
     private struct State {
         var sessions: [String: Session] = [:]
         var usedNonces: [String: Int64] = [:]
+        /// The foreign session cookies already logged (each is logged once).
+        var reported: Set<String> = []
     }
+    /// At most this many foreign session cookies are remembered as logged.
+    static let maximumReported = 256
     private let state = Mutex(State())
     /// Where used links are kept across restarts (one `nonce expiry-millis` line each); nil: in
     /// memory only.
@@ -51,7 +55,8 @@ final class WebSessions: Sendable {
                 let text = s.usedNonces.map { "\($0.key) \($0.value)\n" }.joined()
                 guard (try? FileSystem.writeAtomically(usedLinksFile, Array(text.utf8), mode: 0o600)) != nil else { return nil }
             }
-            let session = Session(id: RandomBytes.token(), csrf: RandomBytes.token(), expiresMillis: now.millis + Self.lifetimeMillis)
+            let session = Session(id: Self.signed(RandomBytes.token(), secret: secret), csrf: RandomBytes.token(),
+                                  expiresMillis: now.millis + Self.lifetimeMillis)
             s.sessions[session.id] = session
             return session
         }
@@ -67,4 +72,29 @@ final class WebSessions: Sendable {
 
     /// Ends a session (log out).
     func end(_ id: String) { _ = state.withLock { $0.sessions.removeValue(forKey: id) } }
+
+    /// A session's cookie value: a random token and its HMAC under the web secret
+    /// (`token.mac`). Another user's program can read the cookie (a browser sends it to every
+    /// port of the address) and set one of the same name (cookie tossing), but cannot make a
+    /// value of its own that passes `isSigned`: so a session that ended (expired, logged out,
+    /// the daemon restarted) is told apart from a cookie this journal never set.
+    static func signed(_ token: String, secret: [UInt8]) -> String {
+        token + "." + Hex.encode(HMAC.sha256(key: secret, message: Array("session|\(token)".utf8)))
+    }
+
+    /// Whether `value` is a cookie value this journal set (`signed`), live or not.
+    static func isSigned(_ value: String, secret: [UInt8]) -> Bool {
+        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 64, parts[0].allSatisfy(\.isHexDigit) else { return false }
+        return HMAC.constantTimeEqual(Array(signed(String(parts[0]), secret: secret).utf8), Array(value.utf8))
+    }
+
+    /// True the first time `value` (a foreign session cookie) is reported, false after: it is
+    /// logged once, however many pages it comes with.
+    func firstReport(of value: String) -> Bool {
+        state.withLock { s in
+            if s.reported.count >= Self.maximumReported { s.reported.removeAll() }
+            return s.reported.insert(value).inserted
+        }
+    }
 }

@@ -64,7 +64,8 @@ extension WebFixture {
         try await web.app.test(.router) { client in
             let locked = try await WebFixture.post(client, "/settings/lock", session, "locked=1")
             #expect(locked.status == .seeOther)
-            let html = try await client.execute(uri: "/settings?ok=%3Cb%3Eyes%3C%2Fb%3E", method: .get, headers: WebFixture.headers(session)).text
+            let id = web.routes.notices.hold(.init(ok: "<b>yes</b>"), session: session.id, now: DaemonClock.now().millis)
+            let html = try await client.execute(uri: "/settings?notice=\(id)", method: .get, headers: WebFixture.headers(session)).text
             #expect(html.contains("<p>Locked: nothing is read or sent.</p><input type=\"hidden\" name=\"locked\" value=\"0\"><button type=\"submit\">Unlock</button>"))
             #expect(html.contains("<p class=\"notice ok\" role=\"status\">&lt;b&gt;yes&lt;/b&gt;</p>"))
         }
@@ -150,9 +151,10 @@ extension WebFixture {
         try await web.app.test(.router) { client in
             let saved = try await WebFixture.post(client, "/notes/add", session, "category=Dr%20%3CKim%3E&text=Ask%20about%20%3Cb%3Epills%3C%2Fb%3E%20%26%20sleep")
             #expect(saved.status == .seeOther)
-            let location = try #require(saved.headers[.location])
+            let address = try #require(saved.headers[.location])
+            let location = try #require(web.said(saved, session))
             #expect(location.contains("&undo="))
-            let html = try await client.execute(uri: location, method: .get, headers: WebFixture.headers(session)).text
+            let html = try await client.execute(uri: address, method: .get, headers: WebFixture.headers(session)).text
             let n = try #require(try web.healthJournal().notes(category: nil).first)
             #expect(html.contains("<p>Ask about &lt;b&gt;pills&lt;/b&gt; &amp; sleep</p>"))
             #expect(html.contains("<p class=\"meta\">\(Format.spoken(n.created)) · Dr &lt;Kim&gt;</p>"))
@@ -236,8 +238,9 @@ extension WebFixture {
         try await web.app.test(.router) { client in
             let saved = try await WebFixture.post(client, "/lifestyle/log", session, "other=walk%20%3Cdog%3E&amount=2&unit=km&note=%22nice%22%20%26%20sunny")
             #expect(saved.status == .seeOther)
-            let location = try #require(saved.headers[.location])
-            let html = try await client.execute(uri: location, method: .get, headers: WebFixture.headers(session)).text
+            let address = try #require(saved.headers[.location])
+            let location = try #require(web.said(saved, session))
+            let html = try await client.execute(uri: address, method: .get, headers: WebFixture.headers(session)).text
             let e = try #require(try web.journal().lifestyle(on: web.journal().today).first)
             let time = String(Format.local(e.at).suffix(5))
             #expect(html.contains("<h3>Today</h3><ul class=\"readings\"><li class=\"editable\" data-entry=\"\(e.id)\"><span class=\"what\">\(time) Walk &lt;dog&gt;: 2 km (\(e.timeOfDay.rawValue)) – &quot;nice&quot; &amp; sunny</span>"))
@@ -276,7 +279,7 @@ extension WebFixture {
             #expect(html.contains("<input type=\"hidden\" name=\"back\" value=\"/lifestyle\">"))
             let saved = try await WebFixture.post(client, "/lifestyle/edit", session, "id=\(e.id)&factor=tea&level=low&back=%2Flifestyle")
             #expect(saved.status == .seeOther)
-            #expect(saved.headers[.location]?.hasPrefix("/lifestyle?ok=") == true)
+            #expect(web.said(saved, session)?.hasPrefix("/lifestyle?ok=") == true)
             #expect(try web.journal().lifestyleEntry(e.id.description).factor == "tea")
         }
     }

@@ -22,7 +22,7 @@ def post(web: Web, cookie: str, page: str, action: str, fields: dict | list, mar
     pairs = list(hidden.items()) + (list(fields.items()) if isinstance(fields, dict) else fields)
     body = urllib.parse.urlencode(pairs)
     r, data = web.request("POST", action, {"Cookie": cookie, "Content-Type": FORM, "Origin": web.base}, body)
-    return r.status, r.getheader("Location"), data.decode()
+    return r.status, web.spelled(cookie, r.getheader("Location")), data.decode()
 
 
 def notice(location: str) -> str:

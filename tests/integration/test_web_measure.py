@@ -31,7 +31,7 @@ def post_twice(web: Web, cookie: str, path: str, body: str, gap: float = 0.04):
 
     def send(i: int):
         r, _ = web.request("POST", path, headers, body)
-        answers[i] = (r.status, r.getheader("Location"))
+        answers[i] = (r.status, web.spelled(cookie, r.getheader("Location")))
     threads = [threading.Thread(target=send, args=(0,)), threading.Thread(target=send, args=(1,))]
     threads[0].start()
     time.sleep(gap)

@@ -21,7 +21,7 @@ def post(web: Web, cookie: str, path: str, fields: dict[str, str]) -> tuple[int,
     """Posts a form as the browser does: (status, Location)."""
     body = urllib.parse.urlencode(fields)
     r, _ = web.request("POST", path, {"Cookie": cookie, "Content-Type": FORM, "Origin": web.base}, body)
-    return r.status, r.getheader("Location") or ""
+    return r.status, web.spelled(cookie, r.getheader("Location")) or ""
 
 
 def follow(web: Web, cookie: str, location: str) -> str:
