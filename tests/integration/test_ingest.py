@@ -590,6 +590,14 @@ def test_an_ingest_port_taken_by_another_user_is_retried_and_reported_with_its_h
     assert ep.fingerprint in hs.run("status").stdout
 
 
+def test_the_flood_bench_runs_in_its_smoke_mode(other_user):
+    """bench/ingest-flood.py --smoke: the benchmark of BENCHMARKS.md does not rot (seconds)."""
+    p = subprocess.run([sys.executable, str(ROOT / "bench" / "ingest-flood.py"), "--smoke"], capture_output=True, text=True, timeout=180)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    report = json.loads(p.stdout)
+    assert report["flood"]["ok"] == report["flood"]["pushes"] > 0 and report["slow"]["ok"] == report["slow"]["pushes"] > 0, report
+
+
 class ThreadResults(dict):
     """Runs calls on threads; leaving the `with` block waits for them; results by key."""
 
