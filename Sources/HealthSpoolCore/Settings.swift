@@ -116,8 +116,11 @@ public struct Settings: Sendable, Equatable {
     public var ingestKeyFile: String? = nil
     /// The largest request body the endpoint accepts, in bytes.
     public var ingestMaxBodyBytes = 64 << 20
-    /// Connections served at once; more wait in the listen queue.
+    /// Connections served at once (`IngestSlots` decides who gets one).
     public var ingestMaxConnections = 8
+    /// Seconds between two tries to listen while the ingest address cannot be used (its port
+    /// taken by another program, the address not yet on the machine).
+    public var ingestRetrySeconds = 60
 
     public init() {}
 
@@ -366,7 +369,8 @@ extension SettingKey {
         .optional("ingest.cert_file", "PEM certificate (chain allowed) the ingest endpoint presents, with ingest.key_file. Unset: the daemon's own self-signed certificate (EC P-256), made once in the state directory; pin its SHA-256 fingerprint (healthspool ingest).") { $0.ingestCertFile = $1 },
         .optional("ingest.key_file", "PEM private key of ingest.cert_file.") { $0.ingestKeyFile = $1 },
         .int("ingest.max_body_bytes", 67_108_864, 1024...4_294_967_296, "The largest request body the ingest endpoint accepts, in bytes; a larger one is answered 413 and nothing of it is kept.") { $0.ingestMaxBodyBytes = $1 },
-        .int("ingest.max_connections", 8, 1...256, "Connections the ingest endpoint serves at once, at most 4 from one address. A connection must finish its TLS handshake within 5 s and send its request head within 10 s of connecting; when all are taken, one that has not yet shown the token and is older than 1 s is closed to make room, and further ones wait only while every connection carries an authorized body (README, \"Push from the phone\").") { $0.ingestMaxConnections = $1 },
+        .int("ingest.max_connections", 8, 1...256, "Connections the ingest endpoint serves at once, at most 4 from one address; a quarter of them (at least one) is kept for addresses that showed the token in the last 30 days (the phone). Each address may start 8 TLS handshakes at once, then one a second; the daemon accepts every connection at once and closes those it cannot serve, so a flood does not fill the queue in front of the phone. A connection must finish its TLS handshake within 5 s and send its request head within 10 s of connecting; when all are taken, one that has not yet shown the token is closed to make room: at once from an address holding more than its share, else once older than 1 s. Connections turned away are counted in /metrics (healthspool_ingest_connections_refused_total) and logged once a minute (README, \"Push from the phone\").") { $0.ingestMaxConnections = $1 },
+        .int("ingest.retry_seconds", 60, 1...3600, "Seconds between two tries to listen while ingest.listen cannot be used (its port held by another program, the address not yet on this machine). healthspool status, config check and the web's settings page say that the endpoint is not serving, why, and which user's program holds the port.") { $0.ingestRetrySeconds = $1 },
     ]
 
     static let byName: [String: SettingKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

@@ -113,6 +113,9 @@ public enum ConfigCheck {
            let message = check(paths.expand(s.stateDir) + "/ingest-token", .secret) {
             report("state.dir", message.text, warning: message.warning)
         }
+        if let listen = s.ingestListen, let message = ingestNotServing(listen, paths: paths, retrySeconds: s.ingestRetrySeconds) {
+            report("ingest.listen", message, warning: true)
+        }
         problems += checkCredentials(resolved, paths: paths, environment: environment)
         // Note recordings go in <state dir>/notes (`HealthJournal.notesDirectory`), made when needed.
         let notes = paths.expand(s.stateDir) + "/notes"
@@ -124,6 +127,18 @@ public enum ConfigCheck {
             }
         }
         return problems
+    }
+
+    /// Why the ingest endpoint at `listen` does not serve: the running daemon's word, or, while
+    /// no daemon runs, another user's program holding the port; nil when nothing is wrong.
+    static func ingestNotServing(_ listen: ListenAddress, paths: Paths, retrySeconds: Int) -> String? {
+        if ProcessLock.holder(of: paths.runtimeDir + "/daemon.pid") != nil {
+            guard let live = IngestStatus.read(file: IngestStatus.path(runtimeDir: paths.runtimeDir)), live.state != .listening else { return nil }
+            let retry = live.retrySeconds.map { "; the daemon tries again every \($0) s" } ?? "; fix it and restart the daemon"
+            return "the endpoint is not serving: \(live.problem ?? "unknown")\(retry)"
+        }
+        guard let uid = IngestStatus.portHolder(listen), uid != getuid() else { return nil }
+        return "\(IngestStatus.takenProblem(listen, holder: uid)): the endpoint will not serve until it is free (the daemon tries again every \(retrySeconds) s)"
     }
 
     /// The gateway secret as the daemon reads it: from `$CREDENTIALS_DIRECTORY` first, else from

@@ -89,6 +89,14 @@ extension DaemonMetrics {
         out.append(.single("healthspool_watchdog_keepalives_total", .counter,
                            "Keep-alives sent to systemd's watchdog since the daemon started (0 when the unit asks for none).",
                            Double(c.watchdog?.keepAlives ?? 0)))
+        if let up = c.ingestUp {
+            out.append(.single("healthspool_ingest_up", .gauge, "1 when the ingest endpoint listens, 0 when it cannot (healthspool status says why).", up ? 1 : 0))
+        }
+        if !c.ingestRefused.isEmpty {
+            out.append(.labelled("healthspool_ingest_connections_refused_total", .counter,
+                                 "Connections the ingest endpoint turned away before they showed the token since the daemon started, by reason (address_limit, handshake_budget, full, evicted, handshake, request).",
+                                 label: "reason", c.ingestRefused))
+        }
         return out
     }
 }

@@ -21,6 +21,11 @@ public final class DaemonMetrics: Sendable {
         var gatewayUp: Bool?
         var requests = Histogram(bounds: Histogram.requestSeconds)
         var watchdog: SystemdWatchdog?
+        /// Connections the ingest endpoint turned away before they showed the token, by reason
+        /// (empty: no endpoint).
+        var ingestRefused: [String: Double] = [:]
+        /// Whether the ingest endpoint listens; nil: no endpoint.
+        var ingestUp: Bool?
     }
 
     /// The import outcomes counted: `ImportOutcome`'s, and `waiting` for a file kept in the spool
@@ -67,6 +72,17 @@ public final class DaemonMetrics: Sendable {
     /// A request to the gateway took `seconds` (answered or failed). Called from sender threads.
     func requestFinished(seconds: Double) {
         counters.withLock { $0.requests.observe(seconds) }
+    }
+
+    /// The ingest endpoint turned `count` connections away for `reason` (0: the label is shown
+    /// from the start). Called from the endpoint's threads.
+    public func ingestRefused(_ reason: String, count: Int = 1) {
+        counters.withLock { $0.ingestRefused[reason, default: 0] += Double(count) }
+    }
+
+    /// The ingest endpoint listens (or stopped listening, or cannot).
+    public func ingestServing(_ up: Bool) {
+        counters.withLock { $0.ingestUp = up }
     }
 
     /// The watchdog whose keep-alives are counted (when systemd asked for one).

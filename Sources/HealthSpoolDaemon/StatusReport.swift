@@ -96,7 +96,7 @@ public struct StatusReport {
             gateway.append(("hint", .string("no gateway set; run: healthspool gateway set https://HOST:PORT/PATH [--ca-file CA.pem]")))
         }
         members.append(("gateway", .object(gateway)))
-        members.append(("ingest", configuration.ingestJSON()))
+        members.append(("ingest", Self.ingestMember(configuration, daemonRunning: pid != nil)))
         members.append(("web", Self.webMember(configuration, daemonRunning: pid != nil)))
         members.append(("lastImport", lastImport))
         members.append(("lastSync", lastSync))
@@ -198,10 +198,7 @@ public struct StatusReport {
             lines.append("gateway:     not set — run: healthspool gateway set https://HOST:PORT/PATH [--ca-file CA.pem]")
         }
         if let web = j["web"], let line = Self.webLine(web) { lines.append(line) }
-        if let ingest = j["ingest"], ingest["enabled"]?.boolValue == true {
-            lines.append("ingest:      \(ingest["url"]?.stringValue ?? "") (token in \(ingest["tokenFile"]?.stringValue ?? ""))")
-            lines.append("             SHA-256 fingerprint \(ingest["fingerprintSHA256"]?.stringValue ?? "not made yet (run: healthspool ingest)")")
-        }
+        if let ingest = j["ingest"] { lines += Self.ingestLines(ingest) }
         if let s = j["lastSync"], s != .null {
             lines.append("last sync:   \(s["at"]?.stringValue ?? "") \(s["outcome"]?.stringValue ?? ""), \(s["count"]?.intValue ?? 0) sample(s) of \(s["types"]?.arrayValue?.compactMap(\.stringValue).joined(separator: ",") ?? "") (\(s["trigger"]?.stringValue ?? ""))\(s["error"]?.stringValue.map { ": " + $0 } ?? "")")
         } else {

@@ -24,7 +24,15 @@ struct IngestConnection {
             server.finished(fd) { close(fd) }
             return
         }
-        let (status, note) = handle(conn)
+        var authorized = false
+        let (status, note) = handle(conn, authorized: &authorized)
+        guard authorized else {
+            // Never showed the token: counted in the minute's summary, not logged one by one.
+            server.refused(.request)
+            server.logger.debug("ingest: \(note)", metadata: ["event": "ingest", "ingest.peer": "\(peer)"])
+            server.finished(fd) { hs_tls_close(conn) }
+            return
+        }
         var meta: Logger.Metadata = ["event": "ingest", "ingest.peer": "\(peer)"]
         if let status { meta["http.status"] = "\(status)" }
         if status == 200 {
@@ -36,7 +44,9 @@ struct IngestConnection {
     }
 
     /// Serves the one request; returns the status answered (nil: none could be) and a note for the log.
-    func handle(_ conn: OpaquePointer) -> (Int?, String) {
+    /// `authorized` is set once the head carried the token (its answer is logged; the others
+    /// are counted).
+    func handle(_ conn: OpaquePointer, authorized: inout Bool) -> (Int?, String) {
         let limits = server.configuration.limits
         // The head.
         var buffer: [UInt8] = []
@@ -56,6 +66,7 @@ struct IngestConnection {
         }
         let head: RequestHead
         do { head = try RequestHead.parse(buffer[0..<headEnd!]) } catch { return answer(conn, error.status, error.description) }
+        authorized = IngestAdmission.isAuthorized(head, token: server.configuration.token)
         let length: Int
         switch IngestAdmission.decide(head, token: server.configuration.token, maxBodyBytes: server.configuration.maxBodyBytes) {
         case .refuse(let status, let reason):

@@ -3,15 +3,20 @@ import Glibc
 #endif
 import CTLSServer
 import HealthSpoolCore
+import HealthSpoolDaemon
 import HealthSpoolLock
 import Logging
 
 /// The ingest endpoint's listener: one accept thread and at most `maxConnections` connection
 /// threads, each connection under its own time limits (`IngestLimits`). Who gets a slot is
-/// decided at `accept`, before TLS (`IngestSlots`): a cap per listener and per peer, and under
-/// pressure an unauthenticated connection's slot is taken back (its socket shut down) first.
-/// `stop` ends intake, wakes every connection (a body still arriving is discarded) and waits
-/// for them, bounded.
+/// decided at `accept`, before TLS (`IngestSlots`): caps per listener and per address, a
+/// handshake budget per address, slots kept for addresses that showed the token before, and
+/// under pressure an unauthenticated connection's slot is taken back (its socket shut down)
+/// first. The kernel's queue is drained at once (a connection without a slot is closed, not
+/// left queued), so a flood cannot keep the phone's connection waiting behind it. Connections
+/// turned away before they showed the token are counted (`healthspool_ingest_connections_refused_total`)
+/// and logged as one summary a minute (`IngestRefusalTally`). `stop` ends intake, wakes every
+/// connection (a body still arriving is discarded) and waits for them, bounded.
 ///
 /// `@unchecked Sendable`: what the threads share is `state` and `checking`, each behind its
 /// lock; `configuration`, `logger`, `tls` and `listenFD` are set in `init` and only read;
@@ -28,6 +33,8 @@ public final class IngestServer: @unchecked Sendable {
         public var maxBodyBytes: Int
         public var maxConnections: Int
         public var limits = IngestLimits()
+        /// Where refusals are counted for `/metrics` and the textfile (nil: not counted).
+        public var metrics: DaemonMetrics?
 
         public init(listen: ListenAddress, certPath: String, keyPath: String, token: [UInt8], spoolDir: String,
                     maxBodyBytes: Int, maxConnections: Int) {
@@ -46,9 +53,8 @@ public final class IngestServer: @unchecked Sendable {
         var stopping = false
         /// The connections being served (shut down at a stop, or to make room, to wake them).
         var slots: IngestSlots
-        /// Connections closed or taken back to make room since the last log line about it.
-        var turnedAway = 0
-        var lastTurnedAwayLog = -Double.infinity
+        /// Connections turned away since the last summary line.
+        var refusals = IngestRefusalTally()
     }
 
     let configuration: Configuration
@@ -64,14 +70,13 @@ public final class IngestServer: @unchecked Sendable {
     public init(_ configuration: Configuration, logger: Logger) throws(IngestError) {
         self.configuration = configuration
         self.logger = logger
-        state = Lock(State(slots: IngestSlots(maxConnections: configuration.maxConnections, perPeer: configuration.limits.perPeer,
-                                              graceSeconds: configuration.limits.graceSeconds)))
+        state = Lock(State(slots: IngestSlots(maxConnections: configuration.maxConnections, limits: configuration.limits)))
         var error = [CChar](repeating: 0, count: 512)
         guard let tls = hs_tls_server_new(configuration.certPath, configuration.keyPath, &error, error.count) else {
             throw .file(configuration.certPath, cText(error))
         }
         self.tls = tls
-        do { listenFD = try Self.bind(configuration.listen) } catch {
+        do { listenFD = try Self.bind(configuration.listen, backlog: configuration.limits.backlog) } catch {
             hs_tls_server_free(tls)
             throw error
         }
@@ -103,6 +108,7 @@ public final class IngestServer: @unchecked Sendable {
         }
         if let acceptThread { pthread_join(acceptThread, nil) }
         acceptThread = nil
+        if let counts = state.withLock({ $0.refusals.flush() }) { logRefusals(counts, now: Self.monotonicSeconds()) }
         let deadline = Self.monotonicSeconds() + timeoutSeconds
         while Self.monotonicSeconds() < deadline {
             if state.withLock({ $0.slots.slots.isEmpty }) { return 0 }
@@ -111,12 +117,15 @@ public final class IngestServer: @unchecked Sendable {
         return state.withLock { $0.slots.slots.count }
     }
 
-    /// Accepts until the stop. While `maxConnections` are served and none can be taken back, it
-    /// waits (the kernel queues the rest); otherwise it drains the kernel's queue at once, so a
-    /// peer that opens many connections cannot keep others waiting behind them there.
+    /// Accepts until the stop. It drains the kernel's queue at once, deciding for each
+    /// connection (`IngestSlots`), so a peer that opens many connections cannot keep others
+    /// waiting behind them there; it leaves connections queued only while every slot carries an
+    /// authorized body. The refusals' summary is logged from here, once a minute.
     func acceptLoop() {
         while true {
-            let (stopping, busy) = state.withLock { ($0.stopping, !$0.slots.canAccept(now: Self.monotonicSeconds())) }
+            let now = Self.monotonicSeconds()
+            let (stopping, busy, summary) = state.withLock { ($0.stopping, $0.slots.mustWait, $0.refusals.summary(now: now)) }
+            if let summary { logRefusals(summary, now: now) }
             if stopping { return }
             if busy { usleep(20_000); continue }
             var p = pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)
@@ -141,12 +150,12 @@ public final class IngestServer: @unchecked Sendable {
             }
             guard let decision else { close(fd); return }
             switch decision {
-            case .refuse:
+            case .refuse(let reason):
                 close(fd)
-                noteTurnedAway()
+                refused(reason)
                 continue
             case .admit(let evicting):
-                if evicting != nil { noteTurnedAway() }
+                if evicting != nil { refused(.evicted) }
             }
             let started = IngestThread.detach { [self] in
                 IngestConnection(server: self, fd: fd, peer: peer).serve()
@@ -158,33 +167,35 @@ public final class IngestServer: @unchecked Sendable {
         }
     }
 
-    /// Hands an accepted socket to TLS; nil (socket closed, reason logged) when the handshake fails.
+    /// Hands an accepted socket to TLS; nil (socket closed, counted, not logged one by one)
+    /// when the handshake fails.
     func handshake(_ fd: Int32, peer: String) -> OpaquePointer? {
         var error = [CChar](repeating: 0, count: 512)
         let ms = Int32(configuration.limits.handshakeSeconds * 1000)
         guard let conn = hs_tls_accept(tls, fd, ms, &error, error.count) else {
-            logger.info("ingest: \(cText(error))", metadata: ["event": "ingest", "ingest.peer": "\(peer)"])
+            refused(.handshake)
+            logger.debug("ingest: \(cText(error))", metadata: ["event": "ingest", "ingest.peer": "\(peer)"])
             return nil
         }
         return conn
     }
 
-    /// Counts a connection closed (or taken back) to make room; says so at most once a minute.
-    func noteTurnedAway() {
-        let now = Self.monotonicSeconds()
-        let count: Int? = state.withLock { s in
-            s.turnedAway += 1
-            guard now - s.lastTurnedAwayLog >= 60 else { return nil }
-            defer { s.turnedAway = 0; s.lastTurnedAwayLog = now }
-            return s.turnedAway
-        }
-        guard let count else { return }
-        logger.warning("ingest: the endpoint is full; \(count) connection(s) without a token closed to make room (ingest.max_connections \(configuration.maxConnections), \(configuration.limits.perPeer) per address)",
+    /// Counts a connection turned away before it showed the token (the summary says it).
+    func refused(_ reason: IngestRefusal) {
+        state.withLock { $0.refusals.record(reason) }
+        configuration.metrics?.ingestRefused(reason.rawValue)
+    }
+
+    /// The summary line of the connections turned away, with the limits that turned them away.
+    func logRefusals(_ counts: [(IngestRefusal, Int)], now: Double) {
+        let limits = configuration.limits
+        logger.warning("\(IngestRefusalTally.text(counts, seconds: 60)); limits: ingest.max_connections \(configuration.maxConnections), \(limits.perPeer) per address, \(limits.handshakeBurst) handshakes then \(Self.number(limits.handshakesPerSecond)) a second per address",
                        metadata: ["event": "ingest"])
     }
 
-    /// The connection's head carried the token: its slot is no longer taken back to make room.
-    func authorize(_ fd: Int32) { state.withLock { $0.slots.authorize(fd) } }
+    /// The connection's head carried the token: its slot is no longer taken back to make room,
+    /// and its address is trusted (`IngestTrust`).
+    func authorize(_ fd: Int32) { state.withLock { $0.slots.authorize(fd, now: Self.monotonicSeconds()) } }
 
     /// Whether a stop began.
     var stopping: Bool { state.withLock { $0.stopping } }
@@ -198,7 +209,7 @@ public final class IngestServer: @unchecked Sendable {
         }
     }
 
-    static func bind(_ listen: ListenAddress) throws(IngestError) -> Int32 {
+    static func bind(_ listen: ListenAddress, backlog: Int32) throws(IngestError) -> Int32 {
         let family = listen.isIPv6 ? AF_INET6 : AF_INET
         let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .listen(listen.description, String(cString: strerror(errno))) }
@@ -218,10 +229,11 @@ public final class IngestServer: @unchecked Sendable {
             guard inet_pton(AF_INET, listen.host, &a.sin_addr) == 1 else { close(fd); throw .listen(listen.description, "not an IPv4 address") }
             rc = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
         }
-        guard rc == 0, Glibc.listen(fd, 128) == 0 else {
-            let reason = String(cString: strerror(errno))
+        guard rc == 0, Glibc.listen(fd, backlog) == 0 else {
+            let code = errno
             close(fd)
-            throw .listen(listen.description, reason)
+            if code == EADDRINUSE { throw .portTaken(listen, holder: IngestStatus.portHolder(listen)) }
+            throw .listen(listen.description, String(cString: strerror(code)))
         }
         return fd
     }
@@ -253,30 +265,14 @@ public final class IngestServer: @unchecked Sendable {
         }
     }
 
+    /// `value` as a person writes it: 1, not 1.0.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
     static func monotonicSeconds() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
-}
-
-/// Limits of the ingest endpoint's connections, so a slow, stalled or hostile client cannot hold a
-/// thread for long. There is no keep-alive: one request per connection (`Connection: close`).
-public struct IngestLimits: Sendable {
-    /// The TLS handshake, from the accept.
-    public var handshakeSeconds = 5.0
-    /// The request head, from the accept (handshake included): a peer without the token holds
-    /// a slot at most this long.
-    public var headSeconds = 10.0
-    /// Connections from one address at once (at most `ingest.max_connections`).
-    public var perPeer = 4
-    /// Under pressure, an unauthenticated connection is taken back once this old.
-    public var graceSeconds = 1.0
-    /// The longest pause while the body arrives.
-    public var bodyIdleSeconds = 20.0
-    /// The whole body, however steadily it trickles in.
-    public var bodyTotalSeconds = 120.0
-    /// Writing the answer.
-    public var answerSeconds = 10.0
-    public init() {}
 }

@@ -40,6 +40,8 @@ struct SettingsPage: Sendable {
     let glucoseUnits: [Choice]
     let gatewayURL: String?
     let categories: [Category]
+    /// The ingest endpoint's state; nil when it is off.
+    var ingest: IngestSection?
 
     static let frequencyWords: [(SyncFrequency, String)] = [
         (.realtime, "As soon as there is new data"), (.hourly, "Once an hour"), (.daily, "Once a day"),
@@ -63,7 +65,8 @@ struct SettingsPage: Sendable {
     }
 
     static func render(_ ctx: Configuration, query: Form, csrf: FormKeys) -> String {
-        let page = SettingsPage(SettingsView(settings: ctx.settings, locked: LockFlag.isSet(context: ctx)))
+        var page = SettingsPage(SettingsView(settings: ctx.settings, locked: LockFlag.isSet(context: ctx)))
+        page.ingest = IngestSection(ctx)
         return WebTemplates.render(PageFrame(title: "Settings", path: "/settings", keys: csrf, notice: Notice(query, back: "/settings"), page: page),
                                    "settings")
     }

@@ -134,7 +134,7 @@ struct DaemonCommand: ParsableCommand {
         if configuration.settings.webEnabled {
             daemon.extraServices.append(WebInterface(configuration: app.current, logger: logger, metrics: app.metrics, stores: app.stores))
         }
-        if configuration.settings.ingestListen != nil { daemon.extraServices.append(IngestService(configuration: configuration, logger: logger)) }
+        if configuration.settings.ingestListen != nil { daemon.extraServices.append(IngestService(configuration: configuration, logger: logger, metrics: app.metrics)) }
         let code = daemon.run()
         if code != 0 { throw ExitCode(code) }
     }

@@ -33,16 +33,21 @@ from test_web import Web, browser, listening, web  # noqa: F401  (browser and we
 OTHER = "hs-other"
 
 
-@pytest.fixture(scope="module")
-def other_user():
-    """A second local account, made for the test (root only)."""
-    if os.geteuid() != 0:
-        pytest.skip("needs root to create and run as a second user (useradd)")
+def make_other_user():
+    """The second local account (made once; root only). Also used by bench/ingest-flood.py."""
     try:
         pwd.getpwnam(OTHER)
     except KeyError:
         subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", OTHER], check=True)
     return pwd.getpwnam(OTHER)
+
+
+@pytest.fixture(scope="module")
+def other_user():
+    """A second local account, made for the test (root only)."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root to create and run as a second user (useradd)")
+    return make_other_user()
 
 
 def as_other(user, script: str, **kw) -> subprocess.Popen:
