@@ -53,7 +53,7 @@ public struct IngestService: Service {
                     logger.warning("ingest endpoint not serving: \(error); the daemon runs on without it and tries again every \(seconds) s",
                                    metadata: ["event": "ingest"])
                 }
-                guard (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: .seconds(seconds)) })) != nil else { return }
+                guard (try? await cancelWhenGracefulShutdown({ try await TaskThreadPool.sleep(for: .seconds(seconds)) })) != nil else { return }
             }
         }
         guard let server else { return }
@@ -81,7 +81,7 @@ public struct IngestService: Service {
                 logger.notice("ingest endpoint waits for the keyring to be unlocked (its token is there)", metadata: ["event": "lock"])
             }
             guard !Task.isShuttingDownGracefully, !Task.isCancelled else { return false }
-            try? await Task.sleep(for: .seconds(2))
+            try? await TaskThreadPool.sleep(for: .seconds(2))
         }
     }
 

@@ -42,7 +42,7 @@ extension WebRoutes {
                     let s = sync.snapshot
                     try await writer.write(ByteBuffer(string: SyncRun.event(s)))
                     if s.done { break }
-                    try await Task.sleep(for: .milliseconds(250))
+                    try await TaskThreadPool.sleep(for: .milliseconds(250))
                 }
                 try await writer.finish(nil)
             })

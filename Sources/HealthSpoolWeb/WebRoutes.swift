@@ -1,5 +1,6 @@
 import HealthSpoolCore
 import HealthSpoolDaemon
+import HealthSpoolLinux
 import Hummingbird
 
 /// The routes: the login link, the pages, their forms and the sync progress stream.
@@ -152,7 +153,7 @@ struct WebRoutes: Sendable {
         // A repeat that arrives while the first post is still being carried out waits for its answer.
         var waited = 0
         while claim == .inProgress, waited < 500 {
-            try await Task.sleep(for: .milliseconds(20))
+            try await TaskThreadPool.sleep(for: .milliseconds(20))
             waited += 1
             claim = formTokens.claim(token, session: session)
         }
