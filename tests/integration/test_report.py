@@ -223,8 +223,10 @@ def test_report_page_needs_the_session_and_its_style_is_the_files(web):
     assert r.status == 200 and f'content:"Health summary {FROM} to {TO}"'.encode() in css
     config = web.hs.home / ".config" / "healthspool" / "healthspool.conf"
     config.write_text(config.read_text() + "\nreport.name = Ada Lovelace\n")
-    r, css = web.request("GET", header, {"Cookie": cookie})
-    assert r.status == 200 and f'content:"Ada Lovelace \\2014  Health summary {FROM} to {TO}"'.encode() in css, css
+    # The daemon rereads its config file when it changes (inotify), a moment after the write.
+    named = f'content:"Ada Lovelace \\2014  Health summary {FROM} to {TO}"'.encode()
+    css = wait_until(lambda: (got := web.request("GET", header, {"Cookie": cookie}))[0].status == 200 and named in got[1] and got[1], 10)
+    assert css, web.request("GET", header, {"Cookie": cookie})[1]
 
 
 def test_report_page_in_the_browser_prints_on_a4_and_letter(web, browser):
