@@ -33,7 +33,7 @@ from test_web import SCREENSHOTS, browser, flash, shot, web  # noqa: F401 (fixtu
 DESKTOP, PHONE = (1280, 900), (390, 844)
 SIZES = pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["1280x900", "390x844"])
 TREMOR_S = 0.15  # between the fast taps: 120–200 ms
-STRAY_MS = 800   # app.js ignores a touch in a page's first 700 ms; the person waits that long
+STRAY_MS = 750   # app.js ignores a touch in a page's first 700 ms; the person waits that long
 
 
 class Person:
@@ -71,8 +71,10 @@ class Person:
         """The page is there, and (on a phone) past the moment in which app.js drops a stray tap."""
         def ready():
             try:
-                return self.b.execute_script("return document.readyState === 'complete' && performance.now() >= arguments[0]",
-                                             STRAY_MS if self.touch else 0)
+                return self.b.execute_script("""
+                    const n = performance.getEntriesByType('navigation')[0];
+                    return document.readyState === 'complete' && performance.now() >= n.domContentLoadedEventEnd + arguments[0];""",
+                    STRAY_MS if self.touch else 0)
             except WebDriverException:
                 return False
         assert wait_until(ready, 15), self.b.current_url
@@ -113,19 +115,32 @@ class Person:
     def press(self, el, leaves: bool = False):
         """Clicks or taps an element; with `leaves`, waits for the page it opens."""
         old = self.b.find_element(By.TAG_NAME, "html")
-        self.hit(*self.centre(el))
-        if leaves:
+        x, y = self.centre(el)
+        under = self.b.execute_script("const e = document.elementFromPoint(arguments[0], arguments[1]); return e && (arguments[2].contains(e) || e.control === arguments[2]) ? null : (e ? e.outerHTML.slice(0, 120) : 'nothing');", x, y, el)
+        assert under is None, f"the press aimed at {el.tag_name} {el.text!r} lands on {under} ({self.b.current_url})"
+        # The click the press makes, awaited when the page stays: a touch becomes a click a
+        # moment after the finger is up, and keys typed before it are lost.
+        self.b.execute_script("window.pressed = null; document.addEventListener('click', e => { window.pressed = e.target; }, {once: true, capture: true});")
+        self.hit(x, y)
+        if not leaves:
+            assert wait_until(lambda: self.b.execute_script("return window.pressed !== null"), 5), f"the press on {el.tag_name} made no click"
+        else:
             def gone():
                 try:
                     old.tag_name
                     return False
                 except WebDriverException:
                     return True
-            assert wait_until(gone, 15), f"still on {self.b.current_url}"
+            if not wait_until(gone, 15):
+                self.shot("stuck")
+                info = self.b.execute_script("const f = arguments[0].form; return [f && f.checkValidity(), [...(f ? f.elements : [])].map(e => e.name + '=' + e.value + ':' + e.validationMessage).join(' | '), document.activeElement.outerHTML.slice(0, 100)]", el)
+                raise AssertionError(f"still on {self.b.current_url}: {info}")
             self.settle()
 
     def go(self, menu: str):
-        """Opens a page from the menu at the top."""
+        """Opens a page from the menu at the top (on a phone, Menu first)."""
+        if not self.b.find_element(By.CSS_SELECTOR, "nav.nav-wide").is_displayed():
+            self.press(self.find(By.CSS_SELECTOR, "details.nav-narrow > summary"))
         self.press(self.find(By.XPATH, f"//nav//a[normalize-space(.)='{menu}']"), leaves=True)
 
     def type(self, el, text: str):
@@ -133,21 +148,39 @@ class Person:
         self.press(el)
         assert wait_until(lambda: self.b.switch_to.active_element == el, 5), "the field did not take the focus"
         assert el.get_attribute("value") == "", f"the field holds {el.get_attribute('value')!r} already"
-        el.send_keys(text)
-        self.keys += len(text)
+        self.keys_into(el, text)
+        assert el.get_attribute("value") == text, el.get_attribute("value")
 
     def fix(self, el, wrong: str, right: str):
         """Into a field holding a typo: to the end (End, or on a phone the tap at its end), back
         over the wrong letters, the right ones typed."""
         self.press(el)
         assert el.get_attribute("value") == wrong, el.get_attribute("value")
-        el.send_keys(Keys.END)
-        self.keys += 0 if self.touch else 1
+        if self.touch:
+            self.b.execute_script("arguments[0].setSelectionRange(arguments[0].value.length, arguments[0].value.length)", el)
+        else:
+            el.send_keys(Keys.END)
+            self.keys += 1
         common = next((i for i, (a, b) in enumerate(zip(wrong, right)) if a != b), min(len(wrong), len(right)))
         back = len(wrong) - common
-        el.send_keys(Keys.BACKSPACE * back + right[common:])
-        self.keys += back + len(right) - common
-        assert el.get_attribute("value") == right
+        self.keys_into(el, "\b" * back + right[common:])
+        assert el.get_attribute("value") == right, el.get_attribute("value")
+
+    def keys_into(self, el, text: str):
+        """Keys into the focused field, "\b" a backspace: from the keyboard (WebDriver) with a
+        mouse; on a phone as its on-screen keyboard gives them (CDP Input.insertText, a key a
+        character: key events sent by WebDriver into a touch-emulated page after another field
+        had the focus reached the field but inserted nothing)."""
+        if not self.touch:
+            el.send_keys(text.replace("\b", Keys.BACKSPACE))
+        else:
+            for c in text:
+                if c == "\b":
+                    for kind in ("rawKeyDown", "keyUp"):
+                        self.b.execute_cdp_cmd("Input.dispatchKeyEvent", {"type": kind, "key": "Backspace", "code": "Backspace", "windowsVirtualKeyCode": 8})
+                else:
+                    self.b.execute_cdp_cmd("Input.insertText", {"text": c})
+        self.keys += len(text)
 
     def choose(self, select, text: str):
         """A drop-down: one press opens it, one chooses (headless Chromium draws no pop-up to press,
