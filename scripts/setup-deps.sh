@@ -36,4 +36,8 @@ fi
 
 if [[ "${1:-}" == "--test" ]]; then
     python3 -m pip install -q --disable-pip-version-check -r tests/requirements.txt
+    # axe-core 4.x for the accessibility checks: the axe.min.js this wheel carries, without the
+    # playwright it depends on (the tests drive Chromium with selenium).
+    python3 -m pip install -q --disable-pip-version-check --no-deps 'axe-playwright-python>=0.1.8'
+
 fi

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import wait_until
-from test_web import SCREENSHOTS, browser, listening, shot, web  # noqa: F401 (fixtures)
+from test_web import SCREENSHOTS, browser, listening, no_axe_violations, shot, web  # noqa: F401 (fixtures)
 
 UTC = {"TZ": "UTC"}
 FROM, TO = "2026-03-02", "2026-03-08"
@@ -175,15 +175,6 @@ def test_report_notes_questions_first_and_the_default_period(hs, tmp_path):
     assert p.returncode != 0 and "no note in category 'dentist'" in p.stderr
     p = hs.run("report", "--from", "2026-03-08", "--to", "2026-03-02", check=False)
     assert p.returncode != 0 and "--from" in p.stderr
-
-
-def no_axe_violations(driver, name: str):
-    """axe-core finds nothing on the page, of any impact."""
-    from axe_selenium_python import Axe
-    axe = Axe(driver)
-    axe.inject()
-    found = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in axe.run()["violations"]]
-    assert not found, f"{name}: {found}"
 
 
 def pdf(driver, paper: tuple[float, float], name: str) -> tuple[Path, str, int]:

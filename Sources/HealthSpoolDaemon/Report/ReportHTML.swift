@@ -100,7 +100,7 @@ public enum ReportHTML {
     static func medications(_ r: VisitReport, _ h: inout HTMLText) {
         guard !r.medications.isEmpty else { return }
         open("medications", "Medications", &h)
-        h.raw(table("Medications") + "<thead><tr><th scope=\"col\">Medication</th><th scope=\"col\">Dose</th><th scope=\"col\">Directions</th>")
+        h.raw(table("Medications and doses") + "<thead><tr><th scope=\"col\">Medication</th><th scope=\"col\">Dose</th><th scope=\"col\">Directions</th>")
         h.raw("<th scope=\"col\">Prescriber</th><th scope=\"col\" class=\"num\">Doses logged</th><th scope=\"col\" class=\"num\">Due</th>")
         h.raw("<th scope=\"col\" class=\"num\">On time</th><th scope=\"col\" class=\"num\">Late</th><th scope=\"col\" class=\"num\">Missed</th></tr></thead><tbody>")
         for m in r.medications {
