@@ -15,7 +15,7 @@ public enum GpsdError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case let .untrusted(a, uid, user):
-            "gpsd at \(a) is run by \(user.map { "user '\($0)' (uid \(uid))" } ?? "uid \(uid)"), not by the system or you: "
+            "gpsd at \(a) is run by \(user.map { "user '\($0)' (uid \(uid))" } ?? "uid \(uid)"), not by the system's gpsd or you: "
                 + "any program on this computer can pretend to be gpsd, so its positions are not recorded; stop that program "
                 + "and run gpsd as the system service (systemctl start gpsd.socket)"
         case let .badAddress(a): "gpsd address '\(a)': write HOST:PORT (location.gpsd, default 127.0.0.1:2947)"
@@ -82,7 +82,7 @@ public final class GpsdConnection {
     deinit { close(fd) }
 
     /// The owner of the socket that answered on this machine, when it is neither root (gpsd's
-    /// own, or systemd's gpsd.socket) nor this user; nil for those, and for a gpsd on another
+    /// own, or systemd's gpsd.socket), gpsd's system account, nor this user; nil for those, and for a gpsd on another
     /// machine (the person chose it). Asked of the kernel: the accepted socket belongs to the
     /// listener's owner (`SocketOwner`). A loopback peer the kernel cannot vouch for is foreign.
     static func foreignOwner(of fd: Int32) -> UInt32? {
@@ -90,8 +90,12 @@ public final class GpsdConnection {
         let loopback = theirs.host.hasPrefix("127.") || theirs.host == "::1" || theirs.host.hasPrefix("::ffff:127.")
         guard loopback || isLocalAddress(theirs.host) else { return nil }
         guard let owner = SocketOwner.uid(local: theirs, remote: mine) else { return UInt32.max }
-        return owner == 0 || owner == getuid() ? nil : owner
+        return owner == 0 || owner == getuid() || gpsdAccounts.contains(owner) ? nil : owner
     }
+
+    /// The system account gpsd drops its privileges to (Debian's `gpsd`, `_gpsd` elsewhere):
+    /// only root can start a program as it, and gpsd's sockets may belong to it.
+    static let gpsdAccounts: Set<UInt32> = Set(["gpsd", "_gpsd"].compactMap { (name: String) -> UInt32? in getpwnam(name)?.pointee.pw_uid })
 
     /// Whether `host` is one of this machine's own addresses (a gpsd on the LAN address of this
     /// same computer is still a local program): the address can be bound here.

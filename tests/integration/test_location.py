@@ -174,7 +174,7 @@ def test_a_gpsd_another_user_started_is_refused_and_the_persons_own_is_taken(hs,
     try:
         assert fake.stdout.readline().startswith("listening"), fake.stderr.read()
         hs.start(env=env)
-        assert wait_until(lambda: "not by the system or you" in hs.read_log(), 20), hs.read_log()
+        assert wait_until(lambda: "not by the system's gpsd or you" in hs.read_log(), 20), hs.read_log()
         time.sleep(2)
         assert fixes(hs) == []
         assert f"user '{other_user.pw_name}'" in hs.read_log()
