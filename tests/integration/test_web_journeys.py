@@ -271,6 +271,11 @@ def test_the_70_year_old_logs_measures_takes_corrects_undoes_looks_back_and_prin
     p.shot("reminder")
     p.press(p.button("Add reminder"), leaves=True)
     assert flash(browser, "ok"), p.text()[:600]
+    # The page came back at the form; the message and its Undo came with it, in sight.
+    notice = p.find(By.CSS_SELECTOR, ".notice.ok")
+    assert wait_until(lambda: browser.execute_script(
+        "const r = arguments[0].getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight;", notice), 5), \
+        browser.execute_script("return arguments[0].getBoundingClientRect().top", notice)
 
     # "Taken" for the morning dose, three times fast: one dose.
     p.go("Today")

@@ -103,6 +103,14 @@ document.addEventListener("DOMContentLoaded", function () {
     if (!anchor) return;
     // The message at the top (and any row that changed) moved it: scroll by the difference.
     window.scrollBy(0, anchor.getBoundingClientRect().top - place.top);
+    // The message ("Reminder set … Undo") would now be out of sight above: it moves next to what
+    // was saved, and stays in view (the stray-tap guard below covers the page moving under a tap).
+    var notice = document.querySelector(".notice.ok");
+    if (notice && notice.getBoundingClientRect().bottom < 0 && !notice.contains(anchor)) {
+      anchor.parentNode.insertBefore(notice, anchor);
+      window.scrollBy(0, anchor.getBoundingClientRect().top - place.top);
+      if (notice.getBoundingClientRect().top < 0) notice.scrollIntoView({block: "start"});
+    }
   }
   // A tap on a touch screen or with a pen in the first moment after the page appeared was aimed
   // at the page before: no one aims at a page in under 0.7 s. Mouse and keyboard are not held back.
