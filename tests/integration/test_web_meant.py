@@ -1,0 +1,82 @@
+"""Issue 40, the minor list: what a person types or taps is stored as they meant it. A time typed
+into the middle of a time box ("0900" into "18:07") is 09:00, in the browser with a mouse and with
+touch at 390×844; a time no one means is refused, not stored as another."""
+from __future__ import annotations
+
+import json
+import time
+import urllib.parse
+from datetime import date, timedelta
+
+from conftest import wait_until
+from test_web import Web, browser, shot, web  # noqa: F401 (fixtures)
+from test_web_forms import post
+from test_web_measure import get
+from test_web_taps import centre, phone, tap
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+
+
+def yesterday_dose(hs, at: str = "18:07") -> tuple[int, str]:
+    """A Metformin dose yesterday at `at` (the journal's own today): (id, yesterday)."""
+    hs.run("med", "add", "Metformin", "--dose", "500 mg")
+    today = json.loads(hs.run("med", "take", "Metformin", "--json").stdout)
+    hs.run("med", "dose", "remove", str(today["id"]))
+    day = (date.fromisoformat(today["takenAt"][:10]) - timedelta(days=1)).isoformat()
+    dose = json.loads(hs.run("med", "take", "Metformin", "--at", f"{day} {at}", "--json").stdout)
+    return dose["id"], day
+
+
+def taken_at(hs) -> list[str]:
+    return [d["takenAt"][:16] for d in json.loads(hs.run("med", "doses", "--all", "--json").stdout)]
+
+
+def test_0900_typed_into_the_middle_of_a_time_box_is_nine_oclock(web, browser):
+    hs = web.hs
+    dose_id, day = yesterday_dose(hs)
+    for size, touch in [((1280, 900), False), ((390, 844), True)]:
+        hs.run("med", "dose", "edit", str(dose_id), "--at", f"{day} 18:07")
+        if touch:
+            phone(browser)
+        else:
+            browser.set_window_size(*size)
+        browser.get(web.link())
+        browser.get(web.base + f"/day/{day}")
+        box = browser.find_element(By.ID, f"dose-time-{dose_id}")
+        assert box.get_attribute("value") == "18:07"
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
+        time.sleep(1.0)
+        # Between "18:" and "07", where the person put a finger or the pointer.
+        left = browser.execute_script("return arguments[0].getBoundingClientRect().left", box)
+        x, y = centre(browser, box)
+        if touch:
+            tap(browser, left + 30, y)
+        else:
+            ActionChains(browser).move_to_element_with_offset(box, int(left + 30 - x), 0).click().perform()
+        time.sleep(0.3)
+        keys = "0900"
+        browser.switch_to.active_element.send_keys(keys)
+        shot(browser, f"meant-time-typed-{size[0]}")
+        browser.switch_to.active_element.send_keys(Keys.ENTER)
+        assert wait_until(lambda: "ok=" in browser.current_url or "error=" in browser.current_url, 10), browser.current_url
+        shot(browser, f"meant-time-saved-{size[0]}")
+        print(f"{size[0]} px: 1 {'tap' if touch else 'click'}, {len(keys) + 1} keys; stored {taken_at(hs)}")
+        assert taken_at(hs) == [f"{day}T09:00"], (size, taken_at(hs))
+        assert "18:08" not in browser.page_source and " PM" not in browser.page_source
+
+
+def test_times_typed_as_people_type_them_are_stored_as_meant_and_nonsense_is_refused(web):
+    hs = web.hs
+    dose_id, day = yesterday_dose(hs)
+    cookie, _ = web.session()
+    for typed, meant in [("0900", "09:00"), ("9:30 pm", "21:30"), ("9am", "09:00"), ("7.15", "07:15")]:
+        status, where, _ = post(web, cookie, f"/day/{day}", "/doses/edit", {"time": typed}, f'value="{dose_id}"')
+        assert status == 303 and "Changed" in urllib.parse.unquote(where), (typed, where)
+        assert taken_at(hs) == [f"{day}T{meant}"], (typed, taken_at(hs))
+    # What the browser's own box could send when the text was typed into its middle: refused.
+    status, where, _ = post(web, cookie, f"/day/{day}", "/doses/edit", {"time": "18:0900:07"}, f'value="{dose_id}"')
+    assert "error=" in where, where
+    assert taken_at(hs) == [f"{day}T07:15"]
+    page = get(web, cookie, f"/day/{day}")
+    assert 'type="time"' not in page and 'value="07:15"' in page
