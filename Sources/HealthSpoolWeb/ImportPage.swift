@@ -5,6 +5,8 @@
 struct ImportPage: Sendable {
     let maxBytes: Int64
     let maxMB: Int
+    /// The limit as a person says it: "2 GB", "500 MB" (never more than the limit).
+    var largest: String { maxMB >= 1024 ? "\(maxMB / 1024) GB" : "\(maxMB) MB" }
     /// Where an export can be saved instead, without a script.
     let spoolPath: String
 

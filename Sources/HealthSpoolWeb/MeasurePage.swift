@@ -107,7 +107,8 @@ struct MeasurePage: Sendable {
             do {
                 // Through the CLI's runner: the types it queued are announced to the sync part.
                 let (samples, _) = try store.run { r in try r.records().measure(m, at: r.now, now: r.now) }
-                return (Page.redirect("/measure", ok: "Saved."), .deleteMeasurement(HealthJournal.key(of: samples)))
+                let style = NumberStyle(environment: ctx.environment)
+                return (Page.redirect("/measure", ok: Self.saved(m, at: samples.first?.start, style: style)), .deleteMeasurement(HealthJournal.key(of: samples)))
             } catch { return (Page.redirect("/measure", error: WebJournal.message(error)), nil) }
         case .problems(let problems):
             let what = MeasurementKind.formKinds[kind]?.title.lowercased() ?? (kind == "steps" ? "steps count" : "measurement")
@@ -117,6 +118,24 @@ struct MeasurePage: Sendable {
             let html = WebTemplates.render(PageFrame(title: "Measurements", path: "/measure", keys: keys, page: page), "measure")
             return (Page.respond(.init(code: 422), html), nil)
         }
+    }
+}
+
+extension MeasurePage {
+    /// What a save says, as a symptom's does: "Saved: blood pressure 124/80 mmHg, at 18:07."
+    static func saved(_ m: ManualMeasurement, at: Timestamp?, style: NumberStyle) -> String {
+        func n(_ v: Double) -> String { style.number(v, digits: 1) }
+        let what: String
+        switch m {
+        case .bloodPressure(let s, let d): what = "blood pressure \(n(s))/\(n(d)) mmHg"
+        case .heartRate(let v): what = "heart rate \(n(v)) beats a minute"
+        case .oxygenSaturation(let v): what = "blood oxygen \(n(v)) %"
+        case .bloodGlucose(let v, let unit): what = "blood sugar \(n(v)) \(unit)"
+        case .bodyMass(let v, let unit): what = "weight \(n(v)) \(unit)"
+        case .steps(let v, let from, let to):
+            return "Saved: \(n(v)) steps, \(Format.local(from).suffix(5)) to \(Format.local(to).suffix(5))."
+        }
+        return "Saved: \(what)" + (at.map { ", at \(Format.local($0).suffix(5))." } ?? ".")
     }
 }
 

@@ -80,3 +80,50 @@ def test_times_typed_as_people_type_them_are_stored_as_meant_and_nonsense_is_ref
     assert taken_at(hs) == [f"{day}T07:15"]
     page = get(web, cookie, f"/day/{day}")
     assert 'type="time"' not in page and 'value="07:15"' in page
+
+
+VISIBLE = "return [...document.querySelectorAll('#f-every_days, #weekday-mo, #f-every_weeks, #f-month_day, #f-every_months')]" \
+          ".filter(e => e.getBoundingClientRect().height > 0).map(e => e.id)"
+
+
+def test_the_repeat_fields_show_only_what_the_chosen_rule_needs(web, browser):
+    browser.get(web.link())
+    for page in ["/reminders", "/goals"]:
+        browser.get(web.base + page)
+        shown = {}
+        for choice in ["daily", "days", "weeks", "month"]:
+            browser.find_element(By.CSS_SELECTOR, f"label[for=repeat-{choice}]").click()
+            shown[choice] = browser.execute_script(VISIBLE)
+        assert shown == {"daily": [], "days": ["f-every_days"], "weeks": ["weekday-mo", "f-every_weeks"],
+                         "month": ["f-month_day", "f-every_months"]}, (page, shown)
+        for size in [(1280, 900), (390, 844)]:
+            browser.set_window_size(*size)
+            shot(browser, f"meant-repeat{page.replace('/', '-')}-{size[0]}")
+        browser.set_window_size(1280, 900)
+
+
+def test_a_goal_is_marked_done_on_the_goals_page_by_its_square(web, browser):
+    hs = web.hs
+    hs.run("goal", "add", "Physio exercises", "--every", "day")
+    browser.get(web.link())
+    browser.get(web.base + "/goals")
+    square = browser.find_element(By.CSS_SELECTOR, "#all-goals button.mark .tick")
+    clicks = 1
+    square.click()
+    assert wait_until(lambda: "ok=" in browser.current_url, 10), browser.current_url
+    assert browser.current_url.split("?")[0].endswith("/goals")
+    shot(browser, "meant-goal-done-1280")
+    goals = json.loads(hs.run("goal", "list", "--json").stdout)
+    print(f"goal marked done on /goals: {clicks} click; {goals}")
+    assert "Done today" in browser.find_element(By.ID, "all-goals").text
+    assert browser.find_elements(By.CSS_SELECTOR, "#all-goals button.mark") == []
+    # The journal's checklist agrees, with a tick and no button.
+    browser.get(web.base + "/journal")
+    assert browser.find_element(By.CSS_SELECTOR, "#goals li.goal").get_attribute("data-done") == "true"
+
+
+def test_a_measurement_saved_says_what_was_saved(web):
+    cookie, _ = web.session()
+    status, where, _ = post(web, cookie, "/measure", "/measure", {"kind": "bp", "systolic": "124", "diastolic": "80"}, 'value="bp"')
+    said = urllib.parse.parse_qs(urllib.parse.urlparse(where).query)["ok"][0]
+    assert status == 303 and said.startswith("Saved: blood pressure 124/80 mmHg, at "), said
