@@ -15,7 +15,8 @@ import HealthSpoolStore
         let journal = try HealthJournal(store: try .connect(to: context), zone: context.zone, configuration: context)
         _ = try journal.addMedication(Medication(name: "Ibuprofen", dose: "400 mg"), now: Self.now)
         _ = try journal.addReminder(name: "Pills", kind: nil, times: [TimeOfDay(hour: 20, minute: 0)!, TimeOfDay(hour: 8, minute: 0)!],
-                                    rule: RecurrenceRule(.daily), start: CivilDate(year: 2025, month: 12, day: 1), medication: "Ibuprofen", now: Self.now)
+                                    rule: RecurrenceRule(.daily), start: CivilDate(year: 2025, month: 12, day: 1), medication: "Ibuprofen",
+                                    now: Timestamp(millis: Self.now.millis - 86_400_000, utcOffsetSeconds: 0))
         _ = try journal.addReminder(name: "Walk", kind: nil, times: [TimeOfDay(hour: 9, minute: 0)!],
                                     rule: RecurrenceRule(.daily), start: nil, medication: nil, now: Self.now)
         _ = try journal.takeDose("Ibuprofen", at: Timestamp(millis: Self.now.millis - 3_600_000, utcOffsetSeconds: 0))
@@ -30,6 +31,22 @@ import HealthSpoolStore
         #expect(figures["blood-pressure"] == "128/82 mmHg at 09:59")
         #expect(figures["weight"] == "70 kg yesterday")
         #expect(home.symptoms.isEmpty && home.goals.isEmpty)
+    }
+
+    /// Issue 40: a reminder made at 10:00 asks for that day's 20:00 dose, not for the 08:00 one
+    /// that was due before it existed (it was counted as due, and late, in the summary).
+    @Test func aReminderMadeTodayAsksOnlyForTheTimesAfterItWasMade() throws {
+        let (context, dir) = try JournalRunnerTests.context()
+        defer { _ = try? FileSystem.removeTree(dir) }
+        let journal = try HealthJournal(store: try .connect(to: context), zone: context.zone, configuration: context)
+        _ = try journal.addMedication(Medication(name: "Metformin", dose: "500 mg"), now: Self.now)
+        _ = try journal.addReminder(name: "Pills", kind: nil, times: [TimeOfDay(hour: 8, minute: 0)!, TimeOfDay(hour: 20, minute: 0)!],
+                                    rule: RecurrenceRule(.daily), start: nil, medication: "Metformin", now: Self.now)
+        let home = try HomeToday(store: try SampleStore.connect(to: context), zone: context.zone, configuration: context).view(now: Self.now)
+        #expect(home.doses.map { "\($0.time) \($0.medication) \($0.taken)" } == ["20:00 Metformin 500 mg false"])
+        let tomorrow = Timestamp(millis: Self.now.millis + 86_400_000, utcOffsetSeconds: 0)
+        let next = try HomeToday(store: try SampleStore.connect(to: context), zone: context.zone, configuration: context).view(now: tomorrow)
+        #expect(next.doses.map(\.time) == ["08:00", "20:00"])
     }
 
     static func status(state: String = "idle", url: String? = "https://gw.example", error: String? = nil, last: String? = nil) -> JSONValue {

@@ -4,6 +4,7 @@ touch at 390×844; a time no one means is refused, not stored as another."""
 from __future__ import annotations
 
 import json
+import re
 import time
 import urllib.parse
 from datetime import date, timedelta
@@ -127,3 +128,21 @@ def test_a_measurement_saved_says_what_was_saved(web):
     status, where, _ = post(web, cookie, "/measure", "/measure", {"kind": "bp", "systolic": "124", "diastolic": "80"}, 'value="bp"')
     said = urllib.parse.parse_qs(urllib.parse.urlparse(where).query)["ok"][0]
     assert status == 303 and said.startswith("Saved: blood pressure 124/80 mmHg, at "), said
+
+
+def test_the_name_on_the_summary_is_set_in_the_browser_and_printed(web, browser):
+    browser.get(web.link())
+    browser.get(web.base + "/report")
+    box = browser.find_element(By.ID, "f-name")
+    box.send_keys("Ada Lovelace")
+    box.send_keys(Keys.ENTER)
+    assert wait_until(lambda: "ok=" in browser.current_url, 10), browser.current_url
+    assert "Ada Lovelace" in browser.find_element(By.CSS_SELECTOR, ".report-meta").text
+    assert browser.find_element(By.ID, "f-name").get_attribute("value") == "Ada Lovelace"
+    assert re.search(r"^report\.name\s+Ada Lovelace\s", web.hs.run("config", "show").stdout, re.M)   # the CLI's summary too
+    for size in [(1280, 900), (390, 844)]:
+        browser.set_window_size(*size)
+        shot(browser, f"meant-report-name-{size[0]}")
+        overflow = browser.execute_script(
+            "return Math.max(0, ...[...document.querySelectorAll('.report .table-wrap')].map(w => w.scrollWidth - w.clientWidth))")
+        assert overflow <= 0, f"a summary table scrolls sideways by {overflow} px at {size[0]} px"

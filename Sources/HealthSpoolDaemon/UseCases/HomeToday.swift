@@ -69,7 +69,8 @@ public struct HomeToday {
     }
 
     /// The doses medication reminders ask for today, in time order, each taken when a dose of its
-    /// medication was logged today (the day's doses matched to the day's times in order).
+    /// medication was logged today (the day's doses matched to the day's times in order). Times
+    /// before a reminder was made are not due.
     func dosesDue(_ journal: HealthJournal, today: CivilDate) throws -> [HomeView.DoseDue] {
         let zone = journal.zone
         let (from, to) = WallClock.bounds(of: today, zone: zone)
@@ -77,7 +78,7 @@ public struct HomeToday {
         var due: [(at: Timestamp, reminder: Reminder, med: Medication)] = []
         for r in try journal.reminders() {
             guard let id = r.medicationID, let m = meds[id] else { continue }
-            let times = ReminderSchedule.occurrences(of: r, after: Timestamp(millis: from - 1, utcOffsetSeconds: 0),
+            let times = ReminderSchedule.occurrences(of: r, after: r.dueAfter(Timestamp(millis: from - 1, utcOffsetSeconds: 0)),
                                                      through: Timestamp(millis: to - 1, utcOffsetSeconds: 0), zone: zone, limit: 48)
             due += times.map { ($0, r, m) }
         }
