@@ -10,6 +10,8 @@ struct MeasurePage: Sendable {
         let text: String
         let other: String?
         let when: String
+        /// How it compares with the person's usual (`MeasurementsView.glance`).
+        let glance: Glance?
     }
 
     struct Latest: Sendable {
@@ -47,11 +49,13 @@ struct MeasurePage: Sendable {
     let since: Field
     let days: [Day]
 
-    init(_ view: MeasurementsView, charts: MeasureCharts.Section?, glucoseUnit: GlucoseUnit, typed: Typed? = nil, notSaved: String? = nil) {
+    init(_ view: MeasurementsView, charts: MeasureCharts.Section?, glucoseUnit: GlucoseUnit, typed: Typed? = nil, notSaved: String? = nil,
+         style: NumberStyle = NumberStyle()) {
         self.notSaved = notSaved
         latest = view.latest.map { kind, r in
             Latest(kind: kind.rawValue, title: kind.title,
-                   reading: r.map { LatestReading(text: $0.text, other: $0.other, when: DayStrip.long($0.date) + ", " + $0.time) })
+                   reading: r.map { LatestReading(text: $0.text, other: $0.other, when: DayStrip.long($0.date) + ", " + $0.time,
+                                                  glance: view.glance(of: kind, style: style)) })
         }
         periodDays = view.periodDays
         self.charts = charts
@@ -77,7 +81,8 @@ struct MeasurePage: Sendable {
 
     static func render(_ ctx: Configuration, store: LentStore, query: Form, csrf: FormKeys) throws -> String {
         let view = try store.records().measurements(now: DaemonClock.now())
-        let page = MeasurePage(view, charts: MeasureCharts.section(ctx, view, query: query), glucoseUnit: view.glucoseUnit)
+        let page = MeasurePage(view, charts: MeasureCharts.section(ctx, view, query: query), glucoseUnit: view.glucoseUnit,
+                               style: NumberStyle(environment: ctx.environment))
         return WebTemplates.render(PageFrame(title: "Measurements", path: "/measure", keys: csrf, notice: Notice(query, back: "/measure"), page: page),
                                    "measure")
     }

@@ -146,3 +146,24 @@ def test_the_name_on_the_summary_is_set_in_the_browser_and_printed(web, browser)
         overflow = browser.execute_script(
             "return Math.max(0, ...[...document.querySelectorAll('.report .table-wrap')].map(w => w.scrollWidth - w.clientWidth))")
         assert overflow <= 0, f"a summary table scrolls sideways by {overflow} px at {size[0]} px"
+
+
+def test_today_and_measure_say_how_each_figure_compares_with_the_usual(web, browser):
+    from test_web import no_axe_violations
+    hs = web.hs
+    today = date.fromisoformat(json.loads(hs.run("day", "--json").stdout)["date"])
+    for ago, bp in [(1, "118/79"), (3, "120/80"), (6, "122/81")]:
+        hs.run("measure", "bp", bp, "--at", f"{(today - timedelta(days=ago)).isoformat()} 08:00")
+    hs.run("measure", "bp", "141/88", "--at", "00:05")
+    browser.get(web.link())
+    for size in [(1280, 900), (390, 844)]:
+        browser.set_window_size(*size)
+        for page, where in [("/", "#fig-blood-pressure .glance"), ("/measure", "#latest-bloodPressure .glance")]:
+            browser.get(web.base + page)
+            glance = browser.find_element(By.CSS_SELECTOR, where)
+            browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", glance)
+            shot(browser, f"meant-glance{page.replace('/', '-').rstrip('-') or '-today'}-{size[0]}")
+            # Words and an arrow (hidden from screen readers: the words say it), not colour alone.
+            assert glance.text == "↑ top number higher than usual (usual 120/80 mmHg)", glance.text
+            assert glance.find_element(By.CSS_SELECTOR, ".arrow").get_attribute("aria-hidden") == "true"
+            no_axe_violations(browser, f"{page} at {size[0]}")

@@ -35,11 +35,15 @@ public struct HomeToday {
         let status = try StatusReport(configuration: configuration, now: now, queuedCountLimit: 1, store: store).json
 
         var figures = Self.dayFigures(summary, style: style)
-        for (kind, reading) in try journal.measurements(now: now).latest where kind != .heartRate {
+        let glances = try dayGlances(today: today)
+        for i in figures.indices { figures[i].glance = glances[figures[i].id] }
+        let measured = try journal.measurements(now: now)
+        for (kind, reading) in measured.latest where kind != .heartRate {
             guard let r = reading else { continue }
             let ago = today.daysSinceEpoch - r.date.daysSinceEpoch
             figures.append(.init(id: Self.figureIDs[kind] ?? kind.rawValue, title: kind.title, text: r.text + (r.other.map { " (\($0))" } ?? ""),
-                                 when: ago == 0 ? "at " + r.time : ago == 1 ? "yesterday" : r.date.description))
+                                 when: ago == 0 ? "at " + r.time : ago == 1 ? "yesterday" : r.date.description,
+                                 glance: measured.glance(of: kind, style: style)))
         }
         return HomeView(
             date: today, symptomChoices: (try? entryCases.suggestedSymptoms()) ?? JournalUseCases.commonSymptoms, doses: try dosesDue(journal, today: today),
