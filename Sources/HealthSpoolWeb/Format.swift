@@ -25,7 +25,7 @@ enum Format {
 
     /// Symptom words a child may not know, in plain words (lower-cased name → gloss).
     static let symptomGloss = ["nausea": "feeling sick", "dizziness": "feeling wobbly or the room spinning",
-                               "shortness of breath": "hard to get your breath", "tiredness": "feeling worn out"]
+                               "shortness of breath": "hard to get your breath"]
 
     /// A symptom group's name as shown: the group of symptoms logged without one is said as such.
     static func groupName(_ name: String) -> String {
