@@ -27,7 +27,7 @@ struct BarChart: Sendable {
         let rows = Array(rows.prefix(12))
         let maxValue = max(rows.map(\.1).max() ?? 1, 1)
         let rowHeight = 48, width = 340
-        let textWidth = max(60, (rows.map { valueText($0.1).count }.max() ?? 0) * 9 + 10)
+        let textWidth = max(60, (rows.map { valueText($0.1).count }.max() ?? 0) * 10 + 10)
         let barWidth = width - textWidth
         self.width = width
         height = rows.count * rowHeight + 4

@@ -6,6 +6,7 @@ import HealthSpoolLinux
 enum Format {
     /// "heartRate" → "Heart rate"; an unknown identifier loses its HealthKit prefix.
     static func typeName(_ name: String) -> String {
+        if let said = plainNames[name] { return said }
         var base = DataType.lookup(name)?.name ?? name
         for prefix in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier", "HKDataType", "HK"] where base.hasPrefix(prefix) {
             base = String(base.dropFirst(prefix.count))
@@ -16,6 +17,19 @@ enum Format {
             if c.isUppercase, i > 0 { out += " " + c.lowercased() } else { out.append(i == 0 ? Character(c.uppercased()) : c) }
         }
         return out
+    }
+
+    /// Names said otherwise than their identifier spells them (issue 40: "Vo2 max", "Symptom entry").
+    static let plainNames = ["vo2Max": "VO₂ max (fitness: how much oxygen your body can use)", "symptomEntry": "Symptoms you log",
+                             "symptomScore": "Your daily symptom scores", "lifestyleEntry": "Lifestyle entries you log"]
+
+    /// Symptom words a child may not know, in plain words (lower-cased name → gloss).
+    static let symptomGloss = ["nausea": "feeling sick", "dizziness": "feeling wobbly or the room spinning",
+                               "shortness of breath": "hard to get your breath"]
+
+    /// A symptom group's name as shown: the group of symptoms logged without one is said as such.
+    static func groupName(_ name: String) -> String {
+        name == SymptomEntry.defaultCategory ? "No group chosen" : name
     }
 
     /// An RFC 3339 time as a person says it: "Thursday 26 November 2026, 17:09".

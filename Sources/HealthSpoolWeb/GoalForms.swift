@@ -40,6 +40,8 @@ enum GoalForms {
             let rule: String
             /// "Done today", "Not done yet today", "Not due today".
             let state: String
+            /// Due today and not done yet: it has a "Mark done" button.
+            let markable: Bool
         }
 
         /// The add form.
@@ -72,7 +74,7 @@ enum GoalForms {
                         + (GoalForms.measured.first { $0.type == type }?.words ?? Format.typeName(type)).lowercased() + " a day, from your data"
                 }
                 let state = g.done != nil ? "Done" + (goal.rule == nil ? "" : " today") : g.applies ? "Not done yet today" : "Not due today"
-                return Item(id: goal.id, name: goal.name, rule: rule, state: state)
+                return Item(id: goal.id, name: goal.name, rule: rule, state: state, markable: g.done == nil && g.applies)
             }
             hasItems = !items.isEmpty
             let typed = typed ?? Typed(today: view.today)

@@ -20,6 +20,9 @@ struct HeartCurve: Sendable {
         let y: String
         let anchor: String
         let label: String
+        /// The day's first or last hour: left out on a phone, where the labels are drawn large
+        /// enough to read (16 px) and would touch their neighbours.
+        let edge: Bool
     }
 
     /// The band and the line, as SVG point lists ("66,120 …").
@@ -55,7 +58,7 @@ struct HeartCurve: Sendable {
             let t = dayStart + Int64(h) * 3_600_000
             guard t <= dayEnd else { return nil }
             let anchor = h == 0 ? "start" : t + 6 * 3_600_000 > dayEnd ? "end" : "middle"
-            return Hour(x: f(x(t)), y: f(height - 6), anchor: anchor, label: "\(h < 10 ? "0" : "")\(h):00")
+            return Hour(x: f(x(t)), y: f(height - 6), anchor: anchor, label: "\(h < 10 ? "0" : "")\(h):00", edge: anchor != "middle")
         }
         let points = hr.curve
         if points.isEmpty {

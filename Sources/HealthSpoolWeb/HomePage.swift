@@ -8,6 +8,8 @@ struct HomePage: Sendable {
     struct Choice: Sendable {
         let name: String
         let href: String
+        /// The word in plain words, for a child ("Nausea": "feeling sick").
+        let gloss: String?
     }
 
     let attention: String?
@@ -24,7 +26,9 @@ struct HomePage: Sendable {
 
     init(_ home: HomeView) {
         attention = home.attention
-        symptomChoices = home.symptomChoices.map { Choice(name: $0, href: "/symptoms/log?symptom=" + Page.percentEncode($0)) }
+        symptomChoices = home.symptomChoices.map {
+            Choice(name: $0, href: "/symptoms/log?symptom=" + Page.percentEncode($0), gloss: Format.symptomGloss[$0.lowercased()])
+        }
         doses = home.doses
         hasDoses = !doses.isEmpty
         symptoms = home.symptoms.map { "\($0.time) \($0.symptom): \($0.severity)" }

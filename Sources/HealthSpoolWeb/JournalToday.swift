@@ -30,10 +30,10 @@ struct JournalToday: Sendable {
     init(_ view: JournalTodayView) {
         let entries = view.day.symptoms.filter { !$0.deleted }.sorted { $0.at.millis < $1.at.millis }
         todaySymptoms = entries.isEmpty ? nil : EntryList.symptoms(entries, id: "symptom-entries", back: "/journal")
-        tables = [(ScoreScope.category, "Per group", "scores-category", "Group"), (.symptom, "Per symptom", "scores-symptom", "Symptom")].map {
+        tables = [(ScoreScope.category, "By group (the groups you sort symptoms into)", "scores-category", "Group"), (.symptom, "By symptom", "scores-symptom", "Symptom")].map {
             scope, title, id, header in
             let rows = view.day.scores.filter { $0.scope == scope }.sorted { $0.score != $1.score ? $0.score > $1.score : $0.name < $1.name }
-            return Table(title: title, id: id, header: header, scoreRows: rows.map { Table.Row(name: $0.name, score: $0.score, entries: $0.entries) },
+            return Table(title: title, id: id, header: header, scoreRows: rows.map { Table.Row(name: scope == .category ? Format.groupName($0.name) : $0.name, score: $0.score, entries: $0.entries) },
                          hasRows: !rows.isEmpty)
         }
         goals = GoalsCard(view.goals, back: "/journal", style: view.style)
@@ -53,7 +53,7 @@ struct JournalToday: Sendable {
             let now = DaemonClock.now()
             let day = try journal.day(nil, now: now)
             let (g, checked) = try journal.checkGoalOff(Int64(form["id"] ?? "") ?? -1, day: day, now: now)
-            return (Page.redirect(Page.back(form, else: "/journal"), ok: "Done: \(g.name)."), checked ? .uncheckGoal(g, day: day) : nil)
-        } catch { return (Page.redirect(Page.back(form, else: "/journal"), error: WebJournal.message(error)), nil) }
+            return (Page.redirect(Edits.back(form, else: "/journal"), ok: "Done: \(g.name)."), checked ? .uncheckGoal(g, day: day) : nil)
+        } catch { return (Page.redirect(Edits.back(form, else: "/journal"), error: WebJournal.message(error)), nil) }
     }
 }

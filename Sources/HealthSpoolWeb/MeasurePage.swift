@@ -10,6 +10,8 @@ struct MeasurePage: Sendable {
         let text: String
         let other: String?
         let when: String
+        /// How it compares with the person's usual (`MeasurementsView.glance`).
+        let glance: Glance?
     }
 
     struct Latest: Sendable {
@@ -47,11 +49,13 @@ struct MeasurePage: Sendable {
     let since: Field
     let days: [Day]
 
-    init(_ view: MeasurementsView, charts: MeasureCharts.Section?, glucoseUnit: GlucoseUnit, typed: Typed? = nil, notSaved: String? = nil) {
+    init(_ view: MeasurementsView, charts: MeasureCharts.Section?, glucoseUnit: GlucoseUnit, typed: Typed? = nil, notSaved: String? = nil,
+         style: NumberStyle = NumberStyle()) {
         self.notSaved = notSaved
         latest = view.latest.map { kind, r in
             Latest(kind: kind.rawValue, title: kind.title,
-                   reading: r.map { LatestReading(text: $0.text, other: $0.other, when: DayStrip.long($0.date) + ", " + $0.time) })
+                   reading: r.map { LatestReading(text: $0.text, other: $0.other, when: DayStrip.long($0.date) + ", " + $0.time,
+                                                  glance: view.glance(of: kind, style: style)) })
         }
         periodDays = view.periodDays
         self.charts = charts
@@ -77,7 +81,8 @@ struct MeasurePage: Sendable {
 
     static func render(_ ctx: Configuration, store: LentStore, query: Form, csrf: FormKeys) throws -> String {
         let view = try store.records().measurements(now: DaemonClock.now())
-        let page = MeasurePage(view, charts: MeasureCharts.section(ctx, view, query: query), glucoseUnit: view.glucoseUnit)
+        let page = MeasurePage(view, charts: MeasureCharts.section(ctx, view, query: query), glucoseUnit: view.glucoseUnit,
+                               style: NumberStyle(environment: ctx.environment))
         return WebTemplates.render(PageFrame(title: "Measurements", path: "/measure", keys: csrf, notice: Notice(query, back: "/measure"), page: page),
                                    "measure")
     }
@@ -107,7 +112,8 @@ struct MeasurePage: Sendable {
             do {
                 // Through the CLI's runner: the types it queued are announced to the sync part.
                 let (samples, _) = try store.run { r in try r.records().measure(m, at: r.now, now: r.now) }
-                return (Page.redirect("/measure", ok: "Saved."), .deleteMeasurement(HealthJournal.key(of: samples)))
+                let style = NumberStyle(environment: ctx.environment)
+                return (Page.redirect("/measure", ok: Self.saved(m, at: samples.first?.start, style: style)), .deleteMeasurement(HealthJournal.key(of: samples)))
             } catch { return (Page.redirect("/measure", error: WebJournal.message(error)), nil) }
         case .problems(let problems):
             let what = MeasurementKind.formKinds[kind]?.title.lowercased() ?? (kind == "steps" ? "steps count" : "measurement")
@@ -117,6 +123,24 @@ struct MeasurePage: Sendable {
             let html = WebTemplates.render(PageFrame(title: "Measurements", path: "/measure", keys: keys, page: page), "measure")
             return (Page.respond(.init(code: 422), html), nil)
         }
+    }
+}
+
+extension MeasurePage {
+    /// What a save says, as a symptom's does: "Saved: blood pressure 124/80 mmHg, at 18:07."
+    static func saved(_ m: ManualMeasurement, at: Timestamp?, style: NumberStyle) -> String {
+        func n(_ v: Double) -> String { style.number(v, digits: 1) }
+        let what: String
+        switch m {
+        case .bloodPressure(let s, let d): what = "blood pressure \(n(s))/\(n(d)) mmHg"
+        case .heartRate(let v): what = "heart rate \(n(v)) beats a minute"
+        case .oxygenSaturation(let v): what = "blood oxygen \(n(v)) %"
+        case .bloodGlucose(let v, let unit): what = "blood sugar \(n(v)) \(unit)"
+        case .bodyMass(let v, let unit): what = "weight \(n(v)) \(unit)"
+        case .steps(let v, let from, let to):
+            return "Saved: \(n(v)) steps, \(Format.local(from).suffix(5)) to \(Format.local(to).suffix(5))."
+        }
+        return "Saved: \(what)" + (at.map { ", at \(Format.local($0).suffix(5))." } ?? ".")
     }
 }
 

@@ -1,5 +1,7 @@
 import HealthSpoolCore
 import HealthSpoolDaemon
+import HealthSpoolLinux
+import Hummingbird
 
 /// The doctor's summary (`/report`, `report.mustache`) from `ReportView`: a period chosen by
 /// dates or a quick choice (30 days, 3 months, a year, since the latest note of a category),
@@ -31,6 +33,8 @@ struct ReportPage: Sendable {
     let keptQuestions: String?
     /// The report's sections: markup `ReportHTML` built and escaped.
     let reportBody: String
+    /// The name printed on it (`report.name`), "" when none: set in the page's own form.
+    let name: String
 
     /// The quick choices: days in the period (ending today), label.
     static let choices: [(Int, String)] = [(30, "Last 30 days"), (91, "Last 3 months"), (365, "Last year")]
@@ -47,6 +51,17 @@ struct ReportPage: Sendable {
         sinceChoices = view.categories.map { Choice(value: $0, selected: $0 == since) }
         keptQuestions = view.questions
         reportBody = ReportHTML.body(view.report)
+        name = view.report.name ?? ""
+    }
+
+    /// Sets the name printed on the summary (`report.name`, as in healthspool.conf); empty: none.
+    static func saveName(_ ctx: Configuration, _ form: Form) throws -> Response {
+        let name = (form["name"] ?? "").trimmingSpaces
+        guard name.count <= 80, !name.contains("\""), !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            return Page.redirect("/report", error: "Type the name in one line, up to 80 letters, without quotation marks.")
+        }
+        try SettingsLoader.update(paths: ctx.paths, [("report.name", name.isEmpty ? nil : name)])
+        return Page.redirect("/report", ok: name.isEmpty ? "No name is printed on the summary now." : "The summary now says it is for \(name).")
     }
 
     /// The period the query asks for.
@@ -62,7 +77,7 @@ struct ReportPage: Sendable {
     static func render(store: LentStore, query: Form, csrf: FormKeys) throws -> String {
         let view = try VisitReports(journal: try store.records()).view(ask(query), questions: query["questions"], now: DaemonClock.now())
         let page = ReportPage(view, days: query["days"], since: query["since"])
-        return WebTemplates.render(PageFrame(title: "Health summary", path: "/report", keys: csrf,
+        return WebTemplates.render(PageFrame(title: "Health summary", path: "/report", keys: csrf, notice: Notice(query, back: "/report"),
                                              extraStyles: ["/static/report.css", "/report/page.css?from=\(page.from)&to=\(page.to)"],
                                              extraScripts: [WebAssets.path("report.js")], page: page), "report")
     }

@@ -40,7 +40,7 @@ struct RequestGuard: RouterMiddleware {
         let host = request.head.authority ?? ""
         guard allowedHosts.contains(host.lowercased()) else {
             return Self.secured(Page.plain(status: .forbidden, title: "Refused",
-                                           text: "This address is not the health journal's. Open Health journal from your applications menu (or run the command healthspool ui)."))
+                                           text: "This address is not the health journal's. Open Health journal from your applications menu."))
         }
         if request.uri.path == MetricsRoute.path {
             guard let token = metricsToken, MetricsToken.accepts(request.headers[.authorization], token: token) else {

@@ -45,7 +45,7 @@ struct SettingsPage: Sendable {
 
     static let frequencyWords: [(SyncFrequency, String)] = [
         (.realtime, "As soon as there is new data"), (.hourly, "Once an hour"), (.daily, "Once a day"),
-        (.manual, "Only when I press Sync now"),
+        (.manual, "Only when I press Send now (on the Sending page)"),
     ]
 
     init(_ view: SettingsView) {
@@ -111,8 +111,8 @@ struct SettingsPage: Sendable {
         guard let after = form["after"].flatMap(AfterImport.init(rawValue:)) else { return Page.redirect("/settings", error: "Unknown choice.") }
         try SettingsLoader.update(paths: ctx.paths, [("spool.after_import", after == .archive ? nil : after.rawValue)])
         return Page.redirect("/settings", ok: after == .delete
-            ? "Exports are now deleted as soon as their data is stored. Those already in archive/ go after \(ctx.settings.archiveDays) days."
-            : "Imported exports are kept in archive/ again.")
+            ? "Exports are now deleted as soon as their data is stored. Those already kept go after \(ctx.settings.archiveDays) days."
+            : "Imported exports are kept for \(ctx.settings.archiveDays) days again.")
     }
 
     /// Lock and unlock, as `healthspool lock` / `unlock` do: the flag file the daemon watches.

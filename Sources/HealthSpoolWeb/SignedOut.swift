@@ -23,7 +23,7 @@ enum SignedOut {
         return cookies.sessions.isEmpty ? .none : .ended
     }
 
-    static let howToLogIn = "open Health journal from your applications menu: it opens this page logged in (or run the command healthspool ui)."
+    static let howToLogIn = "open Health journal from your applications menu: it opens this page logged in."
 
     /// The 401 page for `cookies` on `host` (the address without its port); logs a foreign
     /// session cookie the first time it comes.

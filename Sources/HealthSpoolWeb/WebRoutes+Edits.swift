@@ -102,13 +102,15 @@ enum Edits {
 
     /// A local date and time typed in two fields ("2026-11-26", "09:15") as an instant in the
     /// journal's zone; nil when both are as they were (`was`, the entry's local "YYYY-MM-DDTHH:MM").
+    /// The time may be typed as a person types it ("0900", "9am"; `TimeOfDay(typed:)`).
     static func time(date: String?, time: String?, was: String, _ journal: HealthJournal, now: Timestamp) throws -> Timestamp? {
         let d = (date ?? "").trimmingSpaces, t = (time ?? "").trimmingSpaces
-        let text = (d.isEmpty ? String(was.prefix(10)) : d) + "T" + (t.isEmpty ? String(was.dropFirst(11).prefix(5)) : t)
-        guard text != String(was.prefix(16)) else { return nil }
-        guard CivilDate(parsing: String(text.prefix(10))) != nil, TimeOfDay(parsing: String(text.dropFirst(11))) != nil else {
+        let clock = t.isEmpty ? String(was.dropFirst(11).prefix(5)) : TimeOfDay(typed: t)?.description
+        guard let clock, CivilDate(parsing: d.isEmpty ? String(was.prefix(10)) : d) != nil else {
             throw Problem("Type the date as year-month-day (2026-11-26) and the time as hours:minutes (09:15).")
         }
+        let text = (d.isEmpty ? String(was.prefix(10)) : d) + "T" + clock
+        guard text != String(was.prefix(16)) else { return nil }
         return try journal.time(text, now: now)
     }
 

@@ -7,6 +7,7 @@ extension WebRoutes {
     /// (its script is an embedded asset, `Assets/report.js`).
     func addReportPages(_ router: Router<WebContext>) {
         router.get("/report") { r, c in try await page(r, c) { _, store, q, csrf in try ReportPage.render(store: store, query: q, csrf: csrf) } }
+        router.post("/report/name") { r, c in try await action(r, c, ReportPage.saveName) }
         router.get("/static/report.css") { _, _ in
             var r = Page.respond(.ok, ReportHTML.css, type: "text/css; charset=utf-8")
             r.headers[.cacheControl] = "max-age=3600"

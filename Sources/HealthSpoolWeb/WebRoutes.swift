@@ -50,7 +50,7 @@ struct WebRoutes: Sendable {
         router.get("/login") { request, _ in self.login(request) }
         router.post("/logout") { request, context in
             if let id = context.session?.id { sessions.end(id); formTokens.end(session: id); undos.end(session: id); notices.end(session: id) }
-            var r = Page.plain(status: .ok, title: "Logged out", text: "You are logged out. To come back, open Health journal from your applications menu (or run the command healthspool ui).")
+            var r = Page.plain(status: .ok, title: "Logged out", text: "You are logged out. To come back, open Health journal from your applications menu.")
             r.headers[.setCookie] = "hs_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"
             return r
         }
@@ -188,7 +188,7 @@ struct WebRoutes: Sendable {
         guard let token = query["token"], let link = LoginLink(token: token),
               let session = sessions.redeem(link, secret: secret, now: DaemonClock.now()) else {
             return Page.plain(status: .unauthorized, title: "This link has expired",
-                              text: "Login links work once and for two minutes. Open Health journal from your applications menu again (or run the command healthspool ui).")
+                              text: "Login links work once and for two minutes. Open Health journal from your applications menu again.")
         }
         var r = Response(status: .seeOther, headers: [.location: "/"])
         // A fresh start: the cookies of this address that the journal did not set go (the ones

@@ -368,7 +368,7 @@ extension WebFixture {
             let r = try await client.execute(uri: uri, method: .get, headers: WebFixture.headers(session))
             #expect(r.status == .ok)
             #expect(r.headers[.contentType] == "text/css; charset=utf-8")
-            #expect(r.text.hasPrefix("@page{@top-left{content:\"Health summary 2026-01-01 to 2026-01-31\";"))
+            #expect(r.text.hasPrefix("@page{@top-left{content:\"Health summary 1 Jan 2026 to 31 Jan 2026\";"))
             let bad = try await client.execute(uri: "/report/page.css?from=2026-01-01&to=%22%7D", method: .get, headers: WebFixture.headers(session))
             #expect(bad.status == .badRequest)
             #expect(bad.text.isEmpty)

@@ -46,7 +46,7 @@ extension WebFixture {
             let html = r.text
             #expect(html.contains("<a href=\"/settings\" aria-current=\"page\">Settings</a>"))
             #expect(html.contains("<p>Not locked: new data is read and sent.</p><input type=\"hidden\" name=\"locked\" value=\"1\"><button type=\"submit\">Lock</button>"))
-            #expect(html.contains("archive/ folder for 30 days."))
+            #expect(html.contains("for 30 days, in case one has to be read again."))
             #expect(html.contains("<option value=\"realtime\" selected>As soon as there is new data</option><option value=\"hourly\">Once an hour</option>"))
             #expect(html.contains("<input type=\"radio\" id=\"glucose-mmol\" name=\"unit\" value=\"mmol/L\" checked><label for=\"glucose-mmol\">mmol/L (for example 5.4)</label>"))
             #expect(html.contains("No receiving server is set"))
@@ -316,7 +316,7 @@ extension WebFixture {
             let html = r.text
             #expect(html.contains("<li><a class=\"choice\" href=\"/report?days=30\">Last 30 days</a></li>"))
             #expect(html.contains("<input id=\"f-from\" name=\"from\" type=\"date\" value=\"\(period.from)\">"))
-            #expect(html.contains("<code>healthspool report --from \(period.from) --to \(period.to)</code>"))
+            #expect(html.contains("To keep it as a file, choose “Save as PDF” in the Print window.") && html.contains("<label for=\"f-name\">Your name on the summary</label>"))
             #expect(html.contains("<script src=\"\(WebAssets.path("report.js"))\" defer></script>"))
             #expect(html.contains("<link rel=\"stylesheet\" href=\"/report/page.css?from=\(period.from)&amp;to=\(period.to)\">"))
             #expect(html.contains("<p class=\"report-empty\">Nothing was recorded in this period.</p>"))
@@ -369,7 +369,7 @@ extension WebFixture {
             #expect(r.status == .ok)
             let html = r.text
             #expect(html.contains("<div class=\"drop\" id=\"drop\" data-max-bytes=\"\(Int64(ctx.settings.webUploadMaxMB) << 20)\">"))
-            #expect(html.contains("At most \(ctx.settings.webUploadMaxMB) MiB."))
+            #expect(html.contains("Files up to 2 GB."))   // web.upload_max_mb 2048, as a person says it
             #expect(html.contains("save the file to the folder \(Page.escape(ctx.spool.path)) instead"))
             #expect(html.contains("<script src=\"\(WebAssets.path("days.js"))\" defer></script>"))
         }
@@ -390,8 +390,8 @@ extension WebFixture {
             let html = try await client.execute(uri: "/day/2026-01-15", method: .get, headers: WebFixture.headers(session)).text
             #expect(html.contains("<svg role=\"img\" aria-labelledby=\"hr-title\" viewBox=\"0 0 720 250\" width=\"100%\" class=\"curve\"><title id=\"hr-title\">Heart rate through the day: lowest 60, average "))
             #expect(html.contains(", highest 100 beats per minute</title><line x1=\"66\" x2=\"712\" y1=\""))
-            #expect(html.contains("<text x=\"66\" y=\"244\" text-anchor=\"start\" fill=\"#1a1a1a\">00:00</text>"))
-            #expect(html.contains("text-anchor=\"end\" fill=\"#1a1a1a\">24:00</text>"))
+            #expect(html.contains("<text x=\"66\" y=\"244\" text-anchor=\"start\" fill=\"#1a1a1a\" class=\"edge\">00:00</text>"))
+            #expect(html.contains("text-anchor=\"end\" fill=\"#1a1a1a\" class=\"edge\">24:00</text>"))
             let line = try #require(html.components(separatedBy: "<polyline points=\"").dropFirst().first?.prefix { $0 != "\"" })
             #expect(line.split(separator: " ").count == 3)
             #expect(html.contains("</polyline></svg>"))
@@ -420,8 +420,8 @@ extension WebFixture {
         let chart = BarChart([("<b>Steps</b> & more", 10), ("Sleep", 5)], label: "Kinds \"waiting\"", valueText: { "\($0) <i>" })
         let svg = WebTemplates.render(chart, "bars")
         #expect(svg.contains("<title id=\"chart-title\">Kinds &quot;waiting&quot;</title>"))
-        #expect(svg.contains("<text x=\"0\" y=\"16\" fill=\"#1a1a1a\">&lt;b&gt;Steps&lt;/b&gt; &amp; more</text><rect x=\"0\" y=\"22\" width=\"276\" height=\"18\" fill=\"#14365c\"></rect><text x=\"282\" y=\"37\" fill=\"#1a1a1a\">10 &lt;i&gt;</text>"))
-        #expect(svg.contains("<rect x=\"0\" y=\"70\" width=\"138\" height=\"18\""))
+        #expect(svg.contains("<text x=\"0\" y=\"16\" fill=\"#1a1a1a\">&lt;b&gt;Steps&lt;/b&gt; &amp; more</text><rect x=\"0\" y=\"22\" width=\"270\" height=\"18\" fill=\"#14365c\"></rect><text x=\"276\" y=\"37\" fill=\"#1a1a1a\">10 &lt;i&gt;</text>"))
+        #expect(svg.contains("<rect x=\"0\" y=\"70\" width=\"135\" height=\"18\""))
         #expect(svg.contains("viewBox=\"0 0 340 100\""))
     }
 }

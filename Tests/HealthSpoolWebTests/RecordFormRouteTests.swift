@@ -70,12 +70,12 @@ extension WebFixture {
                                               start: CivilDate(year: 2026, month: 1, day: 5), medication: nil, now: DaemonClock.now())
         try await web.app.test(.router) { client in
             let bad = try await client.execute(uri: "/reminders/edit", method: .post, headers: WebFixture.headers(session, form: true),
-                                               body: ByteBuffer(string: "csrf=\(session.csrf)&id=\(r.id)&name=%3Ci%3E&time=8h&repeat=weeks&every_weeks=1&start=2026-01-05"))
+                                               body: ByteBuffer(string: "csrf=\(session.csrf)&id=\(r.id)&name=%3Ci%3E&time=8x&repeat=weeks&every_weeks=1&start=2026-01-05"))
             #expect(bad.status == .unprocessableContent)
             let html = bad.text
             #expect(html.contains("<p class=\"notice error\" role=\"alert\">The reminder was not changed. See the message next to what needs changing.</p>"))
             #expect(html.contains("<p class=\"error\" id=\"f-time-error\">Type the time as hours and minutes, for example 08:00.</p>"
-                                  + "<input id=\"f-time\" name=\"time\" type=\"text\" value=\"8h\" required autocomplete=\"off\" class=\"short\" aria-invalid=\"true\" autofocus"))
+                                  + "<input id=\"f-time\" name=\"time\" type=\"text\" value=\"8x\" required autocomplete=\"off\" class=\"short\" aria-invalid=\"true\" autofocus"))
             #expect(html.contains("<p class=\"error\" id=\"weekday-error\">Choose at least one day of the week.</p>"))
             #expect(html.contains("name=\"weekday\" value=\"MO\" aria-invalid=\"true\" aria-describedby=\"weekday-error\">"))
             #expect(html.contains("value=\"&lt;i&gt;\""))

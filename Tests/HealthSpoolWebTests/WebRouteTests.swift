@@ -294,9 +294,9 @@ extension TestResponse {
             #expect(saved.status == .seeOther)
             let address = try #require(saved.headers[.location])
             let location = try #require(web.said(saved, session))
-            #expect(location.hasPrefix("/measure?ok=Saved.") && location.contains("&undo="))
+            #expect(location.hasPrefix("/measure?ok=Saved") && location.contains("&undo="))
             let html = try await client.execute(uri: address, method: .get, headers: WebFixture.headers(session)).text
-            #expect(html.contains("<div class=\"notice ok undoable\" role=\"status\"><p>Saved.</p>"))
+            #expect(html.contains("<div class=\"notice ok undoable\" role=\"status\"><p>Saved: blood pressure 128/82 mmHg, at "))
             #expect(html.contains("<span class=\"fv\">128/82 mmHg</span>"))
             #expect(html.contains("<span class=\"kind\">Blood pressure</span> <strong>128/82 mmHg</strong>"))
             #expect(html.contains("<h3 id=\"chart-bloodPressure-h\">Blood pressure</h3><svg"))
@@ -341,7 +341,7 @@ extension TestResponse {
             #expect(html.contains("<h2 id=\"today-h\">Symptoms today</h2><p>Nothing logged today.</p>"))
             // The groups are listed at 0 (nothing logged); no symptom has a score yet.
             #expect(html.contains("<table id=\"scores-category\">"))
-            #expect(html.contains("<h3>Per symptom</h3><p>No scores yet.</p>"))
+            #expect(html.contains("<h3>By symptom</h3><p>No scores yet.</p>"))
             #expect(html.contains("<p>No goals for today.</p>"))
         }
     }
@@ -438,7 +438,7 @@ extension TestResponse {
             #expect(html.contains("<a href=\"/sync\" aria-current=\"page\">Sending</a>"))
             #expect(html.contains("<p class=\"state stopped\" id=\"daemon-state\" data-state=\"stopped\">Not running</p>"))
             #expect(html.contains("<p>Nothing has been sent yet.</p>"))
-            #expect(html.contains("<button type=\"button\" id=\"sync-now\">Sync now</button>"))
+            #expect(html.contains("<button type=\"button\" id=\"sync-now\">Send now</button>"))
             #expect(html.contains("<p>No sends yet.</p>"))
         }
     }

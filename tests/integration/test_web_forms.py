@@ -232,7 +232,8 @@ def test_steps_typed_on_the_measure_page_count_in_the_day(web):
     assert_marked(page, "f-value-steps", "Type only the whole number, without dots or spaces, for example 4200.")
     assert 'value="4,200"' in field_tag(page, "f-value-steps")
     status, where, _ = post(web, cookie, "/measure", "/measure", {"kind": "steps", "value-steps": "4200", "since": "00:00"}, 'value="steps"')
-    assert status == 303 and notice(where) == "Saved.", where
+    # Issue 40: the save says what was saved, as a symptom's does.
+    assert status == 303 and re.fullmatch(r"Saved: 4\D?200 steps, 00:00 to \d\d:\d\d\.", notice(where)), where
     day = json.loads(web.hs.run("day", "--json").stdout)
     assert day["totals"]["stepCount"] == 4200
 
@@ -266,9 +267,14 @@ SIZES = """
     // Chart labels are measured as drawn (LABEL_SIZES), not by their SVG units.
     const small = [...document.querySelectorAll('main *')].filter(e => !e.closest('svg') && e.offsetParent !== null && e.childNodes.length &&
         [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()) && parseFloat(getComputedStyle(e).fontSize) < 18);
+    // Radio buttons and checkboxes (issue 40: they were 28 px) and their labels: 44 px at least
+    // (WCAG 2.5.5); every other control 48 px.
+    const toggles = 'main input[type=checkbox], main input[type=radio]';
     const tiny = [...document.querySelectorAll('main a, main button, main input:not([type=hidden]), main select')].filter(e => {
-        const r = e.getBoundingClientRect(); return r.width > 0 && (r.height < 48 || r.width < 48)
-            && e.type !== 'checkbox' && e.type !== 'radio'; });
+        const r = e.getBoundingClientRect(), least = e.matches(toggles) ? 44 : 48;
+        return r.width > 0 && (r.height < least || r.width < least); }).concat(
+        [...document.querySelectorAll(toggles)].map(e => e.labels && e.labels[0]).filter(l => {
+            const r = l ? l.getBoundingClientRect() : null; return r && r.width > 0 && r.height < 44; }));
     return [small.map(e => e.tagName + ':' + e.textContent.slice(0, 30)), tiny.map(e => e.outerHTML.slice(0, 90))];"""
 
 
@@ -362,7 +368,7 @@ def test_the_new_pages_pass_axe_are_large_fit_a_phone_and_keep_the_content_secur
             shot(browser, f"forms-{name}-{size[0]}x{size[1]}")
         browser.get(web.base + "/measure")
         sizes = browser.execute_script(LABEL_SIZES)
-        assert len(sizes) > 10 and min(sizes) >= 14, f"/measure at {size[0]} px: chart labels {min(sizes or [0]):.1f} px"
+        assert len(sizes) > 10 and min(sizes) >= 16, f"/measure at {size[0]} px: chart labels {min(sizes or [0]):.1f} px"
         browser.execute_script("document.getElementById('charts').scrollIntoView()")
         shot(browser, f"forms-measure-charts-{size[0]}x{size[1]}")
         browser.execute_script("document.getElementById('steps-h').scrollIntoView()")

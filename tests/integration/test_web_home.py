@@ -4,6 +4,7 @@ phone-sized screen, the emergency line, and no page that sends the user to a ter
 from __future__ import annotations
 
 import json
+from datetime import date, timedelta
 import re
 import time
 
@@ -18,7 +19,9 @@ DESKTOP = (1280, 900)
 def test_home_is_today_and_the_sync_details_have_a_page_of_their_own(web, browser):
     hs = web.hs
     hs.run("med", "add", "Ibuprofen", "--dose", "400 mg")
-    hs.run("remind", "add", "Pills", "--times", "00:01,23:58", "--med", "ibuprofen")
+    # Started yesterday: a reminder that starts the day it is made asks only for the times after
+    # it was made (issue 40), and 00:01 has to be due.
+    hs.run("remind", "add", "Pills", "--times", "00:01,23:58", "--med", "ibuprofen", "--start", (date.today() - timedelta(days=1)).isoformat())
     hs.run("symptom", "log", "Headache", "--severity", "moderate")
     hs.run("measure", "bp", "128/82")
     hs.run("goal", "add", "Physio", "--every", "day")
@@ -142,7 +145,7 @@ LABEL_SIZES = """
         .map(t => t.getScreenCTM().a * parseFloat(getComputedStyle(t).fontSize));"""
 
 
-def test_chart_labels_are_14_px_as_drawn_and_no_page_breaks_the_content_security_policy(hs, browser):
+def test_chart_labels_are_16_px_as_drawn_and_no_page_breaks_the_content_security_policy(hs, browser):
     # No server: what is imported stays queued, so /sync draws its chart; today's heart rate
     # draws the day's curve.
     from conftest import samples
@@ -163,7 +166,8 @@ def test_chart_labels_are_14_px_as_drawn_and_no_page_breaks_the_content_security
             browser.get(w.base + path)
             sizes = browser.execute_script(LABEL_SIZES)
             assert sizes, f"{path}: no chart"
-            assert min(sizes) >= 14, f"{path} at {size[0]} px: chart labels {min(sizes):.1f} px"
+            # Issue 40: text 16 px at least on screen (the /day axis was 15.4 px).
+            assert min(sizes) >= 16, f"{path} at {size[0]} px: chart labels {min(sizes):.1f} px"
         browser.execute_script("document.querySelector('svg.curve').scrollIntoView()")
         shot(browser, f"day-chart-{size[0]}")
         browser.get_log("browser")  # drop what came before

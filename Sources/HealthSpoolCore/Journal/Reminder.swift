@@ -34,4 +34,13 @@ public struct Reminder: Hashable, Sendable {
         self.medicationID = medicationID
         self.created = created
     }
+
+    /// The instant its due times are counted after, for `after`: a reminder starting the day it
+    /// was made is due only from when it was made, so one made at 18:07 does not make that
+    /// morning's 08:00 due, taken or late (issue 40). A start set earlier than that day (a
+    /// medication taken since Monday) counts from the start, as asked.
+    public func dueAfter(_ after: Timestamp) -> Timestamp {
+        guard after.millis < created.millis, let made = CivilDate(parsing: String(created.iso8601Local.prefix(10))), start >= made else { return after }
+        return created
+    }
 }

@@ -18,12 +18,13 @@ public struct TimeOfDay: Hashable, Comparable, Sendable, CustomStringConvertible
         self.init(hour: h, minute: m)
     }
 
-    /// Parses a comma-separated list (`08:00,20:00`), sorted and without repeats.
+    /// Parses a comma-separated list (`08:00,20:00`; each time as `init(typed:)` reads it:
+    /// `8am, 2000`), sorted and without repeats.
     public static func list(parsing text: String) throws(JournalError) -> [TimeOfDay] {
         var out: [TimeOfDay] = []
         for part in text.split(separator: ",") {
             let t = String(part).trimmingSpaces
-            guard let time = TimeOfDay(parsing: t) else {
+            guard let time = TimeOfDay(typed: t) else {
                 throw .invalid(field: "times", value: t, expected: "times of day as HH:MM, separated by commas (08:00,20:00)")
             }
             out.append(time)

@@ -80,12 +80,12 @@ enum ReportChart {
         }
         guard let first = days.first, let last = days.last else { return s }
         let baseline = f(top + plotHeight + 22)
-        s += "<text x=\"\(f(left))\" y=\"\(baseline)\" font-size=\"16\" fill=\"#000\">\(first)</text>"
+        s += "<text x=\"\(f(left))\" y=\"\(baseline)\" font-size=\"16\" fill=\"#000\">\(ReportHTML.short(first))</text>"
         if days.count > 2 {
-            s += "<text x=\"\(f(left + plotWidth / 2))\" y=\"\(baseline)\" text-anchor=\"middle\" font-size=\"16\" fill=\"#000\">\(days[days.count / 2])</text>"
+            s += "<text x=\"\(f(left + plotWidth / 2))\" y=\"\(baseline)\" text-anchor=\"middle\" font-size=\"16\" fill=\"#000\">\(ReportHTML.short(days[days.count / 2]))</text>"
         }
         if days.count > 1 {
-            s += "<text x=\"\(f(left + plotWidth))\" y=\"\(baseline)\" text-anchor=\"end\" font-size=\"16\" fill=\"#000\">\(last)</text>"
+            s += "<text x=\"\(f(left + plotWidth))\" y=\"\(baseline)\" text-anchor=\"end\" font-size=\"16\" fill=\"#000\">\(ReportHTML.short(last))</text>"
         }
         return s
     }

@@ -1,7 +1,8 @@
 extension ReportHTML {
     /// The report's style sheet: inline in the file, `/static/report.css` on the web. On paper
-    /// (A4 or Letter): no menu or controls, each section on a new page, no table row or chart
-    /// split across pages, table headers repeated.
+    /// (A4 or Letter): no menu or controls, sections one after the other (a week's little data
+    /// fits a page or two, not one page a section), no table row or chart split across pages,
+    /// table headers repeated. On a phone the tables fit the screen: their cells wrap.
     public static let css = """
         .report-file{font-family:system-ui,"DejaVu Sans",sans-serif;line-height:1.45;color:#111;max-width:60rem;margin:0 auto;padding:1rem}
         .report h2{font-size:1.35rem;margin:1.6rem 0 .5rem;border-bottom:2px solid #111;padding-bottom:.2rem}
@@ -27,7 +28,12 @@ extension ReportHTML {
         .report td,.report th,.report-notes li{overflow-wrap:break-word}
         .report-form{margin:0 0 1.2rem}
         .report-controls code{font-family:"DejaVu Sans Mono",monospace;font-size:1em;overflow-wrap:anywhere}
-        @media screen and (max-width:40rem){.report th,.report td{padding:.25rem .3rem}.report table:not(.narrow){min-width:48rem}.report-chart{margin-left:-.5rem;width:calc(100% + 1rem)}}
+        @media screen and (max-width:40rem){.report th,.report td{padding:.25rem .3rem}.report table{font-size:1rem}.report table.narrow{min-width:0;width:100%}.report-chart{margin-left:-.5rem;width:calc(100% + 1rem);overflow:visible;margin-bottom:1.4rem}.report-chart text{font-size:33px}
+          .report table.stacks thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+          .report table.stacks,.report table.stacks tbody,.report table.stacks tr{display:block;width:100%;min-width:0}
+          .report table.stacks tr{border-bottom:2px solid #111;padding:.3rem 0}
+          .report table.stacks th,.report table.stacks td{display:flex;justify-content:space-between;gap:1rem;border:0;text-align:right;padding:.1rem 0}
+          .report table.stacks [data-label]::before{content:attr(data-label);font-weight:700;text-align:left}}
         @page{size:auto;margin:16mm 14mm 16mm 14mm;@top-left{content:"Health summary";font:9pt sans-serif}@bottom-right{content:"Page " counter(page) " of " counter(pages);font:9pt sans-serif}}
         @media print{
           body{background:#fff;font-size:10.5pt}
@@ -37,8 +43,6 @@ extension ReportHTML {
           h1{margin:0 0 .4rem;font-size:16pt}
           .report h2{break-after:avoid;page-break-after:avoid;font-size:13pt}
           .report h3{break-after:avoid;page-break-after:avoid;font-size:11.5pt}
-          .report-section{break-before:page;page-break-before:always}
-          .report-section:first-of-type{break-before:auto;page-break-before:auto}
           .report tr,.report-chart,.keep,.plan-box,.report-notes li{break-inside:avoid;page-break-inside:avoid}
           .report thead{display:table-header-group}
           .report-chart{max-width:100%}

@@ -39,7 +39,7 @@ public enum ReportHTML {
 
     public static func pageHeader(from: CivilDate, to: CivilDate, name: String? = nil) -> String {
         let whose = name.map { cssString($0) + " \\2014  " } ?? ""
-        return "@page{@top-left{content:\"\(whose)Health summary \(from) to \(to)\";font:9pt sans-serif}" +
+        return "@page{@top-left{content:\"\(whose)Health summary \(short(from)) to \(short(to))\";font:9pt sans-serif}" +
             "@bottom-right{content:\"Page \" counter(page) \" of \" counter(pages);font:9pt sans-serif}}"
     }
 
@@ -186,8 +186,11 @@ public enum ReportHTML {
 
     // MARK: Text
 
-    /// `2026-11-03`.
-    static func short(_ d: CivilDate) -> String { d.description }
+    /// `3 Nov 2026`: a date as a person writes it, not ISO (issue 40).
+    static func short(_ d: CivilDate) -> String {
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        return "\(d.day) \(months[d.month - 1]) \(d.year)"
+    }
 
     /// `Tue 3 Nov 2026`.
     static func long(_ d: CivilDate) -> String {
@@ -196,10 +199,10 @@ public enum ReportHTML {
         return "\(weekdays[d.weekday]) \(d.day) \(months[d.month - 1]) \(d.year)"
     }
 
-    /// `2026-11-03 08:15` in the time's own offset.
+    /// `3 Nov 2026, 08:15` in the time's own offset.
     static func when(_ t: Timestamp) -> String {
         let s = t.iso8601Local
-        return String(s.prefix(10)) + " " + String(s.dropFirst(11).prefix(5))
+        return (CivilDate(parsing: String(s.prefix(10))).map(short) ?? String(s.prefix(10))) + ", " + String(s.dropFirst(11).prefix(5))
     }
 
     /// A figure with at most one decimal place.

@@ -79,7 +79,7 @@ public final class VisitReports {
             if !linked.isEmpty {
                 var due: [Timestamp] = []
                 for rem in linked {
-                    due += ReminderSchedule.occurrences(of: rem, after: Timestamp(millis: start - 1), through: through, zone: zone)
+                    due += ReminderSchedule.occurrences(of: rem, after: rem.dueAfter(Timestamp(millis: start - 1)), through: through, zone: zone)
                 }
                 let matched = Adherence.match(due: due, taken: taken, through: through)
                 adherence = Adherence.count(matched)

@@ -35,11 +35,15 @@ public struct HomeToday {
         let status = try StatusReport(configuration: configuration, now: now, queuedCountLimit: 1, store: store).json
 
         var figures = Self.dayFigures(summary, style: style)
-        for (kind, reading) in try journal.measurements(now: now).latest where kind != .heartRate {
+        let glances = try dayGlances(today: today)
+        for i in figures.indices { figures[i].glance = glances[figures[i].id] }
+        let measured = try journal.measurements(now: now)
+        for (kind, reading) in measured.latest where kind != .heartRate {
             guard let r = reading else { continue }
             let ago = today.daysSinceEpoch - r.date.daysSinceEpoch
             figures.append(.init(id: Self.figureIDs[kind] ?? kind.rawValue, title: kind.title, text: r.text + (r.other.map { " (\($0))" } ?? ""),
-                                 when: ago == 0 ? "at " + r.time : ago == 1 ? "yesterday" : r.date.description))
+                                 when: ago == 0 ? "at " + r.time : ago == 1 ? "yesterday" : r.date.description,
+                                 glance: measured.glance(of: kind, style: style)))
         }
         return HomeView(
             date: today, symptomChoices: (try? entryCases.suggestedSymptoms()) ?? JournalUseCases.commonSymptoms, doses: try dosesDue(journal, today: today),
@@ -69,7 +73,8 @@ public struct HomeToday {
     }
 
     /// The doses medication reminders ask for today, in time order, each taken when a dose of its
-    /// medication was logged today (the day's doses matched to the day's times in order).
+    /// medication was logged today (the day's doses matched to the day's times in order). Times
+    /// before a reminder was made are not due.
     func dosesDue(_ journal: HealthJournal, today: CivilDate) throws -> [HomeView.DoseDue] {
         let zone = journal.zone
         let (from, to) = WallClock.bounds(of: today, zone: zone)
@@ -77,7 +82,7 @@ public struct HomeToday {
         var due: [(at: Timestamp, reminder: Reminder, med: Medication)] = []
         for r in try journal.reminders() {
             guard let id = r.medicationID, let m = meds[id] else { continue }
-            let times = ReminderSchedule.occurrences(of: r, after: Timestamp(millis: from - 1, utcOffsetSeconds: 0),
+            let times = ReminderSchedule.occurrences(of: r, after: r.dueAfter(Timestamp(millis: from - 1, utcOffsetSeconds: 0)),
                                                      through: Timestamp(millis: to - 1, utcOffsetSeconds: 0), zone: zone, limit: 48)
             due += times.map { ($0, r, m) }
         }

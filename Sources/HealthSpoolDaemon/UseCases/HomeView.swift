@@ -32,6 +32,8 @@ public struct HomeView: Sendable {
         public var text: String
         /// When it is not today's (a latest measurement): "yesterday", "2026-11-20".
         public var when: String?
+        /// How it compares with the person's usual (nil: not enough earlier figures).
+        public var glance: Glance?
     }
 
     public var date: CivilDate

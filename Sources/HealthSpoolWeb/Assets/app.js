@@ -127,3 +127,16 @@ document.addEventListener("DOMContentLoaded", function () {
   document.addEventListener("click", stray, true);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", restore); else restore();
 })();
+// Issue 40: a time box's text is selected when it is tapped or reached, so "0900" typed into the
+// middle of "18:07" replaces it (the browser's own time box saved 06:07 for that).
+(function () {
+  function pick(ev) {
+    var box = ev.target;
+    if (!box.matches || !box.matches("input[data-time]")) return;
+    setTimeout(function () { if (document.activeElement === box) box.select(); }, 0);
+  }
+  document.addEventListener("focusin", pick);
+  document.addEventListener("mouseup", function (ev) {
+    if (ev.target.matches && ev.target.matches("input[data-time]") && ev.target.selectionStart !== ev.target.selectionEnd) ev.preventDefault();
+  });
+})();

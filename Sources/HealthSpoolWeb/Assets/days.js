@@ -25,7 +25,7 @@ document.addEventListener("DOMContentLoaded", function () {
   function say(s, percent) { text.textContent = s; if (percent !== undefined) { bar.value = percent; bar.textContent = percent + " %"; } }
   function upload(file) {
     if (!file) return;
-    if (file.size > max) { say(file.name + " is larger than the limit of " + Math.round(max / 1048576) + " MiB. Save it to the HealthSpool folder instead.", 0); return; }
+    if (file.size > max) { say(file.name + " is larger than the limit of " + Math.round(max / 1048576) + " MB. Save it to the HealthSpool folder instead.", 0); return; }
     say("Uploading " + file.name + "…", 10);
     fetch("/import", {method: "POST", credentials: "same-origin", body: file,
                       headers: {"X-CSRF-Token": csrf.content, "X-File-Name": encodeURIComponent(file.name), "Content-Type": "application/octet-stream"}})
