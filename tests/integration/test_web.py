@@ -107,7 +107,8 @@ def test_without_a_session_every_route_answers_401(web):
     for path in PAGES + ["/sync/events"]:
         r, body = web.request("GET", path)
         assert r.status == 401, (path, r.status)
-        assert b"healthspool ui" in body
+        # The way back in, in the words a person uses (issue 40): the menu, not a command.
+        assert b"open Health journal from your applications menu" in body and b"healthspool ui" not in body
     for path in POSTS:
         r, _ = web.request("POST", path, {"Origin": web.base, "Content-Type": "application/x-www-form-urlencoded"}, "csrf=x")
         assert r.status == 401, (path, r.status)
