@@ -97,7 +97,7 @@ def test_steps_typed_in_can_be_changed_and_deleted_from_the_readings(web, browse
     since.clear()
     since.send_keys("00:00")
     browser.find_element(By.XPATH, "//button[text()='Save steps']").click()
-    assert flash(browser, "ok", "Saved.")
+    assert flash(browser, "ok", "steps, 00:00 to")
     rows = [li for li in browser.find_elements(By.CSS_SELECTOR, "#recent li.editable") if "Steps" in li.text]
     assert len(rows) == 1, [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#recent li")]
     assert "4,200 steps" in rows[0].text or "4200 steps" in rows[0].text, rows[0].text

@@ -18,6 +18,7 @@ extension ReportHTML {
         .report th,.report td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #bbb;vertical-align:top}
         .report thead th{border-bottom:2px solid #111}
         .report .num{text-align:right;font-variant-numeric:tabular-nums}
+        .report .dose{white-space:nowrap}
         .report tr.total th,.report tr.total td{font-weight:700;border-top:2px solid #111}
         .report-chart{display:block;max-width:46rem;height:auto;margin:.2rem 0 .6rem;background:#fff}
         .report-chart text{font-size:16px}

@@ -104,7 +104,7 @@ public enum ReportHTML {
         h.raw("<th scope=\"col\">Prescriber</th><th scope=\"col\" class=\"num\">Doses logged</th><th scope=\"col\" class=\"num\">Due</th>")
         h.raw("<th scope=\"col\" class=\"num\">On time</th><th scope=\"col\" class=\"num\">Late</th><th scope=\"col\" class=\"num\">Missed</th></tr></thead><tbody>")
         for m in r.medications {
-            h.raw("<tr><th scope=\"row\">"); h.text(m.name); h.raw("</th><td>"); h.text(m.dose); h.raw("</td><td>"); h.text(m.directions)
+            h.raw("<tr><th scope=\"row\">"); h.text(m.name); h.raw("</th><td class=\"dose\">"); h.text(m.dose); h.raw("</td><td>"); h.text(m.directions)
             h.raw("</td><td>"); h.text(m.prescriber); h.raw("</td><td class=\"num\">\(m.taken)</td>")
             if let a = m.adherence {
                 h.raw("<td class=\"num\">\(a.due)</td><td class=\"num\">\(a.onTime)</td><td class=\"num\">\(a.late)</td><td class=\"num\">\(a.missed)</td>")
