@@ -92,7 +92,7 @@ def test_a_tossed_session_cookie_is_told_plainly_logged_once_and_a_fresh_login_w
     browser.get(web.base + "/journal")
     assert "Your login was replaced" in browser.title, browser.page_source[:500]
     body = browser.find_element("tag name", "body").text
-    assert "did not set" in body and "healthspool ui" in body, body
+    assert "did not set" in body and "applications menu" in body, body
     # The page expired the tossed cookie: the pages after it ask to log in; logged once.
     assert not [c for c in browser.get_cookies() if c["name"] == "hs_session"], browser.get_cookies()
     for _ in range(2):
