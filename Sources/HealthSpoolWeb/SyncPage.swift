@@ -13,7 +13,7 @@ struct SyncPage: Sendable {
         "success": ("All sent", "Everything has been sent."),
         "error": ("Needs attention", "Sending did not work. See the problem below."),
         "locked": ("Paused", "Locked: nothing is read or sent until you unlock in Settings."),
-        "stopped": ("Not running", "The background service is not running. Ask whoever looks after this computer to start it (the command is systemctl --user start healthspool)."),
+        "stopped": ("Not running", "The background service is not running. Ask whoever looks after this computer to start it."),
         "stopping": ("Stopping", "The background service is stopping."),
     ]
 
