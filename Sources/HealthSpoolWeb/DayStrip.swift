@@ -8,7 +8,8 @@ enum DayStrip {
     static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
     static let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
                          "October", "November", "December"]
-    /// Days shown on each side of the chosen one in the strip.
+    /// Days shown on each side of the chosen one in the strip; the strip stops at today (days
+    /// that have not come hold nothing) and shows as many earlier days instead.
     static let reach: Int64 = 14
 
     /// "Sunday 22 November 2026".
@@ -48,7 +49,10 @@ enum DayStrip {
 
     static func stripModel(selected: CivilDate, today: CivilDate) -> Strip {
         Strip(previous: link(shifted(selected, by: -1)), next: link(shifted(selected, by: 1)), todayLink: selected != today ? link(today) : nil,
-              days: (-reach...reach).map { offset in
+              days: {
+                  let last = max(0, min(reach, today.daysSinceEpoch - selected.daysSinceEpoch))
+                  return (-(2 * reach - last)...last)
+              }().map { offset in
                   let d = shifted(selected, by: offset)
                   return Strip.Day(href: link(d), isToday: d == today, current: offset == 0,
                                    label: "\(weekdays[d.weekday]) \(d.day) \(months[d.month - 1])\(d == today ? ", today" : "")",

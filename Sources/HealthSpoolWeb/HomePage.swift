@@ -1,9 +1,11 @@
 import HealthSpoolCore
 import HealthSpoolDaemon
 
-/// The home page (`/`, `home.mustache`): today, from `HomeView` (made by `HomeToday`) — log a
-/// symptom, doses due with Taken, the symptoms and scores so far, the day's figures, the goals;
-/// one line when sending needs attention (the details are on `/sync`, `SyncPage`).
+/// The home page (`/`, `home.mustache`): today, from `HomeView` (made by `HomeToday`) — the
+/// day's steps, sleep and heart rate first (above the fold on a phone, issue 40), log a symptom,
+/// doses due with Taken, the symptoms so far, the latest measurements, the goals; one line when
+/// sending needs attention (the details are on `/sync`, `SyncPage`). Changing an entry and the
+/// day's scores are the journal's (`/journal`), not repeated here.
 struct HomePage: Sendable {
     struct Choice: Sendable {
         let name: String
@@ -19,9 +21,11 @@ struct HomePage: Sendable {
     /// "08:10 Headache: moderate".
     let symptoms: [String]
     let hasSymptoms: Bool
-    /// "Headache: 2 (1 entry)".
-    let scores: [String]
+    /// Steps, sleep and heart rate.
     let figures: [HomeView.Figure]
+    /// The latest measurements (blood pressure, oxygen, sugar, weight).
+    let measurements: [HomeView.Figure]
+    let hasMeasurements: Bool
     let goals: GoalsCard
 
     init(_ home: HomeView) {
@@ -33,8 +37,10 @@ struct HomePage: Sendable {
         hasDoses = !doses.isEmpty
         symptoms = home.symptoms.map { "\($0.time) \($0.symptom): \($0.severity)" }
         hasSymptoms = !symptoms.isEmpty
-        scores = home.scores.map { "\($0.name): \($0.score) (\($0.entries) \($0.entries == 1 ? "entry" : "entries"))" }
-        figures = home.figures
+        let first: Set = ["steps", "sleep", "heart-rate"]
+        figures = home.figures.filter { first.contains($0.id) }
+        measurements = home.figures.filter { !first.contains($0.id) }
+        hasMeasurements = !measurements.isEmpty
         goals = GoalsCard(home.goals, back: "/", style: home.style)
     }
 

@@ -3,9 +3,9 @@ import HealthSpoolDaemon
 import Hummingbird
 
 /// The journal page (`/journal`, `journal.mustache`), from `JournalTodayView`
-/// (`HealthJournal.todayView`): today's symptoms, the scores so far per group and per symptom,
-/// and the goals as a checklist (measured goals tick themselves once the day's data reaches
-/// the target).
+/// (`HealthJournal.todayView`): what to note, today's symptoms with Change and Delete, and the
+/// scores so far per group and per symptom. The goals are on Today and on `/goals` (issue 40:
+/// Today and Journal no longer show the same cards).
 struct JournalToday: Sendable {
     /// One of the two score tables.
     struct Table: Sendable {
@@ -25,7 +25,6 @@ struct JournalToday: Sendable {
 
     let todaySymptoms: EntryList?
     let tables: [Table]
-    let goals: GoalsCard
 
     init(_ view: JournalTodayView) {
         let entries = view.day.symptoms.filter { !$0.deleted }.sorted { $0.at.millis < $1.at.millis }
@@ -36,7 +35,6 @@ struct JournalToday: Sendable {
             return Table(title: title, id: id, header: header, scoreRows: rows.map { Table.Row(name: scope == .category ? Format.groupName($0.name) : $0.name, score: $0.score, entries: $0.entries) },
                          hasRows: !rows.isEmpty)
         }
-        goals = GoalsCard(view.goals, back: "/journal", style: view.style)
     }
 
     static func render(store: LentStore, query: Form, csrf: FormKeys) throws -> String {

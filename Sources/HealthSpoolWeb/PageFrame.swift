@@ -13,20 +13,24 @@ struct PageFrame {
         let current: Bool
     }
 
-    /// The menu, in order: path and label.
+    /// The menu, in order: path and label. The person's pages, one row at 1280 px (issue 40)...
     static let sections: [(String, String)] = [
-        ("/", "Today"), ("/day", "Days"), ("/import", "Import"), ("/journal", "Journal"), ("/meds", "Medications"), ("/reminders", "Reminders"),
-        ("/measure", "Measurements"), ("/lifestyle", "Lifestyle"), ("/goals", "Goals"), ("/report", "Summary"), ("/sync", "Sending"),
-        ("/settings", "Settings"),
+        ("/", "Today"), ("/day", "Days"), ("/journal", "Journal"), ("/notes", "Notes"), ("/meds", "Medications"), ("/measure", "Measurements"),
+        ("/lifestyle", "Lifestyle"), ("/goals", "Goals"), ("/reminders", "Reminders"), ("/report", "Summary"),
     ]
 
+    /// ... and the pages that set the service up, beside the title when wide, after the rest in
+    /// the phone's menu.
+    static let setupSections: [(String, String)] = [("/import", "Import"), ("/sync", "Sending"), ("/settings", "Settings")]
+
     /// Pages without an entry of their own in the menu, and the entry they belong under.
-    static let under: [String: String] = ["/notes": "/journal"]
+    static let under: [String: String] = [:]
 
     let title: String
     let csrf: String
     let once: MustacheLambda
     let nav: [Link]
+    let setup: [Link]
     let styles: [String]
     let scripts: [String]
     let notice: Notice?
@@ -42,6 +46,7 @@ struct PageFrame {
         once = fields.once
         let section = Self.under[path] ?? path
         nav = Self.sections.map { Link(href: $0.0, label: $0.1, current: $0.0 == section) }
+        setup = Self.setupSections.map { Link(href: $0.0, label: $0.1, current: $0.0 == section) }
         styles = [WebAssets.path("app.css")] + extraStyles
         scripts = [WebAssets.path("app.js")] + extraScripts
         self.notice = notice

@@ -12,8 +12,18 @@ import Testing
     @Test func theStripListsTheChosenDayBetweenItsNeighboursAsLinks() {
         let html = DayStrip.strip(selected: CivilDate(year: 2026, month: 11, day: 22), today: CivilDate(year: 2026, month: 11, day: 22))
         #expect(html.contains("href=\"/day/2026-11-22\" class=\"today\" aria-current=\"date\""))
-        #expect(html.contains("href=\"/day/2026-11-08\"") && html.contains("href=\"/day/2026-12-06\""))
+        // Issue 40: the strip stops at today and shows as many earlier days instead.
+        #expect(html.contains("href=\"/day/2026-10-25\"") && !html.contains("data-date=\"2026-11-23\""))
         #expect(html.components(separatedBy: "<li>").count - 1 == 29)
+    }
+
+    @Test func anEarlierDayHasItsNeighboursOnBothSidesUpToToday() {
+        let html = DayStrip.strip(selected: CivilDate(year: 2026, month: 11, day: 27), today: CivilDate(year: 2026, month: 11, day: 28))
+        #expect(html.contains("href=\"/day/2026-11-26\"") && html.contains("href=\"/day/2026-11-28\" class=\"today\""))
+        #expect(!html.contains("data-date=\"2026-11-29\""))
+        #expect(html.contains("href=\"/day/2026-10-31\"") && !html.contains("href=\"/day/2026-10-30\""))
+        let month = DayStrip.strip(selected: CivilDate(year: 2026, month: 10, day: 1), today: CivilDate(year: 2026, month: 11, day: 28))
+        #expect(month.contains("href=\"/day/2026-09-17\"") && month.contains("href=\"/day/2026-10-15\"") && !month.contains("href=\"/day/2026-10-16\""))
     }
 
     @Test func symptomScoresShadeInFiveSteps() {

@@ -57,7 +57,8 @@ def test_every_page_at_both_sizes_passes_axe_fits_and_keeps_the_content_security
     # The menu marks where each page belongs (the pages without an entry of their own included).
     menu = {"today": "Today", "journal": "Journal", "symptom-edit": "Journal", "day": "Days", "meds": "Medications",
             "med-edit": "Medications", "reminder-edit": "Reminders", "measure-edit": "Measurements", "lifestyle-edit": "Lifestyle",
-            "notes": "Journal", "note-edit": "Journal", "report": "Summary", "sync": "Sending"}
+            "notes": "Notes", "note-edit": "Notes", "report": "Summary", "sync": "Sending", "import": "Import",
+            "settings": "Settings"}
     browser.get(web.link())
     problems = []   # every page is looked at before the test says what was wrong
     for size in (DESKTOP, PHONE):

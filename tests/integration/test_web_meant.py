@@ -118,8 +118,8 @@ def test_a_goal_is_marked_done_on_the_goals_page_by_its_square(web, browser):
     print(f"goal marked done on /goals: {clicks} click; {goals}")
     assert "Done today" in browser.find_element(By.ID, "all-goals").text
     assert browser.find_elements(By.CSS_SELECTOR, "#all-goals button.mark") == []
-    # The journal's checklist agrees, with a tick and no button.
-    browser.get(web.base + "/journal")
+    # Today's checklist agrees, with a tick and no button.
+    browser.get(web.base + "/")
     assert browser.find_element(By.CSS_SELECTOR, "#goals li.goal").get_attribute("data-done") == "true"
 
 
