@@ -102,9 +102,13 @@ def in_viewport(browser, element) -> bool:
         "const r = arguments[0].getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0;", element)
 
 
-def test_on_a_phone_the_menu_folds_and_the_first_action_and_all_severities_are_above_the_fold(web, browser):
+def test_on_a_phone_the_menu_folds_and_the_days_figures_the_first_action_and_all_severities_are_above_the_fold(web, browser):
     browser.set_window_size(*PHONE)
     browser.get(web.link())
+    # Issue 40: the day's steps, sleep and heart rate are above the fold on a phone, and still
+    # the first symptom to log.
+    for f in ("fig-steps", "fig-sleep", "fig-heart-rate"):
+        assert in_viewport(browser, browser.find_element(By.ID, f)), f
     # The window's inner height is what counts: the fold.
     assert browser.execute_script("return window.innerWidth") <= PHONE[0]
     wide = browser.find_element(By.CSS_SELECTOR, "nav.nav-wide")
@@ -135,6 +139,11 @@ def test_on_a_phone_the_menu_folds_and_the_first_action_and_all_severities_are_a
     browser.set_window_size(*DESKTOP)
     browser.get(browser.current_url)
     assert browser.find_element(By.CSS_SELECTOR, "nav.nav-wide").is_displayed()
+    # Issue 40: at 1280 px the person's pages are one row, Notes among them (the setup pages sit
+    # beside the title).
+    tops = browser.execute_script("return [...document.querySelectorAll('nav[aria-label=Main] a')].map(a => a.getBoundingClientRect().top)")
+    labels = [a.text for a in browser.find_elements(By.CSS_SELECTOR, "nav[aria-label=Main] a")]
+    assert len(set(tops)) == 1 and "Notes" in labels, (tops, labels)
     assert not browser.find_element(By.CSS_SELECTOR, "details.nav-narrow").is_displayed()
     no_axe_violations(browser, "/symptoms/log at 1280")
     shot(browser, "symptom-severity-1280")
