@@ -103,7 +103,7 @@ struct DayPage: Sendable {
         doses = summary.doses.isEmpty ? nil : DoseList(summary.doses.map { ($0.dose, $0.medication) }, back: back)
         self.symptoms = symptoms.isEmpty ? nil : EntryList.symptoms(symptoms, id: "symptoms", back: back)
         scores = symptoms.isEmpty ? [] : entries.scores.filter { $0.scope == .category && $0.score > 0 }.map {
-            "\($0.name): \($0.score) (\($0.entries) \($0.entries == 1 ? "entry" : "entries"))"
+            "\(Format.groupName($0.name)): \($0.score) (\($0.entries) \($0.entries == 1 ? "entry" : "entries"))"
         }
         hasScores = !scores.isEmpty
         lifestyle = entries.lifestyle.isEmpty ? nil : EntryList.lifestyle(entries.lifestyle, back: back)

@@ -228,6 +228,20 @@ extension TestResponse {
         }
     }
 
+    /// Issue 40: the day's score of a symptom logged without a group is "No group chosen", not
+    /// the store's "All Symptoms", and the score says what it adds up.
+    @Test func aDaysScoreIsNamedInPlainWords() async throws {
+        let web = try WebFixture()
+        _ = try web.journal().logSymptom(SymptomLog(symptom: "Headache", severity: .moderate))
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let html = try await client.execute(uri: "/day", method: .get, headers: WebFixture.headers(session)).text
+            #expect(html.contains("<ul id=\"scores\"><li>No group chosen: 2 (1 entry)</li></ul>"))
+            #expect(html.contains("added up per group: mild 1, moderate 2, severe 3, debilitating 4."))
+            #expect(!html.contains("All Symptoms"))
+        }
+    }
+
     @Test func anAddressThatIsNoDateIsNoSuchDay() async throws {
         let web = try WebFixture()
         let session = try web.session()
