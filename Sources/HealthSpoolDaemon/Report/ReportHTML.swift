@@ -77,9 +77,11 @@ public enum ReportHTML {
         open("symptoms", "Symptoms", &h)
         h.raw("<p class=\"hint\">A day's score is the sum of its entries' severities: mild 1, moderate 2, severe 3, debilitating 4.</p>")
         for (i, c) in r.symptoms.enumerated() {
-            h.raw("<div class=\"keep\"><h3>"); h.text(c.category.name); h.raw("</h3>")
-            h.raw(ReportChart.bars(c.category.daily.map(Double.init), days: r.days, label: "Daily score of \(c.category.name)", id: "sym\(i)"))
-            h.raw(table("Symptoms of \(HTMLText.escape(c.category.name))") + "<thead><tr><th scope=\"col\">Symptom</th><th scope=\"col\" class=\"num\">Entries</th><th scope=\"col\" class=\"num\">Days</th>")
+            // The store's group of symptoms logged without one, in words (issue 40).
+            let name = c.category.name == SymptomEntry.defaultCategory ? "Symptoms without a group" : c.category.name
+            h.raw("<div class=\"keep\"><h3>"); h.text(name); h.raw("</h3>")
+            h.raw(ReportChart.bars(c.category.daily.map(Double.init), days: r.days, label: "Daily score of \(name)", id: "sym\(i)"))
+            h.raw(table("Symptoms of \(HTMLText.escape(name))") + "<thead><tr><th scope=\"col\">Symptom</th><th scope=\"col\" class=\"num\">Entries</th><th scope=\"col\" class=\"num\">Days</th>")
             h.raw("<th scope=\"col\" class=\"num\">Total score</th><th scope=\"col\" class=\"num\">Highest day</th><th scope=\"col\">Worst days</th>")
             h.raw("<th scope=\"col\">Parts of the day</th></tr></thead><tbody>")
             func row(_ s: ScoreFigures, all: Bool) {
