@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import consume, wait_until
+from test_web import listening, web  # noqa: F401 (fixtures)
 
 fhir_bundle = pytest.importorskip("fhir.resources.R4B.bundle")
 fhir_observation = pytest.importorskip("fhir.resources.R4B.observation")
@@ -103,7 +104,7 @@ def make_year(hs):
     for i in range(0, 360, 30):
         d = start + datetime.timedelta(days=i)
         run("measure", "bp", f"{120 + i % 15}/{80 + i % 7}", "--at", f"{d} 09:00")
-        run("measure", "glucose", "5.6", "--at", f"{d} 09:05")
+        run("measure", "glucose", "101", "--at", f"{d} 09:05")
     rows = []
     for i in range(0, 360, 3):
         d = start + datetime.timedelta(days=i)
@@ -119,7 +120,7 @@ def make_year(hs):
 
 def test_a_years_report_fhir_validates_is_0600_and_a_second_export_keeps_the_ids(hs, tmp_path):
     make_year(hs)
-    hs.run("config", "set", "report.name", "Alice Example", env=UTC)
+    hs.env["HEALTHSPOOL_REPORT_NAME"] = "Alice Example"
     out = tmp_path / "year.fhir.json"
     args = ("report", "--fhir", "--from", "2025-11-29", "--to", "2026-11-28", "--out", str(out))
     assert "wrote" in hs.run(*args, env=UTC).stdout
@@ -134,7 +135,7 @@ def test_a_years_report_fhir_validates_is_0600_and_a_second_export_keeps_the_ids
     # Heart rate past 60 readings: a day each, with its period.
     assert fhirpathpy.evaluate(bundle, "Bundle.entry.resource.where(code.coding.code contains '8867-4').all(effectivePeriod.exists())") == [True]
     adherence = fhirpathpy.evaluate(
-        bundle, "Bundle.entry.resource.where(resourceType = 'MedicationStatement').extension.extension.where(url = 'taken').value")
+        bundle, "Bundle.entry.resource.where(resourceType = 'MedicationStatement').extension.extension.where(url = 'taken').valueInteger")
     assert adherence == [40]
     # The same period again: the same resources, by id.
     again = tmp_path / "again.fhir.json"
@@ -173,3 +174,22 @@ def test_a_daemon_with_gateway_format_fhir_delivers_valid_observations_into_kafk
     hs.run("symptom", "delete", entry_id)
     assert wait_until(lambda: any(v is None and k.get("id") == entry_id
                                   for k, v, _ in consume(kafka, topic, 25, timeout=2) if isinstance(k, dict)), 60)
+
+
+def test_the_summary_page_offers_the_fhir_file_with_its_one_line_and_it_validates(web):
+    cookie, _ = web.session()
+    web.hs.run("symptom", "log", "headache", "--severity", "mild", "--at", "2026-03-03T08:00")
+    web.hs.run("measure", "bp", "128/82", "--at", "2026-03-03 08:00")
+    r, body = web.request("GET", "/report?from=2026-03-02&to=2026-03-08", {"Cookie": cookie})
+    assert r.status == 200
+    page = body.decode()
+    assert 'href="/report/fhir?from=2026-03-02&amp;to=2026-03-08"' in page or 'href="/report/fhir?from=2026-03-02&to=2026-03-08"' in page
+    assert "For your clinic’s records system; your doctor may ask for it." in page
+    r, _ = web.request("GET", "/report/fhir?from=2026-03-02&to=2026-03-08")
+    assert r.status == 401, "the file needs the session, like the page"
+    r, data = web.request("GET", "/report/fhir?from=2026-03-02&to=2026-03-08", {"Cookie": cookie})
+    assert r.status == 200 and r.getheader("Content-Type").startswith("application/fhir+json")
+    assert r.getheader("Content-Disposition") == 'attachment; filename="health-summary-2026-03-02-to-2026-03-08.fhir.json"'
+    bundle = json.loads(data)
+    check_bundle(bundle)
+    assert fhirpathpy.evaluate(bundle, "Bundle.entry.resource.where(code.coding.code contains '85354-9').count()") == [1]
