@@ -95,6 +95,13 @@ import Testing
         #expect(GatewayFormat.fhir.contentType == "application/vnd.kafka.json.v2+json")
     }
 
+    @Test func aValueJSONCannotHoldIsSaidToBeMissing() {
+        let o = FHIRObservation.sample(id: SampleID(bytes: Array(repeating: 1, count: 16)), type: "heartRate", value: .nan, unit: "count/min",
+                                       start: now, end: now, source: nil, subject: .user("alice"))
+        #expect(o["valueQuantity"] == nil)
+        #expect(o["dataAbsentReason"]?["coding"]?.arrayValue?.first?["code"]?.stringValue == "not-a-number")
+    }
+
     @Test func v3RecordsCarryObservationsAndATombstoneIsTheKeyAlone() throws {
         let batch = EncodedBatch()
         batch.fhirUser = "alice"

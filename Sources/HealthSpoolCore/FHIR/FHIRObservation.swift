@@ -38,7 +38,13 @@ public enum FHIRObservation {
         m.append(effective(start, end))
         if let source, !source.isEmpty { m.append(("device", .object([("display", .string(source))]))) }
         let ucum = FHIRMapping.ucumCode(unit) == nil && !c.isLOINC ? nil : c.unit
-        m.append(("valueQuantity", FHIRJSON.quantity(value * c.factor, ucum: ucum, unitText: ucum == nil ? unit : nil)))
+        if value.isFinite {
+            m.append(("valueQuantity", FHIRJSON.quantity(value * c.factor, ucum: ucum, unitText: ucum == nil ? unit : nil)))
+        } else {
+            // JSON has no NaN or infinity: the value is said to be missing, as FHIR says it.
+            m.append(("dataAbsentReason", FHIRJSON.concept([FHIRJSON.coding("http://terminology.hl7.org/CodeSystem/data-absent-reason",
+                                                                            "not-a-number", "Not a Number (NaN)")])))
+        }
         return .object(m)
     }
 
