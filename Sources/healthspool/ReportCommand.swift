@@ -16,7 +16,14 @@ struct ReportCommand: ParsableCommand {
             be e-mailed or opened years later, and prints on A4 or Letter with a section per page. It is written with \
             mode 0600 and is never sent to the gateway. The web interface shows the same summary at /report.
 
-            --fhir writes the same period as one FHIR R4 Bundle of type document, for a clinic's records system: an             International Patient Summary (a Composition with sections for vital signs, medications, allergies, problems,             results, the symptom history, activity and sleep), a Patient with only the name set in report.name, vital             signs as Observations with LOINC codes and UCUM units (blood glucose in journal.glucose_unit), steps per day             and sleep per night with their periods, the journal's medications as MedicationStatements with their             adherence, and its symptom entries as Observations with their severity. Ids are stable: the same period             written again replaces, not doubles, what the clinic holds. Written with mode 0600; nothing is sent anywhere.
+            --fhir writes the same period as one FHIR R4 Bundle of type document, for a clinic's records system: an \
+            International Patient Summary (a Composition with sections for vital signs, medications, allergies, \
+            problems, results, the symptom history, activity and sleep), a Patient with only the name set in \
+            report.name, vital signs as Observations with LOINC codes and UCUM units (blood glucose in \
+            journal.glucose_unit), steps per day and sleep per night with their periods, the journal's medications as \
+            MedicationStatements with their adherence, and its symptom entries as Observations with their severity. Ids \
+            are stable: the same period written again replaces, not doubles, what the clinic holds. Written with mode \
+            0600; nothing is sent anywhere.
             """)
     @OptionGroup var common: CommonOptions
     @Option(help: ArgumentHelp("The first day, YYYY-MM-DD (default: 29 days before --to).", valueName: "DATE"), completion: Completions.dates)
