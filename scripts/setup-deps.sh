@@ -6,7 +6,8 @@
 # for the location keep-alive tests; desktop-file-utils to check the desktop entry; faketime
 # to start the daemon just before midnight for the journal scheduler tests; poppler-utils
 # (pdftotext, pdfinfo) to read the printed doctor's summary; gnome-keyring and libsecret-tools
-# (secret-tool) for the keyring tests, checked with PyPI secretstorage).
+# (secret-tool) for the keyring tests, checked with PyPI secretstorage; PyPI fhir.resources and
+# fhirpathpy to validate the FHIR files and records on their own, tests/requirements.txt).
 # Installs only what is missing, so a second run is quick.
 set -euo pipefail
 

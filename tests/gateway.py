@@ -438,7 +438,8 @@ class Gateway:
                 if value is None:
                     self.tombstones.append(key)
                 else:
-                    self.samples.append(value["sample"])
+                    # healthspool's envelope holds the sample; a FHIR format's value is the resource itself.
+                    self.samples.append(value["sample"] if "sample" in value else value)
                 n = len(self.samples) + len(self.tombstones) - 1
             out.append(Meta(0, n))
             futures.append(self.producer.send(topic, key=key, value=value) if self.producer else None)

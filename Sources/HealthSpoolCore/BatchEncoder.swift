@@ -21,14 +21,36 @@ public enum GatewayFormat: String, CaseIterable, Sendable {
     case confluentV2 = "confluent-v2"
     /// Confluent REST Proxy v3: `POST /v3/clusters/{cluster}/topics/{topic}/records`, concatenated records.
     case confluentV3 = "confluent-v3"
+    /// Confluent REST Proxy v2, each record's value a FHIR R4 resource (`FHIRObservation`).
+    case fhir
+    /// Confluent REST Proxy v3, each record's value a FHIR R4 resource.
+    case fhirV3 = "fhir-v3"
+
+    /// The envelope spoken on the wire: `json`, `confluentV2` or `confluentV3` (the `fhir`
+    /// formats travel in the Confluent ones).
+    public var wire: GatewayWire {
+        switch self {
+        case .json: .json
+        case .confluentV2, .fhir: .confluentV2
+        case .confluentV3, .fhirV3: .confluentV3
+        }
+    }
+
+    /// Whether each record's value is a FHIR resource instead of healthspool's own object.
+    public var carriesFHIR: Bool { self == .fhir || self == .fhirV3 }
 
     /// The request's `Content-Type`.
     public var contentType: String {
-        switch self {
-        case .json, .confluentV3: "application/json"
+        switch wire {
         case .confluentV2: "application/vnd.kafka.json.v2+json"
+        default: "application/json"
         }
     }
+}
+
+/// The envelope a `GatewayFormat` travels in.
+public enum GatewayWire: Sendable {
+    case json, confluentV2, confluentV3
 }
 
 /// Who is sending: the envelope fields every batch carries.
@@ -55,7 +77,10 @@ public enum BatchEncoder {
     /// The body for `samples` in `format`, stamped with `now`.
     public static func encode(_ samples: some Collection<StoredSample>, format: GatewayFormat, envelope: BatchEnvelope,
                               now: Timestamp) -> [UInt8] {
-        EncodedBatch(samples).body(0..<samples.count, format: format, envelope: envelope, now: now)
+        let batch = EncodedBatch(capacity: samples.count * 512 + 256)
+        if format.carriesFHIR { batch.fhirUser = envelope.userId }
+        for s in samples { batch.append(s) }
+        return batch.body(0..<samples.count, format: format, envelope: envelope, now: now)
     }
 }
 

@@ -55,6 +55,9 @@ public final class EncodedBatch: @unchecked Sendable {
     private var createdAtPiece: [UInt8] = []
     /// The last day a timestamp fell on (timestamps in a batch share days).
     private var lastDay: (days: Int64, date: CivilDate)?
+    /// Set (to the user id) before the first append: each sample is encoded as a FHIR R4
+    /// resource (`FHIRObservation`) for the gateway's `fhir` formats, not as healthspool's object.
+    public var fhirUser: String?
 
     public init(capacity: Int = 64 << 10) {
         (storage, self.capacity) = BatchBuffers.take(atLeast: max(capacity, 256) + Self.headroom)
@@ -117,6 +120,11 @@ public final class EncodedBatch: @unchecked Sendable {
     /// (0: none, a measurement) and whether it is a tombstone (`deleted`).
     public func append(rowID: Int64, id: SampleID, value: Double, unit: UnsafeRawBufferPointer, start: Timestamp, end: Timestamp,
                        metadata: UnsafeRawBufferPointer, createdAt: Int64, version: Int = 0, deleted: Bool = false) {
+        if let fhirUser {
+            appendFHIR(rowID: rowID, id: id, value: value, unit: String(decoding: unit, as: UTF8.self), start: start, end: end,
+                       metadata: String(decoding: metadata, as: UTF8.self), user: fhirUser, version: version, deleted: deleted)
+            return
+        }
         if unitPiece.isEmpty || unit.count != unitText.count
             || (unit.count > 0 && unitText.withUnsafeBytes { memcmp($0.baseAddress!, unit.baseAddress!, unit.count) } != 0) {
             var w = JSONWriter(capacity: 48)
@@ -173,6 +181,28 @@ public final class EncodedBatch: @unchecked Sendable {
         tombstones.append(deleted && version > 0)
     }
 
+    /// Appends a sample as a FHIR resource: an Observation by `FHIRMapping`, a journal record by
+    /// `FHIRObservation.journalRecord`. A tombstone's value is never sent (its record is the deletion).
+    private func appendFHIR(rowID: Int64, id: SampleID, value: Double, unit: String, start: Timestamp, end: Timestamp,
+                            metadata: String, user: String, version: Int, deleted: Bool) {
+        let type = typeName ?? ""
+        let resource: JSONValue = version > 0
+            ? FHIRObservation.journalRecord(id: id, type: type, value: value, unit: unit, start: start, end: end,
+                                            metadata: metadata, subject: .user(user))
+            : FHIRObservation.sample(id: id, type: type, value: value, unit: unit, start: start, end: end,
+                                     source: source?.name, subject: .user(user))
+        var w = JSONWriter(capacity: 512)
+        w.value(resource)
+        reserve(w.bytes.count + 1)
+        if !ends.isEmpty { put(0x2C) }
+        put(w.bytes)
+        ends.append(used)
+        rowIDs.append(rowID)
+        ids.append(id)
+        versions.append(version)
+        tombstones.append(deleted && version > 0)
+    }
+
     /// The request body for samples `range` of the batch.
     public func body(_ range: Range<Int>, format: GatewayFormat, envelope: BatchEnvelope, now: Timestamp) -> [UInt8] {
         withBody(range, format: format, envelope: envelope, now: now) { Array($0) }
@@ -183,6 +213,12 @@ public final class EncodedBatch: @unchecked Sendable {
     public func withBody<R, E: Error>(_ range: Range<Int>, format: GatewayFormat, envelope: BatchEnvelope, now: Timestamp,
                                       _ use: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         switch format {
+        case .fhir, .fhirV3:
+            // The resource is the record's value: no healthspool envelope around it.
+            return try records(range, RecordPieces(format: format, envelope: envelope, valueOpen: Array(
+                (format == .fhir ? ",\"value\":" : ",\"value\":{\"type\":\"JSON\",\"data\":").utf8)),
+                prefix: format == .fhir ? Array("{\"records\":[".utf8) : [], separator: format == .fhir ? 0x2C : 0x0A,
+                suffix: format == .fhir ? Array("]}".utf8) : [], use)
         case .json:
             var head = JSONWriter(capacity: 128)
             head.raw("{\"deviceId\":"); head.string(envelope.deviceId)
@@ -333,15 +369,17 @@ struct RecordPieces {
         head.raw("{\"userId\":"); head.string(envelope.userId); head.raw(",\"id\":")
         entryKeyHead = head.bytes
         self.valueOpen = valueOpen
-        if format == .confluentV3 {
+        // A FHIR resource is the value itself: one brace fewer to close.
+        let fhir = format.carriesFHIR
+        if format.wire == .confluentV3 {
             keyOpen = Array("{\"key\":{\"type\":\"JSON\",\"data\":".utf8)
             keyClose = Array("}".utf8)
-            close = Array("}}}".utf8)
+            close = Array((fhir ? "}}" : "}}}").utf8)
             tombstoneTail = Array("}".utf8)
         } else {
             keyOpen = Array("{\"key\":".utf8)
             keyClose = []
-            close = Array("}}".utf8)
+            close = Array((fhir ? "}" : "}}").utf8)
             tombstoneTail = Array(",\"value\":null}".utf8)
         }
     }

@@ -100,3 +100,12 @@ extension Configuration: CustomStringConvertible, CustomDebugStringConvertible {
     public var description: String { "Configuration(state: \(stateDir), spool: \(spool.path))" }
     public var debugDescription: String { description }
 }
+
+extension Configuration {
+    /// What names the person in the FHIR file's stable ids: the user id and the device id sent to
+    /// the gateway (never their name, which may change).
+    public var fhirPatientKey: String {
+        let e = Self.envelope(settings)
+        return e.userId + "@" + e.deviceId
+    }
+}

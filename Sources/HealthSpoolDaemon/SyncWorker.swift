@@ -75,11 +75,11 @@ private final class Prefetch: Sendable {
     /// Nil until read.
     private let result = Lock<Result<EncodedBatch, Error>?>(nil)
 
-    init(store: SampleStore, queue: DispatchQueue, type: String, limit: Int, after: Int64, dense: Bool) {
+    init(store: SampleStore, queue: DispatchQueue, type: String, limit: Int, after: Int64, dense: Bool, fhirUser: String?) {
         let connection = BackgroundConnection(store: store)
         let result = self.result
         queue.async {
-            let read = Result { try connection.store.queuedBatch(type: type, limit: limit, afterRowID: after, dense: dense) }
+            let read = Result { try connection.store.queuedBatch(type: type, limit: limit, afterRowID: after, dense: dense, fhirUser: fhirUser) }
             result.withLock(wake: true) { $0 = read }
         }
     }
@@ -326,10 +326,11 @@ public final class SyncWorker: Sendable {
         }
         var cursor: Int64 = 0
         var prefetched: Prefetch?
+        let fhirUser = config.endpoint.format.carriesFHIR ? config.envelope.userId : nil
         var limit = config.sizing.limit(lastRequestSeconds: lastRequestSeconds.withLock { $0 })
         while !isStopping || result.requests == 0 {
             let batch: EncodedBatch
-            do { batch = try prefetched?.wait() ?? store.queuedBatch(type: type, limit: limit, afterRowID: cursor) } catch {
+            do { batch = try prefetched?.wait() ?? store.queuedBatch(type: type, limit: limit, afterRowID: cursor, fhirUser: fhirUser) } catch {
                 result.error = .badResponse("local store: \(error)")
                 break
             }
@@ -342,7 +343,7 @@ public final class SyncWorker: Sendable {
             // The next batch's size is decided before this one is sent: by the request before it.
             limit = config.sizing.limit(lastRequestSeconds: lastRequestSeconds.withLock { $0 })
             prefetched = Prefetch(store: background, queue: st.backgroundQueue, type: type, limit: limit,
-                                  after: cursor, dense: dense)
+                                  after: cursor, dense: dense, fhirUser: fhirUser)
             let outcome = client.deliver(batch, envelope: config.envelope, now: clock())
             result.requests += outcome.requests
             result.newConnections += outcome.newConnections

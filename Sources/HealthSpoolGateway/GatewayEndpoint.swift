@@ -31,7 +31,7 @@ public struct GatewayEndpoint: Sendable, Equatable {
     /// The URL requests are POSTed to.
     public var requestURL: String {
         let base = baseURL
-        switch format {
+        switch format.wire {
         case .json: return url
         case .confluentV2: return base + "/topics/" + topic
         case .confluentV3: return base + "/v3/clusters/" + cluster + "/topics/" + topic + "/records"
@@ -48,7 +48,7 @@ public struct GatewayEndpoint: Sendable, Equatable {
     /// The topic's metadata: `GET /topics/{topic}` (v2) or `GET /v3/clusters/{c}/topics/{topic}`
     /// (v3); nil for json.
     public var topicURL: String? {
-        switch format {
+        switch format.wire {
         case .json: nil
         case .confluentV2: baseURL + "/topics/" + topic
         case .confluentV3: baseURL + "/v3/clusters/" + cluster + "/topics/" + topic
@@ -64,7 +64,7 @@ public struct GatewayEndpoint: Sendable, Equatable {
 
     /// Accept, User-Agent and authentication: the headers every request carries.
     public func requestHeaders() throws(GatewayError) -> [String] {
-        var h = [format == .confluentV2 ? "Accept: application/vnd.kafka.v2+json, application/json" : "Accept: application/json",
+        var h = [format.wire == .confluentV2 ? "Accept: application/vnd.kafka.v2+json, application/json" : "Accept: application/json",
                  "User-Agent: healthspool/\(HealthSpoolVersion.current)"]
         switch auth {
         case .none: break

@@ -39,7 +39,7 @@ public enum GatewayProbe {
         switch r.status {
         case 200..<300:
             return Verdict(ok: true, message: "ok: reached \(endpoint.baseURL) over TLS, credentials accepted, topic '\(endpoint.topic)' exists")
-        case 404 where endpoint.format == .confluentV3:
+        case 404 where endpoint.format.wire == .confluentV3:
             let clusterURL = endpoint.baseURL + "/v3/clusters/" + endpoint.cluster
             if let c = try? http.get(url: clusterURL, headers: (try? endpoint.requestHeaders()) ?? []), c.status == 404 {
                 let known = (try? http.get(url: endpoint.baseURL + "/v3/clusters", headers: (try? endpoint.requestHeaders()) ?? []))

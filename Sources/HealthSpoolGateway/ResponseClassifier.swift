@@ -54,7 +54,7 @@ public enum ResponseClassifier {
         let message = code.map { $0 == status ? text : "error \($0)\(text.isEmpty ? "" : ", " + text)" } ?? text
 
         if (200..<300).contains(status) {
-            switch format {
+            switch format.wire {
             case .json:
                 return .perRecord(Array(repeating: .accepted, count: count))
             case .confluentV2:

@@ -32,3 +32,31 @@ extension SampleStore {
         return try s.step() ? s.int(0) : nil
     }
 }
+
+extension SampleStore {
+    /// A reading as a record of it needs it: the sample's id, its start in its own offset, its value.
+    public struct IdentifiedReading: Sendable, Equatable {
+        public var id: SampleID
+        public var start: Timestamp
+        public var value: Double
+    }
+
+    /// The live samples of `type` that start in `from..<to`, oldest first, with their ids (the
+    /// doctor's summary lists these one by one; its FHIR file names them by id).
+    public func identifiedReadings(type: String, from: Int64, to: Int64) throws(StoreError) -> [IdentifiedReading] {
+        guard let id = try typeID(type, create: false) else { return [] }
+        let s = try cached("""
+            SELECT id, start_ms, start_off, value FROM samples
+            WHERE type = ?1 AND start_ms >= ?2 AND start_ms < ?3 AND deleted = 0 ORDER BY start_ms
+            """)
+        s.bind(1, id); s.bind(2, from); s.bind(3, to)
+        defer { s.reset() }
+        var out: [IdentifiedReading] = []
+        while try s.step() {
+            out.append(IdentifiedReading(id: s.id(0) ?? SampleID(bytes: [UInt8](repeating: 0, count: 16)),
+                                         start: Timestamp(millis: s.int(1), utcOffsetSeconds: Int32(truncatingIfNeeded: s.int(2))),
+                                         value: s.double(3)))
+        }
+        return out
+    }
+}

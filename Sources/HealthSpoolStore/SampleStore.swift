@@ -588,8 +588,11 @@ public final class SampleStore {
     /// `Sample` is built, and metadata goes out as the JSON text it is stored as. `dense` says
     /// the type's rows past `afterRowID` likely lie close together (the previous batch did):
     /// they are then read by walking the table instead of through the queue index.
-    public func queuedBatch(type: String, limit: Int, afterRowID: Int64 = 0, dense: Bool = false) throws(StoreError) -> EncodedBatch {
+    /// `fhirUser` (the gateway's `fhir` formats): each row is encoded as a FHIR resource for that user.
+    public func queuedBatch(type: String, limit: Int, afterRowID: Int64 = 0, dense: Bool = false,
+                            fhirUser: String? = nil) throws(StoreError) -> EncodedBatch {
         let batch = EncodedBatch(capacity: min(limit, 4096) * 480 + 256)
+        batch.fhirUser = fhirUser
         guard let id = try typeID(type, create: false) else { return batch }
         batch.setType(type)
         let s = dense ? queuedBatchScanStmt : queuedBatchStmt

@@ -35,6 +35,8 @@ struct ReportPage: Sendable {
     let reportBody: String
     /// The name printed on it (`report.name`), "" when none: set in the page's own form.
     let name: String
+    /// The same period as a FHIR file (`/report/fhir`).
+    let fhirHref: String
 
     /// The quick choices: days in the period (ending today), label.
     static let choices: [(Int, String)] = [(30, "Last 30 days"), (91, "Last 3 months"), (365, "Last year")]
@@ -52,6 +54,7 @@ struct ReportPage: Sendable {
         keptQuestions = view.questions
         reportBody = ReportHTML.body(view.report)
         name = view.report.name ?? ""
+        fhirHref = "/report/fhir?from=\(from)&to=\(to)"
     }
 
     /// Sets the name printed on the summary (`report.name`, as in healthspool.conf); empty: none.
@@ -72,6 +75,19 @@ struct ReportPage: Sendable {
             return .dates(from: query["from"].flatMap { $0.isEmpty ? nil : $0 }, to: query["to"].flatMap { $0.isEmpty ? nil : $0 })
         }
         return .standard
+    }
+
+    /// The FHIR file of the period `from`–`to` of the query (`healthspool report --fhir`): its
+    /// file name and its text. Made here and handed to the person's own browser only.
+    static func fhirFile(_ ctx: Configuration, store: LentStore, query: Form) throws -> (name: String, text: String) {
+        let reports = VisitReports(journal: try store.records())
+        let now = DaemonClock.now()
+        let period = try reports.period(from: query["from"].flatMap { $0.isEmpty ? nil : $0 },
+                                        to: query["to"].flatMap { $0.isEmpty ? nil : $0 }, now: now)
+        let document = try reports.fhirDocument(from: period.from, to: period.to, now: now, patientKey: ctx.fhirPatientKey)
+        var w = JSONWriter(capacity: 1 << 20)
+        w.value(document.bundle)
+        return ("health-summary-\(period.from)-to-\(period.to).fhir.json", w.text + "\n")
     }
 
     static func render(store: LentStore, query: Form, csrf: FormKeys) throws -> String {

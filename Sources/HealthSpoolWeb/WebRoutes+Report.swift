@@ -7,6 +7,18 @@ extension WebRoutes {
     /// (its script is an embedded asset, `Assets/report.js`).
     func addReportPages(_ router: Router<WebContext>) {
         router.get("/report") { r, c in try await page(r, c) { _, store, q, csrf in try ReportPage.render(store: store, query: q, csrf: csrf) } }
+        // The FHIR file of the period shown: a download, made on a reader's thread.
+        router.get("/report/fhir") { r, c in
+            let query = pageQuery(r, c)
+            let current = configuration
+            let file = try await store.lease(.read) { lease in
+                let ctx = current.value
+                return try ReportPage.fhirFile(ctx, store: try lease.uses(ctx), query: query)
+            }
+            var response = Page.respond(.ok, file.text, type: "application/fhir+json; charset=utf-8")
+            response.headers[.contentDisposition] = "attachment; filename=\"\(file.name)\""
+            return response
+        }
         router.post("/report/name") { r, c in try await action(r, c, ReportPage.saveName) }
         router.get("/static/report.css") { _, _ in
             var r = Page.respond(.ok, ReportHTML.css, type: "text/css; charset=utf-8")

@@ -30,9 +30,9 @@ struct GatewaySet: ParsableCommand {
     )
     @OptionGroup var common: CommonOptions
     @Argument(help: "The gateway's https:// URL (the REST proxy base URL for confluent-v2/v3).") var url: String
-    @Option(help: "Wire format: json, confluent-v2 or confluent-v3.", completion: Completions.formats) var format: String?
-    @Option(help: "Kafka topic (confluent-v2/v3).") var topic: String?
-    @Option(help: "Kafka cluster id (confluent-v3).") var cluster: String?
+    @Option(help: "Wire format: json, confluent-v2, confluent-v3, fhir (FHIR R4 resources in Confluent v2 records) or fhir-v3 (in v3 records).", completion: Completions.formats) var format: String?
+    @Option(help: "Kafka topic (confluent-v2/v3, fhir, fhir-v3).") var topic: String?
+    @Option(help: "Kafka cluster id (confluent-v3, fhir-v3).") var cluster: String?
     @Option(name: .customLong("ca-file"), help: "PEM file of CA certificates to trust (a private CA).", completion: .file()) var caFile: String?
     @Option(help: "Public-key pin: sha256//BASE64.") var pin: String?
     @Option(help: "Authentication: none, api-key, basic or bearer.", completion: Completions.auth) var auth: String?
@@ -128,8 +128,8 @@ struct GatewayShow: ParsableCommand {
         }
         print("url:         \(url)")
         print("format:      \(s.gatewayFormat.rawValue)")
-        if s.gatewayFormat != .json { print("topic:       \(s.gatewayTopic)") }
-        if s.gatewayFormat == .confluentV3 { print("cluster:     \(s.gatewayCluster)") }
+        if s.gatewayFormat.wire != .json { print("topic:       \(s.gatewayTopic)") }
+        if s.gatewayFormat.wire == .confluentV3 { print("cluster:     \(s.gatewayCluster)") }
         print("ca file:     \(s.gatewayCAFile ?? "(system CAs)")")
         if let pin = s.gatewayPin { print("pin:         \(pin)") }
         let place = s.gatewayAuth == .none ? SecretPlace.none

@@ -71,7 +71,7 @@ import Testing
         let batch = EncodedBatch(capacity: 256)
         for s in samples { batch.append(s) }
         #expect(batch.count == 40 && batch.rowIDs == samples.map(\.rowID))
-        for format in GatewayFormat.allCases {
+        for format in GatewayFormat.native {
             let whole = batch.body(0..<40, format: format, envelope: envelope, now: now)
             #expect(whole == EncodedBatch(samples).body(0..<40, format: format, envelope: envelope, now: now))
         }

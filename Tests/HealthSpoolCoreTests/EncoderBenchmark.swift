@@ -43,7 +43,7 @@ import Testing
     /// Encode+body in each format, then the narrowing; seconds of CPU each, and a fold of the bytes.
     func run<F: EncoderForm>(_: F.Type, rows: [EncoderRow]) -> (encode: [Double], narrow: Double, fold: Int) {
         var fold = 0, encode: [Double] = []
-        for format in GatewayFormat.allCases {
+        for format in GatewayFormat.native {
             let t0 = Self.cpu()
             for at in stride(from: 0, to: rows.count, by: Self.batch) {
                 let b = F(capacity: min(Self.batch, 4096) * 480 + 256)

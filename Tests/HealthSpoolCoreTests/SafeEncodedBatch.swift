@@ -172,6 +172,8 @@ final class SafeEncodedBatch: @unchecked Sendable {
             EncodedBatch.valueHead(envelope, now: now, into: &value)
             return try records(range, RecordPieces(format: format, envelope: envelope, valueOpen: value.bytes),
                                prefix: [], separator: 0x0A, suffix: [], use)
+        case .fhir, .fhirV3:
+            preconditionFailure("the safe form pins healthspool's own formats (GatewayFormat.native); FHIRBatchTests test the FHIR ones")
         }
     }
 
@@ -297,4 +299,9 @@ enum SafeJSONBytes {
             i -= 1
         } while n > 0
     }
+}
+
+extension GatewayFormat {
+    /// The formats whose records carry healthspool's own objects (the FHIR ones carry resources).
+    static let native: [GatewayFormat] = [.json, .confluentV2, .confluentV3]
 }

@@ -93,8 +93,10 @@ import Testing
     @Test func measurementsActivityAndNotes() throws {
         let r = try Self.report()
         #expect(r.measurements.map(\.kind) == ["bloodPressure", "heartRate"])
-        #expect(r.measurements[0].readings == [Reading(at: Self.t("2026-03-03 08:00"), value: 128, second: 82),
-                                               Reading(at: Self.t("2026-03-04 08:00"), value: 135, second: 85)])
+        #expect(r.measurements[0].readings.map { Reading(at: $0.at, value: $0.value, second: $0.second) }
+                == [Reading(at: Self.t("2026-03-03 08:00"), value: 128, second: 82), Reading(at: Self.t("2026-03-04 08:00"), value: 135, second: 85)])
+        // Each reading keeps its samples' ids (the FHIR file's resource ids).
+        #expect(r.measurements[0].readings.allSatisfy { $0.id != nil && $0.secondID != nil && $0.id != $0.secondID })
         #expect(r.measurements[1].readings.map(\.value) == [72])
         let a = try #require(r.activity)
         #expect(a.days.map(\.steps) == [nil, 5000, 7000, nil, nil, nil, nil])

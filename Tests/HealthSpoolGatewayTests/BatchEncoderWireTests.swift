@@ -47,7 +47,7 @@ import Testing
         let samples = stored(3)
         let body = BatchEncoder.encode(samples, format: format, envelope: envelope, now: Timestamp(millis: 1_767_225_605_000))
         let records: [JSONValue]
-        switch format {
+        switch format.wire {
         case .json:
             let v = try JSONParser.parse(body)
             #expect(v["userId"]?.stringValue == "al\"ice")

@@ -18,6 +18,10 @@ public struct VisitReport: Sendable {
     public var measurements: [MeasurementFigures] = []
     public var activity: ActivityFigures?
     public var notes: [NoteGroup] = []
+    /// The period's symptom entries one by one (for the FHIR file; the renderings use the figures).
+    public var symptomEntries: [SymptomEntry] = []
+    /// The unit blood glucose is shown in (`journal.glucose_unit`).
+    public var glucoseUnit = GlucoseUnit.mmolPerL
 
     /// The days of the period, `from` first.
     public var days: [CivilDate] {
@@ -102,6 +106,8 @@ public struct MedicationFigures: Sendable, Equatable {
     public var prescriber: String
     /// Doses logged in the period.
     public var taken: Int
+    /// The journal's id of the medication (the FHIR file's stable resource id comes from it).
+    public var id: Int64 = 0
     /// Doses due by its reminders and how they were taken; nil when no reminder is linked to it.
     public var adherence: AdherenceCount?
     /// The same by week (Monday first), oldest first.
@@ -138,6 +144,9 @@ public struct Reading: Sendable, Equatable {
     public var at: Timestamp
     public var value: Double
     public var second: Double?
+    /// The sample's id (and the diastolic sample's), for the FHIR file's resource ids.
+    public var id: SampleID? = nil
+    public var secondID: SampleID? = nil
 }
 
 /// A day's readings: lowest, mean and highest (blood pressure: of the systolic, and of the
@@ -173,6 +182,8 @@ public struct ActivityDay: Sendable, Equatable {
     public var steps: Double?
     public var asleepMinutes: Double?
     public var inBedMinutes: Double?
+    /// The nights' first start and last end (milliseconds), when the sleep figure has them.
+    public var night: Range<Int64>? = nil
 }
 
 /// The notes of one category in the period, oldest first.

@@ -8,31 +8,42 @@ extension VisitReports {
         ("oxygenSaturation", "Blood oxygen", "%"), ("bloodGlucose", "Blood glucose", "mg/dL"), ("bodyMass", "Weight", "kg"),
     ]
 
-    /// Each kind with readings in the period: its readings one by one up to
-    /// `MeasurementFigures.readingLimit`, else per day from the rollups (no sample read).
-    func measurementFigures(from: CivilDate, to: CivilDate) throws -> [MeasurementFigures] {
+    /// The other vital signs the FHIR file carries besides the summary's (`fhirBundle`).
+    static let otherVitalKinds: [(kind: String, title: String, unit: String)] = [
+        ("respiratoryRate", "Respiratory rate", "/min"), ("height", "Height", "cm"), ("bodyMassIndex", "Body mass index", "kg/m²"),
+        ("bodyTemperature", "Body temperature", "°C"),
+    ]
+
+    /// Each kind with readings in the period: its readings one by one (with their sample ids) up
+    /// to `MeasurementFigures.readingLimit`, else per day from the rollups (no sample read).
+    func measurementFigures(from: CivilDate, to: CivilDate,
+                            kinds: [(kind: String, title: String, unit: String)] = measurementKinds) throws -> [MeasurementFigures] {
         try store.ensureRollups()
         let (start, _) = WallClock.bounds(of: from, zone: zone)
         let (_, end) = WallClock.bounds(of: to, zone: zone)
-        let types = ["bloodPressureSystolic", "bloodPressureDiastolic", "heartRate", "oxygenSaturation", "bloodGlucose", "bodyMass"]
+        let types = kinds.flatMap { $0.kind == "bloodPressure" ? ["bloodPressureSystolic", "bloodPressureDiastolic"] : [$0.kind] }
         var rollups: [String: [DayRollup]] = [:]
         for r in try store.rollups(fromDay: from.daysSinceEpoch, toDay: to.daysSinceEpoch, figures: types) {
             rollups[r.figure, default: []].append(r)
         }
         var out: [MeasurementFigures] = []
-        for (kind, title, unit) in Self.measurementKinds {
+        for (kind, title, unit) in kinds {
             let main = kind == "bloodPressure" ? "bloodPressureSystolic" : kind
             let days = rollups[main] ?? []
             let count = days.reduce(0) { $0 + $1.count }
             guard count > 0 else { continue }
             var m = MeasurementFigures(kind: kind, title: title, unit: unit, count: count, readings: [], daily: [])
             if count <= MeasurementFigures.readingLimit {
-                let samples = try store.daySamples(type: main, from: start, to: end).filter { $0.start >= start && $0.start < end }
-                var second: [Int64: Double] = [:]
+                let samples = try store.identifiedReadings(type: main, from: start, to: end)
+                var second: [Int64: SampleStore.IdentifiedReading] = [:]
                 if kind == "bloodPressure" {
-                    for s in try store.daySamples(type: "bloodPressureDiastolic", from: start, to: end) { second[s.start] = s.value }
+                    for s in try store.identifiedReadings(type: "bloodPressureDiastolic", from: start, to: end) { second[s.start.millis] = s }
                 }
-                m.readings = samples.map { Reading(at: LocalDay.timestamp($0.start, in: zone), value: $0.value, second: second[$0.start]) }
+                m.readings = samples.map {
+                    let dia = second[$0.start.millis]
+                    return Reading(at: LocalDay.timestamp($0.start.millis, in: zone), value: $0.value, second: dia?.value, id: $0.id,
+                                   secondID: dia?.id)
+                }
             } else {
                 let diastolic = Dictionary((rollups["bloodPressureDiastolic"] ?? []).map { ($0.day, $0) }) { a, _ in a }
                 m.daily = days.filter { $0.count > 0 }.map { r in
@@ -61,6 +72,7 @@ extension VisitReports {
             if r.figure == "stepCount" { d.steps = r.value } else if let s = r.sleepFigure {
                 d.asleepMinutes = s.asleepMinutes > 0 ? s.asleepMinutes : nil
                 d.inBedMinutes = s.inBedMinutes > 0 ? s.inBedMinutes : nil
+                if s.end > s.start { d.night = s.start..<s.end }
             }
             byDay[r.day] = d
         }

@@ -54,6 +54,8 @@ public final class VisitReports {
         let symptomStore = SymptomJournalStore(store: store)
         let entries = try symptomStore.symptomEntries(from: from, to: to)
         r.symptoms = Self.symptomFigures(entries, days: r.days)
+        r.symptomEntries = entries.filter { !$0.deleted }
+        r.glucoseUnit = journal.settings.glucoseUnit
         r.factors = Self.factorFigures(entries, lifestyle: try symptomStore.lifestyleEntries(from: from, to: to), days: r.days)
         r.medications = try medicationFigures(start: start, end: end, now: now)
         r.measurements = try measurementFigures(from: from, to: to)
@@ -86,7 +88,7 @@ public final class VisitReports {
                 weeks = Adherence.byWeek(matched).map { WeekAdherence(week: $0.week, count: $0.count) }
             }
             return MedicationFigures(name: m.name, dose: m.dose, directions: m.directions, prescriber: m.prescriber,
-                                     taken: taken.count, adherence: adherence, weeks: weeks)
+                                     taken: taken.count, id: m.id, adherence: adherence, weeks: weeks)
         }
     }
 
