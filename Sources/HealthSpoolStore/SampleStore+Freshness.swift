@@ -106,6 +106,13 @@ extension SampleStore {
         return out
     }
 
+    /// Notes that the person was told `f` went quiet, unless samples arrived since it was read.
+    public func markNotified(_ f: SourceFreshness, at now: Timestamp) throws(StoreError) {
+        let s = try cached("UPDATE source_freshness SET notified_ms = ?4 WHERE source = ?1 AND type = ?2 AND arrived_ms = ?3")
+        s.bind(1, f.source); s.bind(2, f.type); s.bind(3, f.arrivedMillis); s.bind(4, now.millis)
+        try s.run()
+    }
+
     /// Writes one source's freshness.
     public func saveFreshness(_ f: SourceFreshness) throws(StoreError) {
         let s = try cached("""
