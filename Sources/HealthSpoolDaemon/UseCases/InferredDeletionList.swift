@@ -10,6 +10,24 @@ public enum InferredDeletionList {
         public var types: [String]
     }
 
+    /// One inferred deletion as a page shows it.
+    public struct Line: Sendable, Equatable {
+        public var id: SampleID
+        public var type: String
+        public var start: Timestamp
+        /// When the export that no longer held it was imported.
+        public var found: Timestamp
+        public var state: SampleStore.InferredDeletion.State
+
+        public init(_ d: SampleStore.InferredDeletion) {
+            id = d.key.id
+            type = d.key.type
+            start = Timestamp(millis: d.key.startMillis)
+            found = Timestamp(millis: d.atMillis)
+            state = d.state
+        }
+    }
+
     /// The inferred deletions (at most 1000, newest import first).
     public static func entries(store: SampleStore) throws -> [SampleStore.InferredDeletion] {
         try store.inferredDeletions(limit: 1000)
