@@ -1,5 +1,6 @@
 import HealthSpoolCore
 import HealthSpoolStore
+import Logging
 
 /// What one full export's import showed deleted on the phone (issue 43).
 public struct InferredDeletions: Sendable, Equatable {
@@ -43,6 +44,7 @@ extension ExportImporter {
             case .notFullExport, .unclean:
                 return nil
             case .infer(let since):
+                let started = ContinuousClock.now
                 let types = try store.storedTypes().filter { TypeName.isStorable($0) && settings.isEnabled($0) }
                 let (candidates, stored) = try store.deletionCandidates(types: types, since: since.millis, seen: seen)
                 var report = InferredDeletions(limit: DeletionInference.limit(stored: stored, boundPercent: settings.deletionBoundPercent))
@@ -55,9 +57,14 @@ extension ExportImporter {
                     report.waiting = candidates.count
                 }
                 try store.setState(Self.newestFullExportKey, String(exportDate.millis))
+                let took = ContinuousClock.now - started
+                let ms = took.components.seconds * 1000 + took.components.attoseconds / 1_000_000_000_000_000
+                let metadata: Logger.Metadata = ["event": "import", "file": "\(name)", "deletions.marked": "\(report.marked)",
+                                                 "deletions.waiting": "\(report.waiting)", "deletions.compared": "\(stored)", "deletions.ms": "\(ms)"]
                 if let line = report.line {
-                    logger.notice("\(name): \(line)", metadata: ["event": "import", "file": "\(name)",
-                                                                 "deletions.marked": "\(report.marked)", "deletions.waiting": "\(report.waiting)"])
+                    logger.notice("\(name): \(line)", metadata: metadata)
+                } else {
+                    logger.debug("\(name): compared with the earlier full export in \(ms) ms; nothing deleted on the phone", metadata: metadata)
                 }
                 return report.marked + report.waiting > 0 ? report : nil
             }
