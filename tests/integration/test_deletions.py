@@ -15,6 +15,7 @@ import pytest
 from conftest import wait_until
 from test_journal import sync
 from test_spine import set_gateway
+from test_web import browser, flash, no_axe_violations, web  # noqa: F401 (fixtures)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 FIRST_DATE = "2026-01-01 09:00:00 +0100"   # bench/generate-export.py's ExportDate
@@ -139,3 +140,21 @@ def test_health_auto_export_and_an_older_export_mark_nothing_a_newer_one_over_th
     assert "50 sample(s) marked deleted" in hs.run("deletions", "apply").stdout
     gone = removed_by_day(exports["removed"])
     assert energy_counts(hs) == {day: before[day] - gone.get(day, 0) for day in before}
+
+
+def test_the_deletions_page_lists_them_and_put_back_restores_the_last_exports(web, browser, exports):
+    hs = web.hs
+    hs.run("import", str(exports["a"]))
+    hs.run("import", str(exports["b"]))
+    from selenium.webdriver.common.by import By
+    browser.set_window_size(1280, 900)
+    browser.get(web.link())
+    browser.get(web.base + "/deletions")
+    assert browser.find_element(By.ID, "del-h").text == "Deleted on the phone"
+    rows = browser.find_elements(By.CSS_SELECTOR, "#deletions tbody tr")
+    assert len(rows) == 50 and all("Deleted" in r.text for r in rows)
+    no_axe_violations(browser, "/deletions")
+    browser.find_element(By.ID, "restore-last").click()
+    assert "50 entries put back" in flash(browser, "ok", "50 entries put back")
+    assert all("Put back" in r.text for r in browser.find_elements(By.CSS_SELECTOR, "#deletions tbody tr"))
+    assert {d["state"] for d in json.loads(hs.run("deletions", "--json").stdout)} == {"restored"}
