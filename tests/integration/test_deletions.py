@@ -5,6 +5,7 @@ deletions over the bound mark nothing by themselves; `deletions --restore` puts 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections import Counter
@@ -158,3 +159,12 @@ def test_the_deletions_page_lists_them_and_put_back_restores_the_last_exports(we
     assert "50 entries put back" in flash(browser, "ok", "50 entries put back")
     assert all("Put back" in r.text for r in browser.find_elements(By.CSS_SELECTOR, "#deletions tbody tr"))
     assert {d["state"] for d in json.loads(hs.run("deletions", "--json").stdout)} == {"restored"}
+
+
+def test_the_deletions_bench_runs_in_its_smoke_mode():
+    """bench/deletions-bench.sh SMOKE=1: the benchmark of BENCHMARKS.md does not rot (seconds)."""
+    from conftest import BIN
+    p = subprocess.run(["bash", str(ROOT / "bench" / "deletions-bench.sh")], env={**os.environ, "SMOKE": "1", "B": BIN},
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert p.stdout.count("20 sample(s) deleted on the phone") == 2, p.stdout
