@@ -30,7 +30,11 @@ extension SampleStore {
         // The unique (type, start_ms, id) index alone answers the scan; a row is read only for
         // an id the export did not hold (a handful).
         let scan = try conn.prepare("SELECT start_ms, id FROM samples WHERE type = ?1 AND start_ms < ?2")
-        let check = try conn.prepare("SELECT 1 FROM samples WHERE type = ?1 AND start_ms = ?2 AND id = ?3 AND full_export = 1 AND deleted = 0")
+        // A sample the person put back (`restoreDeletions`) is never inferred deleted again.
+        let check = try conn.prepare("""
+            SELECT 1 FROM samples WHERE type = ?1 AND start_ms = ?2 AND id = ?3 AND full_export = 1 AND deleted = 0
+            AND NOT EXISTS (SELECT 1 FROM inferred_deletions AS d WHERE d.id = ?3 AND d.state = 2)
+            """)
         var candidates: [SampleKey] = [], stored = 0
         for type in types {
             guard let t = try typeID(type, create: false) else { continue }

@@ -55,6 +55,8 @@ import Glibc
         #expect(restored.count == 1 && restored.types == ["heartRate"])
         #expect(try store.rows(type: "heartRate", startMillis: key.startMillis).map { [$0.deleted, $0.version >= 3] } == [[false, true]])
         #expect(try store.inferredDeletions().map(\.state) == [.restored])
+        // The next export still without it: put back by the person, it is not deleted again.
+        #expect(try store.deletionCandidates(types: ["heartRate"], since: .max, seen: SeenSampleIDs()).candidates.count == 3)
     }
 
     @Test func waitingDeletionsChangeNothingUntilApplied() throws {
