@@ -137,7 +137,7 @@ final class AppleHealthSampleBuilder {
             sawHealthData = true
             pushed = .healthData
         case 10 where equal(name, "ExportDate"):
-            break
+            exportDate()
         default:
             if parent == .healthData || parent == nil {
                 let key = report.ignored.count < 64 ? String(decoding: name, as: UTF8.self) + " (not a sample type)" : "other elements"
@@ -268,6 +268,13 @@ final class AppleHealthSampleBuilder {
     }
 
     // MARK: - Me
+
+    /// `<ExportDate value="…"/>`: the file is a full dump of the phone's store up to that time.
+    private func exportDate() {
+        for i in 0..<scanner.attributeCount where equal(scanner.attributeName(i), "value") {
+            if let t = date(i, "export date") { sink.fullExport(exportDate: t) }
+        }
+    }
 
     private func profile() {
         var attributes: [(String, String)] = []

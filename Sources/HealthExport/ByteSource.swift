@@ -66,6 +66,10 @@ public protocol SampleSink: AnyObject {
     func accept(batch: [Sample]) throws
     /// Takes profile data (Apple Health's `Me` element): kept locally, never sent.
     func profile(_ attributes: [(String, String)])
+    /// Says the input is a full Apple Health export (`export.xml`, alone or in `export.zip`)
+    /// made at `exportDate`: every sample the phone held then is in it. Called before its
+    /// first sample.
+    func fullExport(exportDate: Timestamp)
     /// Reports progress: bytes of the input consumed so far.
     func progress(bytesRead: Int64)
 }
@@ -75,6 +79,7 @@ extension SampleSink {
         for s in batch { try accept(s) }
     }
     public func profile(_ attributes: [(String, String)]) {}
+    public func fullExport(exportDate: Timestamp) {}
     public func progress(bytesRead: Int64) {}
 }
 

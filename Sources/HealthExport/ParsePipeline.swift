@@ -18,6 +18,7 @@ final class ParsePipeline {
     enum Item {
         case samples([Sample])
         case profile([(String, String)])
+        case fullExport(Timestamp)
         case progress(Int64)
         case finished(Result<ParseReport, Error>)
     }
@@ -60,6 +61,7 @@ final class ParsePipeline {
                     throw error
                 }
             case let .profile(p): sink.profile(p)
+            case let .fullExport(date): sink.fullExport(exportDate: date)
             case let .progress(n): sink.progress(bytesRead: n)
             case let .finished(result): return try result.get()
             }
@@ -129,6 +131,11 @@ final class ParsePipeline {
         func profile(_ attributes: [(String, String)]) {
             flush()
             pipeline.push(.profile(attributes))
+        }
+
+        func fullExport(exportDate: Timestamp) {
+            flush()
+            pipeline.push(.fullExport(exportDate))
         }
 
         func progress(bytesRead: Int64) {

@@ -76,6 +76,9 @@ public struct Settings: Sendable, Equatable {
     /// Synced samples older than this are pruned; 0 keeps them whatever their age.
     public var retentionDays = 0
     public var storeMaxMB = 1024
+    /// The most samples one full export may mark deleted, in percent of the stored samples of
+    /// its range (`DeletionInference`); more wait for `healthspool deletions apply`.
+    public var deletionBoundPercent = 1
     /// Archived spool files older than this are removed; 0 keeps them whatever their age.
     public var archiveDays = 30
     /// The archive's size limit, oldest files removed first; 0 for none.
@@ -344,6 +347,7 @@ extension SettingKey {
         .typeList("types.immediate", "Types or categories delivered immediately instead of their default.") { $0.immediateTypes = $1 },
         .int("store.retention_days", 0, 0...36_500, "Synced samples older than this many days are pruned; 0 (the default) keeps them whatever their age: the store is your history. The size limit store.max_mb still applies. A pruned sample's id is kept, so it is never stored or sent again.") { $0.retentionDays = $1 },
         .int("store.max_mb", 1024, 16...1_048_576, "Store size limit, MiB; over it, the oldest synced samples go first (by sample date). Unsynced samples are never dropped.") { $0.storeMaxMB = $1 },
+        .int("store.deletions_max_percent", 1, 0...100, "A newer full Apple Health export that no longer holds samples an earlier one held marks them deleted (tombstones go to the gateway), but never more than this percent of the stored samples of the export's range in one import: above it they wait for healthspool deletions apply, and the import's line says so. 0 makes every deletion wait.") { $0.deletionBoundPercent = $1 },
         .int("spool.archive_days", 30, 0...36_500, "Files in the spool's archive/ folder older than this many days (since they were archived) are removed; 0 keeps them.") { $0.archiveDays = $1 },
         .int("spool.archive_max_mb", 1024, 0...1_048_576, "Size limit of archive/, MiB; over it, the oldest archived files are removed first; 0 for no limit.") { $0.archiveMaxMB = $1 },
         .int("spool.failed_days", 90, 0...36_500, "Files in failed/ older than this many days are removed with their .reason; 0 keeps them.") { $0.failedDays = $1 },

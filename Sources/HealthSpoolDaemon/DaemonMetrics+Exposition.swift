@@ -11,6 +11,8 @@ extension DaemonMetrics {
         var synced: [String: Int] = [:]
         var parked: [String: Int] = [:]
         var lastSuccess: Timestamp?
+        /// Per source and type, the newest sample and the last arrival (issue 43).
+        var freshness: [SourceFreshness] = []
     }
 
     /// Every metric, as exposition text. Blocks on SQLite: call it off the cooperative pool
@@ -38,7 +40,8 @@ extension DaemonMetrics {
                 guard let s = store else { return nil }
                 return try s.snapshot { () throws(StoreError) in
                     StoreFigures(queued: try s.queuedCounts(), synced: try s.syncedCounts(), parked: try s.deadLetterCounts(),
-                                 lastSuccess: try s.lastSuccessfulSync().map { Timestamp(millis: $0.started.millis + $0.durationMillis) })
+                                 lastSuccess: try s.lastSuccessfulSync().map { Timestamp(millis: $0.started.millis + $0.durationMillis) },
+                                 freshness: try s.freshness())
                 }
             } catch {
                 store = nil
@@ -71,6 +74,12 @@ extension DaemonMetrics {
                 .single("healthspool_sync_last_success_timestamp_seconds", .gauge,
                         "When the last successful sync attempt ended, in seconds since the Unix epoch; 0 when none succeeded yet.",
                         s.lastSuccess.map { Double($0.millis) / 1000 } ?? 0),
+                MetricFamily(name: "healthspool_source_last_sample_timestamp_seconds",
+                             help: "Start of the newest sample each source delivered of each type, in seconds since the Unix epoch.", kind: .gauge,
+                             samples: s.freshness.map { .init(labels: [.init("source", $0.source), .init("type", $0.type)], value: Double($0.newestMillis) / 1000) }),
+                .single("healthspool_sources_quiet", .gauge,
+                        "Sources and types that delivered regularly and have sent nothing for longer than their usual gap (at least 2 days).",
+                        Double(QuietSources.quiet(s.freshness, now: now().millis).count)),
             ]
         }
         out += [

@@ -38,10 +38,15 @@ public final class DaemonMetrics: Sendable {
     /// The store connection scrapes read with, opened at the first one (`+Exposition`).
     let reader = Lock<SampleStore?>(nil)
 
-    /// Counters for the daemon whose store is at `storePath`, started at `started`.
-    public init(storePath: String, started: Timestamp) {
+    /// The time a scrape is taken at (whether a source is quiet depends on it).
+    let now: @Sendable () -> Timestamp
+
+    /// Counters for the daemon whose store is at `storePath`, started at `started`; `now` is
+    /// the clock scrapes read.
+    public init(storePath: String, started: Timestamp, now: @escaping @Sendable () -> Timestamp = { RealTimeClock.now() }) {
         self.storePath = storePath
         self.started = started
+        self.now = now
     }
 
     /// An import finished (the summary the daemon logs).

@@ -51,6 +51,10 @@ public struct ImportSummary: Sendable {
         counts.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
     }
     public var durationMillis: Int64 = 0
+    /// The ExportDate of a full Apple Health export (nil for any other file).
+    public var exportDate: Timestamp?
+    /// What a full export showed deleted on the phone (nil when nothing was inferred).
+    public var deletions: InferredDeletions?
     /// Set when the import failed for a local reason that goes away (a full disk, a
     /// permission): the daemon keeps the file in the spool and retries it.
     public var temporary: TemporaryCause?
@@ -111,6 +115,7 @@ final class StoreSink: SampleSink {
             skip(sample.type)
             return
         }
+        if noteSeen { seen.insert(sample.id) }
         batch.append(sample)
         accepted += 1
         if batch.count >= insertEvery { try insertBatch() }
@@ -127,6 +132,7 @@ final class StoreSink: SampleSink {
             lastType = s.type
         }
         try insertBatch()
+        if noteSeen { for s in samples { seen.insert(s.id) } }
         accepted += samples.count
         try insert(samples)
     }
@@ -154,6 +160,16 @@ final class StoreSink: SampleSink {
     }
 
     func progress(bytesRead: Int64) { progressHandler?(bytesRead, accepted) }
+
+    /// The ids a full export held (`fullExport(exportDate:)` turns the noting on).
+    var seen = SeenSampleIDs()
+    private var noteSeen = false
+
+    func fullExport(exportDate: Timestamp) {
+        summary.exportDate = exportDate
+        store.storingFullExport = true
+        noteSeen = true
+    }
 
     /// Inserts the gathered samples into the open transaction.
     private func insertBatch() throws {
@@ -316,6 +332,8 @@ public final class ExportImporter: @unchecked Sendable {
         let sink = StoreSink(store: store, settings: settings, clock: clock, summary: summary, progress: progress,
                              interrupted: { [stopRequested] in stopRequested.isSet })
         sink.checkpoints = checkpoints
+        store.beginArrivals()
+        defer { store.storingFullExport = false }
         var failure: String?
         var temporary: TemporaryCause?
         do {
@@ -339,6 +357,14 @@ public final class ExportImporter: @unchecked Sendable {
         do { try sink.flush() } catch {
             failure = (failure.map { $0 + "; " } ?? "") + "storing samples failed: \(error)"
             temporary = temporary ?? TemporaryCause(error)
+        }
+        do { try store.endArrivals() } catch {
+            logger.warning("could not note when \(name)'s sources last delivered: \(error)", metadata: ["event": "import", "file": "\(name)"])
+        }
+        store.storingFullExport = false
+        if failure == nil, !sink.stoppedEarly, let date = sink.summary.exportDate {
+            sink.seen.seal()
+            sink.summary.deletions = inferDeletions(exportDate: date, seen: sink.seen, settings: settings, name: name)
         }
         settleRollups(name)
         checkpoints?.stop()

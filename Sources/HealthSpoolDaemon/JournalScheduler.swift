@@ -57,6 +57,7 @@ public actor JournalScheduler {
             while !Task.isCancelled {
                 let (notices, wake) = step()
                 for notice in notices { await delivery.deliver(notice) }
+                if let quiet = quietSources() { await delivery.announce(quiet, event: "quiet_source") }
                 let left = Duration.milliseconds(max(wake - now().millis, 20))
                 do { try await timer.sleep(for: min(left, recheck), isolation: self) } catch { break }
             }
@@ -98,6 +99,25 @@ public actor JournalScheduler {
         } catch {
             logger.error("journal scheduler: \(error); trying again in a minute", metadata: ["event": "journal"])
             return ([], fallback)
+        }
+    }
+
+    /// The notification for the sources that went quiet since the last look (issue 43), each
+    /// told once per quiet spell (`SourceFreshness.notifiedMillis`; an arrival clears it).
+    func quietSources() -> NotificationRequest? {
+        let at = now()
+        do {
+            let journal = try currentJournal()
+            let store = journal.store
+            let fresh = QuietSources.quiet(try store.freshness(), now: at.millis).filter { $0.notifiedMillis == nil }
+            guard !fresh.isEmpty else { return nil }
+            for f in fresh { try store.markNotified(f, at: at) }
+            let lines = fresh.map { QuietSources.line($0, zone: journal.zone) }
+            return NotificationRequest(summary: fresh.count == 1 ? "Health data stopped arriving" : "\(fresh.count) kinds of health data stopped arriving",
+                                       body: NotificationRequest.escapeMarkup(lines.joined(separator: ". ") + "."), category: "device")
+        } catch {
+            logger.warning("could not look for sources that went quiet: \(error)", metadata: ["event": "quiet_source"])
+            return nil
         }
     }
 

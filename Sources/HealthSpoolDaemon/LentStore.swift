@@ -52,6 +52,17 @@ public struct LentStore {
     /// The samples waiting to be sent, per type.
     public func queuedCounts() throws -> [String: Int] { try store.queuedCounts() }
 
+    /// What full exports showed deleted on the phone (`InferredDeletionList`), newest first.
+    public func inferredDeletions() throws -> [InferredDeletionList.Line] {
+        try InferredDeletionList.entries(store: store).map(InferredDeletionList.Line.init)
+    }
+
+    /// Puts back the deletions with `ids` (nil: the last import's); the daemon is told, and
+    /// sends the samples again.
+    public func restoreDeletions(ids: [SampleID]?) throws -> InferredDeletionList.Change {
+        try InferredDeletionList.restore(store: store, ids: ids, controlSocket: configuration.controlSocket)
+    }
+
     /// The last `limit` imports, the newest first.
     public func imports(limit: Int) throws -> [ImportRecord] { try store.imports(limit: limit) }
 }

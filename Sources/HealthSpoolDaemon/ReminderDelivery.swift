@@ -85,6 +85,20 @@ public actor ReminderDelivery {
         return outcome
     }
 
+    /// Shows a notice that is no reminder (a source that went quiet, issue 43) on the desktop
+    /// if it can, through the same connection; logged either way.
+    @discardableResult
+    public func announce(_ request: NotificationRequest, event: String) async -> Outcome {
+        let outcome = await show(request)
+        switch outcome {
+        case .shown(let id):
+            logger.notice("\(request.body): shown on the desktop", metadata: ["event": "\(event)", "notification.id": "\(id)"])
+        case .journalOnly(let error):
+            logger.notice("\(request.body) (not shown on the desktop: \(error.shortReason))", metadata: ["event": "\(event)", "notification": "not shown"])
+        }
+        return outcome
+    }
+
     /// Closes the session bus connection and finishes `responses`.
     public func close() {
         notifier?.close()

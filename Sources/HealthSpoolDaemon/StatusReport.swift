@@ -43,6 +43,7 @@ public struct StatusReport {
         var storeMembers: [(String, JSONValue)] = [("path", .string(configuration.storePath))]
         var lastImport: JSONValue = .null, lastSync: JSONValue = .null, lastSuccess: JSONValue = .null
         var lastFix: JSONValue = .null
+        var quiet: [SourceFreshness] = []
         if let limit = queuedCountLimit, let store = open ?? (FileSystem.exists(configuration.storePath) ? try? SampleStore(path: configuration.storePath) : nil) {
             let queued: [String: Int] = try store.queuedCounts(upTo: limit), parked: [String: Int] = try store.deadLetterCounts()
             let queuedByType: [(String, JSONValue)] = queued.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.number(Double($0.value))) }
@@ -52,6 +53,7 @@ public struct StatusReport {
             storeMembers.append(("parkedByType", .object(parkedByType)))
             if let a = try store.syncHistory(limit: 1).first { lastSync = Self.json(a) }
             if let a = try store.lastSuccessfulSync() { lastSuccess = Self.json(a) }
+            quiet = QuietSources.quiet(try store.freshness(), now: now.millis)
         } else if let store = open ?? (FileSystem.exists(configuration.storePath) ? try? SampleStore(path: configuration.storePath) : nil) {
             let (queued, synced, parked) = try store.snapshot { () throws(StoreError) in
                 (try store.queuedCounts(), try store.syncedCounts(), try store.deadLetterCounts())
@@ -65,11 +67,17 @@ public struct StatusReport {
             if let a = try store.syncHistory(limit: 1).first { lastSync = Self.json(a) }
             if let a = try store.lastSuccessfulSync() { lastSuccess = Self.json(a) }
             if let f = try store.state("location.last_fix"), let v = try? JSONParser.parse(f) { lastFix = v }
+            quiet = QuietSources.quiet(try store.freshness(), now: now.millis)
         } else {
             storeMembers += [("samples", .number(0)), ("synced", .number(0)), ("queued", .number(0)), ("parked", .number(0)),
                              ("queuedByType", .object([])), ("parkedByType", .object([]))]
         }
         members.append(("store", .object(storeMembers)))
+        // Sources that delivered a type regularly and went quiet (issue 43), longest first.
+        members.append(("quietSources", .array(quiet.map { f in
+            .object([("source", .string(f.source)), ("type", .string(f.type)), ("newestSample", .string(Self.local(Timestamp(millis: f.newestMillis)))),
+                     ("lastArrival", .string(Self.local(Timestamp(millis: f.arrivedMillis)))), ("line", .string(QuietSources.line(f, zone: Self.zone)))])
+        })))
         members.append(("location", .object([("enabled", .bool(configuration.settings.locationEnabled)),
                                                     ("gpsd", .string(configuration.settings.locationGpsd)), ("lastFix", lastFix)])))
 
@@ -159,6 +167,7 @@ public struct StatusReport {
         } else {
             lines.append("daemon:      not running (start it: systemctl --user start healthspool)")
         }
+        for q in j["quietSources"]?.arrayValue ?? [] { if let l = q["line"]?.stringValue { lines.append("quiet:       \(l)") } }
         if let e = j["config"]?["error"]?.stringValue {
             let keeps = j["config"]?["daemonKeepsPreviousConfig"]?.boolValue == true
                 ? "the daemon keeps running on its previous configuration; " : ""

@@ -53,11 +53,13 @@ extension SampleStore {
             var next = try nextRowID()
             for k in keys {
                 guard let t = try typeID(k.type, create: false) else { continue }
-                let find = try conn.prepare("SELECT end_ms FROM samples WHERE type = ?1 AND start_ms = ?2 AND id = ?3 AND deleted != ?4")
+                // Prepared once per connection: a full export's deletions mark hundreds at once.
+                let find = try cached("SELECT end_ms FROM samples WHERE type = ?1 AND start_ms = ?2 AND id = ?3 AND deleted != ?4")
                 find.bind(1, t); find.bind(2, k.startMillis); find.bind(3, id: k.id); find.bind(4, deleted ? 1 : 0)
-                guard try find.step() else { continue }
+                guard try find.step() else { find.reset(); continue }
                 let end = find.int(0)
-                let change = try conn.prepare("""
+                find.reset()
+                let change = try cached("""
                     UPDATE samples SET deleted = ?4, version = max(version, 1) + 1, rowid = ?5, state = 0, parked_ms = NULL, dead_reason = NULL
                     WHERE type = ?1 AND start_ms = ?2 AND id = ?3
                     """)

@@ -12,6 +12,8 @@ public struct InsertResult: Sendable, Equatable {
     public var duplicates = 0
     /// Revisable samples whose value changed: replaced and queued to be sent again.
     public var revised = 0
+    /// New samples older than the newest already stored for their type and source (late data).
+    public var late = 0
     /// Types that gained new or revised samples, with how many.
     public var gained: [String: Int] = [:]
     /// Duplicates by type.
@@ -23,6 +25,7 @@ public struct InsertResult: Sendable, Equatable {
         new += other.new
         duplicates += other.duplicates
         revised += other.revised
+        late += other.late
         for (k, v) in other.gained { gained[k, default: 0] += v }
         for (k, v) in other.duplicatesByType { duplicatesByType[k, default: 0] += v }
     }
@@ -44,8 +47,8 @@ public final class SampleStore {
 
     private static let insertStmtSQL = """
         INSERT OR IGNORE INTO samples(rowid, type, start_ms, id, value, unit, start_off, end_ms, end_off,
-            source_id, metadata, revisable, created_ms)
-        VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)
+            source_id, metadata, revisable, created_ms, full_export)
+        VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
         """
     private let insertStmt: Statement
     private static let reviseStmtSQL = """
@@ -109,6 +112,10 @@ public final class SampleStore {
     private var probeFirst = false
     /// The daily rollups' policy and the days the open transaction changed (`SampleStore+Rollups`).
     var rollups = RollupTracker()
+    /// Whether the samples inserted now come from a full Apple Health export (`full_export`).
+    public var storingFullExport = false
+    /// New samples per source and type, for `source_freshness` (`SampleStore+Freshness`).
+    var arrivals = ArrivalTracker()
     /// Statements prepared once by `cached`, by their SQL.
     private var statementCache: [String: Statement] = [:]
 
@@ -286,7 +293,9 @@ public final class SampleStore {
     /// Brings the rollups of the days written up to date, then commits the transaction `begin` opened.
     public func commit() throws(StoreError) {
         try flushRollups()
+        try flushArrivalsUnlessHeld()
         try conn.exec("COMMIT")
+        arrivals.committed()
     }
     /// After a commit, lets writers of other connections (a journal command, the sync worker)
     /// that wait for the write lock take it first: pauses while any waits, at most `max`.
@@ -298,19 +307,24 @@ public final class SampleStore {
     /// Abandons the transaction `begin` opened, if it is still open.
     public func rollback() {
         rollups.dirty = [:]
+        arrivals.rolledBack()
         if sqlite3_get_autocommit(conn.db) == 0 { try? conn.exec("ROLLBACK") }
     }
 
     /// Runs `body` in one write transaction.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         do {
-            return try conn.transaction { () throws -> T in
+            let result = try conn.transaction { () throws -> T in
                 let v = try body()
                 try flushRollups()
+                try flushArrivalsUnlessHeld()
                 return v
             }
+            arrivals.committed()
+            return result
         } catch {
             rollups.dirty = [:]
+            arrivals.rolledBack()
             throw error
         }
     }
@@ -366,6 +380,13 @@ public final class SampleStore {
         var next = try nextRowID()
         let s = insertStmt, exists = existsStmt
         let created = now.millis
+        s.bind(14, storingFullExport ? 1 : 0)
+        // New rows per (source row, type slot), for freshness and the late count: consecutive
+        // rows nearly always share both, so the dictionary is met only when they change.
+        var arrivalSlots: [ArrivalTracker.RowKey: Int] = [:]
+        var arrivalNewest: [Int64] = [], arrivalBefore: [Int64] = [], arrivalKeys: [ArrivalTracker.RowKey] = []
+        var lastArrival = -1, lastArrivalKey = ArrivalTracker.RowKey(source: -1, type: -1)
+        var late = 0
         // After a mostly-duplicate batch (a cumulative export again), the ids already stored in
         // each type's time window are read in one index range instead of one lookup a sample.
         let stored = probeFirst ? try storedIDs(samples, slots: slots, typeIDs: ids) : []
@@ -454,6 +475,19 @@ public final class SampleStore {
             if conn.changes == 1 {
                 next += 1
                 inserted[slot] += 1
+                let key = ArrivalTracker.RowKey(source: source, type: type)
+                if key != lastArrivalKey {
+                    lastArrivalKey = key
+                    if let a = arrivalSlots[key] { lastArrival = a } else {
+                        lastArrival = arrivalKeys.count
+                        arrivalSlots[key] = lastArrival
+                        arrivalKeys.append(key)
+                        arrivalNewest.append(.min)
+                        arrivalBefore.append(try newestBefore(source: source, type: names[slot]))
+                    }
+                }
+                if start.millis > arrivalNewest[lastArrival] { arrivalNewest[lastArrival] = start.millis }
+                if start.millis < arrivalBefore[lastArrival] { late += 1 }
                 if revision { revised[slot] += 1 } else { new[slot] += 1 }
                 touch(slot, start.millis, end.millis)
                 continue
@@ -475,7 +509,11 @@ public final class SampleStore {
         }
         // New rows are queued (past every mark): counted here, once per type (schema step 7).
         for slot in names.indices where inserted[slot] > 0 { try countQueued(inserted[slot], typeID: ids[slot]) }
+        for (i, key) in arrivalKeys.enumerated() {
+            arrivals.note(source: try source(id: key.source).name, type: try typeName(key.type), newest: arrivalNewest[i], at: created)
+        }
         var result = InsertResult()
+        result.late = late
         for (slot, name) in names.enumerated() {
             result.new += new[slot]
             result.revised += revised[slot]

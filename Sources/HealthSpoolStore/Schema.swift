@@ -164,6 +164,28 @@ enum Schema {
         ALTER TABLE symptom_entries ADD COLUMN part_meant INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE lifestyle_entries ADD COLUMN part_meant INTEGER NOT NULL DEFAULT 0;
         """,
+        // Step 10: deletions inferred from full exports, and freshness per source (issue 43).
+        """
+        ALTER TABLE samples ADD COLUMN full_export INTEGER NOT NULL DEFAULT 0;
+        CREATE TABLE inferred_deletions (
+            id BLOB PRIMARY KEY,                   -- the sample's id
+            type TEXT NOT NULL,                    -- its type's registry name
+            start_ms INTEGER NOT NULL,             -- its start (with type and id, its row's key)
+            export_ms INTEGER NOT NULL,            -- ExportDate of the export that no longer held it
+            at_ms INTEGER NOT NULL,                -- when that export was imported
+            state INTEGER NOT NULL                 -- 0 waiting (over the bound), 1 marked deleted, 2 restored
+        ) WITHOUT ROWID;
+        CREATE TABLE source_freshness (
+            source TEXT NOT NULL,                  -- a source's name (all its versions and devices)
+            type TEXT NOT NULL,
+            newest_ms INTEGER NOT NULL,            -- start of the newest sample delivered
+            arrived_ms INTEGER NOT NULL,           -- when samples last arrived
+            usual_gap_ms INTEGER NOT NULL,         -- learned time between arrivals (SourceFreshness)
+            arrivals INTEGER NOT NULL,
+            notified_ms INTEGER,                   -- when the person was told it went quiet
+            PRIMARY KEY (source, type)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// Step 7 (see above). A sample is parked (state 2), synced (state 0, at or below its

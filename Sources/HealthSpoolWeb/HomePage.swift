@@ -15,6 +15,8 @@ struct HomePage: Sendable {
     }
 
     let attention: String?
+    /// A line per source that went quiet (issue 43).
+    let quiet: [String]
     let symptomChoices: [Choice]
     let doses: [HomeView.DoseDue]
     let hasDoses: Bool
@@ -30,6 +32,7 @@ struct HomePage: Sendable {
 
     init(_ home: HomeView) {
         attention = home.attention
+        quiet = home.quiet
         symptomChoices = home.symptomChoices.map {
             Choice(name: $0, href: "/symptoms/log?symptom=" + Page.percentEncode($0), gloss: Format.symptomGloss[$0.lowercased()])
         }

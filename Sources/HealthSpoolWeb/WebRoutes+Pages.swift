@@ -11,6 +11,7 @@ extension WebRoutes {
         router.get("/journal") { r, c in try await page(r, c) { _, store, q, csrf in try JournalToday.render(store: store, query: q, csrf: csrf) } }
         router.get("/meds") { r, c in try await page(r, c) { _, store, q, csrf in try MedicationsPage.render(store: store, query: q, csrf: csrf) } }
         router.get("/reminders") { r, c in try await page(r, c) { _, store, q, csrf in try ReminderForms.page(store: store, query: q, csrf: csrf) } }
+        router.get("/deletions") { r, c in try await page(r, c) { _, store, q, csrf in try DeletionsPage.render(store: store, query: q, csrf: csrf) } }
         router.get("/measure") { r, c in try await page(r, c) { ctx, store, q, csrf in try MeasurePage.render(ctx, store: store, query: q, csrf: csrf) } }
 
         router.post("/settings/types") { r, c in try await action(r, c, SettingsPage.saveTypes) }
@@ -19,6 +20,7 @@ extension WebRoutes {
         router.post("/settings/lock") { r, c in try await action(r, c, SettingsPage.setLock) }
         router.post("/settings/after-import") { r, c in try await action(r, c, SettingsPage.saveAfterImport) }
         router.post("/settings/gateway/test") { r, c in try await action(r, c, SettingsPage.testGateway) }
+        router.post("/deletions/restore") { r, c in try await action(r, c, borrowing: DeletionsPage.restore) }
         router.post("/meds/add") { r, c in try await undoable(r, c, JournalPages.addMedication) }
         router.post("/meds/take") { r, c in try await undoable(r, c, DoseEdits.take) }
         router.post("/reminders/add") { r, c in try await undoable(r, c, ReminderForms.add as @Sendable (Configuration, LentStore, Form, FormKeys) throws -> (Response, JournalUndo?)) }

@@ -26,7 +26,7 @@ struct HealthSpoolCommand: ParsableCommand {
         subcommands: [
             DaemonCommand.self, StatusCommand.self, HistoryCommand.self, SyncCommand.self, ImportCommand.self,
             GatewayCommand.self, TypesCommand.self, FrequencyCommand.self, LockCommand.self, UnlockCommand.self,
-            DeadLettersCommand.self, PurgeCommand.self, NotifyTestCommand.self,
+            DeadLettersCommand.self, DeletionsCommand.self, PurgeCommand.self, NotifyTestCommand.self,
             MedCommand.self, RemindCommand.self, GoalCommand.self, NoteCommand.self, MeasureCommand.self, UICommand.self,
             DayCommand.self, CalendarCommand.self, RebuildRollupsCommand.self, ReportCommand.self,
             SymptomCommand.self, LifestyleCommand.self, JournalCommand.self, ConfigCommand.self, IngestCommand.self, SecretsCommand.self,

@@ -103,4 +103,22 @@ import HealthSpoolStore
         #expect(HomeView.attention(status: Self.status(state: "stopped"), today: today, zone: utc)
                 == "Your data is not being sent: the background service is not running.")
     }
+
+    /// Issue 43: a source that delivered daily and went quiet is one plain line on home, and the
+    /// line goes when it delivers again; the time is the view's input.
+    @Test func aQuietSourceIsOneLineUntilItDeliversAgain() throws {
+        let (context, dir) = try JournalRunnerTests.context()
+        defer { _ = try? FileSystem.removeTree(dir) }
+        let store = try SampleStore.connect(to: context)
+        let day: Int64 = 86_400_000
+        let newest = Self.now.millis - 3 * day   // Monday 29 December 2025
+        try store.saveFreshness(SourceFreshness(source: "Apple Watch", type: "heartRate", newestMillis: newest, arrivedMillis: newest,
+                                                usualGapMillis: day, arrivals: 5))
+        let home = HomeToday(store: store, zone: context.zone, configuration: context)
+        #expect(try home.view(now: Self.now).quiet == ["Your Apple Watch has sent no heart rate since Monday 29 December"])
+        #expect(try home.view(now: Timestamp(millis: newest + day)).quiet.isEmpty)   // not quiet yet
+        _ = try store.insert([Sample(type: "heartRate", value: 61, unit: "count/min", start: Self.now, source: SampleSource(name: "Apple Watch"))],
+                             now: Self.now)
+        #expect(try home.view(now: Self.now).quiet.isEmpty)
+    }
 }

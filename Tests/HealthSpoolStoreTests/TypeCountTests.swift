@@ -104,12 +104,13 @@ import Glibc
         _ = try store.insert((0..<50).map { sample($0, type: "stepCount", value: 1, revisable: false) }, now: now)
         try store.recordDelivery(type: "stepCount", rowIDs: try store.queued(type: "stepCount", limit: 20).map(\.rowID),
                                  rejected: [], at: now)
-        // Back to step 6: the tables of steps 7 and 8 and the columns of step 9 gone, as an older binary left the store.
+        // Back to step 6: the tables of steps 7, 8 and 10 and the columns of steps 9 and 10 gone, as an older binary left the store.
         try store.conn.exec("""
             DROP TRIGGER type_counts_new_type; DROP TRIGGER type_counts_row_deleted;
             DROP TRIGGER type_counts_row_moved; DROP TRIGGER type_counts_mark_moved;
             DROP TABLE type_counts; DROP TABLE dirty_days;
             ALTER TABLE symptom_entries DROP COLUMN part_meant; ALTER TABLE lifestyle_entries DROP COLUMN part_meant;
+            ALTER TABLE samples DROP COLUMN full_export; DROP TABLE inferred_deletions; DROP TABLE source_freshness;
             PRAGMA user_version = 6;
             """)
         _ = try store.conn.exec("UPDATE types SET synced_to = synced_to")   // no trigger left to fire

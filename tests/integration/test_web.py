@@ -22,8 +22,8 @@ from conftest import ROOT, free_port, samples, wait_until, web_address
 
 SCREENSHOTS = Path(os.environ.get("HEALTHSPOOL_SCREENSHOTS", ROOT / "test-artifacts" / "web"))
 PAGES = ["/", "/sync", "/day", "/import", "/journal", "/meds", "/reminders", "/measure", "/settings", "/notes", "/symptoms/log?symptom=Headache",
-         "/lifestyle", "/goals"]
-POSTS = ["/sync", "/settings/types", "/settings/glucose", "/settings/frequency", "/settings/lock", "/settings/after-import", "/settings/gateway/test", "/meds/add",
+         "/lifestyle", "/goals", "/deletions"]
+POSTS = ["/sync", "/deletions/restore", "/settings/types", "/settings/glucose", "/settings/frequency", "/settings/lock", "/settings/after-import", "/settings/gateway/test", "/meds/add",
          "/meds/take", "/reminders/add", "/reminders/remove", "/measure", "/logout", "/symptoms/log", "/goals/done", "/notes/add",
          "/notes/audio", "/import", "/undo", "/symptoms/edit", "/symptoms/delete", "/lifestyle/edit", "/lifestyle/delete", "/doses/edit",
          "/doses/delete", "/notes/edit", "/notes/delete", "/measure/edit", "/measure/delete",

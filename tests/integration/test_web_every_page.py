@@ -52,7 +52,7 @@ def test_every_page_at_both_sizes_passes_axe_fits_and_keeps_the_content_security
         "measure": "/measure", "measure-90": "/measure?range=90", "measure-edit": f"/measure/{key}/edit",
         "lifestyle": "/lifestyle", "lifestyle-edit": f"/lifestyle/{ids['lifestyle']}/edit", "goals": "/goals",
         "notes": "/notes", "note-edit": f"/notes/{ids['note']}/edit", "report": "/report", "import": "/import",
-        "sync": "/sync", "settings": "/settings",
+        "sync": "/sync", "settings": "/settings", "deletions": "/deletions",
     }
     # The menu marks where each page belongs (the pages without an entry of their own included).
     menu = {"today": "Today", "journal": "Journal", "symptom-edit": "Journal", "day": "Days", "meds": "Medications",

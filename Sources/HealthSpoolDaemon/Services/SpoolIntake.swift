@@ -308,7 +308,9 @@ actor SpoolIntake {
                 logger.notice("import of \(s.file) interrupted by the stop after \(s.result.new) new samples (kept); it stays in the spool and is imported again at the next start",
                               metadata: meta)
             case .imported, .unchanged:
-                logger.info("imported \(s.file): \(s.result.new) new, \(s.result.duplicates) duplicate, \(s.result.revised) revised\(s.outcome == .unchanged ? " (unchanged since an earlier import)" : "")\(notRead)", metadata: meta)
+                if s.result.late > 0 { meta["late"] = "\(s.result.late)" }
+                let late = s.result.late > 0 ? ", \(s.result.late) late" : ""
+                logger.info("imported \(s.file): \(s.result.new) new, \(s.result.duplicates) duplicate, \(s.result.revised) revised\(late)\(s.outcome == .unchanged ? " (unchanged since an earlier import)" : "")\(notRead)", metadata: meta)
             case .partial, .failed:
                 meta["reason"] = "\(s.reason ?? "")"
                 logger.error("could not import \(s.file) (kept \(s.result.new) new samples); moved to failed/: \(s.reason ?? "")\(notRead)", metadata: meta)
@@ -318,7 +320,8 @@ actor SpoolIntake {
             logger.error("could not move \(s.file) out of the spool: \(moveError)", metadata: ["event": "error", "file": "\(s.file)"])
         }
         // The observer: every type that gained samples is observed once.
-        let gained = s.result.gained.keys.sorted()
+        // Tombstones of samples deleted on the phone go out like new samples.
+        let gained = Set(s.result.gained.keys).union(s.deletions?.types ?? []).sorted()
         if !gained.isEmpty { self.gained(gained) }
         importNext()
     }

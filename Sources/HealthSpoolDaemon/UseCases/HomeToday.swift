@@ -45,7 +45,7 @@ public struct HomeToday {
                                  when: ago == 0 ? "at " + r.time : ago == 1 ? "yesterday" : r.date.description,
                                  glance: measured.glance(of: kind, style: style)))
         }
-        return HomeView(
+        var home = HomeView(
             date: today, symptomChoices: (try? entryCases.suggestedSymptoms()) ?? JournalUseCases.commonSymptoms, doses: try dosesDue(journal, today: today),
             symptoms: entries.symptoms.filter { !$0.deleted }.sorted { $0.at.millis < $1.at.millis }.map {
                 .init(time: PartOfDay.shown(LocalDay.timestamp($0.at.millis, in: zone), part: $0.timeOfDay, meant: $0.partMeant), symptom: $0.symptom,
@@ -54,6 +54,8 @@ public struct HomeToday {
             scores: entries.scores.filter { $0.scope == .symptom && $0.entries > 0 }.sorted { $0.score != $1.score ? $0.score > $1.score : $0.name < $1.name },
             figures: figures, goals: try journal.goals(on: today, now: now).filter(\.applies),
             attention: HomeView.attention(status: status, today: today, zone: zone), style: style)
+        home.quiet = QuietSources.quiet(try store.freshness(), now: now.millis).map { QuietSources.line($0, zone: zone) }
+        return home
     }
 
     static let figureIDs: [MeasurementKind: String] = [.bloodPressure: "blood-pressure", .oxygen: "oxygen", .glucose: "glucose", .weight: "weight"]

@@ -47,6 +47,9 @@ public struct HomeView: Sendable {
     public var goals: [GoalStatus]
     /// One plain sentence when sending needs attention, else nil.
     public var attention: String?
+    /// One plain sentence per source that went quiet ("Your Apple Watch has sent no heart
+    /// rate since Tuesday 10 March"), from the status report.
+    public var quiet: [String] = []
     /// How the page writes numbers (the user's locale).
     public var style: NumberStyle
 }

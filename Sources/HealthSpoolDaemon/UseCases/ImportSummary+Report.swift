@@ -18,6 +18,8 @@ extension ImportSummary {
                 lines.append("  \(TextTable.pad(t, width)) \(String(new).leftPad(5)) \(String(dup).leftPad(10)) \(String(skip).leftPad(8))")
             }
         }
+        if result.late > 0 { lines.append("  \(result.late) late: older than the newest already stored for their type and source, stored and sent like any other") }
+        if let line = deletions?.line { lines.append("  " + line) }
         if !notRead.isEmpty { lines.append("  not read: \(ImportSummary.list(notRead))") }
         if let r = reason, outcome != .unchanged { lines.append("  error: \(r)") }
         if !problemKinds.isEmpty {
@@ -36,6 +38,8 @@ extension ImportSummary {
             ("file", .string(file)), ("format", format.map(JSONValue.string) ?? .null), ("outcome", .string(outcome.rawValue)),
             ("new", .number(Double(result.new))), ("duplicates", .number(Double(result.duplicates))),
             ("revised", .number(Double(result.revised))), ("skipped", .number(Double(skipped.values.reduce(0, +)))),
+            ("late", .number(Double(result.late))),
+            ("deletedOnPhone", .number(Double(deletions?.marked ?? 0))), ("deletionsWaiting", .number(Double(deletions?.waiting ?? 0))),
             ("newByType", dict(result.gained)), ("duplicatesByType", dict(result.duplicatesByType)), ("skippedByType", dict(skipped)),
             ("durationMs", .number(Double(durationMillis))), ("reason", reason.map(JSONValue.string) ?? .null),
             ("problems", .array(problems.map(JSONValue.string))),

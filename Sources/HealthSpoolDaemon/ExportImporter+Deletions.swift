@@ -1,0 +1,77 @@
+import HealthSpoolCore
+import HealthSpoolStore
+import Logging
+
+/// What one full export's import showed deleted on the phone (issue 43).
+public struct InferredDeletions: Sendable, Equatable {
+    /// Samples marked deleted now (tombstones queued).
+    public var marked = 0
+    /// Samples that wait for `healthspool deletions apply`: more than `limit` were found.
+    public var waiting = 0
+    /// The bound: the most one import may mark.
+    public var limit = 0
+    /// The types put in line (tombstones to send).
+    public var types: [String] = []
+
+    /// One plain line for the import's summary, or nil when nothing was found.
+    public var line: String? {
+        if waiting > 0 {
+            return "\(waiting) sample(s) no longer in this export wait to be marked deleted: more than the \(limit) one import may mark (store.deletions_max_percent); check with healthspool deletions, then run healthspool deletions apply"
+        }
+        return marked > 0 ? "\(marked) sample(s) deleted on the phone (no longer in this export) marked deleted; healthspool deletions --restore puts them back" : nil
+    }
+}
+
+extension ExportImporter {
+    /// The state key holding the newest full export's ExportDate (milliseconds).
+    static let newestFullExportKey = "exports.newest_full_ms"
+
+    /// After a clean import of a full export made at `exportDate`: marks deleted (or holds over
+    /// the bound) the samples an earlier full export held that this one, `seen`, no longer holds
+    /// (`DeletionInference`), and remembers this export's date. Nil when nothing was inferred.
+    func inferDeletions(exportDate: Timestamp, seen: SeenSampleIDs, settings: Settings, name: String) -> InferredDeletions? {
+        do {
+            let newest = try store.state(Self.newestFullExportKey).flatMap { Int64($0) }.map { Timestamp(millis: $0) }
+            let eligibility = DeletionInference.eligibility(exportDate: exportDate, newestSeen: newest, clean: true)
+            switch eligibility {
+            case .firstExport:
+                try store.setState(Self.newestFullExportKey, String(exportDate.millis))
+                return nil
+            case .notNewer(let newest):
+                logger.info("\(name) is a full export no newer than one imported before (\(newest.millis) ms): no deletion is inferred from it",
+                            metadata: ["event": "import", "file": "\(name)"])
+                return nil
+            case .notFullExport, .unclean:
+                return nil
+            case .infer(let since):
+                let started = ContinuousClock.now
+                let types = try store.storedTypes().filter { TypeName.isStorable($0) && settings.isEnabled($0) }
+                let (candidates, stored) = try store.deletionCandidates(types: types, since: since.millis, seen: seen)
+                var report = InferredDeletions(limit: DeletionInference.limit(stored: stored, boundPercent: settings.deletionBoundPercent))
+                switch DeletionInference.decide(candidates: candidates.count, stored: stored, boundPercent: settings.deletionBoundPercent) {
+                case .apply:
+                    report.types = try store.recordInferredDeletions(candidates, exportMillis: exportDate.millis, at: clock(), waiting: false)
+                    report.marked = candidates.count
+                case .hold:
+                    try store.recordInferredDeletions(candidates, exportMillis: exportDate.millis, at: clock(), waiting: true)
+                    report.waiting = candidates.count
+                }
+                try store.setState(Self.newestFullExportKey, String(exportDate.millis))
+                let took = ContinuousClock.now - started
+                let ms = took.components.seconds * 1000 + took.components.attoseconds / 1_000_000_000_000_000
+                let metadata: Logger.Metadata = ["event": "import", "file": "\(name)", "deletions.marked": "\(report.marked)",
+                                                 "deletions.waiting": "\(report.waiting)", "deletions.compared": "\(stored)", "deletions.ms": "\(ms)"]
+                if let line = report.line {
+                    logger.notice("\(name): \(line)", metadata: metadata)
+                } else {
+                    logger.debug("\(name): compared with the earlier full export in \(ms) ms; nothing deleted on the phone", metadata: metadata)
+                }
+                return report.marked + report.waiting > 0 ? report : nil
+            }
+        } catch {
+            logger.warning("could not look for samples deleted on the phone after importing \(name): \(error)",
+                           metadata: ["event": "import", "file": "\(name)"])
+            return nil
+        }
+    }
+}
