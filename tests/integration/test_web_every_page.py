@@ -58,7 +58,7 @@ def test_every_page_at_both_sizes_passes_axe_fits_and_keeps_the_content_security
     menu = {"today": "Today", "journal": "Journal", "symptom-edit": "Journal", "day": "Days", "meds": "Medications",
             "med-edit": "Medications", "reminder-edit": "Reminders", "measure-edit": "Measurements", "lifestyle-edit": "Lifestyle",
             "notes": "Notes", "note-edit": "Notes", "report": "Summary", "sync": "Sending", "import": "Import",
-            "settings": "Settings"}
+            "settings": "Settings", "deletions": "Sending"}
     browser.get(web.link())
     problems = []   # every page is looked at before the test says what was wrong
     for size in (DESKTOP, PHONE):
