@@ -25,6 +25,8 @@ struct SettingsPage: Sendable {
             let label: String
             let summary: String
             let checked: Bool
+            /// Why it is kept but not sent, in one line; nil when it is sent.
+            let notSent: String?
         }
 
         /// The category's raw value (the form's `category`).
@@ -59,7 +61,8 @@ struct SettingsPage: Sendable {
         gatewayURL = view.gatewayURL
         categories = view.categories.map { c in
             Category(category: c.category.rawValue, title: c.category.displayName, kinds: c.kinds.map {
-                Category.Kind(id: "t-" + $0.name, name: $0.name, label: Format.typeName($0.name), summary: $0.summary, checked: $0.enabled)
+                Category.Kind(id: "t-" + $0.name, name: $0.name, label: Format.typeName($0.name), summary: $0.summary, checked: $0.enabled,
+                              notSent: $0.notSentReason.map { "Kept on this computer, not sent: \($0)." })
             })
         }
     }

@@ -14,6 +14,8 @@ public enum TypeList {
                 items.append(.object([("name", .string(t.name)), ("hkIdentifier", .string(t.hkIdentifier)),
                                       ("category", .string(t.category.rawValue)), ("unit", .string(t.unit)),
                                       ("enabled", .bool(s.isEnabled(t.name))), ("frequency", .string(s.frequency(of: t.name).rawValue)),
+                                      ("sent", .bool(s.isSent(t.name))),
+                                      ("notSentReason", s.isEnabled(t.name) && !s.isSent(t.name) ? .string(DataType.localOnlyReasons[t.name] ?? "") : .null),
                                       ("queued", .number(Double(queued[t.name] ?? 0)))]))
             }
             var w = JSONWriter()
@@ -30,6 +32,10 @@ public enum TypeList {
                 let state = s.isEnabled(t.name) ? "on " : "off"
                 let q = queued[t.name].map { "  \($0) queued" } ?? ""
                 lines.append("  \(state) \(TextTable.pad(t.name, name))  \(TextTable.pad(s.frequency(of: t.name).rawValue, frequency))  \(TextTable.pad(t.unit, unit))  \(t.hkIdentifier)\(q)")
+                // A local-only type says why it is not sent, in one line.
+                if s.isEnabled(t.name), !s.isSent(t.name), let why = DataType.localOnlyReasons[t.name] {
+                    lines.append("      kept here, not sent: \(why) (healthspool types enable \(t.name))")
+                }
             }
         }
         return lines.joined(separator: "\n")
