@@ -426,8 +426,8 @@ def gpx(day):
            f' <trk>\n  <name>Route {s:%Y-%m-%d %-I:%M%p}</name>\n  <trkseg>\n']
     for i in range(n):
         a = 2 * math.pi * i / n
-        lat = lat0 + radius * math.sin(a) + r.uniform(-0.00002, 0.00002)
-        lon = lon0 + 1.6 * radius * (1 - math.cos(a)) + r.uniform(-0.00002, 0.00002)
+        lat = lat0 + radius * math.sin(a) + r.uniform(-0.000002, 0.000002)
+        lon = lon0 + 1.6 * radius * (1 - math.cos(a)) + r.uniform(-0.000002, 0.000002)
         ele = 34 + 12 * math.sin(3 * a) + r.uniform(-0.3, 0.3)
         t = (s + timedelta(seconds=i)).astimezone(timezone.utc)
         out.append(f'   <trkpt lon="{lon:.6f}" lat="{lat:.6f}"><ele>{ele:.3f}</ele><time>{t:%Y-%m-%dT%H:%M:%SZ}</time>'

@@ -85,6 +85,10 @@ struct SettingsPage: Sendable {
         (disabled, enabled) = enabling(types.filter { on.contains($0) }, disabled: disabled, enabled: enabled)
         let off = types.filter { !on.contains($0) && ctx.settings.isEnabled($0) }
         if !off.isEmpty { (disabled, enabled) = disabling(off, disabled: disabled, enabled: enabled) }
+        // A checked box keeps a kind; it never starts sending a local-only one (positions,
+        // routes): that takes naming it (`healthspool types enable workoutRoute`).
+        let namedBefore = Set(ctx.settings.enabledTypes.map(DataType.canonicalName))
+        enabled.removeAll { DataType.localOnly.contains($0) && !namedBefore.contains($0) && !disabled.contains(DataType.category(of: $0).rawValue) }
         try SettingsLoader.update(paths: ctx.paths, [("types.disabled", disabled.isEmpty ? nil : disabled.joined(separator: ",")),
                                                      ("types.enabled", enabled.isEmpty ? nil : enabled.joined(separator: ","))])
         return Page.redirect("/settings", ok: "Saved \(category.displayName).")
