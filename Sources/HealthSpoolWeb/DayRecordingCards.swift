@@ -80,7 +80,7 @@ struct DayRecordingCards: Sendable {
             let time = clock(e.start.millis)
             let written = e.classificationText
             return ECG(title: "ECG at \(time)", result: e.classification.plainWords,
-                       asWritten: written.isEmpty ? nil : "The watch’s result: \(written).",
+                       asWritten: written.isEmpty || e.classification != .unrecognized ? nil : "The watch’s result, as written: \(written).",
                        advice: e.classification.advice, attention: e.classification.needsAttention, figures: figures,
                        width: RouteShapeText.tenth(e.strip.rowWidth),
                        height: RouteShapeText.tenth(Double(rows.count) * (rowHeight + 4)),
