@@ -151,3 +151,21 @@ def test_a_dropped_export_shows_its_route_and_ecgs_and_sends_the_ecgs_only(hs, g
     # No request left the machine for the drawing: no tiles, no fonts, nothing fetched.
     assert not browser.execute_script(
         "return performance.getEntriesByType('resource').map(e => e.name).filter(n => !n.startsWith(location.origin))")
+
+    # The doctor's summary gains the period's ECGs, each with its strip and result; a period
+    # without any leaves the section out.
+    report = json.loads(hs.run("report", "--from", "2024-01-01", "--to", "2024-01-05", "--json", "--out", "-").stdout)
+    assert [e["classificationCode"] for e in report["ecgs"]] == ["sinusRhythm"] * 4 + ["atrialFibrillation"]
+    html = hs.run("report", "--from", "2024-01-01", "--to", "2024-01-05", "--out", "-").stdout
+    assert "ECG recordings" in html and html.count('class="ecg-strip"') == 5 and "See a doctor" in html
+    assert 'width="150mm"' in html   # 6 s a row at 25 mm/s: true scale on paper
+    assert "ECG recordings" not in hs.run("report", "--from", "2024-02-01", "--to", "2024-02-05", "--out", "-").stdout
+    for size, tag in (((1280, 900), "desktop"), ((390, 844), "phone")):
+        browser.set_window_size(*size)
+        browser.get(w.base + "/report?from=2024-01-01&to=2024-01-05")
+        browser.execute_script("document.getElementById('r-ecg').scrollIntoView()")
+        overflow = browser.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+        wide = browser.execute_script("return [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > "
+                                      "window.innerWidth + 1).slice(0, 4).map(e => e.tagName + '.' + e.className.baseVal + e.className)")
+        assert overflow <= 0, f"/report at {size[0]} px scrolls sideways by {overflow} px: {wide}"
+        shot(browser, f"report-ecg-{tag}")

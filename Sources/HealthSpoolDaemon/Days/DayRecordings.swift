@@ -36,12 +36,13 @@ public struct DayRecordings: Sendable {
     public var isEmpty: Bool { routes.isEmpty && ecgs.isEmpty }
 
     /// The routes and ECGs starting in `from..<to` (UTC ms). `stripSeconds`: seconds a strip row.
-    public static func read(_ store: SampleStore, from: Int64, to: Int64, stripSeconds: Int = 10) throws -> DayRecordings {
+    /// `routes: false` reads the ECGs alone (the doctor's summary).
+    public static func read(_ store: SampleStore, from: Int64, to: Int64, stripSeconds: Int = 10, routes withRoutes: Bool = true) throws -> DayRecordings {
         // A route's parts share their workout (or file); each group is one route, parts in order.
         var groups: [String: [RecordedSample]] = [:]
         var order: [String] = []
         // Parts of a route that started the day before are read too (a run past midnight).
-        for part in try store.recordings(type: "workoutRoute", from: from - 86_400_000, to: to) {
+        for part in withRoutes ? try store.recordings(type: "workoutRoute", from: from - 86_400_000, to: to) : [] {
             let key = part.metadata["workoutId"] ?? part.metadata["file"] ?? "\(part.source)@\(part.metadata["workoutStart"] ?? "")"
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(part)

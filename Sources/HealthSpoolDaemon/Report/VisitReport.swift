@@ -18,6 +18,8 @@ public struct VisitReport: Sendable {
     public var measurements: [MeasurementFigures] = []
     public var activity: ActivityFigures?
     public var notes: [NoteGroup] = []
+    /// The period's ECG recordings, each with its strip (6 s a row: 150 mm on paper).
+    public var ecgs: [DayRecordings.ECG] = []
 
     /// The days of the period, `from` first.
     public var days: [CivilDate] {
@@ -27,6 +29,7 @@ public struct VisitReport: Sendable {
     /// Whether there is nothing to show.
     public var isEmpty: Bool {
         symptoms.isEmpty && factors == nil && medications.isEmpty && measurements.isEmpty && activity == nil && notes.isEmpty
+            && ecgs.isEmpty
     }
 }
 
