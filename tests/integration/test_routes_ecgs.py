@@ -129,7 +129,11 @@ def test_a_dropped_export_shows_its_route_and_ecgs_and_sends_the_ecgs_only(hs, g
     assert af[0]["classificationCode"] == "atrialFibrillation" and "See a doctor" in af[0]["advice"]
     assert "See a doctor" in hs.run("day", "2024-01-05").stdout
 
+    types = hs.run("types").stdout
+    assert "kept here, not sent: a route shows where you live and run" in next(l for l in types.splitlines() if " workoutRoute " in l)
     browser.get(w.link())
+    browser.get(w.base + "/settings")
+    assert "Kept on this computer, not sent: a route shows" in browser.find_element(By.ID, "t-workoutRoute-d").text
     for size, tag in (((1280, 900), "desktop"), ((390, 844), "phone")):
         browser.set_window_size(*size)
         browser.get(w.base + "/day/2024-01-01")

@@ -31,11 +31,12 @@ public enum TypeList {
             for t in category.dataTypes {
                 let state = s.isEnabled(t.name) ? "on " : "off"
                 let q = queued[t.name].map { "  \($0) queued" } ?? ""
-                lines.append("  \(state) \(TextTable.pad(t.name, name))  \(TextTable.pad(s.frequency(of: t.name).rawValue, frequency))  \(TextTable.pad(t.unit, unit))  \(t.hkIdentifier)\(q)")
-                // A local-only type says why it is not sent, in one line.
-                if s.isEnabled(t.name), !s.isSent(t.name), let why = DataType.localOnlyReasons[t.name] {
-                    lines.append("      kept here, not sent: \(why) (healthspool types enable \(t.name))")
+                // A local-only type says why it is not sent, on its line.
+                var why = ""
+                if s.isEnabled(t.name), !s.isSent(t.name), let reason = DataType.localOnlyReasons[t.name] {
+                    why = "  (kept here, not sent: \(reason): healthspool types enable \(t.name))"
                 }
+                lines.append("  \(state) \(TextTable.pad(t.name, name))  \(TextTable.pad(s.frequency(of: t.name).rawValue, frequency))  \(TextTable.pad(t.unit, unit))  \(t.hkIdentifier)\(q)\(why)")
             }
         }
         return lines.joined(separator: "\n")
