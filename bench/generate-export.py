@@ -13,6 +13,13 @@ The content of day N never depends on how many days are generated, so an export 
     bench/generate-export.py --size-mb 250 --out /tmp/hs-bench/250
     bench/generate-export.py --days 303 --out /tmp/hs-bench/250plus
     bench/generate-export.py --many-sources --size-mb 250 --out /tmp/hs-bench/many250
+    bench/generate-export.py --days 30 --routes 30 --ecgs 10 --out /tmp/hs-bench/parts
+
+--routes N writes a real GPX track (one point a second, elevation, speed/course/accuracy
+extensions, as the phone writes it) for the workouts of the first N days, under the name its
+FileReference gives; without it the zip holds three placeholder tracks. --ecgs N writes N ECG
+recordings (electrocardiograms/ecg_*.csv: 30 s at 512 Hz, every fifth one atrial
+fibrillation), one a day at 09:00. Neither changes export.xml.
 
 --many-sources writes what a phone that several apps and devices fed exports: a device string
 on nearly every record whose object address changes from record to record (among a few a
@@ -386,9 +393,86 @@ def workouts(out, day):
     out.append(f'  <WorkoutStatistics type="HKQuantityTypeIdentifierActiveEnergyBurned" startDate="{fmt(s)}" endDate="{fmt(e)}" '
                f'sum="{round(minutes * 10.5, 3)}" unit="kcal"/>\n')
     out.append(f'  <WorkoutRoute sourceName="{WATCH}" sourceVersion="10.1" creationDate="{fmt(e)}" startDate="{fmt(s)}" endDate="{fmt(e)}">\n')
-    out.append(f'   <FileReference path="/workout-routes/route_{s:%Y-%m-%d_%-I.%M%p}.gpx"/>\n')
+    out.append(f'   <FileReference path="/workout-routes/{route_name(s)}"/>\n')
     out.append("  </WorkoutRoute>\n")
     out.append(" </Workout>\n")
+
+
+def route_name(s):
+    """The route's file name as the phone writes it: route_2024-01-01_5.01pm.gpx."""
+    return f"route_{s:%Y-%m-%d_%-I.%M}" + s.strftime("%p").lower() + ".gpx"
+
+
+def route_start(day):
+    r = rng("workout", day)
+    s = START + timedelta(days=day, hours=17, minutes=r.randint(0, 5))
+    minutes = r.uniform(30, 45)
+    return s, minutes
+
+
+def gpx(day):
+    """A track as Apple writes it: a loop, one point a second, times in UTC."""
+    import math
+    s, minutes = route_start(day)
+    r = rng("route", day)
+    lat0, lon0 = 52.5200 + r.uniform(-0.02, 0.02), 13.4050 + r.uniform(-0.02, 0.02)
+    n = int(minutes * 60)
+    radius = 0.012 + r.uniform(0, 0.004)
+    out = ['<?xml version="1.0" encoding="UTF-8"?>\n',
+           '<gpx version="1.1" creator="Apple Health Export" xmlns="http://www.topografix.com/GPX/1/1" '
+           'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+           'xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">\n',
+           f' <metadata>\n  <time>{(s + timedelta(minutes=minutes)).astimezone(timezone.utc):%Y-%m-%dT%H:%M:%SZ}</time>\n </metadata>\n',
+           f' <trk>\n  <name>Route {s:%Y-%m-%d %-I:%M%p}</name>\n  <trkseg>\n']
+    for i in range(n):
+        a = 2 * math.pi * i / n
+        lat = lat0 + radius * math.sin(a) + r.uniform(-0.000002, 0.000002)
+        lon = lon0 + 1.6 * radius * (1 - math.cos(a)) + r.uniform(-0.000002, 0.000002)
+        ele = 34 + 12 * math.sin(3 * a) + r.uniform(-0.3, 0.3)
+        t = (s + timedelta(seconds=i)).astimezone(timezone.utc)
+        out.append(f'   <trkpt lon="{lon:.6f}" lat="{lat:.6f}"><ele>{ele:.3f}</ele><time>{t:%Y-%m-%dT%H:%M:%SZ}</time>'
+                   f'<extensions><speed>{2.6 + r.uniform(-0.4, 0.4):.2f}</speed><course>{(math.degrees(a) + 90) % 360:.1f}</course>'
+                   f'<hAcc>{r.uniform(1, 5):.1f}</hAcc><vAcc>{r.uniform(1, 4):.1f}</vAcc></extensions></trkpt>\n')
+    out.append('  </trkseg>\n </trk>\n</gpx>\n')
+    return "".join(out)
+
+
+ECG_RATE = 512
+AF_SYMPTOMS = '"Rapid, pounding, or fluttering heartbeat"'
+
+
+def ecg_csv(n):
+    """Recording n: 30 s of a synthetic lead I at 512 Hz; every fifth one atrial fibrillation."""
+    import math
+    r = rng("ecg", n)
+    af = n % 5 == 4
+    hr = r.randint(58, 80) if not af else r.randint(85, 110)
+    when = START + timedelta(days=n, hours=9, minutes=r.randint(0, 50), seconds=r.randint(0, 59))
+    count = 30 * ECG_RATE
+    beats, t = [], 0.3
+    while t < 30.5:
+        beats.append(t)
+        rr = 60 / hr
+        t += rr * (r.uniform(0.55, 1.45) if af else r.uniform(0.97, 1.03))
+    waves = [(-0.2, 0.025, 0.12), (-0.03, 0.010, -0.10), (0.0, 0.012, 1.05), (0.03, 0.010, -0.25), (0.26, 0.045, 0.30)]
+    if af:
+        waves = waves[1:]
+    volts = []
+    for i in range(count):
+        x = i / ECG_RATE
+        mv = 0.0
+        for b in beats:
+            if abs(x - b) < 0.6:
+                for off, width, amp in waves:
+                    mv += amp * math.exp(-((x - b - off) ** 2) / (2 * width * width))
+        mv += (0.03 * math.sin(2 * math.pi * 6.3 * x + n) if af else 0) + 0.05 * math.sin(2 * math.pi * 0.25 * x)
+        mv += r.uniform(-0.008, 0.008)
+        volts.append(f"{mv * 1000:.3f}")
+    header = (f'Name,Alex Example\nDate of Birth,"Jan 1, 1985"\nRecorded Date,{fmt(when)}\n'
+              f'Classification,{"Atrial Fibrillation" if af else "Sinus Rhythm"}\n'
+              f'Symptoms,{AF_SYMPTOMS if af else ""}\nSoftware Version,1.90\n'
+              f'Device,"Watch6,2"\nSample Rate,{ECG_RATE} hertz\n\nLead,Lead I\nUnit,µV\n\n')
+    return f"electrocardiograms/ecg_{when:%Y-%m-%d}.csv", header + "\n".join(volts) + "\n", hr
 
 
 def summaries(out, day):
@@ -428,7 +512,7 @@ MANY_SOURCES = [
 ]
 
 
-def write(out_dir, days):
+def write(out_dir, days, routes=0, ecgs=0):
     os.makedirs(out_dir, exist_ok=True)
     xml_path = os.path.join(out_dir, "export.xml")
     with open(xml_path, "w", encoding="utf-8") as f:
@@ -446,8 +530,16 @@ def write(out_dir, days):
         z.write(xml_path, "apple_health_export/export.xml")
         z.writestr("apple_health_export/export_cda.xml",
                    '<?xml version="1.0" encoding="UTF-8"?>\n<ClinicalDocument xmlns="urn:hl7-org:v3"></ClinicalDocument>\n')
-        for day in range(min(days, 3)):
-            z.writestr(f"apple_health_export/workout-routes/route_{day}.gpx", "<gpx></gpx>\n")
+        if routes:
+            for day in range(min(days, routes)):
+                s, _ = route_start(day)
+                z.writestr(f"apple_health_export/workout-routes/{route_name(s)}", gpx(day))
+        else:
+            for day in range(min(days, 3)):
+                z.writestr(f"apple_health_export/workout-routes/route_{day}.gpx", "<gpx></gpx>\n")
+        for n in range(ecgs):
+            name, text, _ = ecg_csv(n)
+            z.writestr("apple_health_export/" + name, text)
     return xml_path, zip_path
 
 
@@ -459,10 +551,12 @@ def main():
     p.add_argument("--out", required=True)
     p.add_argument("--many-sources", action="store_true",
                    help="more apps and devices, a device string per record (see above)")
+    p.add_argument("--routes", type=int, default=0, metavar="N", help="real GPX tracks for the workouts of the first N days")
+    p.add_argument("--ecgs", type=int, default=0, metavar="N", help="N ECG recordings (electrocardiograms/ecg_*.csv)")
     a = p.parse_args()
     Vary.on = a.many_sources
     days = a.days or max(1, round(a.size_mb * 1e6 / (BYTES_PER_DAY_MANY if Vary.on else BYTES_PER_DAY)))
-    xml_path, zip_path = write(a.out, days)
+    xml_path, zip_path = write(a.out, days, a.routes, a.ecgs)
     print(f"{days} days: {xml_path} {os.path.getsize(xml_path) / 1e6:.1f} MB, {zip_path} {os.path.getsize(zip_path) / 1e6:.1f} MB")
 
 

@@ -56,7 +56,7 @@ bounds=(-max_len=65536 -timeout=5 -rss_limit_mb=1024 -malloc_limit_mb=512)
 dict_for() {
     case "$1" in
         zip) echo Fuzz/dict/zip.dict ;;
-        apple-xml) echo Fuzz/dict/xml.dict ;;
+        apple-xml|gpx) echo Fuzz/dict/xml.dict ;;
         export|hae-json|native|control|gateway) echo Fuzz/dict/json.dict ;;
         http-head) echo Fuzz/dict/http.dict ;;
     esac

@@ -7,7 +7,7 @@ struct FuzzTarget: Sendable {
     let run: @Sendable (UnsafeRawBufferPointer) -> Void
 
     static let all: [FuzzTarget] = [
-        ZipTarget.target, AppleXMLTarget.target, ExportTarget.target,
+        ZipTarget.target, AppleXMLTarget.target, ExportTarget.target, ExportPartTargets.gpx, ExportPartTargets.ecg,
         AutoExportTargets.json, AutoExportTargets.csv, NativeTargets.native, NativeTargets.csv,
         ScalarTargets.timestamp, ScalarTargets.decimal, ConfigTarget.target, ControlTarget.target, GatewayTarget.target, HTTPHeadTarget.target,
         WebTarget.target,

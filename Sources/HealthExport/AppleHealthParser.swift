@@ -15,7 +15,11 @@ public enum AppleHealthParser {
         // Inflated on a third thread, ahead of the scanner.
         let stream = ReadAheadStream(try ZipMemberStream(source: source, member: member))
         return try ParsePipeline.run(into: sink) { sink in
-            try parse(stream, format: "Apple Health export (zip member '\(member.name)')", into: sink)
+            var links = ExportPartLinks()
+            var report = try parse(stream, format: "Apple Health export (zip member '\(member.name)')", into: sink, links: &links)
+            // Then the routes and ECGs beside the XML (ExportParts).
+            try ExportParts.read(source, export: member, links: links, into: sink, report: &report)
+            return report
         }
     }
 
@@ -29,6 +33,13 @@ public enum AppleHealthParser {
 
     /// Scans `stream` to its end, handing samples to `sink`.
     static func parse(_ stream: ByteStream, format: String, into sink: SampleSink) throws -> ParseReport {
+        var links = ExportPartLinks()
+        return try parse(stream, format: format, into: sink, links: &links)
+    }
+
+    /// Scans `stream` to its end, handing samples to `sink`; `links` receives what the XML says
+    /// about the zip's other parts.
+    static func parse(_ stream: ByteStream, format: String, into sink: SampleSink, links: inout ExportPartLinks) throws -> ParseReport {
         let scanner = XMLTagScanner(stream)
         let builder = AppleHealthSampleBuilder(scanner: scanner, sink: sink)
         var nextProgress = progressInterval
@@ -56,6 +67,7 @@ public enum AppleHealthParser {
                     throw ImportError.truncated(format: format, offset: scanner.offset,
                                                 reason: "the XML ends \(insideMarkup ? "in the middle of a tag" : open) at line \(scanner.line)")
                 }
+                links = builder.partLinks
                 return builder.report
             }
             tags += 1

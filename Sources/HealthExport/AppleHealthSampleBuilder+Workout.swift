@@ -17,6 +17,11 @@ extension AppleHealthSampleBuilder {
         var activities = JSONList()
         var route: [(String, String)] = []
         var routeLocations = 0
+        /// The id the workout's sample will have (its routes name it).
+        var id: SampleID
+        /// The open route's source, and its inline `Location` points (older exports).
+        var routeSource: SampleSource?
+        var inlineRoute: RouteParts?
         /// Set when the workout or one of its children held bytes that are not UTF-8.
         var refused: InvalidField?
     }
@@ -83,12 +88,13 @@ extension AppleHealthSampleBuilder {
         }
         var metadata: [String: String] = [:]
         for (name, i) in attrs { metadata[name] = string(i) }
+        let source = SampleSource(name: sourceName >= 0 ? interned(sourceName, &sourceNames) : "",
+                                  version: sourceVersion >= 0 ? interned(sourceVersion, &sourceVersions) : nil,
+                                  device: device >= 0 ? interned(device, &devices) : nil)
         workout = PendingWorkout(
-            start: s, end: e, minutes: minutes,
-            source: SampleSource(name: sourceName >= 0 ? interned(sourceName, &sourceNames) : "",
-                                 version: sourceVersion >= 0 ? interned(sourceVersion, &sourceVersions) : nil,
-                                 device: device >= 0 ? interned(device, &devices) : nil),
-            metadata: metadata, refused: invalidField)
+            start: s, end: e, minutes: minutes, source: source, metadata: metadata,
+            id: SampleIdentity.id(type: "workout", start: s.millis, end: e.millis, value: minutes, unit: "min", sourceName: source.name),
+            refused: invalidField)
     }
 
     func closeWorkout() throws {
@@ -147,22 +153,65 @@ extension AppleHealthSampleBuilder {
         guard workout != nil else { return }
         workout!.route = []
         workout!.routeLocations = 0
+        workout!.routeSource = nil
+        workout!.inlineRoute = nil
         for i in 0..<scanner.attributeCount {
             let n = scanner.attributeName(i)
             if equal(n, "startDate") || equal(n, "endDate") || equal(n, "sourceName") {
                 workout!.route.append((String(decoding: n, as: UTF8.self), string(i)))
             }
+            if equal(n, "sourceName") { workout!.routeSource = SampleSource(name: interned(i, &sourceNames)) }
         }
+    }
+
+    /// The link the open route's points carry to their workout.
+    var routeLink: RouteLink? {
+        guard let w = workout else { return nil }
+        return RouteLink(workoutID: w.id, workoutStart: w.start, source: w.routeSource ?? w.source,
+                         utcOffsetSeconds: w.start.utcOffsetSeconds)
+    }
+
+    /// `Location` inside a `WorkoutRoute` (exports before iOS 11 put the points inline).
+    func routeLocation() throws {
+        guard workout != nil, let link = routeLink else { return }
+        workout!.routeLocations += 1
+        var at: Timestamp?, lat: Double?, lon: Double?
+        var p = RoutePoint(millis: 0, latitude: 0, longitude: 0)
+        for i in 0..<scanner.attributeCount {
+            let n = scanner.attributeName(i)
+            if equal(n, "date") { at = date(i, "date") }
+            else if equal(n, "latitude") { lat = number(i) }
+            else if equal(n, "longitude") { lon = number(i) }
+            else if equal(n, "altitude") { p.elevation = number(i) }
+            else if equal(n, "speed") { p.speed = number(i).flatMap { $0 >= 0 ? $0 : nil } }
+            else if equal(n, "course") { p.course = number(i).flatMap { $0 >= 0 ? $0 : nil } }
+            else if equal(n, "horizontalAccuracy") { p.horizontalAccuracy = number(i) }
+            else if equal(n, "verticalAccuracy") { p.verticalAccuracy = number(i) }
+        }
+        guard let at, let lat, let lon else { problem("Location without a date, latitude or longitude skipped"); return }
+        p.millis = at.millis; p.latitude = lat; p.longitude = lon
+        guard p.isValid else { problem("Location at \(lat), \(lon) is not a place on Earth; skipped"); return }
+        if workout!.inlineRoute == nil { workout!.inlineRoute = RouteParts(link: link, file: nil) }
+        _ = try workout!.inlineRoute!.add(p) { try self.emit($0) }
     }
 
     func workoutRouteFile() {
         guard workout != nil else { return }
         for i in 0..<scanner.attributeCount where equal(scanner.attributeName(i), "path") {
-            workout!.route.append(("path", string(i)))
+            let path = string(i)
+            workout!.route.append(("path", path))
+            if let link = routeLink {
+                if partLinks.routes.count < ExportPartLinks.maxRoutes { partLinks.routes[ExportPartLinks.fileName(path)] = link }
+                else { problem("more than \(ExportPartLinks.maxRoutes) route files named; '\(path)' is tied to its workout by time") }
+            }
         }
     }
 
-    func closeWorkoutRoute() {
+    func closeWorkoutRoute() throws {
+        if workout != nil, var inline = workout!.inlineRoute {
+            workout!.inlineRoute = nil
+            try inline.finish { try self.emit($0) }
+        }
         guard workout != nil, workout!.routes.next() else { return }
         var w = workout!.routes.writer
         workout!.routes.writer = JSONWriter(capacity: 0)

@@ -28,6 +28,8 @@ final class AppleHealthSampleBuilder {
     /// The open `Correlation`, whose metadata its member records carry.
     @exclusivity(unchecked) var correlation: PendingCorrelation?
     @exclusivity(unchecked) var correlationCopies = CorrelationCopies()
+    /// The workout each route file named by a `FileReference` belongs to.
+    @exclusivity(unchecked) var partLinks = ExportPartLinks()
     /// The first attribute of the current element (or its children) whose value is not UTF-8.
     @exclusivity(unchecked) var invalidField: InvalidField?
     /// The UTC offset records carry on each local day (days since the epoch), for the
@@ -121,14 +123,14 @@ final class AppleHealthSampleBuilder {
         case 12 where equal(name, "WorkoutRoute"):
             if parent == .workout { startWorkoutRoute() }
             pushed = .workoutRoute
-            if empty, parent == .workout { closeWorkoutRoute() }
+            if empty, parent == .workout { try closeWorkoutRoute() }
         case 15 where equal(name, "WorkoutActivity"):
             if parent == .workout { workoutActivity() }
             pushed = .workoutActivity
         case 13 where equal(name, "FileReference"):
             if parent == .workoutRoute { workoutRouteFile() }
         case 8 where equal(name, "Location"):
-            if parent == .workoutRoute { workout?.routeLocations += 1 }
+            if parent == .workoutRoute { try routeLocation() }
         case 15 where equal(name, "ActivitySummary"):
             try activitySummary()
         case 2 where equal(name, "Me"):
@@ -180,7 +182,7 @@ final class AppleHealthSampleBuilder {
         switch element {
         case .record: try closeRecord()
         case .workout: try closeWorkout()
-        case .workoutRoute: closeWorkoutRoute()
+        case .workoutRoute: try closeWorkoutRoute()
         case .correlation: correlation = nil
         case .healthData: healthDataClosed = true
         default: break

@@ -35,9 +35,13 @@ extension AutoExportParser {
         if let d = w["distance"], let km = quantity(d, in: "km") {
             metadata["distanceKm"] = SampleIdentity.canonicalNumber(km)
         }
-        try builder.emit(type: "workout", value: minutes, unit: "min", start: start, end: end,
-                         source: w["source"]?.stringValue ?? AutoExportSampleBuilder.defaultSource,
-                         metadata: metadata, revisable: false)
+        let source = w["source"]?.stringValue ?? AutoExportSampleBuilder.defaultSource
+        let id = try builder.emit(type: "workout", value: minutes, unit: "min", start: start, end: end,
+                                  source: source, metadata: metadata, revisable: false)
+        if let route = w["route"]?.arrayValue, !route.isEmpty {
+            try readRoute(route, link: RouteLink(workoutID: id, workoutStart: start, source: SampleSource(name: source),
+                                                 utcOffsetSeconds: start.utcOffsetSeconds), into: &builder)
+        }
     }
 
     /// `{qty, units}` converted to `unit`, when the conversion is known.

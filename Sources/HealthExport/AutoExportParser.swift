@@ -6,7 +6,7 @@ public enum AutoExportParser {
     static let jsonFormat = "Health Auto Export JSON"
 
     /// Sections of `data` that are read; every other member is named in the report as not read.
-    static let readSections: Set<String> = ["metrics", "workouts", "symptoms", "stateOfMind"]
+    static let readSections: Set<String> = ["metrics", "workouts", "symptoms", "stateOfMind", "ecg"]
 
     /// Point members read into the value or the interval; the other scalars become metadata.
     static let pointFields: Set<String> = [
@@ -54,6 +54,10 @@ public enum AutoExportParser {
         for (n, entry) in (data["stateOfMind"]?.arrayValue ?? []).enumerated() where !builder.isRefused("stateOfMind", n) {
             do { try readStateOfMind(entry, into: &builder) }
             catch let r as AutoExportSampleBuilder.Rejection { builder.note("stateOfMind \(n + 1): \(r.reason)") }
+        }
+        for (n, entry) in (data["ecg"]?.arrayValue ?? []).enumerated() where !builder.isRefused("ecg", n) {
+            do { try readECG(entry, into: &builder) }
+            catch let r as AutoExportSampleBuilder.Rejection { builder.note("ecg \(n + 1): \(r.reason)") }
         }
         // Every other section is named, never dropped without a word.
         for (key, section) in data.objectValue ?? [] where !readSections.contains(key) {

@@ -23,10 +23,12 @@ struct AutoExportSampleBuilder {
     /// A value that could not become a sample, with the reason (for `report.note`).
     struct Rejection: Error { let reason: String }
 
-    /// Converts and hands one sample to the sink. Throws `Rejection` for a value that cannot be
-    /// stored (unit not convertible, not finite); errors from the sink pass through.
+    /// Converts and hands one sample to the sink, returning its id. Throws `Rejection` for a
+    /// value that cannot be stored (unit not convertible, not finite); errors from the sink pass
+    /// through.
+    @discardableResult
     mutating func emit(type: String, value raw: Double, unit rawUnit: String, start: Timestamp, end: Timestamp,
-                       source: String, metadata: [String: String] = [:], revisable: Bool) throws {
+                       source: String, metadata: [String: String] = [:], revisable: Bool) throws -> SampleID {
         guard raw.isFinite else { throw Rejection(reason: "\(type): value is not a number") }
         var (value, unit, original) = UnitConversion.toCanonical(raw, unit: rawUnit, type: type)
         let canonical = DataType.lookup(type)?.unit
@@ -48,6 +50,14 @@ struct AutoExportSampleBuilder {
         }
         let sample = Sample(type: type, value: value, unit: unit, start: start, end: max(start, end),
                             source: SampleSource(name: source), metadata: metadata, revisable: revisable)
+        let id = sample.id
+        try sink.accept(sample)
+        report.samples += 1
+        return id
+    }
+
+    /// Hands a sample made elsewhere (a route part, an ECG) to the sink.
+    mutating func emit(_ sample: consuming Sample) throws {
         try sink.accept(sample)
         report.samples += 1
     }

@@ -25,6 +25,9 @@ final class ParsePipeline {
 
     static let batchSize = 2048
     static let depth = 4
+    /// A batch is handed over early once its routes' points and ECGs' voltages pass this many
+    /// bytes: 2048 ECGs of ~110 KB each would be 220 MB in one batch.
+    static let maxBulkBytes = 2 << 20
 
     /// What the two threads share: the items in order, how many are sample batches, whether
     /// the caller stopped listening.
@@ -107,6 +110,8 @@ final class ParsePipeline {
     private final class BatchingSink: SampleSink {
         let pipeline: ParsePipeline
         var batch: [Sample] = []
+        /// Bytes of route points and ECG voltages in `batch`.
+        var bulk = 0
 
         init(_ pipeline: ParsePipeline) {
             self.pipeline = pipeline
@@ -114,8 +119,9 @@ final class ParsePipeline {
         }
 
         func accept(_ sample: consuming Sample) throws {
+            if sample.metadata.count > 3 { bulk += (sample.metadata["points"] ?? sample.metadata["voltages"])?.utf8.count ?? 0 }
             batch.append(sample)
-            if batch.count == ParsePipeline.batchSize {
+            if batch.count == ParsePipeline.batchSize || bulk >= ParsePipeline.maxBulkBytes {
                 if pipeline.isCancelled { throw Cancelled() }
                 flush()
             }
@@ -125,6 +131,7 @@ final class ParsePipeline {
             guard !batch.isEmpty else { return }
             pipeline.push(.samples(batch))
             batch = []
+            bulk = 0
             batch.reserveCapacity(ParsePipeline.batchSize)
         }
 

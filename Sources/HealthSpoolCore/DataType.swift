@@ -66,7 +66,14 @@ public struct DataType: Hashable, Sendable {
 
 extension DataType {
     /// Types kept local unless listed by name in `types.enabled` (positions are sensitive).
-    public static let localOnly: Set<String> = ["location"]
+    public static let localOnly: Set<String> = Set(localOnlyReasons.keys)
+
+    /// Why each local-only type stays on this computer, in one line (`healthspool types`, the
+    /// settings page).
+    public static let localOnlyReasons: [String: String] = [
+        "location": "positions show where you live and go: sent only when enabled by name",
+        "workoutRoute": "a route shows where you live and run: sent only when enabled by name",
+    ]
 
     /// Every type of the origin design, grouped by category.
     public static let all: [DataType] = [
@@ -90,6 +97,8 @@ extension DataType {
         DataType("workout", "HKWorkoutTypeIdentifier", .activity, "min", .immediate, "Workouts (value: duration)"),
         // The location keep-alive log (gpsd): value latitude, metadata longitude and the fix.
         DataType("location", "HealthSpoolLocation", .other, "deg", .immediate, "Position from gpsd (value: latitude; local unless enabled by name)"),
+        // A workout's route: value = points in this part, `points` in metadata (docs/formats.md).
+        DataType("workoutRoute", "HKWorkoutRouteTypeIdentifier", .activity, "count", .immediate, "Workout route: GPS points, in parts of up to 500 (local unless enabled by name)"),
         DataType("activitySummary", "HKActivitySummaryTypeIdentifier", .activity, "kcal", .immediate, "Daily activity rings (value: active energy)"),
         // Cardiovascular
         DataType("heartRate", "HKQuantityTypeIdentifierHeartRate", .cardiovascular, "count/min", .immediate, "Heart rate"),
@@ -98,6 +107,8 @@ extension DataType {
         DataType("heartRateVariability", "HKQuantityTypeIdentifierHeartRateVariabilitySDNN", .cardiovascular, "ms", .immediate, "Heart rate variability (SDNN)"),
         DataType("bloodPressureSystolic", "HKQuantityTypeIdentifierBloodPressureSystolic", .cardiovascular, "mmHg", .immediate, "Blood pressure, systolic"),
         DataType("bloodPressureDiastolic", "HKQuantityTypeIdentifierBloodPressureDiastolic", .cardiovascular, "mmHg", .immediate, "Blood pressure, diastolic"),
+        // An ECG recording: value = average heart rate, voltages and classification in metadata.
+        DataType("electrocardiogram", "HKDataTypeIdentifierElectrocardiogram", .cardiovascular, "count/min", .immediate, "ECG recording (value: average heart rate; voltages in µV)"),
         DataType("oxygenSaturation", "HKQuantityTypeIdentifierOxygenSaturation", .cardiovascular, "%", .immediate, "Blood oxygen (0–100)"),
         // Sleep
         DataType("sleepAnalysis", "HKCategoryTypeIdentifierSleepAnalysis", .sleep, "min", .immediate, "Sleep stages (value: minutes asleep or awake)"),

@@ -318,6 +318,9 @@ public final class EncodedBatch: @unchecked Sendable {
         return try use(UnsafeRawBufferPointer(start: base, count: prefix.count + middle + suffix.count))
     }
 
+    /// The bytes of sample `i`'s object (a Confluent record wraps it in a few more).
+    public func byteCount(of i: Int) -> Int { ends[i] - start(i) }
+
     /// Where sample `i`'s object starts.
     @inline(__always) private func start(_ i: Int) -> Int { i == 0 ? Self.headroom : ends[i - 1] + 1 }
 

@@ -57,6 +57,8 @@ public struct Settings: Sendable, Equatable {
     public var requestTimeoutSeconds = 30
     public var connectTimeoutSeconds = 10
     public var gzip = false
+    /// The largest request body sent, uncompressed (`gateway.max_body_bytes`).
+    public var maxBodyBytes = 1 << 20
     public var keepAlive = true
     public var senders = 2
     public var userId: String? = nil
@@ -329,6 +331,7 @@ extension SettingKey {
         .optional("gateway.credentials_file", "File holding the secret (mode 0600): the key, the token, or user:password.") { $0.gatewayCredentialsFile = $1 },
         .int("gateway.batch_size", 100, 1...10_000, "Samples per request at most.") { $0.batchSize = $1 },
         .int("gateway.backlog_batch_size", 500, 1...10_000, "Samples per request at most while a type's queue holds more than gateway.batch_size (a backlog: after an outage, at start), so that it drains in fewer requests. Only while the gateway is quick: after a request that took more than a quarter of gateway.timeout, requests keep to gateway.batch_size until one is quicker. Never below gateway.batch_size; set it to gateway.batch_size to send every request at that size. 500 samples are about 250 KB of JSON, a quarter of the 1 MiB request body that proxies commonly accept by default.") { $0.backlogBatchSize = $1 },
+        .int("gateway.max_body_bytes", 1_048_576, 4096...268_435_456, "The largest request body sent, in bytes before compression: a batch that would be larger goes out in several requests. 1 MiB is what proxies commonly accept by default. One sample larger than it still goes, alone (an ECG is about 120 KB, a part of a workout route about 40 KB).") { $0.maxBodyBytes = $1 },
         .int("gateway.timeout", 30, 1...600, "Request timeout, seconds: the whole request, from connecting to the last byte of the answer.") { $0.requestTimeoutSeconds = $1 },
         .int("gateway.connect_timeout", 10, 1...600, "Connect timeout, seconds.") { $0.connectTimeoutSeconds = $1 },
         .bool("gateway.gzip", false, "Compress request bodies with gzip (Content-Encoding: gzip). Off by default: Confluent REST Proxy and Redpanda's HTTP proxy do not inflate request bodies unless set up to; turn it on for a gateway that does.") { $0.gzip = $1 },

@@ -89,7 +89,8 @@ public struct Configuration: Sendable {
                             clientKey: settings.gatewayClientKey.map(paths.expand),
                             timeoutSeconds: settings.requestTimeoutSeconds, connectTimeoutSeconds: settings.connectTimeoutSeconds,
                             keepAlive: settings.keepAlive),
-            auth: settings.gatewayAuth, secret: secret, apiKeyHeader: settings.gatewayAPIKeyHeader, gzip: settings.gzip)
+            auth: settings.gatewayAuth, secret: secret, apiKeyHeader: settings.gatewayAPIKeyHeader, gzip: settings.gzip,
+            maxBodyBytes: settings.maxBodyBytes)
     }
 }
 

@@ -15,7 +15,10 @@ public func enabling(_ targets: [String], disabled: [String], enabled: [String])
             continue
         }
         disabled.removeAll { $0 == target }
-        if disabled.contains(DataType.category(of: target).rawValue), !enabled.contains(target) { enabled.append(target) }
+        // A local-only type (positions, routes) is sent only when listed by name.
+        if disabled.contains(DataType.category(of: target).rawValue) || DataType.localOnly.contains(target), !enabled.contains(target) {
+            enabled.append(target)
+        }
     }
     return (disabled, enabled)
 }

@@ -16,6 +16,29 @@ public struct DeliveryPlanner: Sendable {
         pending = count > 0 ? [0..<count] : []
     }
 
+    /// Bytes a request adds around its records (envelope, brackets, a Confluent record's
+    /// wrapping is counted per record).
+    public static let bodyOverhead = 512
+    public static let recordOverhead = 64
+
+    /// A plan whose requests keep under `maxBodyBytes`: consecutive records, in order, as many
+    /// as fit (`recordBytes[i]` is record i's size); a record larger than the limit goes alone.
+    public init(recordBytes: [Int], maxBodyBytes: Int) {
+        var parts: [Range<Int>] = []
+        var from = 0, size = Self.bodyOverhead
+        for (i, n) in recordBytes.enumerated() {
+            let add = n + Self.recordOverhead
+            if i > from, size + add > maxBodyBytes {
+                parts.append(from..<i)
+                from = i
+                size = Self.bodyOverhead
+            }
+            size += add
+        }
+        if from < recordBytes.count { parts.append(from..<recordBytes.count) }
+        pending = parts.reversed()
+    }
+
     /// The next part to send, or nil when the delivery is over. After a halt or a stop, the
     /// parts not sent are marked for retry without a request.
     public mutating func next() -> Range<Int>? {

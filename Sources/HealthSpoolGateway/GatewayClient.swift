@@ -48,7 +48,7 @@ public final class GatewayClient {
 
     /// Sends `batch` (one request, or more when narrowing a rejected batch).
     public func deliver(_ batch: EncodedBatch, envelope: BatchEnvelope, now: Timestamp) -> DeliveryOutcome {
-        var plan = DeliveryPlanner(count: batch.count)
+        var plan = DeliveryPlanner(recordBytes: (0..<batch.count).map(batch.byteCount(of:)), maxBodyBytes: endpoint.maxBodyBytes)
         while let part = plan.next() {
             do {
                 let response = try batch.withBody(part, format: endpoint.format, envelope: envelope, now: now) { body throws(GatewayError) in

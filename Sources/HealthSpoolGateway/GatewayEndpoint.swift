@@ -13,10 +13,12 @@ public struct GatewayEndpoint: Sendable, Equatable {
     public var secret: String?
     public var apiKeyHeader: String
     public var gzip: Bool
+    /// The largest request body sent (uncompressed); a larger batch goes in several requests.
+    public var maxBodyBytes: Int
 
     public init(url: String, format: GatewayFormat = .json, topic: String = "health-samples", cluster: String = "cluster",
                 tls: TLSOptions = TLSOptions(), auth: GatewayAuth = .none, secret: String? = nil,
-                apiKeyHeader: String = "X-API-Key", gzip: Bool = false) {
+                apiKeyHeader: String = "X-API-Key", gzip: Bool = false, maxBodyBytes: Int = 1 << 20) {
         self.url = url
         self.format = format
         self.topic = topic
@@ -26,6 +28,7 @@ public struct GatewayEndpoint: Sendable, Equatable {
         self.secret = secret
         self.apiKeyHeader = apiKeyHeader
         self.gzip = gzip
+        self.maxBodyBytes = maxBodyBytes
     }
 
     /// The URL requests are POSTed to.

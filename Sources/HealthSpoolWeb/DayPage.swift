@@ -51,6 +51,8 @@ struct DayPage: Sendable {
     let notes: EntryList?
     let location: String?
     let calendar: DayStrip.Calendar
+    /// The day's workout routes and ECGs; nil when there are none.
+    let recordings: DayRecordingCards?
 
     init(_ view: DayView) {
         let (summary, date, style) = (view.summary, view.date, view.style)
@@ -113,6 +115,7 @@ struct DayPage: Sendable {
                 : "\(f.count) positions recorded, the first at \(clock(f.first)), the last at \(clock(f.last))."
         }
         calendar = DayStrip.calendarModel(view.month, selected: date)
+        recordings = DayRecordingCards(view.recordings, style: style, clock: clock)
     }
 
     static func render(_ ctx: Configuration, store: LentStore, date: CivilDate, query: Form, csrf: FormKeys) throws -> String {

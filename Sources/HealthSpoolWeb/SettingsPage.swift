@@ -25,6 +25,8 @@ struct SettingsPage: Sendable {
             let label: String
             let summary: String
             let checked: Bool
+            /// Why it is kept but not sent, in one line; nil when it is sent.
+            let notSent: String?
         }
 
         /// The category's raw value (the form's `category`).
@@ -59,7 +61,8 @@ struct SettingsPage: Sendable {
         gatewayURL = view.gatewayURL
         categories = view.categories.map { c in
             Category(category: c.category.rawValue, title: c.category.displayName, kinds: c.kinds.map {
-                Category.Kind(id: "t-" + $0.name, name: $0.name, label: Format.typeName($0.name), summary: $0.summary, checked: $0.enabled)
+                Category.Kind(id: "t-" + $0.name, name: $0.name, label: Format.typeName($0.name), summary: $0.summary, checked: $0.enabled,
+                              notSent: $0.notSentReason.map { "Kept on this computer, not sent: \($0)." })
             })
         }
     }
@@ -82,6 +85,10 @@ struct SettingsPage: Sendable {
         (disabled, enabled) = enabling(types.filter { on.contains($0) }, disabled: disabled, enabled: enabled)
         let off = types.filter { !on.contains($0) && ctx.settings.isEnabled($0) }
         if !off.isEmpty { (disabled, enabled) = disabling(off, disabled: disabled, enabled: enabled) }
+        // A checked box keeps a kind; it never starts sending a local-only one (positions,
+        // routes): that takes naming it (`healthspool types enable workoutRoute`).
+        let namedBefore = Set(ctx.settings.enabledTypes.map(DataType.canonicalName))
+        enabled.removeAll { DataType.localOnly.contains($0) && !namedBefore.contains($0) && !disabled.contains(DataType.category(of: $0).rawValue) }
         try SettingsLoader.update(paths: ctx.paths, [("types.disabled", disabled.isEmpty ? nil : disabled.joined(separator: ",")),
                                                      ("types.enabled", enabled.isEmpty ? nil : enabled.joined(separator: ","))])
         return Page.redirect("/settings", ok: "Saved \(category.displayName).")

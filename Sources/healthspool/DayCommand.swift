@@ -8,7 +8,7 @@ import Glibc
 struct DayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "day",
-        abstract: "Show a day: steps, distance, sleep, heart rate, doses and notes.",
+        abstract: "Show a day: steps, distance, sleep, heart rate, workout routes, ECGs, doses and notes.",
         discussion: """
             Totals count the same steps once, as the Health app does: where a watch and a phone (or apps) both \
             counted over a stretch of time, only the source first in day.source_priority counts there, the others \

@@ -56,4 +56,15 @@ import Testing
         var plan = DeliveryPlanner(count: 0)
         #expect(plan.next() == nil && plan.outcome.requests == 0)
     }
+
+    @Test func partsKeepUnderTheBodyLimitAndAnOversizedRecordGoesAlone() {
+        var plan = DeliveryPlanner(recordBytes: [400, 400, 400, 5_000, 100], maxBodyBytes: 1_500)
+        var sent: [Range<Int>] = []
+        while let part = plan.next() {
+            sent.append(part)
+            plan.record(.perRecord(Array(repeating: .accepted, count: part.count)), for: part, status: 200)
+        }
+        #expect(sent == [0..<2, 2..<3, 3..<4, 4..<5])
+        #expect(plan.outcome.accepted == 5)
+    }
 }

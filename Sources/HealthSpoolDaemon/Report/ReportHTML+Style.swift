@@ -26,6 +26,8 @@ extension ReportHTML {
         .report-notes li{margin:.3rem 0}
         .report-notes .when{font-weight:700}
         .plan-box{border:2px solid #111;min-height:12rem;border-radius:4px;background:#fff}
+        .report .ecg-strip{display:block;max-width:100%;height:auto;margin:.3rem 0 .8rem;background:#fff8f8}
+        .report .ecg-advice{border-left:.3rem solid #b3261e;padding-left:.6rem;font-weight:600}
         .report td,.report th,.report-notes li{overflow-wrap:break-word}
         .report-form{margin:0 0 1.2rem}
         .report-controls code{font-family:"DejaVu Sans Mono",monospace;font-size:1em;overflow-wrap:anywhere}

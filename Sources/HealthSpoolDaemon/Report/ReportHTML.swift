@@ -25,6 +25,7 @@ public enum ReportHTML {
         medications(r, &h)
         measurements(r, &h)
         activity(r, &h)
+        ecgs(r, &h)
         factors(r, &h)
         notes(r, &h)
         h.raw("<section class=\"report-section plan\" aria-labelledby=\"r-plan\"><h2 id=\"r-plan\">Plan</h2>")

@@ -56,6 +56,11 @@ extension VisitReport {
                                   ("inBedMinutes", d(day.inBedMinutes))])
                      }))])
         } ?? .null))
+        members.append(("ecgs", .array(ecgs.map { e in
+            .object([("start", .string(e.start.iso8601Local)), ("classification", .string(e.classificationText)),
+                     ("classificationCode", .string(e.classification.rawValue)), ("plainWords", .string(e.classification.plainWords)),
+                     ("averageHeartRate", d(e.averageHeartRate)), ("symptoms", e.symptoms.map(JSONValue.string) ?? .null)])
+        })))
         members.append(("notes", .array(notes.map { g in
             .object([("category", .string(g.category)), ("questions", .bool(g.questions)),
                      ("notes", .array(g.notes.map { .object([("time", .string($0.created.iso8601Local)), ("text", .string($0.text)),

@@ -22,6 +22,8 @@ public struct VisitReport: Sendable {
     public var symptomEntries: [SymptomEntry] = []
     /// The unit blood glucose is shown in (`journal.glucose_unit`).
     public var glucoseUnit = GlucoseUnit.mmolPerL
+    /// The period's ECG recordings, each with its strip (6 s a row: 150 mm on paper).
+    public var ecgs: [DayRecordings.ECG] = []
 
     /// The days of the period, `from` first.
     public var days: [CivilDate] {
@@ -31,6 +33,7 @@ public struct VisitReport: Sendable {
     /// Whether there is nothing to show.
     public var isEmpty: Bool {
         symptoms.isEmpty && factors == nil && medications.isEmpty && measurements.isEmpty && activity == nil && notes.isEmpty
+            && ecgs.isEmpty
     }
 }
 

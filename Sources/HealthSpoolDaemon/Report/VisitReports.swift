@@ -61,6 +61,7 @@ public final class VisitReports {
         r.measurements = try measurementFigures(from: from, to: to)
         r.activity = try activityFigures(days: r.days)
         r.notes = try noteGroups(start: start, end: end, questions: questions)
+        r.ecgs = try DayRecordings.read(store, from: start, to: end, stripSeconds: 6, routes: false).ecgs
         return r
     }
 

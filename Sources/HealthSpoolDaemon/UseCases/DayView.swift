@@ -28,13 +28,22 @@ public struct DayView: Sendable {
     public var positions: Positions?
     public var zone: ZoneRules
     public var style: NumberStyle
+    /// The day's workout routes and ECGs.
+    public var recordings: DayRecordings
 
     /// The terminal form (`healthspool day`): a row a figure, then the doses, measurements and
     /// notes, numbers written as the page writes them (`DayText.render`).
-    public var text: String { DayText.render(summary, zone: zone, style: style) }
+    public var text: String {
+        let lines = recordings.text(style: style)
+        return DayText.render(summary, zone: zone, style: style) + (lines.isEmpty ? "" : "\n" + lines.joined(separator: "\n"))
+    }
 
     /// The day as `healthspool day --json` gives it: the figures with the heart-rate curve.
-    public var json: JSONValue { summary.json }
+    public var json: JSONValue {
+        guard case var .object(members) = summary.json else { return summary.json }
+        members.append(contentsOf: recordings.json)
+        return .object(members)
+    }
 }
 
 extension HealthDays {
@@ -52,6 +61,7 @@ extension HealthDays {
         }
         return DayView(date: date, today: today, summary: summary, journal: try entries.day(date),
                        month: calendar.map { DayView.MonthDay(day: $0, score: scores[$0.date] ?? 0) }, positions: positions,
-                       zone: zone, style: journal.style)
+                       zone: zone, style: journal.style,
+                       recordings: try DayRecordings.read(store, from: summary.start, to: summary.end))
     }
 }

@@ -11,6 +11,9 @@ public struct SettingsView: Sendable {
         /// What the kind is, in a sentence.
         public var summary: String
         public var enabled: Bool
+        /// Why the kind is kept here but not sent (`DataType.localOnlyReasons`); nil when it is
+        /// sent, or not kept.
+        public var notSentReason: String?
     }
 
     /// A category's kinds, in their order.
@@ -37,7 +40,10 @@ public struct SettingsView: Sendable {
         glucoseUnit = settings.glucoseUnit
         gatewayURL = settings.gatewayURL
         categories = DataCategory.allCases.map { c in
-            Category(category: c, kinds: c.dataTypes.map { Kind(name: $0.name, summary: $0.summary, enabled: settings.isEnabled($0.name)) })
+            Category(category: c, kinds: c.dataTypes.map {
+                Kind(name: $0.name, summary: $0.summary, enabled: settings.isEnabled($0.name),
+                     notSentReason: settings.isEnabled($0.name) && !settings.isSent($0.name) ? DataType.localOnlyReasons[$0.name] : nil)
+            })
         }
     }
 }

@@ -14,6 +14,8 @@ public enum TypeList {
                 items.append(.object([("name", .string(t.name)), ("hkIdentifier", .string(t.hkIdentifier)),
                                       ("category", .string(t.category.rawValue)), ("unit", .string(t.unit)),
                                       ("enabled", .bool(s.isEnabled(t.name))), ("frequency", .string(s.frequency(of: t.name).rawValue)),
+                                      ("sent", .bool(s.isSent(t.name))),
+                                      ("notSentReason", s.isEnabled(t.name) && !s.isSent(t.name) ? .string(DataType.localOnlyReasons[t.name] ?? "") : .null),
                                       ("queued", .number(Double(queued[t.name] ?? 0)))]))
             }
             var w = JSONWriter()
@@ -29,7 +31,12 @@ public enum TypeList {
             for t in category.dataTypes {
                 let state = s.isEnabled(t.name) ? "on " : "off"
                 let q = queued[t.name].map { "  \($0) queued" } ?? ""
-                lines.append("  \(state) \(TextTable.pad(t.name, name))  \(TextTable.pad(s.frequency(of: t.name).rawValue, frequency))  \(TextTable.pad(t.unit, unit))  \(t.hkIdentifier)\(q)")
+                // A local-only type says why it is not sent, on its line.
+                var why = ""
+                if s.isEnabled(t.name), !s.isSent(t.name), let reason = DataType.localOnlyReasons[t.name] {
+                    why = "  (kept here, not sent: \(reason): healthspool types enable \(t.name))"
+                }
+                lines.append("  \(state) \(TextTable.pad(t.name, name))  \(TextTable.pad(s.frequency(of: t.name).rawValue, frequency))  \(TextTable.pad(t.unit, unit))  \(t.hkIdentifier)\(q)\(why)")
             }
         }
         return lines.joined(separator: "\n")
