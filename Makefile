@@ -65,7 +65,7 @@ INTEGRATION_WORKERS ?= 4
 integration:
 	HEALTHSPOOL_BIN=$(CURDIR)/.build/debug/healthspool python3 -m pytest -q -p no:benchmark -n $(INTEGRATION_WORKERS) \
 		--durations=15 -m "not serial" tests/integration
-	HEALTHSPOOL_BIN=$(CURDIR)/.build/debug/healthspool python3 -m pytest -q -m serial tests/integration; \
+	HEALTHSPOOL_BIN=$(CURDIR)/.build/debug/healthspool python3 -m pytest -q -p no:benchmark -m serial tests/integration; \
 		rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 5 ]   # 5: no test is marked serial
 
 # The end-to-end test of the .deb under systemd: e2e builds the package first (packaging/build-deb.sh,

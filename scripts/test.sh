@@ -9,9 +9,8 @@
 #               ├─ fuzz-smoke (its own sanitized build in .build-fuzz, then 30 s a target)
 #               └─ deb (the one release build, in .build-release) ─ e2e (that .deb under systemd)
 #
-# The two release builds run under nice: the debug build, which everything else waits for, has
-# the cores first, and they take what it leaves (the release compiles are one module at a time).
-# Each stage's output goes to .build-test/STAGE.log; a failed stage's end is printed, and the
+# (The builds are not niced: swift-build starts its compilers at priority 0 whatever its own;
+# the fuzzers and the daemons' tests are what runs beside them.) Each stage's output goes to .build-test/STAGE.log; a failed stage's end is printed, and the
 # run ends with a table of the stages' times. Exit status 1 when any stage failed.
 #
 #   scripts/test.sh                    # everything
@@ -21,7 +20,7 @@ cd "$(dirname "$(realpath "$0")")/.."
 export PATH=/opt/swift/usr/bin:$PATH
 LOGS=.build-test
 mkdir -p "$LOGS"
-rm -f "$LOGS"/*.log "$LOGS"/*.status
+rm -f "$LOGS"/*.log "$LOGS"/*.status "$LOGS"/*.cpu
 T0=$SECONDS
 want() { [ -z "${STAGES:-}" ] || [[ " $STAGES " == *" $1 "* ]]; }
 
@@ -30,9 +29,11 @@ stage() {
     local name=$1; shift
     local t=$SECONDS rc
     echo "[test $((SECONDS - T0))s] $name: started"
-    "$@" >"$LOGS/$name.log" 2>&1 </dev/null
+    /usr/bin/time -o "$LOGS/$name.cpu" -f "%U %S" "$@" >"$LOGS/$name.log" 2>&1 </dev/null
     rc=$?
-    echo "$rc $((SECONDS - t))" >"$LOGS/$name.status"
+    # CPU seconds of the stage and everything it started (user + system): what a busy machine
+    # does not change much, where the wall time it does.
+    echo "$rc $((SECONDS - t)) $(tail -n 1 "$LOGS/$name.cpu" 2>/dev/null | awk '{ printf "%d", $1 + $2 }')" >"$LOGS/$name.status"
     if [ "$rc" -eq 0 ]; then
         echo "[test $((SECONDS - T0))s] $name: ok in $((SECONDS - t)) s"
     else
@@ -47,7 +48,7 @@ stage setup-test make --no-print-directory setup-test || exit 1
 pids=()
 if want fuzz-smoke; then stage fuzz-smoke make --no-print-directory fuzz-smoke & pids+=($!); fi
 if want e2e; then
-    ( stage deb nice -n 10 make --no-print-directory deb && stage e2e make --no-print-directory e2e-deb ) & pids+=($!)
+    ( stage deb make --no-print-directory deb && stage e2e make --no-print-directory e2e-deb ) & pids+=($!)
 fi
 
 if ! stage build make --no-print-directory build; then
@@ -62,13 +63,13 @@ want integration && { stage integration make --no-print-directory integration & 
 for p in "${pids[@]}"; do wait "$p"; done
 
 echo
-echo "stage          status  seconds (wall, side by side after the build)"
+echo "stage          status  wall s  CPU s"
 failed=0
 for s in setup-test build unit docs-check integration bench-smoke fuzz-smoke deb e2e; do
     [ -f "$LOGS/$s.status" ] || continue
-    read -r rc secs <"$LOGS/$s.status"
+    read -r rc secs cpu <"$LOGS/$s.status"
     [ "$rc" -eq 0 ] || failed=1
-    printf '%-14s %-7s %5d\n' "$s" "$([ "$rc" -eq 0 ] && echo ok || echo FAILED)" "$secs"
+    printf '%-14s %-7s %6d %6s\n' "$s" "$([ "$rc" -eq 0 ] && echo ok || echo FAILED)" "$secs" "${cpu:-?}"
 done
 for s in deb e2e; do   # a stage that did not end (the .deb failed: no e2e)
     if want e2e && [ ! -f "$LOGS/$s.status" ]; then printf '%-14s %-7s\n' "$s" "not run"; failed=1; fi
