@@ -4,12 +4,17 @@
 SWIFT ?= swift
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-.PHONY: run test setup setup-test build imports-check writes-check build-release unit docs-check fuzz-smoke fuzz integration e2e deb bench clean
+.PHONY: run test test-serial setup setup-test build imports-check writes-check build-release unit docs-check fuzz-smoke fuzz integration e2e e2e-deb deb bench bench-smoke clean
 
 run: setup build-release
 	./.build/release/healthspool daemon
 
-test: setup-test build unit docs-check fuzz-smoke integration e2e
+# Every stage, the independent ones side by side (scripts/test.sh draws the graph; logs in
+# .build-test/, a table of the stages' times at the end). test-serial: the same stages one by one.
+test:
+	./scripts/test.sh
+
+test-serial: setup-test build unit docs-check fuzz-smoke integration bench-smoke e2e
 
 setup:
 	./scripts/setup-deps.sh
@@ -54,11 +59,23 @@ FUZZ_SECONDS ?= 1800
 fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) ./scripts/fuzz.sh
 
+# pytest-xdist: the tests mostly wait on daemons, so 4 workers on 2 cores. Tests that cannot
+# share the machine carry @pytest.mark.serial (pytest.ini) and run after the others, alone.
+INTEGRATION_WORKERS ?= 4
 integration:
-	HEALTHSPOOL_BIN=$(CURDIR)/.build/debug/healthspool python3 -m pytest -q tests/integration
+	HEALTHSPOOL_BIN=$(CURDIR)/.build/debug/healthspool python3 -m pytest -q -p no:benchmark -n $(INTEGRATION_WORKERS) \
+		--durations=15 -m "not serial" tests/integration
+	HEALTHSPOOL_BIN=$(CURDIR)/.build/debug/healthspool python3 -m pytest -q -p no:benchmark -m serial tests/integration; \
+		rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 5 ]   # 5: no test is marked serial
 
+# The end-to-end test of the .deb under systemd: e2e builds the package first (packaging/build-deb.sh,
+# one release build); e2e-deb installs the one `make deb` made.
 e2e:
-	@if [ -x tests/e2e/systemd-e2e.sh ]; then tests/e2e/systemd-e2e.sh; else echo "SKIP: no end-to-end script yet"; fi
+	tests/e2e/systemd-e2e.sh
+
+DEB = dist/healthspool_$(shell tr -d ' \n' <VERSION)_$(shell dpkg --print-architecture).deb
+e2e-deb:
+	tests/e2e/systemd-e2e.sh --deb $(DEB)
 
 deb:
 	./packaging/build-deb.sh
@@ -68,5 +85,10 @@ bench:
 	bench/import-bench.sh
 	bench/gateway-bench.sh
 
+# Every benchmark at a tiny size, on the debug build (bench/smoke.sh): a benchmark that no longer
+# runs fails the test command.
+bench-smoke:
+	bench/smoke.sh $(CURDIR)/.build/debug/healthspool
+
 clean:
-	rm -rf .build .build-release .build-fuzz .build-asan dist
+	rm -rf .build .build-release .build-fuzz .build-asan .build-test dist

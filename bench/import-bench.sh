@@ -51,6 +51,7 @@ if [ -x "$HS" ] && "$HS" import --help >/dev/null 2>&1; then HAVE_IMPORT=1; fi
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+failures=0
 
 # measure LABEL CMD… : runs CMD under /usr/bin/time -v, prints a table row.
 measure() {
@@ -58,6 +59,7 @@ measure() {
     local log="$TMP/time.log"
     if ! /usr/bin/time -v -o "$log" "$@" >"$TMP/out.log" 2>&1; then
         echo "| $label | failed: $(tail -1 "$TMP/out.log") | | |"
+        failures=$((failures + 1))
         return
     fi
     local wall rss user sys
@@ -102,3 +104,5 @@ for round in $(seq 1 "$ROUNDS"); do
         measure "healthkit-to-sqlite export.zip" healthkit-to-sqlite "$BASE/export.zip" "$TMP/h2s.db"
     fi
 done
+# A command that failed fails the run (bench/smoke.sh runs this at a tiny size in `make test`).
+[ "$failures" -eq 0 ]

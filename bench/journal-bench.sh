@@ -23,7 +23,9 @@ start=$(date +%s)
 # indexes as an import leaves them (samples_queue, UNIQUE (type, start_ms, id)).
 sqlite3 "$DB" <<SQL
 PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; PRAGMA cache_size=-262144;
-INSERT INTO sources(id, name) VALUES (1, 'Apple Watch');
+-- The store makes a source of its own when it opens (the person's typed-in entries): the watch
+-- gets an id of its own, looked up below.
+INSERT OR IGNORE INTO sources(name, device) VALUES ('Apple Watch', 'Watch');
 INSERT INTO types(name) VALUES ('heartRate'),('stepCount'),('activeEnergyBurned'),('basalEnergyBurned'),
   ('distanceWalkingRunning'),('respiratoryRate'),('oxygenSaturation'),('heartRateVariabilitySDNN'),
   ('environmentalAudioExposure'),('appleStandTime'),('appleExerciseTime'),('flightsClimbed');
@@ -31,7 +33,8 @@ BEGIN;
 WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < $N - 1)
 INSERT INTO samples(rowid, type, start_ms, id, value, unit, start_off, end_ms, end_off, source_id, created_ms)
   SELECT i + 1, (SELECT id FROM types WHERE name = 'heartRate') + i % 12, 1577836800000 + (i / 12) * 60000, randomblob(16),
-         60 + i % 40, 'count/min', 3600, 1577836800000 + (i / 12) * 60000, 3600, 1, 1700000000000 FROM n;
+         60 + i % 40, 'count/min', 3600, 1577836800000 + (i / 12) * 60000, 3600,
+         (SELECT id FROM sources WHERE name = 'Apple Watch' AND device = 'Watch'), 1700000000000 FROM n;
 -- Rows written here bypass SampleStore.insert, which counts new rows (schema step 7): count them.
 UPDATE type_counts SET queued = (SELECT count(*) FROM samples WHERE samples.type = type_counts.type AND state = 0
   AND rowid > (SELECT synced_to FROM types WHERE id = type_counts.type));

@@ -6,7 +6,7 @@
 # Each scratch folder is a `swift build -c release -Xswiftc -enable-testing --build-tests
 # --scratch-path …` of the commit to compare. The export: bench/generate-export.py --days 278
 # --out /tmp/hs-bench/250 (what bench/import-bench.sh makes).
-set -u
+set -euo pipefail
 ROUNDS=${ROUNDS:-3}
 F=${EXPORT_DIR:-/tmp/hs-bench/250}
 TMP=$(mktemp -d)

@@ -5,6 +5,9 @@ within 2x). The real daemon and the real TLS test gateway (tests/gateway.py), de
 settings (retry.base_seconds 1, retry.max_seconds 300).
 
     HEALTHSPOOL_BIN=.build/debug/healthspool python3 bench/retry-bench.py [--samples 82000] [--every 7]
+
+HEALTHSPOOL_* settings in the environment reach the daemon (HEALTHSPOOL_SYNC_SPREAD_SECONDS=0: no
+start-up spread, as bench/smoke.sh runs it).
 """
 import argparse
 import json
@@ -44,6 +47,8 @@ def run(total: int, every: int | None) -> tuple[float, int, int]:
         (home / "run").mkdir(mode=0o700)
         env = {"HOME": str(home), "XDG_RUNTIME_DIR": str(home / "run"), "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
                "HEALTHSPOOL_SYSTEM_CONFIG": str(home / "none.conf")}
+        # Settings given as HEALTHSPOOL_* variables reach the daemon (bench/smoke.sh: no start-up spread).
+        env.update({k: v for k, v in os.environ.items() if k.startswith("HEALTHSPOOL_") and k != "HEALTHSPOOL_BIN"})
         certs = make_ca(home / "ca")
         g = Gateway(certs)
         try:

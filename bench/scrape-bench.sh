@@ -24,7 +24,7 @@ until [ -s "$TOKEN" ] && curl -s -o /dev/null "http://$ADDR:$PORT/"; do
   i=$((i + 1)); [ $i -lt 600 ] || { echo "the daemon did not start"; cat "$HOME/daemon.log"; exit 1; }
   sleep 0.1
 done
-sleep 10   # start-up work (the first prune, the status) out of the way
+sleep "${SETTLE_SECONDS:-10}"   # start-up work (the first prune, the status) out of the way (bench/smoke.sh: 0.5)
 cpu() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
 before=$(cpu)
 for _ in $(seq "$N"); do

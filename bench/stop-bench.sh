@@ -8,7 +8,8 @@
 # Environment: SIZE_MB (1000), BENCH_DIR (/tmp/hs-bench), HEALTHSPOOL_BIN (the release build,
 # built when missing), WATCHDOG_USEC (30000000, the unit's WatchdogSec=30), IMPORT_SECONDS (5:
 # import time before the first SIGTERM), SYNC_SECONDS (20: sync time before the gateway turns
-# slow), DELAY (3: how late the slow gateway answers). Prints a JSON report (figures in
+# slow), DELAY (3: how late the slow gateway answers), STOP_BENCH_SMOKE (1: bench/smoke.sh's tiny run, where
+# nothing is in flight at a stop). Prints a JSON report (figures in
 # BENCHMARKS.md, "The daemon under load").
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

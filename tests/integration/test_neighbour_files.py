@@ -99,7 +99,8 @@ def test_the_metrics_file_is_not_written_through_a_link_and_carries_no_hostile_t
     assert profile.read_text() == "# the person's own profile\n"
     assert stat.S_ISREG(textfile.lstat().st_mode) and textfile.lstat().st_uid == os.geteuid()
     assert "$(" not in textfile.read_text()
-    log = hs.read_log()
+    # The warning is logged just after the file is written: wait for it, not race it.
+    log = wait_until(lambda: "other users can write it" in (t := hs.read_log()) and t, 20) or hs.read_log()
     assert "not a type name" in log, log
     assert hs.status()["store"]["samples"] == 2
     assert "warning" in log.lower() and "other users can write it" in log, log

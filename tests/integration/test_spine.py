@@ -123,9 +123,11 @@ def test_gateway_outage_queues_and_the_queue_drains_when_it_answers(hs, gateway)
     assert len({s["id"] for s in got}) == 10
     statuses = [r["status"] for r in gateway.requests]
     assert statuses[:3] == [503, 503, 503] and statuses[-1] == 200
-    hist = json.loads(hs.run("history", "--json").stdout)
-    assert any(h["outcome"] == "failed" and "503" in (h["error"] or "") for h in hist)
-    assert hist[0]["outcome"] == "success"
+    # The job's history row is written after the gateway's 200 went out: wait for it, not race it.
+    history = lambda: json.loads(hs.run("history", "--json").stdout)  # noqa: E731
+    hist = wait_until(lambda: (h := history()) and h[0]["outcome"] == "success" and h, 30) or history()
+    assert any(h["outcome"] == "failed" and "503" in (h["error"] or "") for h in hist), hist
+    assert hist[0]["outcome"] == "success", hist
 
 
 def test_spool_and_store_are_private(hs, gateway):

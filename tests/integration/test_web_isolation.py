@@ -34,11 +34,15 @@ OTHER = "hs-other"
 
 
 def make_other_user():
-    """The second local account (made once; root only). Also used by bench/ingest-flood.py."""
-    try:
-        pwd.getpwnam(OTHER)
-    except KeyError:
-        subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", OTHER], check=True)
+    """The second local account (made once; root only). Also used by bench/ingest-flood.py.
+    Parallel test workers (pytest-xdist) make it one at a time: a lock file, then a second look."""
+    import fcntl
+    with open("/run/lock/healthspool-test-other-user.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            pwd.getpwnam(OTHER)
+        except KeyError:
+            subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", OTHER], check=True)
     return pwd.getpwnam(OTHER)
 
 

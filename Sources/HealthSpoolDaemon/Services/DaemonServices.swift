@@ -25,7 +25,7 @@ extension Daemon {
             RetentionService(intake: intake, clock: clock, logger: logger, started: startedUp, beginStop: stop),
             ReloadService(daemon: self),
             JournalService(configuration: configuration, logger: logger),
-            MetricsTextfileService(metrics: metrics, logger: logger) {   // written once the daemon has started
+            MetricsTextfileService(metrics: metrics, clock: clock, logger: logger) {   // written once the daemon has started
                 await self.onQueue { self.started ? self.configuration.settings.metricsTextfile.map(self.configuration.paths.expand) : nil }
             },
         ] + (configuration.settings.locationEnabled ? [LocationService(sampler: locationSampler())] : [])

@@ -10,8 +10,10 @@ import ServiceLifecycle
 /// then a rename: the collector never reads half a file). The path is asked for at each round,
 /// so a reload that sets, changes or clears it takes effect within one interval. The file is
 /// left in place at a stop; node_exporter's `node_textfile_mtime_seconds` shows its age.
+/// The rounds keep the service clock (a unit test advances it by hand instead of waiting).
 struct MetricsTextfileService: Service {
     let metrics: DaemonMetrics
+    let clock: any ServiceClock
     let logger: Logger
     /// The file's path now, nil when off.
     let path: @Sendable () async -> String?
@@ -44,11 +46,9 @@ struct MetricsTextfileService: Service {
             } else {
                 written = nil
             }
-            do {
-                try await cancelWhenGracefulShutdown { try await TaskThreadPool.sleep(for: .seconds(MetricsTiming.textfileIntervalSeconds)) }
-            } catch {
-                break
-            }
+            let next = clock.now().millis + Int64(MetricsTiming.textfileIntervalSeconds) * 1000
+            let clock = clock
+            guard await cancelWhenGracefulShutdown({ await clock.sleep(until: next) }) else { break }
         }
     }
 

@@ -77,10 +77,11 @@ extension HomeView {
     }
 
     /// A gateway error in words: the server does not answer, refuses the key, is not trusted, or
-    /// refuses the data.
+    /// refuses the data. A status is read as "HTTP 401", never as digits anywhere: a refused
+    /// connection's text names its port and milliseconds ("port 40133 after 403 ms").
     static func reason(_ problem: String) -> String {
         let p = problem.lowercased()
-        if ["401", "403", "unauthori", "forbidden", "credential", "password", "api key"].contains(where: p.contains) {
+        if ["http 401", "http 403", "unauthori", "forbidden", "credential", "password", "api key"].contains(where: p.contains) {
             return "the server does not accept its password or key"
         }
         if ["certificate", "tls", "ssl"].contains(where: p.contains) { return "the server's certificate is not trusted" }

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The test command (`make test`, which `.ci/run` calls): installs what the tests need, then runs
+# every stage, the independent ones side by side:
+#
+#   setup-test ─┬─ build (debug, with the tests) ─┬─ unit
+#               │                                  ├─ docs-check
+#               │                                  ├─ integration (pytest-xdist, INTEGRATION_WORKERS)
+#               │                                  └─ bench-smoke (every benchmark at a tiny size)
+#               ├─ fuzz-smoke (its own sanitized build in .build-fuzz, then 30 s a target)
+#               └─ deb (the one release build, in .build-release) ─ e2e (that .deb under systemd)
+#
+# (The builds are not niced: swift-build starts its compilers at priority 0 whatever its own;
+# the fuzzers and the daemons' tests are what runs beside them.) Each stage's output goes to .build-test/STAGE.log; a failed stage's end is printed, and the
+# run ends with a table of the stages' times. Exit status 1 when any stage failed.
+#
+#   scripts/test.sh                    # everything
+#   STAGES="unit integration" scripts/test.sh   # some stages (after setup-test and build)
+set -uo pipefail
+cd "$(dirname "$(realpath "$0")")/.."
+export PATH=/opt/swift/usr/bin:$PATH
+LOGS=.build-test
+mkdir -p "$LOGS"
+rm -f "$LOGS"/*.log "$LOGS"/*.status "$LOGS"/*.cpu
+T0=$SECONDS
+want() { [ -z "${STAGES:-}" ] || [[ " $STAGES " == *" $1 "* ]]; }
+
+# stage NAME COMMAND…: runs COMMAND with its output in $LOGS/NAME.log; writes "STATUS SECONDS".
+stage() {
+    local name=$1; shift
+    local t=$SECONDS rc
+    echo "[test $((SECONDS - T0))s] $name: started"
+    /usr/bin/time -o "$LOGS/$name.cpu" -f "%U %S" "$@" >"$LOGS/$name.log" 2>&1 </dev/null
+    rc=$?
+    # CPU seconds of the stage and everything it started (user + system): what a busy machine
+    # does not change much, where the wall time it does.
+    echo "$rc $((SECONDS - t)) $(tail -n 1 "$LOGS/$name.cpu" 2>/dev/null | awk '{ printf "%d", $1 + $2 }')" >"$LOGS/$name.status"
+    if [ "$rc" -eq 0 ]; then
+        echo "[test $((SECONDS - T0))s] $name: ok in $((SECONDS - t)) s"
+    else
+        echo "[test $((SECONDS - T0))s] $name: FAILED (exit $rc) in $((SECONDS - t)) s; the end of $LOGS/$name.log:"
+        tail -60 "$LOGS/$name.log" | sed "s/^/  $name| /"
+    fi
+    return "$rc"
+}
+
+stage setup-test make --no-print-directory setup-test || exit 1
+
+pids=()
+if want fuzz-smoke; then stage fuzz-smoke make --no-print-directory fuzz-smoke & pids+=($!); fi
+if want e2e; then
+    ( stage deb make --no-print-directory deb && stage e2e make --no-print-directory e2e-deb ) & pids+=($!)
+fi
+
+if ! stage build make --no-print-directory build; then
+    for p in "${pids[@]}"; do kill -- "$p" 2>/dev/null; done
+    wait
+    exit 1
+fi
+want unit && { stage unit make --no-print-directory unit & pids+=($!); }
+want docs-check && { stage docs-check make --no-print-directory docs-check & pids+=($!); }
+want bench-smoke && { stage bench-smoke make --no-print-directory bench-smoke & pids+=($!); }
+want integration && { stage integration make --no-print-directory integration & pids+=($!); }
+for p in "${pids[@]}"; do wait "$p"; done
+
+echo
+echo "stage          status  wall s  CPU s"
+failed=0
+for s in setup-test build unit docs-check integration bench-smoke fuzz-smoke deb e2e; do
+    [ -f "$LOGS/$s.status" ] || continue
+    read -r rc secs cpu <"$LOGS/$s.status"
+    [ "$rc" -eq 0 ] || failed=1
+    printf '%-14s %-7s %6d %6s\n' "$s" "$([ "$rc" -eq 0 ] && echo ok || echo FAILED)" "$secs" "${cpu:-?}"
+done
+for s in deb e2e; do   # a stage that did not end (the .deb failed: no e2e)
+    if want e2e && [ ! -f "$LOGS/$s.status" ]; then printf '%-14s %-7s\n' "$s" "not run"; failed=1; fi
+done
+echo "make test: $((SECONDS - T0)) s in all$([ "$failed" -eq 0 ] && echo ", every stage passed" || echo ", FAILED")"
+exit "$failed"
