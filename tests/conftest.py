@@ -151,6 +151,17 @@ def hs(tmp_path):
     assert not leaked, f"the daemon's log shows its environment: {leaked}"
 
 
+PART_STARTS = {"morning": 5, "afternoon": 12, "evening": 17, "night": 21}
+
+
+def meant_day(part: str) -> "datetime.date":
+    """The day of the part of the day a person means when they choose it now (issue 40: the
+    latest one that has begun): before 05:00, "morning" is yesterday's."""
+    import datetime
+    now = datetime.datetime.now()
+    return now.date() if now.hour >= PART_STARTS[part] else now.date() - datetime.timedelta(days=1)
+
+
 def samples(n: int, type_: str = "heartRate", start: int = 0, source: str = "test") -> list[dict]:
     """n distinct samples of the native format."""
     return [{"type": type_, "value": 60 + (start + i) % 40, "unit": "count/min",

@@ -4,6 +4,7 @@ repeating, measured; removed), medications changed and removed, a steps form and
 measurement — over HTTP with the session, CSRF and one-time tokens, checked against the CLI."""
 from __future__ import annotations
 
+import datetime
 import json
 import re
 import urllib.parse
@@ -86,7 +87,10 @@ def test_a_lifestyle_factor_logged_in_the_browser_is_listed_there_and_by_the_cli
     page = get(web, cookie, "/lifestyle")
     listed = re.search(r'id="lifestyle-list".*?</section>', page, re.S).group(0)
     assert "Water: 2 glasses (morning) – with lemon" in listed and "Gardening: high level" in listed
-    cli = {e["factor"]: e for e in json.loads(web.hs.run("lifestyle", "list", "--json").stdout)}
+    # The morning meant: before 05:00, yesterday's (issue 40).
+    from conftest import meant_day
+    listed_on = lambda day: {e["factor"]: e for e in json.loads(web.hs.run("lifestyle", "list", "--json", "--date", day.isoformat()).stdout)}
+    cli = {**listed_on(datetime.date.today()), **listed_on(meant_day("morning"))}
     assert cli["water"]["amount"] == 2 and cli["water"]["unit"] == "glasses" and cli["water"]["timeOfDay"] == "morning"
     assert cli["Gardening"]["level"] == "high"
     # A factor the user named is offered as a choice the next time.
