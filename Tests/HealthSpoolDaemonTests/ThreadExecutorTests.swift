@@ -92,7 +92,7 @@ struct TimedHandler: LogHandler {
 /// the reminder rang. With the scheduler's former clock (a Dispatch queue
 /// that resumed the scheduler on the pool) it rang only once the pool was free, seconds late.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct JournalSchedulerPoolTests {
-    @Test func aReminderRingsWithinASecondOfItsMinuteWhileThePoolIsFullOfBlockingWork() async throws {
+    @Test func aReminderRingsOnTimeWhileThePoolIsFullOfBlockingWork() async throws {
         let bus = try PrivateSessionBus()
         defer { bus.stop() }
         try bus.startBus()
@@ -136,7 +136,11 @@ struct TimedHandler: LogHandler {
 
         let rang = try #require(log.first(event: "reminder", containing: "Morning pills"))
         let late = minute.duration(to: rang)
-        #expect(late >= .zero && late < .seconds(1), "rang \(late) after its minute")
+        // Not a timing figure: the pools stay blocked for up to 60 s, so a reminder that waited for
+        // them would ring tens of seconds late; 10 s leaves room for a machine busy building
+        // (at load 20 the timer thread itself was once 1.3 s late), and the probes below say
+        // the pools were still full when it rang.
+        #expect(late >= .zero && late < .seconds(10), "rang \(late) after its minute")
         #expect(log.first(event: "reminder", containing: "shown on the desktop") != nil, "shown through the session bus")
         #expect(dispatchProbe == nil, "the global queue was still full when the reminder rang")
         #expect(taskProbe == nil, "the cooperative pool was still full when the reminder rang")
