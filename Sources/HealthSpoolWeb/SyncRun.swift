@@ -30,7 +30,7 @@ final class SyncRun: Sendable {
             return true
         }
         guard started else { return false }
-        let total = queued().filter { context.settings.isEnabled($0.key) }.values.reduce(0, +)
+        let total = queued().filter { context.settings.isSent($0.key) }.values.reduce(0, +)
         // Queues of their own, not global ones (issue 39: see `TaskThreadPool`).
         DispatchQueue(label: "healthspool.web.sync").async { self.perform(context, total: total) }
         return true

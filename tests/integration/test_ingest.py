@@ -118,14 +118,18 @@ def test_payloads_pushed_over_pinned_tls_are_imported_and_delivered_like_dropped
     assert ep.spool_files() == []
     # Types delivered hourly or daily by default go now too.
     hs.run("sync")
-    want = {s["id"] for name in PAYLOADS for s in json.loads((GOLDEN / name.replace(".json", ".expected.json")).read_text())["samples"]}
+    # Every parsed sample but the routes, which stay on this computer (issue 42).
+    want = {s["id"] for name in PAYLOADS for s in json.loads((GOLDEN / name.replace(".json", ".expected.json")).read_text())["samples"]
+            if s["type"] != "workoutRoute"}
     got = gateway.wait_for_samples(len(want), timeout=30)
     assert want <= {s["id"] for s in got}, hs.read_log()
     # Beyond the parsed samples, only the journal's copies of the app's symptoms (as for a dropped file).
     assert {s["type"] for s in got if s["id"] not in want} <= {"symptomEntry"}
     status = hs.status()
     assert status["ingest"]["enabled"] and status["ingest"]["fingerprintSHA256"] == ep.fingerprint
-    assert status["store"]["queued"] == 0
+    # Everything sent but the workout's route (issue 42: positions stay on this computer until
+    # enabled by name; `sync` does not wait for them).
+    assert status["store"]["queued"] == status["store"]["queuedByType"].get("workoutRoute", 0), status["store"]
     # The log line at start names the fingerprint for pinning; `status` shows it too.
     assert ep.fingerprint in hs.read_log()
     assert ep.fingerprint in hs.run("status").stdout

@@ -411,7 +411,7 @@ def test_the_10_year_old_logs_a_symptom_sets_and_ticks_a_goal_and_sees_todays_st
     assert seen and re.sub(r"\D", "", seen.group(1)) == "3334", p.find(By.ID, "home-figures").text
 
     # What they meant is what is stored.
-    symptoms = cli(hs, "symptom", "list", *morning)
+    symptoms = cli(hs, "symptom", "list")
     assert [(s["symptom"], s["severity"]) for s in symptoms] == [(name, "mild")], symptoms
     goals = cli(hs, "goal", "list")
     assert len(goals) == 1 and goals[0]["name"] == "Read a book", goals

@@ -110,12 +110,12 @@ def test_a_goal_marked_done_can_be_undone_and_a_removed_goal_comes_back_with_the
     hs.run("goal", "done", str(goal["id"]), "--date", yesterday)
     cookie, _ = web.session()
 
-    # "Mark done" on the journal page, then Undo: not done today, yesterday still done.
-    status, location = post(web, cookie, "/goals/done", form_fields(get(web, cookie, "/journal"), "/goals/done", f'value="{goal["id"]}"'))
+    # "Mark done" on the goals page, then Undo: not done today, yesterday still done.
+    status, location = post(web, cookie, "/goals/done", form_fields(get(web, cookie, "/goals"), "/goals/done", f'value="{goal["id"]}"'))
     assert status == 303 and said(location) == "Done: Walk.", location
     assert cli(hs, "goal", "list")[0]["done"] is True
     landed = offered(web, cookie, location)
-    assert location.startswith("/journal?")
+    assert location.startswith("/goals?")
     status, location = undo(web, cookie, landed)
     assert status == 303 and said(location) == "Undone: Walk is not marked done.", location
     assert cli(hs, "goal", "list")[0]["done"] is False

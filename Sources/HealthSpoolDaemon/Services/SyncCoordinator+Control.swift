@@ -41,7 +41,9 @@ extension SyncCoordinator {
             }
             var types = request["types"]?.arrayValue?.compactMap(\.stringValue).map(DataType.canonicalName) ?? []
             if types.isEmpty { types = queuedTypes() }
-            types = types.filter { configuration.settings.isEnabled($0) }
+            // Only what goes to the gateway: a local-only type (positions, routes) is never sent, so a
+            // waiter for it would never be answered.
+            types = types.filter { configuration.settings.isSent($0) }
             if types.isEmpty {
                 var w = JSONWriter()
                 w.raw("{\"event\":\"done\",\"outcome\":\"success\",\"sent\":0,\"results\":[]}")
