@@ -29,7 +29,8 @@ extension ExportImporter {
     /// After a clean import of a full export made at `exportDate`: marks deleted (or holds over
     /// the bound) the samples an earlier full export held that this one, `seen`, no longer holds
     /// (`DeletionInference`), and remembers this export's date. Nil when nothing was inferred.
-    func inferDeletions(exportDate: Timestamp, seen: SeenSampleIDs, settings: Settings, name: String) -> InferredDeletions? {
+    /// `kept`: whether the import kept `seen` (it does only when it can be compared).
+    func inferDeletions(exportDate: Timestamp, seen: SeenSampleIDs, kept: Bool, settings: Settings, name: String) -> InferredDeletions? {
         do {
             let newest = try store.state(Self.newestFullExportKey).flatMap { Int64($0) }.map { Timestamp(millis: $0) }
             let eligibility = DeletionInference.eligibility(exportDate: exportDate, newestSeen: newest, clean: true)
@@ -44,6 +45,9 @@ extension ExportImporter {
             case .notFullExport, .unclean:
                 return nil
             case .infer(let since):
+                // Never compare against ids that were not kept (`ImportSink.fullExport`): every
+                // stored sample would look deleted.
+                guard kept else { return nil }
                 let started = ContinuousClock.now
                 let types = try store.storedTypes().filter { TypeName.isStorable($0) && settings.isEnabled($0) }
                 let (candidates, stored) = try store.deletionCandidates(types: types, since: since.millis, seen: seen)
