@@ -1,3 +1,4 @@
+import HealthSpoolCore
 /// One desktop notification as `org.freedesktop.Notifications.Notify` takes it (Desktop
 /// Notifications Specification 1.2): summary, body, action buttons and hints.
 public struct NotificationRequest: Sendable, Equatable {
@@ -71,17 +72,5 @@ public struct NotificationRequest: Sendable, Equatable {
     }
 
     /// The body markup of the specification is a small subset of XML: escape what would start it.
-    public static func escapeMarkup(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
+    public static func escapeMarkup(_ text: String) -> String { MarkupText.escape(text) }
 }
