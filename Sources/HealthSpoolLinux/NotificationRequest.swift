@@ -1,4 +1,3 @@
-import HealthSpoolCore
 /// One desktop notification as `org.freedesktop.Notifications.Notify` takes it (Desktop
 /// Notifications Specification 1.2): summary, body, action buttons and hints.
 public struct NotificationRequest: Sendable, Equatable {
@@ -72,5 +71,17 @@ public struct NotificationRequest: Sendable, Equatable {
     }
 
     /// The body markup of the specification is a small subset of XML: escape what would start it.
-    public static func escapeMarkup(_ text: String) -> String { MarkupText.escape(text) }
+    public static func escapeMarkup(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for c in text {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
 }

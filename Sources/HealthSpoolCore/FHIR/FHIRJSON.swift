@@ -62,11 +62,24 @@ public enum FHIRJSON {
 
     /// A narrative generated from `lines` (escaped), one paragraph each.
     public static func narrative(_ lines: [String]) -> JSONValue {
-        let body = lines.map { "<p>" + MarkupText.escape($0) + "</p>" }.joined()
+        let body = lines.map { "<p>" + escape($0) + "</p>" }.joined()
         return .object([("status", .string("generated")),
                         ("div", .string("<div xmlns=\"http://www.w3.org/1999/xhtml\">" + (body.isEmpty ? "<p>None.</p>" : body) + "</div>"))])
     }
 
+    /// `text` with `&`, `<` and `>` escaped for XHTML.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
 }
 
 /// Stable ids for resources that are not one sample (a day's summary, a medication, the
