@@ -77,8 +77,10 @@ def test_gateway_set_syncs_queued_types_at_once_and_drops_the_old_error(hs, gate
     set_gateway(hs, gateway)
     # Inside the hour-long throttle window and the ten-minute backoff: sent now.
     assert len(gateway.wait_for_samples(8, timeout=10)) == 8, hs.read_log()
-    st = wait_until(lambda: (s := hs.status())["store"]["queued"] == 0 and s["gateway"]["error"] is None and s)
-    assert st and st["daemon"]["state"] == "success", st
+    # The queue empties before the sync's last step writes "success": wait for both.
+    st = wait_until(lambda: (s := hs.status())["store"]["queued"] == 0 and s["gateway"]["error"] is None
+                    and s["daemon"]["state"] == "success" and s)
+    assert st, hs.status()
 
 
 def test_an_unreachable_gateway_is_one_incident_in_the_log_history_and_sync(hs, certs):
