@@ -186,8 +186,23 @@ def test_watchdog_keepalives_continue_while_the_coordination_queue_waits_on_sqli
     assert hs.stop() == 0
 
 
-def open_fds(pid: int) -> int:
-    return len(os.listdir(f"/proc/{pid}/fd"))
+def lowest_free_fd(pid: int) -> int:
+    """The number the kernel gives the next descriptor: a soft limit at it makes every new one fail.
+    The count of open descriptors is not it: a descriptor closed early leaves a gap below the count."""
+    used = {int(name) for name in os.listdir(f"/proc/{pid}/fd")}
+    return next(n for n in range(len(used) + 1) if n not in used)
+
+
+def starve_of_descriptors(pid: int) -> None:
+    """Lowers the soft limit to the lowest free descriptor, again until no descriptor below it was
+    closed in the meantime (the daemon may close one while the limit is being set)."""
+    for _ in range(20):
+        limit = lowest_free_fd(pid)
+        subprocess.run(["prlimit", f"--pid={pid}", f"--nofile={limit}:4096"], check=True)
+        time.sleep(0.2)
+        if lowest_free_fd(pid) >= limit:
+            return
+    raise AssertionError("the daemon's descriptors kept changing; it could not be starved")
 
 
 def soft_nofile(pid: int) -> int:
@@ -200,7 +215,7 @@ def soft_nofile(pid: int) -> int:
 def test_keepalives_go_on_while_the_daemon_is_out_of_file_descriptors_and_the_import_resumes(hs, notify):
     """Issue 26: under descriptor exhaustion no WATCHDOG=1 was sent for 80 s (libsystemd's
     sd_notify opens a socket per call, which fails with EMFILE). The daemon's soft limit is
-    lowered to exactly what it has open, so every new descriptor fails; keep-alives must go on
+    lowered to its lowest free descriptor, so every new descriptor fails; keep-alives must go on
     (sent on the socket opened at start), the file dropped meanwhile waits, and is imported
     once descriptors are back."""
     if not shutil.which("prlimit"):
@@ -212,8 +227,7 @@ def test_keepalives_go_on_while_the_daemon_is_out_of_file_descriptors_and_the_im
     assert wait_until(lambda: any("READY=1" in m for _, m in notify.messages), 15), notify.messages
     time.sleep(1)
     starved_at = time.monotonic()
-    n = open_fds(pid)
-    subprocess.run(["prlimit", f"--pid={pid}", f"--nofile={n}:{max(n, 4096)}"], check=True)
+    starve_of_descriptors(pid)
     hs.drop("starved.json", json.dumps(samples(5)))
     time.sleep(3 * watchdog_usec / 1e6)   # keep-alives over three watchdog periods at least
     # ...and until the daemon has met the limit on the file dropped: on a busy machine its first
