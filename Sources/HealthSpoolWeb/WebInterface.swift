@@ -111,7 +111,7 @@ public struct WebInterface: Service, CustomStringConvertible {
                     WebStatus(url: url, state: .listening, problem: nil).write(file: statusFile)
                     logger.info("web interface on \(url) (open it with: healthspool ui)", metadata: ["event": "start"])
                 },
-                logger: logger)
+                logger: Self.serverLogger(logger))
             do {
                 try await app.run()
                 return   // the graceful shutdown
@@ -131,6 +131,17 @@ public struct WebInterface: Service, CustomStringConvertible {
 
     /// The address the browser opens.
     var url: String { "http://\(address):\(port)/" }
+
+    /// The logger Hummingbird's server and requests write to: at warning or above, so its own
+    /// info lines ("Server started and listening on …", which repeats ours above without the
+    /// journal fields) stay out of the journal, and with `event=web` on whatever it does write,
+    /// so every journal line of the unit is a structured one.
+    static func serverLogger(_ logger: Logger) -> Logger {
+        var server = logger
+        server.logLevel = max(logger.logLevel, .warning)
+        server[metadataKey: "event"] = server[metadataKey: "event"] ?? "web"
+        return server
+    }
 
     /// Why the listener could not start, in a person's words.
     static func problem(_ error: any Error, address: String, port: Int) -> String {

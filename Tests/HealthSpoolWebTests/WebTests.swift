@@ -1,5 +1,6 @@
 import HealthSpoolCore
 import HealthSpoolLock
+import Logging
 import Mustache
 import Testing
 @testable import HealthSpoolWeb
@@ -81,5 +82,20 @@ import Testing
         #expect(twice.contains("name=\"csrf\" value=\"tok\""))
         #expect(twice.contains("name=\"once\" value=\"once-1\""))
         #expect(twice.contains("name=\"once\" value=\"once-2\""))
+    }
+}
+
+/// Hummingbird's server writes to the logger it is given; what reaches the journal from it must be
+/// structured (an `event` field) and not its info chatter (the e2e journal check saw
+/// "Server started and listening on …" without fields).
+@Suite struct ServerLoggerTests {
+    @Test func theServerLogsWarningsAndUpWithTheEventWeb() {
+        var daemon = Logger(label: "healthspool")
+        daemon.logLevel = .info
+        let server = WebInterface.serverLogger(daemon)
+        #expect(server.logLevel == .warning)
+        #expect(server[metadataKey: "event"] == "web")
+        daemon.logLevel = .error
+        #expect(WebInterface.serverLogger(daemon).logLevel == .error, "a stricter level set by the person stays")
     }
 }
