@@ -113,7 +113,12 @@ let package = Package(
         .testTarget(name: "HealthSpoolGatewayTests", dependencies: ["HealthSpoolGateway", "HealthSpoolCore"]),
         // The adapters over the kernel, tested on the real thing: files in a temporary directory.
         .testTarget(name: "HealthSpoolLinuxTests", dependencies: ["HealthSpoolLinux", "HealthSpoolCore"]),
-        .testTarget(name: "HealthSpoolIngestTests", dependencies: ["HealthSpoolIngest", "HealthSpoolCore", "HealthSpoolLinux"]),
+        // The ingest server's TLS and the gateway's libcurl client, both real, on the loopback.
+        .testTarget(
+            name: "HealthSpoolIngestTests",
+            dependencies: ["HealthSpoolIngest", "HealthSpoolCore", "HealthSpoolLinux", "HealthSpoolGateway", "CTLSServer",
+                           .product(name: "Logging", package: "swift-log")]
+        ),
         // The routes driven through the router with HummingbirdTesting (a product of hummingbird, already in the graph).
         .testTarget(
             name: "HealthSpoolWebTests",

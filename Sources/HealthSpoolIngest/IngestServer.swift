@@ -87,8 +87,11 @@ public final class IngestServer: @unchecked Sendable {
         hs_tls_server_free(tls)
     }
 
-    /// Starts the accept thread. Temporary files a crash left in the spool are removed first.
+    /// Starts the accept thread (SIGPIPE ignored). Temporary files a crash left in the spool are removed first.
     public func start() throws(IngestError) {
+        // TLS writes to a socket the peer closed raise SIGPIPE, which ends the process: a phone
+        // (or anyone) leaving mid-answer must cost one connection, whoever runs this server.
+        signal(SIGPIPE, SIG_IGN)
         for name in SpoolDrop.removeLeftovers(in: configuration.spoolDir) {
             logger.notice("removed \(name), a pushed body a previous run did not finish", metadata: ["event": "ingest", "file": "\(name)"])
         }
