@@ -49,10 +49,17 @@ let package = Package(
             name: "HealthSpoolLinux",
             dependencies: ["HealthSpoolCore", "CSystemd", .product(name: "Logging", package: "swift-log")]
         ),
+        // The configuration value, the clock and the store pool: what the web, the CLI and the ingest
+        // endpoint need, without depending on the daemon.
+        .target(
+            name: "HealthSpoolConfig",
+            dependencies: ["HealthSpoolCore", "HealthSpoolLock", "HealthSpoolStore", "HealthSpoolGateway", "HealthSpoolLinux"]
+        ),
         .target(
             name: "HealthSpoolDaemon",
             dependencies: [
                 "HealthSpoolCore", "HealthSpoolLock", "HealthExport", "HealthSpoolStore", "HealthSpoolGateway", "HealthSpoolLinux",
+                "HealthSpoolConfig",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -64,7 +71,7 @@ let package = Package(
         .target(
             name: "HealthSpoolWeb",
             dependencies: [
-                "HealthSpoolCore", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolDaemon",
+                "HealthSpoolCore", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolConfig", "HealthSpoolDaemon",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -89,7 +96,7 @@ let package = Package(
         .target(
             name: "HealthSpoolIngest",
             dependencies: [
-                "CTLSServer", "HealthSpoolCore", "HealthSpoolLock", "HealthExport", "HealthSpoolLinux", "HealthSpoolDaemon",
+                "CTLSServer", "HealthSpoolCore", "HealthSpoolLock", "HealthExport", "HealthSpoolLinux", "HealthSpoolConfig",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -97,7 +104,8 @@ let package = Package(
         .executableTarget(
             name: "healthspool",
             dependencies: [
-                "HealthSpoolCore", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolDaemon", "HealthSpoolWeb", "HealthSpoolIngest",
+                "HealthSpoolCore", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolConfig", "HealthSpoolDaemon", "HealthSpoolWeb",
+                "HealthSpoolIngest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -108,7 +116,7 @@ let package = Package(
         .testTarget(name: "HealthSpoolStoreTests", dependencies: ["HealthSpoolStore", "HealthSpoolCore"]),
         .testTarget(
             name: "HealthSpoolDaemonTests",
-            dependencies: ["HealthSpoolDaemon", "HealthSpoolCore", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolStore"]
+            dependencies: ["HealthSpoolDaemon", "HealthSpoolConfig", "HealthSpoolCore", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolStore"]
         ),
         .testTarget(name: "HealthSpoolGatewayTests", dependencies: ["HealthSpoolGateway", "HealthSpoolCore"]),
         // The adapters over the kernel, tested on the real thing: files in a temporary directory.
@@ -118,7 +126,7 @@ let package = Package(
         .testTarget(
             name: "HealthSpoolWebTests",
             dependencies: [
-                "HealthSpoolWeb", "HealthSpoolCore", "HealthSpoolLock", "HealthSpoolLinux", "HealthSpoolDaemon",
+                "HealthSpoolWeb", "HealthSpoolCore", "HealthSpoolLock", "HealthSpoolLinux", "HealthSpoolConfig", "HealthSpoolDaemon",
                 .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
@@ -136,7 +144,8 @@ if Context.environment["HEALTHSPOOL_FUZZ"] == "1" {
     package.targets.append(.executableTarget(
         name: "healthspool-fuzz",
         dependencies: [
-            "CFuzzDriver", "HealthSpoolCore", "HealthExport", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolDaemon", "HealthSpoolWeb",
+            "CFuzzDriver", "HealthSpoolCore", "HealthExport", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolConfig", "HealthSpoolDaemon",
+            "HealthSpoolWeb",
             "HealthSpoolIngest",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),

@@ -1,11 +1,7 @@
+import HealthSpoolConfig
 import HealthSpoolCore
 import HealthSpoolLinux
 import HealthSpoolStore
-
-extension Configuration {
-    /// Now, from the real-time clock (`RealTimeClock.now()`), for the web layer's `DaemonClock`.
-    public static func now() -> Timestamp { RealTimeClock.now() }
-}
 
 // The entry points called with the whole configuration (the journal's by the tests' fixtures
 // only: the pages' requests borrow a `LentStore`; the lock flag's by the settings page); each

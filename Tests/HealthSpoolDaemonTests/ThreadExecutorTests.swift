@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import HealthSpoolConfig
 import HealthSpoolCore
 @testable import HealthSpoolLinux
 import Logging
