@@ -55,11 +55,18 @@ let package = Package(
             name: "HealthSpoolConfig",
             dependencies: ["HealthSpoolCore", "HealthSpoolLock", "HealthSpoolStore", "HealthSpoolGateway", "HealthSpoolLinux"]
         ),
+        // The person's journal as one feature: its use cases and view models (symptoms, doses,
+        // reminders, goals, notes, measurements, days, the doctor's report) over the store's journal
+        // tables. Not the daemon: the web and the CLI call it directly.
+        .target(
+            name: "HealthJournal",
+            dependencies: ["HealthSpoolCore", "HealthSpoolStore", "HealthSpoolLinux", "HealthSpoolConfig"]
+        ),
         .target(
             name: "HealthSpoolDaemon",
             dependencies: [
                 "HealthSpoolCore", "HealthSpoolLock", "HealthExport", "HealthSpoolStore", "HealthSpoolGateway", "HealthSpoolLinux",
-                "HealthSpoolConfig",
+                "HealthSpoolConfig", "HealthJournal",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -71,7 +78,7 @@ let package = Package(
         .target(
             name: "HealthSpoolWeb",
             dependencies: [
-                "HealthSpoolCore", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolConfig", "HealthSpoolDaemon",
+                "HealthSpoolCore", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolConfig", "HealthJournal", "HealthSpoolDaemon",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -104,8 +111,8 @@ let package = Package(
         .executableTarget(
             name: "healthspool",
             dependencies: [
-                "HealthSpoolCore", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolConfig", "HealthSpoolDaemon", "HealthSpoolWeb",
-                "HealthSpoolIngest",
+                "HealthSpoolCore", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolConfig", "HealthJournal", "HealthSpoolDaemon",
+                "HealthSpoolWeb", "HealthSpoolIngest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -116,7 +123,16 @@ let package = Package(
         .testTarget(name: "HealthSpoolStoreTests", dependencies: ["HealthSpoolStore", "HealthSpoolCore"]),
         .testTarget(
             name: "HealthSpoolDaemonTests",
-            dependencies: ["HealthSpoolDaemon", "HealthSpoolConfig", "HealthSpoolCore", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolStore"]
+            dependencies: [
+                "HealthSpoolDaemon", "HealthSpoolConfig", "HealthJournal", "HealthSpoolCore", "HealthSpoolGateway", "HealthSpoolLinux",
+                "HealthSpoolStore",
+            ]
+        ),
+        // The journal's use cases on a real store in a temporary directory; the FHIR golden bundle in Golden/.
+        .testTarget(
+            name: "HealthJournalTests",
+            dependencies: ["HealthJournal", "HealthSpoolConfig", "HealthSpoolCore", "HealthSpoolLinux", "HealthSpoolStore"],
+            exclude: ["Golden"]
         ),
         .testTarget(name: "HealthSpoolGatewayTests", dependencies: ["HealthSpoolGateway", "HealthSpoolCore"]),
         // The adapters over the kernel, tested on the real thing: files in a temporary directory.
@@ -126,8 +142,8 @@ let package = Package(
         .testTarget(
             name: "HealthSpoolWebTests",
             dependencies: [
-                "HealthSpoolWeb", "HealthSpoolCore", "HealthSpoolLock", "HealthSpoolLinux", "HealthSpoolConfig", "HealthSpoolDaemon",
-                .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+                "HealthSpoolWeb", "HealthSpoolCore", "HealthSpoolLock", "HealthSpoolLinux", "HealthSpoolConfig", "HealthJournal",
+                "HealthSpoolDaemon", .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -144,8 +160,8 @@ if Context.environment["HEALTHSPOOL_FUZZ"] == "1" {
     package.targets.append(.executableTarget(
         name: "healthspool-fuzz",
         dependencies: [
-            "CFuzzDriver", "HealthSpoolCore", "HealthExport", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolConfig", "HealthSpoolDaemon",
-            "HealthSpoolWeb",
+            "CFuzzDriver", "HealthSpoolCore", "HealthExport", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolConfig", "HealthJournal",
+            "HealthSpoolDaemon", "HealthSpoolWeb",
             "HealthSpoolIngest",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),

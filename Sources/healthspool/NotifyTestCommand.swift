@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import HealthJournal
 import HealthSpoolConfig
 import HealthSpoolCore
 import HealthSpoolDaemon

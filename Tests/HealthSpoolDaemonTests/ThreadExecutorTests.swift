@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+@testable import HealthJournal
 import HealthSpoolConfig
 import HealthSpoolCore
 @testable import HealthSpoolLinux

@@ -1,9 +1,9 @@
+@testable import HealthJournal
 import HealthSpoolConfig
 import HealthSpoolCore
 import HealthSpoolLinux
 import Synchronization
 import Testing
-@testable import HealthSpoolDaemon
 import HealthSpoolStore
 #if canImport(Glibc)
 import Glibc

@@ -75,7 +75,7 @@ public final class JournalRunner {
     }
 
     /// `run(configuration:now:_:)` on `store`, a connection already open (one a `StorePool` lends).
-    static func run<T>(on store: SampleStore, configuration: Configuration, now: Timestamp,
+    package static func run<T>(on store: SampleStore, configuration: Configuration, now: Timestamp,
                        _ body: (JournalRunner) throws -> T) throws -> T {
         let socket = configuration.controlSocket
         return try refusing {
