@@ -1,3 +1,4 @@
+import HealthJournal
 import HealthSpoolConfig
 import HealthSpoolCore
 import HealthSpoolDaemon
