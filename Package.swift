@@ -73,8 +73,8 @@ let package = Package(
             ]
         ),
         // The local web interface: the only importer of Hummingbird; calls the same use cases as the CLI.
-        // Not HealthSpoolStore: the pages get the daemon module's use cases and view models (a
-        // connection borrowed from the StorePool comes as a LentStore); `make build` checks the imports.
+        // Not HealthSpoolStore: the pages get the journal's and the daemon's use cases and view models
+        // (a connection borrowed from the StorePool comes as a LentStore); `make build` checks the imports.
         .target(
             name: "HealthSpoolWeb",
             dependencies: [
