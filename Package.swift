@@ -49,22 +49,36 @@ let package = Package(
             name: "HealthSpoolLinux",
             dependencies: ["HealthSpoolCore", "CSystemd", .product(name: "Logging", package: "swift-log")]
         ),
+        // The configuration value, the clock and the store pool: what the web, the CLI and the ingest
+        // endpoint need, without depending on the daemon.
+        .target(
+            name: "HealthSpoolConfig",
+            dependencies: ["HealthSpoolCore", "HealthSpoolLock", "HealthSpoolStore", "HealthSpoolGateway", "HealthSpoolLinux"]
+        ),
+        // The person's journal as one feature: its use cases and view models (symptoms, doses,
+        // reminders, goals, notes, measurements, days, the doctor's report) over the store's journal
+        // tables. Not the daemon: the web and the CLI call it directly.
+        .target(
+            name: "HealthJournal",
+            dependencies: ["HealthSpoolCore", "HealthSpoolStore", "HealthSpoolLinux", "HealthSpoolConfig"]
+        ),
         .target(
             name: "HealthSpoolDaemon",
             dependencies: [
                 "HealthSpoolCore", "HealthSpoolLock", "HealthExport", "HealthSpoolStore", "HealthSpoolGateway", "HealthSpoolLinux",
+                "HealthSpoolConfig", "HealthJournal",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         // The local web interface: the only importer of Hummingbird; calls the same use cases as the CLI.
-        // Not HealthSpoolStore: the pages get the daemon module's use cases and view models (a
-        // connection borrowed from the StorePool comes as a LentStore); `make build` checks the imports.
+        // Not HealthSpoolStore: the pages get the journal's and the daemon's use cases and view models
+        // (a connection borrowed from the StorePool comes as a LentStore); `make build` checks the imports.
         .target(
             name: "HealthSpoolWeb",
             dependencies: [
-                "HealthSpoolCore", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolDaemon",
+                "HealthSpoolCore", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolConfig", "HealthJournal", "HealthSpoolDaemon",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -89,7 +103,7 @@ let package = Package(
         .target(
             name: "HealthSpoolIngest",
             dependencies: [
-                "CTLSServer", "HealthSpoolCore", "HealthSpoolLock", "HealthExport", "HealthSpoolLinux", "HealthSpoolDaemon",
+                "CTLSServer", "HealthSpoolCore", "HealthSpoolLock", "HealthExport", "HealthSpoolLinux", "HealthSpoolConfig",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -97,7 +111,8 @@ let package = Package(
         .executableTarget(
             name: "healthspool",
             dependencies: [
-                "HealthSpoolCore", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolDaemon", "HealthSpoolWeb", "HealthSpoolIngest",
+                "HealthSpoolCore", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolConfig", "HealthJournal", "HealthSpoolDaemon",
+                "HealthSpoolWeb", "HealthSpoolIngest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -108,7 +123,16 @@ let package = Package(
         .testTarget(name: "HealthSpoolStoreTests", dependencies: ["HealthSpoolStore", "HealthSpoolCore"]),
         .testTarget(
             name: "HealthSpoolDaemonTests",
-            dependencies: ["HealthSpoolDaemon", "HealthSpoolCore", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolStore"]
+            dependencies: [
+                "HealthSpoolDaemon", "HealthSpoolConfig", "HealthJournal", "HealthSpoolCore", "HealthSpoolGateway", "HealthSpoolLinux",
+                "HealthSpoolStore",
+            ]
+        ),
+        // The journal's use cases on a real store in a temporary directory; the FHIR golden bundle in Golden/.
+        .testTarget(
+            name: "HealthJournalTests",
+            dependencies: ["HealthJournal", "HealthSpoolConfig", "HealthSpoolCore", "HealthSpoolLinux", "HealthSpoolStore"],
+            exclude: ["Golden"]
         ),
         .testTarget(name: "HealthSpoolGatewayTests", dependencies: ["HealthSpoolGateway", "HealthSpoolCore"]),
         // The adapters over the kernel, tested on the real thing: files in a temporary directory.
@@ -123,8 +147,8 @@ let package = Package(
         .testTarget(
             name: "HealthSpoolWebTests",
             dependencies: [
-                "HealthSpoolWeb", "HealthSpoolCore", "HealthSpoolLock", "HealthSpoolLinux", "HealthSpoolDaemon",
-                .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+                "HealthSpoolWeb", "HealthSpoolCore", "HealthSpoolLock", "HealthSpoolLinux", "HealthSpoolConfig", "HealthJournal",
+                "HealthSpoolDaemon", .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -141,7 +165,8 @@ if Context.environment["HEALTHSPOOL_FUZZ"] == "1" {
     package.targets.append(.executableTarget(
         name: "healthspool-fuzz",
         dependencies: [
-            "CFuzzDriver", "HealthSpoolCore", "HealthExport", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolDaemon", "HealthSpoolWeb",
+            "CFuzzDriver", "HealthSpoolCore", "HealthExport", "HealthSpoolGateway", "HealthSpoolLinux", "HealthSpoolConfig", "HealthJournal",
+            "HealthSpoolDaemon", "HealthSpoolWeb",
             "HealthSpoolIngest",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),

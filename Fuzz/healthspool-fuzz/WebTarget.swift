@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import HealthSpoolConfig
 import HealthSpoolCore
 import HealthSpoolDaemon
 @testable import HealthSpoolWeb

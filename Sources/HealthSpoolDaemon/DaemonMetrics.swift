@@ -1,3 +1,4 @@
+import HealthSpoolConfig
 import HealthSpoolCore
 import HealthSpoolLinux
 import HealthSpoolLock
@@ -11,7 +12,7 @@ import HealthSpoolStore
 /// last successful sync) are read from the store at each scrape (`DaemonMetrics+Exposition`).
 ///
 /// Safe from any thread: the counters live in one `Lock`.
-public final class DaemonMetrics: Sendable {
+public final class DaemonMetrics: IngestCounters, Sendable {
     struct Counters {
         var imports: [String: Double] = Dictionary(uniqueKeysWithValues: DaemonMetrics.importOutcomes.map { ($0, 0) })
         var syncAttempts: [String: Double] = Dictionary(uniqueKeysWithValues: SyncOutcome.allCases.map { ($0.rawValue, 0) })

@@ -1,3 +1,4 @@
+import HealthSpoolConfig
 import HealthSpoolCore
 import HealthSpoolLinux
 import HealthSpoolStore
@@ -241,10 +242,4 @@ extension StatusReport {
         }
         return order.map { "\(roles[$0]!.joined(separator: ", ")): \($0)" }
     }
-}
-
-extension String {
-    /// Left-aligned in `width` columns (a longer text is not cut): the columns of `status`, the
-    /// dead letters and the journal's lines.
-    public func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
 }

@@ -2,8 +2,8 @@
 import Glibc
 #endif
 import CTLSServer
+import HealthSpoolConfig
 import HealthSpoolCore
-import HealthSpoolDaemon
 import HealthSpoolLinux
 
 /// The certificate the ingest endpoint presents: the one given (`ingest.cert_file` and

@@ -2,8 +2,8 @@
 import Glibc
 #endif
 import CTLSServer
+import HealthSpoolConfig
 import HealthSpoolCore
-import HealthSpoolDaemon
 import HealthSpoolLinux
 import Logging
 

@@ -1,5 +1,5 @@
+import HealthSpoolConfig
 import HealthSpoolCore
-import HealthSpoolDaemon
 
 /// Why the ingest endpoint could not start or could not keep a body; each names the file or
 /// setting involved and what to do.

@@ -2,8 +2,8 @@
 import Glibc
 #endif
 import CTLSServer
+import HealthSpoolConfig
 import HealthSpoolCore
-import HealthSpoolDaemon
 import HealthSpoolLock
 import Logging
 
@@ -34,7 +34,7 @@ public final class IngestServer: @unchecked Sendable {
         public var maxConnections: Int
         public var limits = IngestLimits()
         /// Where refusals are counted for `/metrics` and the textfile (nil: not counted).
-        public var metrics: DaemonMetrics?
+        public var metrics: (any IngestCounters)?
 
         public init(listen: ListenAddress, certPath: String, keyPath: String, token: [UInt8], spoolDir: String,
                     maxBodyBytes: Int, maxConnections: Int) {

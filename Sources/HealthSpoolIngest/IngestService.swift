@@ -1,5 +1,5 @@
+import HealthSpoolConfig
 import HealthSpoolCore
-import HealthSpoolDaemon
 import HealthSpoolLinux
 import Logging
 import ServiceLifecycle
@@ -13,12 +13,12 @@ import ServiceLifecycle
 public struct IngestService: Service {
     let configuration: Configuration
     let logger: Logger
-    let metrics: DaemonMetrics?
+    let metrics: (any IngestCounters)?
     /// How long a stop waits for connections to end (they are woken at once; this bounds a
     /// body being checked).
     public static let stopSeconds = 5.0
 
-    public init(configuration: Configuration, logger: Logger, metrics: DaemonMetrics? = nil) {
+    public init(configuration: Configuration, logger: Logger, metrics: (any IngestCounters)? = nil) {
         self.configuration = configuration
         self.logger = logger
         self.metrics = metrics

@@ -1,3 +1,4 @@
+import HealthSpoolConfig
 import HealthSpoolDaemon
 
 /// The settings page's "Push from the phone" section: where the phone pushes and the

@@ -1,3 +1,5 @@
+import HealthJournal
+import HealthSpoolConfig
 import HealthSpoolCore
 import HealthSpoolDaemon
 import Hummingbird

@@ -1,4 +1,5 @@
 import Dispatch
+import HealthSpoolConfig
 import HealthSpoolCore
 import HealthSpoolDaemon
 import HealthSpoolLinux

@@ -1,3 +1,4 @@
+import HealthSpoolConfig
 import HealthSpoolDaemon
 import HealthSpoolCore
 import HealthSpoolLinux

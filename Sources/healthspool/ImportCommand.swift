@@ -1,4 +1,5 @@
 import ArgumentParser
+import HealthSpoolConfig
 import HealthSpoolCore
 import HealthSpoolDaemon
 import HealthSpoolLinux

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Dispatch
+import HealthJournal
+import HealthSpoolConfig
 import HealthSpoolCore
 import HealthSpoolDaemon
 import HealthSpoolLinux

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HealthJournal
 import HealthSpoolCore
 import HealthSpoolDaemon
 import HealthSpoolLinux

@@ -1,3 +1,4 @@
+@testable import HealthJournal
 import HealthSpoolCore
 import HealthSpoolGateway
 import HealthSpoolLinux
@@ -8,10 +9,10 @@ import HealthSpoolStore
 /// Home is today (issue 28): the doses due with whether taken, the day's symptoms and figures,
 /// the latest measurements, and one line only when sending needs attention.
 @Suite struct HomeTodayTests {
-    static let now = JournalRunnerTests.now   // 2026-01-01T10:00Z, a Thursday
+    static let now = JournalHome.now   // 2026-01-01T10:00Z, a Thursday
 
     @Test func dosesDueTodayAreMatchedToTheDosesTakenInOrder() throws {
-        let (context, dir) = try JournalRunnerTests.context()
+        let (context, dir) = try JournalHome.context()
         defer { _ = try? FileSystem.removeTree(dir) }
         let journal = try HealthJournal(store: try .connect(to: context), zone: context.zone, configuration: context)
         _ = try journal.addMedication(Medication(name: "Ibuprofen", dose: "400 mg"), now: Self.now)
@@ -37,7 +38,7 @@ import HealthSpoolStore
     /// Issue 40: a reminder made at 10:00 asks for that day's 20:00 dose, not for the 08:00 one
     /// that was due before it existed (it was counted as due, and late, in the summary).
     @Test func aReminderMadeTodayAsksOnlyForTheTimesAfterItWasMade() throws {
-        let (context, dir) = try JournalRunnerTests.context()
+        let (context, dir) = try JournalHome.context()
         defer { _ = try? FileSystem.removeTree(dir) }
         let journal = try HealthJournal(store: try .connect(to: context), zone: context.zone, configuration: context)
         _ = try journal.addMedication(Medication(name: "Metformin", dose: "500 mg"), now: Self.now)
@@ -53,7 +54,7 @@ import HealthSpoolStore
     /// Issue 40, "a glance": each figure against the median of the person's own last 30 days,
     /// in words and with an arrow; too few earlier figures say nothing.
     @Test func figuresSayHowTheyCompareWithThePersonsUsual() throws {
-        let (context, dir) = try JournalRunnerTests.context()
+        let (context, dir) = try JournalHome.context()
         defer { _ = try? FileSystem.removeTree(dir) }
         let journal = try HealthJournal(store: try .connect(to: context), zone: context.zone, configuration: context)
         func at(_ daysAgo: Int64, hours: Int64 = 0) -> Timestamp {
@@ -115,7 +116,7 @@ import HealthSpoolStore
     /// Issue 43: a source that delivered daily and went quiet is one plain line on home, and the
     /// line goes when it delivers again; the time is the view's input.
     @Test func aQuietSourceIsOneLineUntilItDeliversAgain() throws {
-        let (context, dir) = try JournalRunnerTests.context()
+        let (context, dir) = try JournalHome.context()
         defer { _ = try? FileSystem.removeTree(dir) }
         let store = try SampleStore.connect(to: context)
         let day: Int64 = 86_400_000

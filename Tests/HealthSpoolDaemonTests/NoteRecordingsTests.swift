@@ -1,3 +1,5 @@
+@testable import HealthJournal
+import HealthSpoolConfig
 import HealthSpoolCore
 import HealthSpoolLinux
 import Logging
@@ -11,10 +13,10 @@ import Testing
     let context: Configuration
     let dir: String
     let journal: HealthJournal
-    let now = JournalRunnerTests.now
+    let now = JournalHome.now
 
     init() throws {
-        (context, dir) = try JournalRunnerTests.context()
+        (context, dir) = try JournalHome.context()
         journal = try HealthJournal(context: context)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+@testable import HealthJournal
 import Logging
 import Synchronization
 import Testing

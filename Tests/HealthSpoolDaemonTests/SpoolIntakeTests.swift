@@ -1,3 +1,4 @@
+import HealthSpoolConfig
 import Testing
 import HealthSpoolCore
 import HealthSpoolLinux

@@ -1,4 +1,5 @@
 import Glibc
+import HealthSpoolConfig
 import HealthSpoolCore
 import Testing
 @testable import HealthSpoolDaemon

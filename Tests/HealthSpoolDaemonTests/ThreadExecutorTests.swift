@@ -1,5 +1,7 @@
 import Dispatch
 import Foundation
+@testable import HealthJournal
+import HealthSpoolConfig
 import HealthSpoolCore
 @testable import HealthSpoolLinux
 import Logging

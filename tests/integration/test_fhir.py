@@ -1,5 +1,5 @@
 """FHIR R4 out (issue 45), checked by independent tools: the golden week's bundle (made by the
-Swift unit tests from a fixed week, Tests/HealthSpoolDaemonTests/Golden/fhir-week.json) and a
+Swift unit tests from a fixed week, Tests/HealthJournalTests/Golden/fhir-week.json) and a
 year's bundle written by the real `healthspool report --fhir` validate with PyPI `fhir.resources`
 (its R4B models), their IPS section rules and references hold as `fhirpathpy` expressions, and a
 real daemon with `gateway.format = fhir` delivers Observations through the test gateway into Kafka
@@ -22,7 +22,7 @@ fhir_observation = pytest.importorskip("fhir.resources.R4B.observation")
 fhirpathpy = pytest.importorskip("fhirpathpy")
 
 ROOT = Path(__file__).resolve().parents[2]
-GOLDEN = ROOT / "Tests/HealthSpoolDaemonTests/Golden/fhir-week.json"
+GOLDEN = ROOT / "Tests/HealthJournalTests/Golden/fhir-week.json"
 UTC = {"TZ": "UTC"}
 
 # The International Patient Summary's rules that hold for every document healthspool writes.

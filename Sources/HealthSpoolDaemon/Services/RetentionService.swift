@@ -1,3 +1,4 @@
+import HealthJournal
 import HealthSpoolCore
 import HealthSpoolLinux
 import HealthSpoolStore

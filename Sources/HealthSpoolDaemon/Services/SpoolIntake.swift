@@ -1,4 +1,5 @@
 import Dispatch
+import HealthSpoolConfig
 import HealthSpoolCore
 import HealthSpoolLinux
 import HealthSpoolStore

@@ -1,4 +1,5 @@
 import HealthSpoolCore
+import HealthSpoolLinux
 import HealthSpoolStore
 
 /// Samples the gateway rejected as bad, parked instead of blocking the queue: listed, or queued

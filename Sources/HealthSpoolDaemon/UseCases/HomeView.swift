@@ -1,3 +1,4 @@
+import HealthJournal
 import HealthSpoolCore
 
 /// The home page: today, for the person (issue 28, "Home is today"). Doses due with whether

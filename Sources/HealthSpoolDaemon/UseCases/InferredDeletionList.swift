@@ -1,4 +1,5 @@
 import HealthSpoolCore
+import HealthSpoolLinux
 import HealthSpoolStore
 
 /// The deletions full exports showed (issue 43): listed, applied when they waited over the

@@ -1,3 +1,4 @@
+import HealthSpoolConfig
 import HealthSpoolLinux
 
 /// The lock flag, `<state dir>/locked` (`healthspool lock` / `unlock`, the web's settings, a
@@ -19,4 +20,13 @@ public enum LockFlag {
         try FileSystem.remove(path)
         FileSystem.syncDirectory(of: path)
     }
+}
+
+extension LockFlag {
+    /// `isSet(path:)` of `context.lockFlagPath`.
+    public static func isSet(context: Configuration) -> Bool { isSet(path: context.lockFlagPath) }
+    /// `set(path:)` of `context.lockFlagPath`.
+    public static func set(context: Configuration) throws { try set(path: context.lockFlagPath) }
+    /// `clear(path:)` of `context.lockFlagPath`.
+    public static func clear(context: Configuration) throws { try clear(path: context.lockFlagPath) }
 }

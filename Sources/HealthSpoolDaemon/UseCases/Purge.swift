@@ -1,3 +1,4 @@
+import HealthSpoolConfig
 import HealthSpoolLinux
 
 /// Removing the local data — the store, its state, the runtime directory and the lock flag, and

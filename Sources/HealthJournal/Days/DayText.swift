@@ -68,7 +68,7 @@ public enum DayText {
         return lines.joined(separator: "\n")
     }
 
-    static func minutes(_ m: Double) -> String {
+    package static func minutes(_ m: Double) -> String {
         let total = Int(m.rounded())
         return total >= 60 ? "\(total / 60) h \(total % 60) min" : "\(total) min"
     }

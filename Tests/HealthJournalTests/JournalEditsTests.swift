@@ -1,7 +1,7 @@
+@testable import HealthJournal
 import HealthSpoolCore
 import HealthSpoolLinux
 import Testing
-@testable import HealthSpoolDaemon
 
 /// Reminders and medications changed in place (the web's Change, `remind edit`, `med edit`),
 /// the reminder list's words and next ring, and the steps form's reading.

@@ -1,22 +1,21 @@
+import HealthSpoolConfig
 import HealthSpoolCore
 import HealthSpoolLinux
 import HealthSpoolStore
 
 /// What a borrower makes of the connection a `StoreLease` lends, for one configuration: the
-/// use cases and the store's reports the web's pages ask for. The web module holds this value,
+/// journal's use cases the web's pages ask for (the pipeline's, the home and sending pages',
+/// are `LentStore+Pipeline` in the daemon). The web module holds this value,
 /// never the connection (`HealthSpoolWeb` does not depend on `HealthSpoolStore`); like the
 /// lease, it is valid only inside the work the pool runs, on its thread.
 public struct LentStore {
-    private let store: SampleStore
-    private let configuration: Configuration
+    package let store: SampleStore
+    package let configuration: Configuration
 
-    init(store: SampleStore, configuration: Configuration) {
+    package init(store: SampleStore, configuration: Configuration) {
         self.store = store
         self.configuration = configuration
     }
-
-    /// The home page's use case (`HomeToday`), in `zone`.
-    public func home(zone: ZoneRules) -> HomeToday { HomeToday(store: store, zone: zone, configuration: configuration) }
 
     /// The day view's and calendar's use case (`HealthDays`), in `zone`.
     public func days(zone: ZoneRules) -> HealthDays { HealthDays(store: store, zone: zone, configuration: configuration) }
@@ -43,28 +42,6 @@ public struct LentStore {
     public func apply(_ undo: JournalUndo, now: Timestamp = RealTimeClock.now()) throws -> String {
         try undo.apply(on: store, configuration: configuration, now: now)
     }
-
-    /// The sending page's view (`SendingView`), its queued counts and history read here.
-    public func sending(queuedCountLimit: Int) throws -> SendingView {
-        try SendingView.make(configuration: configuration, queuedCountLimit: queuedCountLimit, store: store)
-    }
-
-    /// The samples waiting to be sent, per type.
-    public func queuedCounts() throws -> [String: Int] { try store.queuedCounts() }
-
-    /// What full exports showed deleted on the phone (`InferredDeletionList`), newest first.
-    public func inferredDeletions() throws -> [InferredDeletionList.Line] {
-        try InferredDeletionList.entries(store: store).map(InferredDeletionList.Line.init)
-    }
-
-    /// Puts back the deletions with `ids` (nil: the last import's); the daemon is told, and
-    /// sends the samples again.
-    public func restoreDeletions(ids: [SampleID]?) throws -> InferredDeletionList.Change {
-        try InferredDeletionList.restore(store: store, ids: ids, controlSocket: configuration.controlSocket)
-    }
-
-    /// The last `limit` imports, the newest first.
-    public func imports(limit: Int) throws -> [ImportRecord] { try store.imports(limit: limit) }
 }
 
 extension StoreLease {

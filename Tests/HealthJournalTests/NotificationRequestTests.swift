@@ -1,5 +1,5 @@
+import HealthJournal
 import Testing
-import HealthSpoolDaemon
 @testable import HealthSpoolLinux
 
 /// The Notify call as built before it reaches sd-bus (no bus needed).

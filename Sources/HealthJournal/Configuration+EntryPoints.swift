@@ -1,15 +1,11 @@
+import HealthSpoolConfig
 import HealthSpoolCore
 import HealthSpoolLinux
 import HealthSpoolStore
 
-extension Configuration {
-    /// Now, from the real-time clock (`RealTimeClock.now()`), for the web layer's `DaemonClock`.
-    public static func now() -> Timestamp { RealTimeClock.now() }
-}
-
-// The entry points called with the whole configuration (the journal's by the tests' fixtures
-// only: the pages' requests borrow a `LentStore`; the lock flag's by the settings page); each
-// opens or passes on what the narrower one takes. New code calls the narrower one.
+// The journal's entry points called with the whole configuration (by the tests' fixtures only:
+// the pages' requests borrow a `LentStore`); each opens or passes on what the narrower one
+// takes. New code calls the narrower one.
 
 extension HealthJournal {
     /// Opens `context`'s store and the journal on it, in `zone` (else the machine's); a write
@@ -28,13 +24,4 @@ extension JournalUseCases {
         on(try SampleStore.connect(to: context, busyTimeout: SampleStore.interactiveBusyTimeout),
            settings: context.settings, controlSocket: context.controlSocket)
     }
-}
-
-extension LockFlag {
-    /// `isSet(path:)` of `context.lockFlagPath`.
-    public static func isSet(context: Configuration) -> Bool { isSet(path: context.lockFlagPath) }
-    /// `set(path:)` of `context.lockFlagPath`.
-    public static func set(context: Configuration) throws { try set(path: context.lockFlagPath) }
-    /// `clear(path:)` of `context.lockFlagPath`.
-    public static func clear(context: Configuration) throws { try clear(path: context.lockFlagPath) }
 }

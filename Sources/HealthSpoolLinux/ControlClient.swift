@@ -1,5 +1,4 @@
 import HealthSpoolCore
-import HealthSpoolLinux
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -49,7 +48,7 @@ public final class ControlClient {
 }
 
 /// The address of a Unix socket at `path`, or nil when the path is too long for one.
-func unixSocketAddress(_ path: String) -> sockaddr_un? {
+package func unixSocketAddress(_ path: String) -> sockaddr_un? {
     var addr = sockaddr_un()
     addr.sun_family = sa_family_t(AF_UNIX)
     let bytes = Array(path.utf8)

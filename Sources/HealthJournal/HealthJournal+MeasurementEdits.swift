@@ -103,7 +103,7 @@ extension HealthJournal {
     public static func key(of samples: [Sample]) -> String { samples.first.map { "\($0.start.millis).\($0.id)" } ?? "" }
 
     /// A value in words, as `readings` writes it.
-    static func words(_ kind: MeasurementKind, value: Double, diastolic: Double?, style: NumberStyle, glucoseUnit: GlucoseUnit,
+    package static func words(_ kind: MeasurementKind, value: Double, diastolic: Double?, style: NumberStyle, glucoseUnit: GlucoseUnit,
                       end: Timestamp? = nil) -> String {
         switch kind {
         case .bloodPressure: "\(style.count(value))/\(style.count(diastolic ?? 0)) mmHg"

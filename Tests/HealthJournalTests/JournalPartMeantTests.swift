@@ -1,8 +1,8 @@
+@testable import HealthJournal
 import Synchronization
 import Testing
 import HealthSpoolCore
 @testable import HealthSpoolStore
-@testable import HealthSpoolDaemon
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,4 @@
+import HealthSpoolConfig
 import HealthSpoolCore
 import HealthSpoolLinux
 import HealthSpoolStore
@@ -66,12 +67,6 @@ public struct JournalDay: Sendable {
     public var complete: Bool
 }
 
-/// A journal request that cannot be done, with what the user can do.
-public struct SymptomJournalError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-    public init(_ d: String) { description = d }
-}
-
 /// The health journal's use cases, called by the command line (and later the web interface
 /// and the journal scheduler): log, edit and delete entries, list them, and the daily scores.
 ///
@@ -128,7 +123,7 @@ public final class JournalUseCases {
     public func logSymptom(_ log: SymptomLog) throws -> (entry: SymptomEntry, movedFrom: String?) {
         let now = self.now
         let symptom = try Self.name(log.symptom, what: "symptom")
-        let category = try log.category.map { (c: String) throws(SymptomJournalError) -> String in try Self.name(c, what: "category") }
+        let category = try log.category.map { (c: String) throws(JournalError) -> String in try Self.name(c, what: "category") }
         var queued: Set<String> = []
         let result = try journal.transaction { () throws(StoreError) -> (SymptomEntry, String?) in
             let s = try journal.symptom(named: symptom, category: category, now: now)
@@ -151,12 +146,12 @@ public final class JournalUseCases {
     public func editSymptom(_ idPrefix: String, _ changes: SymptomChanges) throws -> SymptomEntry {
         let now = self.now
         var queued: Set<String> = []
-        let entry = try journal.transaction { () throws(StoreError) -> Result<SymptomEntry, SymptomJournalError> in
+        let entry = try journal.transaction { () throws(StoreError) -> Result<SymptomEntry, JournalError> in
             let old: SymptomEntry
             switch try findSymptom(idPrefix) { case let .success(e): old = e; case let .failure(f): return .failure(f) }
             var e = old
             if let s = changes.symptom {
-                guard let name = try? Self.name(s, what: "symptom") else { return .failure(SymptomJournalError("the symptom name is empty")) }
+                guard let name = try? Self.name(s, what: "symptom") else { return .failure(JournalError.emptyName(what: "symptom")) }
                 let found = try journal.symptom(named: name, category: changes.category, now: now)
                 e.symptom = found.name
                 e.category = found.category
@@ -190,7 +185,7 @@ public final class JournalUseCases {
     public func deleteSymptom(_ idPrefix: String) throws -> SymptomEntry {
         let now = self.now
         var queued: Set<String> = []
-        let entry = try journal.transaction { () throws(StoreError) -> Result<SymptomEntry, SymptomJournalError> in
+        let entry = try journal.transaction { () throws(StoreError) -> Result<SymptomEntry, JournalError> in
             var e: SymptomEntry
             switch try findSymptom(idPrefix) { case let .success(found): e = found; case let .failure(f): return .failure(f) }
             let start = e.at.millis
@@ -205,15 +200,15 @@ public final class JournalUseCases {
         return entry
     }
 
-    func findSymptom(_ prefix: String) throws(StoreError) -> Result<SymptomEntry, SymptomJournalError> {
+    func findSymptom(_ prefix: String) throws(StoreError) -> Result<SymptomEntry, JournalError> {
         let hex = prefix.filter { $0 != "-" }
         guard hex.count >= 4, hex.allSatisfy(\.isHexDigit) else {
-            return .failure(SymptomJournalError("'\(prefix)' is not an entry id: give at least the first 4 characters of the ID that 'healthspool symptom list' shows"))
+            return .failure(JournalError.notAnID(prefix: prefix, list: "symptom"))
         }
         let found = try journal.symptomEntries(idPrefix: hex)
-        guard let e = found.first else { return .failure(SymptomJournalError("no symptom entry has an id starting with '\(prefix)'; see 'healthspool symptom list'")) }
-        guard found.count == 1 else { return .failure(SymptomJournalError("several entries have ids starting with '\(prefix)'; give more of the id")) }
-        guard !e.deleted else { return .failure(SymptomJournalError("the entry \(e.id) was deleted")) }
+        guard let e = found.first else { return .failure(JournalError.noEntry(kind: "symptom", prefix: prefix, list: "symptom")) }
+        guard found.count == 1 else { return .failure(JournalError.ambiguousID(prefix: prefix)) }
+        guard !e.deleted else { return .failure(JournalError.deleted(id: "\(e.id)")) }
         return .success(e)
     }
 
@@ -395,12 +390,12 @@ public final class JournalUseCases {
     // MARK: Names
 
     /// A trimmed, non-empty name of at most 100 characters, without control characters.
-    static func name(_ raw: String, what: String) throws(SymptomJournalError) -> String {
+    static func name(_ raw: String, what: String) throws(JournalError) -> String {
         let name = raw.trimmingSpaces
-        guard !name.isEmpty else { throw SymptomJournalError("the \(what) name is empty") }
-        guard name.count <= 100 else { throw SymptomJournalError("the \(what) name is longer than 100 characters") }
+        guard !name.isEmpty else { throw JournalError.emptyName(what: what) }
+        guard name.count <= 100 else { throw JournalError.nameTooLong(what: what) }
         guard !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw SymptomJournalError("the \(what) name '\(EscapedText.escape(name))' holds a control character")
+            throw JournalError.controlCharacter(what: what, name: name)
         }
         return name
     }

@@ -1,6 +1,6 @@
+@testable import HealthJournal
 import Testing
 import HealthSpoolCore
-@testable import HealthSpoolDaemon
 
 /// The day view's JSON (`healthspool day --json`, the web's day view): the heart-rate figures
 /// and curve keep their exact form whatever holds them in memory.

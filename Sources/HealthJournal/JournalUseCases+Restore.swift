@@ -22,9 +22,9 @@ extension JournalUseCases {
     public func restoreSymptom(_ previous: SymptomEntry) throws -> SymptomEntry {
         let now = self.now
         var queued: Set<String> = []
-        let entry = try journal.transaction { () throws(StoreError) -> Result<SymptomEntry, SymptomJournalError> in
+        let entry = try journal.transaction { () throws(StoreError) -> Result<SymptomEntry, JournalError> in
             guard let current = try journal.symptomEntry(id: previous.id) else {
-                return .failure(SymptomJournalError("no symptom entry has the id \(previous.id); it cannot be put back"))
+                return .failure(JournalError.cannotPutBack(kind: "symptom", id: "\(previous.id)"))
             }
             var e = previous
             e.deleted = false
@@ -50,12 +50,12 @@ extension JournalUseCases {
     public func lifestyleEntry(_ idPrefix: String) throws -> LifestyleEntry {
         let hex = idPrefix.filter { $0 != "-" }
         guard hex.count >= 4, hex.allSatisfy(\.isHexDigit) else {
-            throw SymptomJournalError("'\(idPrefix)' is not an entry id: give at least the first 4 characters of the ID that 'healthspool lifestyle list' shows")
+            throw JournalError.notAnID(prefix: idPrefix, list: "lifestyle")
         }
         let found = try journal.lifestyleEntries(idPrefix: hex)
-        guard let e = found.first else { throw SymptomJournalError("no lifestyle entry has an id starting with '\(idPrefix)'; see 'healthspool lifestyle list'") }
-        guard found.count == 1 else { throw SymptomJournalError("several entries have ids starting with '\(idPrefix)'; give more of the id") }
-        guard !e.deleted else { throw SymptomJournalError("the entry \(e.id) was deleted") }
+        guard let e = found.first else { throw JournalError.noEntry(kind: "lifestyle", prefix: idPrefix, list: "lifestyle") }
+        guard found.count == 1 else { throw JournalError.ambiguousID(prefix: idPrefix) }
+        guard !e.deleted else { throw JournalError.deleted(id: "\(e.id)") }
         return e
     }
 
@@ -92,7 +92,7 @@ extension JournalUseCases {
     @discardableResult
     public func restoreLifestyle(_ previous: LifestyleEntry) throws -> LifestyleEntry {
         guard let current = try journal.lifestyleEntry(id: previous.id) else {
-            throw SymptomJournalError("no lifestyle entry has the id \(previous.id); it cannot be put back")
+            throw JournalError.cannotPutBack(kind: "lifestyle", id: "\(previous.id)")
         }
         var e = previous
         e.deleted = false

@@ -1,7 +1,7 @@
+@testable import HealthJournal
 import HealthSpoolCore
 import HealthSpoolLinux
 import Testing
-@testable import HealthSpoolDaemon
 
 /// Measurements typed in are shown back: the measurements page's view and the day view list
 /// them from the same use case, formatted for people.

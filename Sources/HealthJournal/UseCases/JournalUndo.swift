@@ -1,3 +1,4 @@
+import HealthSpoolConfig
 import HealthSpoolCore
 import HealthSpoolStore
 
@@ -52,7 +53,7 @@ public enum JournalUndo: Sendable {
     }
 
     /// `apply(configuration:now:)` on `store`, a connection already open (one a `StorePool` lends).
-    func apply(on store: SampleStore, configuration: Configuration, now: Timestamp) throws -> String {
+    package func apply(on store: SampleStore, configuration: Configuration, now: Timestamp) throws -> String {
         try JournalRunner.run(on: store, configuration: configuration, now: now) { r in try apply(r) }
     }
 

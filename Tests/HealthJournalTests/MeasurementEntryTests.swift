@@ -1,6 +1,6 @@
+@testable import HealthJournal
 import HealthSpoolCore
 import Testing
-@testable import HealthSpoolDaemon
 
 /// What a measurement form reads: plain numbers only, and problems in words a person uses, each
 /// for its field.

@@ -35,7 +35,7 @@ public struct Configuration: Sendable {
 
     /// A configuration from its parts (the daemon keeps some settings across a reload); the
     /// envelope and the zone are read now.
-    init(paths: Paths, settings: Settings, environment: [String: String]) {
+    package init(paths: Paths, settings: Settings, environment: [String: String]) {
         self.paths = paths
         self.settings = settings
         self.environment = environment
@@ -57,18 +57,18 @@ public struct Configuration: Sendable {
     /// read. For what follows a change of zone while it runs (the day view).
     public func currentZone() -> ZoneRules { Self.readZone(environment) }
 
-    static func readZone(_ environment: [String: String]) -> ZoneRules {
+    package static func readZone(_ environment: [String: String]) -> ZoneRules {
         (try? ZoneInfo.current(environment: environment)) ?? .utc
     }
 
     /// The envelope of batches sent with `settings`.
-    static func envelope(_ settings: Settings) -> BatchEnvelope {
+    package static func envelope(_ settings: Settings) -> BatchEnvelope {
         BatchEnvelope(deviceId: settings.deviceId ?? Self.machineDeviceID(), userId: settings.userId ?? Paths.loginName(),
                       appVersion: HealthSpoolVersion.current)
     }
 
     /// A device id derived from /etc/machine-id (hashed: the machine id itself is not sent).
-    static func machineDeviceID() -> String {
+    package static func machineDeviceID() -> String {
         let raw = (try? FileSystem.readText("/etc/machine-id")) ?? nil
         let seed = (raw ?? "unknown").trimmingSpaces
         let digest = SHA256.hash(Array(("healthspool-device:" + seed).utf8))

@@ -1,7 +1,7 @@
+@testable import HealthJournal
 import HealthSpoolCore
 import HealthSpoolLinux
 import Testing
-@testable import HealthSpoolDaemon
 
 /// Issue 40, item 3: steps typed in are listed by day like every measurement typed in, so they
 /// can be changed and deleted once Undo has expired; not among the latest readings.

@@ -1,8 +1,8 @@
+@testable import HealthJournal
 import Testing
 import HealthSpoolCore
 import HealthSpoolLinux
 @testable import HealthSpoolStore
-@testable import HealthSpoolDaemon
 #if canImport(Glibc)
 import Glibc
 #endif

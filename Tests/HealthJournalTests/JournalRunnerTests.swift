@@ -1,8 +1,9 @@
+@testable import HealthJournal
+import HealthSpoolConfig
 import HealthSpoolCore
 import HealthSpoolLinux
 import Synchronization
 import Testing
-@testable import HealthSpoolDaemon
 import HealthSpoolStore
 #if canImport(Glibc)
 import Glibc
@@ -55,7 +56,7 @@ import Glibc
             } catch { return "not a refusal: \(error)" }
             return nil
         }
-        // JournalError, SymptomJournalError
+        // JournalError
         #expect(refusal { _ = try $0.records().removeGoal(42) } == JournalError.notFound(kind: "goal", key: "42").description)
         #expect(refusal { _ = try $0.entries.deleteSymptom("zz") }?.contains("is not an entry id") == true)
         // ZoneRulesError: only the commands that need the zone are refused.

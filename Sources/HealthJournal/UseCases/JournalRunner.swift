@@ -1,3 +1,4 @@
+import HealthSpoolConfig
 import HealthSpoolCore
 import HealthSpoolLinux
 import HealthSpoolStore
@@ -10,7 +11,7 @@ import HealthSpoolStore
 /// Not thread-safe (it owns a store connection): one per command.
 public final class JournalRunner {
     /// A journal request that cannot be done, in one line that says what the user can do (a
-    /// `JournalError`, `SymptomJournalError` or `ZoneRulesError` as it reads).
+    /// `JournalError` or `ZoneRulesError` as it reads).
     public struct Refusal: Error, CustomStringConvertible, Sendable {
         public let description: String
     }
@@ -74,7 +75,7 @@ public final class JournalRunner {
     }
 
     /// `run(configuration:now:_:)` on `store`, a connection already open (one a `StorePool` lends).
-    static func run<T>(on store: SampleStore, configuration: Configuration, now: Timestamp,
+    package static func run<T>(on store: SampleStore, configuration: Configuration, now: Timestamp,
                        _ body: (JournalRunner) throws -> T) throws -> T {
         let socket = configuration.controlSocket
         return try refusing {
@@ -87,8 +88,6 @@ public final class JournalRunner {
         do {
             return try body()
         } catch let e as JournalError {
-            throw Refusal(description: e.description)
-        } catch let e as SymptomJournalError {
             throw Refusal(description: e.description)
         } catch let e as ZoneRulesError {
             throw Refusal(description: e.description)

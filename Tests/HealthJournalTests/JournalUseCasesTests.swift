@@ -1,8 +1,8 @@
+@testable import HealthJournal
 import Synchronization
 import Testing
 import HealthSpoolCore
 @testable import HealthSpoolStore
-@testable import HealthSpoolDaemon
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -138,9 +138,10 @@ import Glibc
 
     @Test func logsRefuseEmptyNamesAndAnUnknownIDSaysWhatToDo() throws {
         let j = journal()
-        #expect(throws: SymptomJournalError.self) { try j.logSymptom(SymptomLog(symptom: "  ", severity: .mild)) }
-        let error = #expect(throws: SymptomJournalError.self) { try j.deleteSymptom("abcd1234") }
-        #expect(error?.description.contains("symptom list") == true)
+        #expect(throws: JournalError.emptyName(what: "symptom")) { try j.logSymptom(SymptomLog(symptom: "  ", severity: .mild)) }
+        let error = #expect(throws: JournalError.self) { try j.deleteSymptom("abcd1234") }
+        #expect(error == .noEntry(kind: "symptom", prefix: "abcd1234", list: "symptom"))
+        #expect(error?.description == "no symptom entry has an id starting with 'abcd1234'; see 'healthspool symptom list'")
     }
 }
 

@@ -16,3 +16,8 @@ public enum RealTimeClock {
         return Timestamp(millis: Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000, utcOffsetSeconds: Int32(local.tm_gmtoff))
     }
 }
+
+extension Configuration {
+    /// Now, from the real-time clock (`RealTimeClock.now()`), for the web layer's `DaemonClock`.
+    public static func now() -> Timestamp { RealTimeClock.now() }
+}

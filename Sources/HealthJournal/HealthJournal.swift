@@ -1,3 +1,4 @@
+import HealthSpoolConfig
 import HealthSpoolCore
 import HealthSpoolLinux
 import HealthSpoolStore
@@ -17,7 +18,7 @@ public final class HealthJournal {
     public let style: NumberStyle
     /// Where note audio files are kept: `<state dir>/notes/` (0700; files 0600).
     public let notesDirectory: String
-    let store: SampleStore
+    package let store: SampleStore
     let journal: JournalStore
     /// Told the types that gained queued samples after a write (a manual measurement).
     public var onQueued: ([String]) -> Void = { _ in }

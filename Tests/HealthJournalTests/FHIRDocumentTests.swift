@@ -1,9 +1,9 @@
 import Foundation
+@testable import HealthJournal
 import HealthSpoolCore
 import HealthSpoolLinux
 import HealthSpoolStore
 import Testing
-@testable import HealthSpoolDaemon
 
 /// The FHIR document of a fixed week made from a real store (UTC): compared with the golden
 /// bundle beside this file (`Golden/fhir-week.json`; HEALTHSPOOL_UPDATE_GOLDEN=1 writes it), and

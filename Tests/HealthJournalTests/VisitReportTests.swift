@@ -1,8 +1,8 @@
+@testable import HealthJournal
 import HealthSpoolCore
 import HealthSpoolLinux
 import HealthSpoolStore
 import Testing
-@testable import HealthSpoolDaemon
 
 /// The doctor's summary made from a real store with a hand-made week of journal (UTC): every
 /// figure exact, the same in the JSON, user text escaped in the HTML.
