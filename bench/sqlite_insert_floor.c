@@ -175,7 +175,8 @@ static void record_run(enum layout l, sqlite3 *db, sqlite3_stmt *add, sqlite3_st
     sqlite3_reset(add);
 }
 
-static void insert_all(enum layout l, sqlite3 *db, const row *rows, long n) {
+/* Inserts every row; `record` adds the runs (off for the re-insert of duplicates). */
+static void insert_all(enum layout l, sqlite3 *db, const row *rows, long n, int record) {
     int with_rowid = l != CLUSTERED;
     const char *ins = with_rowid
         ? "INSERT OR IGNORE INTO samples(rowid, type, start_ms, id, value, unit, start_off, end_ms, end_off,"
@@ -184,8 +185,8 @@ static void insert_all(enum layout l, sqlite3 *db, const row *rows, long n) {
           " source_id, metadata, revisable, created_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
           " ON CONFLICT (type, start_ms, id) DO NOTHING";
     sqlite3_stmt *s = prepare(db, ins), *add = NULL, *check = NULL;
-    if (l == RUNS) add = prepare(db, "INSERT INTO queue_runs(type, first, last) VALUES (?1, ?2, ?3)");
-    if (l == CLUSTERED) {
+    if (l == RUNS && record) add = prepare(db, "INSERT INTO queue_runs(type, first, last) VALUES (?1, ?2, ?3)");
+    if (l == CLUSTERED && record) {
         add = prepare(db, "INSERT INTO queue_ranges(type, from_ms, from_id, to_ms, to_id) VALUES (?1, ?2, ?3, ?4, ?5)");
         check = prepare(db, "SELECT count(*) FROM samples WHERE type = ?1 AND start_ms BETWEEN ?2 AND ?3");
     }
@@ -393,7 +394,7 @@ static void run(const char *variant, const char *dir, const row *rows, long n) {
     exec(db, sql);
     if (queue) exec(db, "CREATE INDEX samples_queue ON samples(type, state, rowid);");
     double t0 = seconds(), c0 = cpu_seconds();
-    insert_all(l, db, rows, n);
+    insert_all(l, db, rows, n, 1);
     double t = seconds() - t0, c = cpu_seconds() - c0;
     printf("%-10s %9ld rows  wall %6.2f s  CPU %6.2f s  %5.2f us/row (CPU)", variant, n, t, c, c * 1e6 / n);
     if (l == FULL || l == RUNS || l == CLUSTERED) {
@@ -412,7 +413,7 @@ static void run(const char *variant, const char *dir, const row *rows, long n) {
         long pw = probe_windows(db, rows, n);
         double cp = cpu_seconds() - c0;
         c0 = cpu_seconds();
-        insert_all(l == CLUSTERED ? CLUSTERED : NO_QUEUE, db, rows, n); /* all duplicates: no run is added */
+        insert_all(l, db, rows, n, 0); /* all duplicates: no run is added */
         double cr = cpu_seconds() - c0;
         printf("\n           %5.1f bytes/row  day view %5.3f s CPU (%ld rows)  send walk %5.3f s CPU (%ld rows)"
                "  duplicate windows %5.3f s CPU (%ld ids)  re-insert %5.2f s CPU", bytes / n, cd, dv, cs, sw, cp, pw, cr);
