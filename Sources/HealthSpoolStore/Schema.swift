@@ -33,6 +33,11 @@ import HealthSpoolCore
 /// computed yet, marked in the samples' transaction (`SampleStore+DirtyDays`).
 /// Step 9 added `part_meant` to the journal's entries: the time stands for the part of the day
 /// the person chose (`SymptomEntry.partMeant`).
+/// Step 10 added `full_export`, `inferred_deletions` and `source_freshness` (issue 43).
+/// Step 11 replaced the per-row queue index `samples_queue (type, state, rowid)` with
+/// `queue_runs`: per type the runs of row ids (first, last) that hold its rows past its mark
+/// (`SampleStore+QueueRuns`). A bulk import writes each sample into two B-trees instead of
+/// three (BENCHMARKS.md, "Issue 44"); the parked rows keep a partial index of their own.
 enum Schema {
     static let migrations: [String] = [
         """
@@ -186,7 +191,51 @@ enum Schema {
             PRIMARY KEY (source, type)
         ) WITHOUT ROWID;
         """,
+        queueRuns,
     ]
+
+    /// The step that made the queue runs of row ids (issue 44).
+    static let queueRunsStep = 11
+
+    /// Step 11 (see above): the runs are read from the queue index before it is dropped. A run is
+    /// a type's queued rows with consecutive row ids; rows of other types between them start a
+    /// new one. The mark's trigger counts through the runs instead of the index. One
+    /// transaction, as every step: a store is either at step 10 or at step 11.
+    static let queueRuns = """
+        CREATE TABLE queue_runs (
+            type INTEGER NOT NULL REFERENCES types(id),
+            first INTEGER NOT NULL,                -- the run's first row id
+            last INTEGER NOT NULL,                 -- its last row id; every row between is of this type or gone
+            PRIMARY KEY (type, first)
+        ) WITHOUT ROWID;
+        INSERT INTO queue_runs(type, first, last)
+            SELECT type, min(rowid), max(rowid) FROM (
+                SELECT q.rowid, q.type, q.rowid - row_number() OVER (PARTITION BY q.type ORDER BY q.rowid) AS run
+                FROM types AS t JOIN samples AS q INDEXED BY samples_queue
+                    ON q.type = t.id AND q.state = 0 AND q.rowid > t.synced_to)
+            GROUP BY type, run;
+        DROP INDEX samples_queue;
+        CREATE INDEX samples_parked ON samples(type, rowid) WHERE state = 2;
+        DROP TRIGGER type_counts_mark_moved;
+        \(typeCountsMarkMoved)
+        """
+
+    /// Moves a type's queued rows up to its new mark to its synced count, counting them through
+    /// the runs (a mark only moves forward: `SampleStore.recordDelivery` takes the max).
+    static let typeCountsMarkMoved = """
+        CREATE TRIGGER type_counts_mark_moved AFTER UPDATE OF synced_to ON types WHEN NEW.synced_to > OLD.synced_to BEGIN
+            UPDATE type_counts SET
+                queued = queued - (SELECT count(*) FROM queue_runs AS r, samples AS s
+                    WHERE r.type = NEW.id AND r.last > OLD.synced_to AND r.first <= NEW.synced_to
+                    AND s.rowid BETWEEN max(r.first, OLD.synced_to + 1) AND min(r.last, NEW.synced_to)
+                    AND +s.type = NEW.id AND s.state = 0),
+                synced = synced + (SELECT count(*) FROM queue_runs AS r, samples AS s
+                    WHERE r.type = NEW.id AND r.last > OLD.synced_to AND r.first <= NEW.synced_to
+                    AND s.rowid BETWEEN max(r.first, OLD.synced_to + 1) AND min(r.last, NEW.synced_to)
+                    AND +s.type = NEW.id AND s.state = 0)
+            WHERE type = NEW.id;
+        END;
+        """
 
     /// Step 7 (see above). A sample is parked (state 2), synced (state 0, at or below its
     /// type's mark) or queued (state 0, past the mark).
@@ -236,7 +285,11 @@ enum Schema {
         END;
         """
 
-    static func migrate(_ c: Connection) throws(StoreError) {
+    /// Applies the steps `PRAGMA user_version` says are missing, each in one transaction.
+    /// `progress` hears a line before and after a step that rewrites an index of a store that
+    /// holds samples (step 11: seconds on a store of millions), so a person who opens an old
+    /// store knows why it waits.
+    static func migrate(_ c: Connection, progress: ((String) -> Void)? = nil) throws(StoreError) {
         let s = try c.prepare("PRAGMA user_version")
         func version() throws(StoreError) -> Int {
             _ = try s.step()
@@ -249,15 +302,33 @@ enum Schema {
             do {
                 // Read again under the write lock: another process (the daemon and a CLI
                 // command opening a new store together) may have applied this step meanwhile.
+                var started: ContinuousClock.Instant?
                 if try version() <= n {
+                    if n + 1 == queueRunsStep, let progress, let rows = try newestRowID(c), rows > 0 {
+                        progress("updating the store \(c.path) to schema step \(n + 1) (the send queue as runs of row ids; up to \(rows) samples); once, in one transaction")
+                        started = .now
+                    }
                     try c.exec(sql)
                     try c.exec("PRAGMA user_version = \(n + 1)")
                 }
                 try c.exec("COMMIT")
+                if let started, let progress {
+                    let d = ContinuousClock.now - started
+                    progress("the store \(c.path) is at schema step \(n + 1) (\(d.components.seconds).\(String(d.components.attoseconds / 100_000_000_000_000_000)) s)")
+                }
             } catch {
                 try? c.exec("ROLLBACK")
                 throw error
             }
         }
+    }
+
+    /// The greatest row id of `samples` (nil when it has none): how many samples a step will
+    /// meet, at most, without counting them.
+    private static func newestRowID(_ c: Connection) throws(StoreError) -> Int64? {
+        let s = try c.prepare("SELECT max(rowid) FROM samples")
+        defer { s.reset() }   // not left stepping: the step drops an index
+        _ = try s.step()
+        return s.isNull(0) ? nil : s.int(0)
     }
 }
