@@ -197,28 +197,50 @@ enum Schema {
     /// The step that made the queue runs of row ids (issue 44).
     static let queueRunsStep = 11
 
-    /// Step 11 (see above): the runs are read from the queue index before it is dropped. A run is
-    /// a type's queued rows with consecutive row ids; rows of other types between them start a
-    /// new one. The mark's trigger counts through the runs instead of the index. One
-    /// transaction, as every step: a store is either at step 10 or at step 11.
+    /// Step 11 (see above), after `fillQueueRuns` made and filled `queue_runs` in the same
+    /// transaction: the queue index goes, the parked rows get their own, and the mark's trigger
+    /// counts through the runs. A store is either at step 10 or at step 11.
     static let queueRuns = """
-        CREATE TABLE queue_runs (
-            type INTEGER NOT NULL REFERENCES types(id),
-            first INTEGER NOT NULL,                -- the run's first row id
-            last INTEGER NOT NULL,                 -- its last row id; every row between is of this type or gone
-            PRIMARY KEY (type, first)
-        ) WITHOUT ROWID;
-        INSERT INTO queue_runs(type, first, last)
-            SELECT type, min(rowid), max(rowid) FROM (
-                SELECT q.rowid, q.type, q.rowid - row_number() OVER (PARTITION BY q.type ORDER BY q.rowid) AS run
-                FROM types AS t JOIN samples AS q INDEXED BY samples_queue
-                    ON q.type = t.id AND q.state = 0 AND q.rowid > t.synced_to)
-            GROUP BY type, run;
-        DROP INDEX samples_queue;
+        DROP INDEX IF EXISTS samples_queue;
         CREATE INDEX samples_parked ON samples(type, rowid) WHERE state = 2;
-        DROP TRIGGER type_counts_mark_moved;
+        DROP TRIGGER IF EXISTS type_counts_mark_moved;
         \(typeCountsMarkMoved)
         """
+
+    /// Makes `queue_runs` and fills it from the queue index, before step 11 drops the index: a
+    /// run is a type's queued rows with consecutive row ids (a gap, or a row of another type,
+    /// starts the next). The rows stream by in index order and a run is written when it ends,
+    /// so memory stays flat however long the queue (a window function's sort held the whole
+    /// queue: 171 MB for 2.4 M queued samples).
+    static func fillQueueRuns(_ c: Connection) throws(StoreError) {
+        try c.exec("""
+            CREATE TABLE IF NOT EXISTS queue_runs (
+                type INTEGER NOT NULL REFERENCES types(id),
+                first INTEGER NOT NULL,            -- the run's first row id
+                last INTEGER NOT NULL,             -- its last row id; every row between is of this type or gone
+                PRIMARY KEY (type, first)
+            ) WITHOUT ROWID;
+            """)
+        // CROSS JOIN: types first, so each type's queue is one range of the index, not a scan of it.
+        let rows = try c.prepare("""
+            SELECT q.type, q.rowid FROM types AS t CROSS JOIN samples AS q
+            WHERE q.type = t.id AND q.state = 0 AND q.rowid > t.synced_to
+            """)
+        let add = try c.prepare("INSERT INTO queue_runs(type, first, last) VALUES (?1, ?2, ?3)")
+        var run: (type: Int64, first: Int64, last: Int64)?
+        func write(_ r: (type: Int64, first: Int64, last: Int64)) throws(StoreError) {
+            add.bind(1, r.type); add.bind(2, r.first); add.bind(3, r.last)
+            try add.run()
+        }
+        while try rows.step() {
+            let type = rows.int(0), row = rows.int(1)
+            if let r = run, r.type == type, r.last == row - 1 { run?.last = row; continue }
+            if let r = run { try write(r) }
+            run = (type, row, row)
+        }
+        rows.reset()   // not left stepping: the step drops the index it reads
+        if let r = run { try write(r) }
+    }
 
     /// Moves a type's queued rows up to its new mark to its synced count, counting them through
     /// the runs (a mark only moves forward: `SampleStore.recordDelivery` takes the max).
@@ -308,6 +330,7 @@ enum Schema {
                         progress("updating the store \(c.path) to schema step \(n + 1) (the send queue as runs of row ids; up to \(rows) samples); once, in one transaction")
                         started = .now
                     }
+                    if n + 1 == queueRunsStep { try fillQueueRuns(c) }
                     try c.exec(sql)
                     try c.exec("PRAGMA user_version = \(n + 1)")
                 }
