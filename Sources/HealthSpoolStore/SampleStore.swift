@@ -37,7 +37,7 @@ public struct InsertResult: Sendable, Equatable {
 /// Row ids are the send order. Each type has a mark (`types.synced_to`): its rows up to the mark
 /// were delivered (or parked), the rows past it are its queue, found through the runs of row ids
 /// that hold them (`SampleStore+QueueRuns`). A revised sample, a sample to send again and a dead
-/// letter put back in line all move to a fresh row id past every mark, in a run of their own.
+/// letter put back in line all move to a fresh row id past every mark, and their run is recorded.
 ///
 /// Not thread-safe: each thread or queue opens its own `SampleStore` on the same path (WAL
 /// lets readers and one writer work together).
