@@ -30,4 +30,4 @@ if perf stat -e task-clock true >/dev/null 2>&1; then
 else
     /usr/bin/time -f "import: %e s wall, %U s user, %S s sys" "$BIN" import "$EXPORT" >/dev/null
 fi
-"$WORK/floor" "$WORK/state/healthspool/healthspool.db" "$WORK" full no-queue no-unique table-only
+"$WORK/floor" "$WORK/state/healthspool/healthspool.db" "$WORK" full runs clustered no-queue no-unique table-only

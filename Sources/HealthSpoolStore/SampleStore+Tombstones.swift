@@ -50,7 +50,8 @@ extension SampleStore {
     public func setDeleted(_ keys: [SampleKey], deleted: Bool) throws(StoreError) -> [String] {
         try inTransaction { () throws(StoreError) -> [String] in
             var types: Set<String> = []
-            var next = try nextRowID()
+            let first = try nextRowID()
+            var next = first
             for k in keys {
                 guard let t = try typeID(k.type, create: false) else { continue }
                 // Prepared once per connection: a full export's deletions mark hundreds at once.
@@ -69,6 +70,7 @@ extension SampleStore {
                 rollups.mark(type: k.type, start: k.startMillis, end: end)
                 types.insert(k.type)
             }
+            try queueFreshRows(from: first, through: next - 1)
             try flushRollups()
             return types.sorted()
         }

@@ -35,8 +35,9 @@ public struct InsertResult: Sendable, Equatable {
 /// SQLite in WAL mode, file mode 0600. The only caller of `sqlite3_*`.
 ///
 /// Row ids are the send order. Each type has a mark (`types.synced_to`): its rows up to the mark
-/// were delivered (or parked), the rows past it are its queue. A revised sample, a sample to send
-/// again and a dead letter put back in line all move to a fresh row id past every mark.
+/// were delivered (or parked), the rows past it are its queue, found through the runs of row ids
+/// that hold them (`SampleStore+QueueRuns`). A revised sample, a sample to send again and a dead
+/// letter put back in line all move to a fresh row id past every mark, and their run is recorded.
 ///
 /// Not thread-safe: each thread or queue opens its own `SampleStore` on the same path (WAL
 /// lets readers and one writer work together).
@@ -69,31 +70,18 @@ public final class SampleStore {
     private let addSourceStmt: Statement
     private static let sourceByIDStmtSQL = "SELECT name, version, device FROM sources WHERE id = ?"
     private let sourceByIDStmt: Statement
-    private static let queuedStmtSQL = SampleStore.queueQuery(SampleStore.sampleColumns, walk: false)
+    private static let queuedStmtSQL = SampleStore.queueQuery(SampleStore.sampleColumns)
     private let queuedStmt: Statement
     /// The queue as the sync path reads it: only what goes on the wire (`batchColumns`).
-    private static let queuedBatchStmtSQL = SampleStore.queueQuery(SampleStore.batchColumns, walk: false)
+    private static let queuedBatchStmtSQL = SampleStore.queueQuery(SampleStore.batchColumns)
     private let queuedBatchStmt: Statement
-    /// The same, walking the table in row-id order instead of the queue index: cheaper when the
-    /// type's rows lie close together (no index-to-row seek per sample).
-    private static let queuedBatchScanStmtSQL = SampleStore.queueQuery(SampleStore.batchColumns, walk: true)
-    private let queuedBatchScanStmt: Statement
-
-    /// `columns` of a type's queued rows (`?1`) past row id `?2`, at most `?3`, in send order;
-    /// `walk` keeps SQLite off the queue index (`+type`) so it walks the table.
-    private static func queueQuery(_ columns: String, walk: Bool) -> String {
-        """
-        SELECT \(columns) FROM samples
-        WHERE \(walk ? "+type" : "type") = ?1 AND state = 0 AND rowid > max(?2, (SELECT synced_to FROM types WHERE id = ?1))
-        ORDER BY rowid LIMIT ?3
-        """
-    }
 
     /// Moves a type's sync mark forward (never back); prepared once, run after every batch.
     private static let markStmtSQL = "UPDATE types SET synced_to = max(synced_to, ?) WHERE id = ?"
     private let markStmt: Statement
     private static let nextRowStmtSQL = """
-        SELECT max(coalesce((SELECT max(rowid) FROM samples), 0), coalesce((SELECT max(synced_to) FROM types), 0)) + 1
+        SELECT max(coalesce((SELECT max(rowid) FROM samples), 0), coalesce((SELECT max(synced_to) FROM types), 0),
+            coalesce((SELECT max(last) FROM queue_runs), 0)) + 1
         """
     private let nextRowStmt: Statement
     /// Source rows by content: sources repeat on every sample of an export, rows store an id.
@@ -168,9 +156,15 @@ public final class SampleStore {
         let millis = busyTimeout.map { $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000 }
         let conn = try Connection(path: path, busyTimeoutMillis: millis ?? Connection.defaultBusyTimeoutMillis)
         openRetries = try Self.retryingWhileBusy { () throws(StoreError) in
-            try conn.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-\(Self.pageCacheKiB); PRAGMA wal_autocheckpoint=\(Self.walAutocheckpointPages);")
-            try Schema.migrate(conn)
+            // The steps run with SQLite's temporary data in a file: dropping the queue index (step 11)
+            // keeps a copy of every page it frees for the statement, 40 MB in memory for 2.4 M samples.
+            try conn.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA temp_store=FILE; PRAGMA cache_size=-\(Self.pageCacheKiB); PRAGMA wal_autocheckpoint=\(Self.walAutocheckpointPages);")
+            try Schema.migrate(conn) { line in
+                let text = "healthspool: \(line)\n"
+                _ = text.withCString { write(2, $0, strlen($0)) }   // standard error, unbuffered
+            }
             try Schema.indexManualEntries(conn)
+            try conn.exec("PRAGMA temp_store=MEMORY")
         }
         // Every statement is prepared here, once: a statement that does not prepare is an error
         // of opening the store, not a crash later.
@@ -184,7 +178,6 @@ public final class SampleStore {
         sourceByIDStmt = try conn.prepare(Self.sourceByIDStmtSQL)
         queuedStmt = try conn.prepare(Self.queuedStmtSQL)
         queuedBatchStmt = try conn.prepare(Self.queuedBatchStmtSQL)
-        queuedBatchScanStmt = try conn.prepare(Self.queuedBatchScanStmtSQL)
         markStmt = try conn.prepare(Self.markStmtSQL)
         nextRowStmt = try conn.prepare(Self.nextRowStmtSQL)
         self.conn = conn
@@ -280,7 +273,7 @@ public final class SampleStore {
         return name
     }
 
-    /// The first row id no row or mark has used: rows added now come after every mark.
+    /// The first row id no row, mark or run has used: rows added now come after every mark.
     func nextRowID() throws(StoreError) -> Int64 {
         let s = nextRowStmt
         defer { s.reset() }
@@ -371,6 +364,8 @@ public final class SampleStore {
             slots.append(names.count - 1)
         }
         var new = [Int](repeating: 0, count: names.count), revised = new, duplicates = new, inserted = new
+        // The row ids each type's new and revised rows took: consecutive, the batch being in type order.
+        var firstRow = [Int64](repeating: 0, count: names.count), lastRow = firstRow
         // Rows go in by (type, start): exports group records by type in time order, so the
         // table and both indexes fill front to back; the row ids (the send order) follow.
         let order = samples.indices.sorted {
@@ -473,6 +468,8 @@ public final class SampleStore {
             s.bind(13, created)
             try s.runKeepingBindings()
             if conn.changes == 1 {
+                if firstRow[slot] == 0 { firstRow[slot] = next }
+                lastRow[slot] = next
                 next += 1
                 inserted[slot] += 1
                 let key = ArrivalTracker.RowKey(source: source, type: type)
@@ -499,6 +496,8 @@ public final class SampleStore {
                 r.bind(4, samples[index].value); r.bind(5, next); r.bind(6, lastMetadataJSON); r.bind(7, source)
                 try r.run()
                 if conn.changes == 1 {
+                    if firstRow[slot] == 0 { firstRow[slot] = next }
+                    lastRow[slot] = next
                     next += 1
                     revised[slot] += 1
                     touch(slot, start.millis, end.millis)
@@ -509,6 +508,8 @@ public final class SampleStore {
         }
         // New rows are queued (past every mark): counted here, once per type (schema step 7).
         for slot in names.indices where inserted[slot] > 0 { try countQueued(inserted[slot], typeID: ids[slot]) }
+        // And put in line: a run per type (schema step 11).
+        for slot in names.indices where firstRow[slot] != 0 { try queueRun(typeID: ids[slot], first: firstRow[slot], last: lastRow[slot]) }
         for (i, key) in arrivalKeys.enumerated() {
             arrivals.note(source: try source(id: key.source).name, type: try typeName(key.type), newest: arrivalNewest[i], at: created)
         }
@@ -623,9 +624,9 @@ public final class SampleStore {
     static let batchColumns = "rowid, id, value, unit, start_ms, start_off, end_ms, end_off, source_id, metadata, created_ms, version, deleted"
 
     /// The same samples as `queued`, encoded for the gateway straight from the rows: no
-    /// `Sample` is built, and metadata goes out as the JSON text it is stored as. `dense` says
-    /// the type's rows past `afterRowID` likely lie close together (the previous batch did):
-    /// they are then read by walking the table instead of through the queue index.
+    /// `Sample` is built, and metadata goes out as the JSON text it is stored as. `dense` (the
+    /// previous batch's rows lay close together) no longer changes the read: since schema step
+    /// 11 the queue is always read as row-id ranges of the table.
     /// `fhirUser` (the gateway's `fhir` formats): each row is encoded as a FHIR resource for that user.
     public func queuedBatch(type: String, limit: Int, afterRowID: Int64 = 0, dense: Bool = false,
                             fhirUser: String? = nil) throws(StoreError) -> EncodedBatch {
@@ -633,7 +634,7 @@ public final class SampleStore {
         batch.fhirUser = fhirUser
         guard let id = try typeID(type, create: false) else { return batch }
         batch.setType(type)
-        let s = dense ? queuedBatchScanStmt : queuedBatchStmt
+        let s = queuedBatchStmt
         s.bind(1, id)
         s.bind(2, afterRowID)
         s.bind(3, limit)
@@ -670,6 +671,7 @@ public final class SampleStore {
             markStmt.bind(1, mark)
             markStmt.bind(2, type)
             try markStmt.run()
+            try dropDeliveredRuns(typeID: type)
         }
     }
 
@@ -677,13 +679,15 @@ public final class SampleStore {
     /// line (not parked). Call inside a write transaction.
     private func moveToEndOfQueue(_ rowIDs: [Int64]) throws(StoreError) {
         guard !rowIDs.isEmpty else { return }
-        var next = try nextRowID()
+        let first = try nextRowID()
+        var next = first
         let move = try conn.prepare("UPDATE samples SET rowid = ?, state = 0, dead_reason = NULL, parked_ms = NULL WHERE rowid = ?")
         for row in rowIDs {
             move.bind(1, next); move.bind(2, row)
             try move.run()
             next += 1
         }
+        try queueFreshRows(from: first, through: next - 1)
     }
 
     /// Parks samples the gateway rejected as bad (dead letters), with the reason. Call inside
@@ -706,7 +710,8 @@ public final class SampleStore {
             typeID = id
         }
         return try inTransaction { () throws(StoreError) -> [String: Int] in
-            let find = try conn.prepare("SELECT rowid, type FROM samples WHERE state = 2 AND (?1 IS NULL OR type = ?1) ORDER BY rowid")
+            // Through the parked rows' partial index (schema step 11), not a scan of every sample.
+            let find = try conn.prepare("SELECT rowid, type FROM samples INDEXED BY samples_parked WHERE state = 2 AND (?1 IS NULL OR type = ?1) ORDER BY rowid")
             find.bind(1, typeID)
             var rows: [Int64] = []
             var counts: [String: Int] = [:]
@@ -721,7 +726,7 @@ public final class SampleStore {
 
     /// Parked samples: (sample, reason), newest first.
     public func deadLetters(limit: Int = 100) throws(StoreError) -> [(StoredSample, String)] {
-        let s = try conn.prepare("SELECT \(Self.sampleColumns), dead_reason FROM samples WHERE state = 2 ORDER BY parked_ms DESC, rowid DESC LIMIT ?")
+        let s = try conn.prepare("SELECT \(Self.sampleColumns), dead_reason FROM samples INDEXED BY samples_parked WHERE state = 2 ORDER BY parked_ms DESC, rowid DESC LIMIT ?")
         s.bind(1, limit)
         var out: [(StoredSample, String)] = []
         while try s.step() { out.append((try readSample(s), s.string(13) ?? "")) }

@@ -33,6 +33,11 @@ import HealthSpoolCore
 /// computed yet, marked in the samples' transaction (`SampleStore+DirtyDays`).
 /// Step 9 added `part_meant` to the journal's entries: the time stands for the part of the day
 /// the person chose (`SymptomEntry.partMeant`).
+/// Step 10 added `full_export`, `inferred_deletions` and `source_freshness` (issue 43).
+/// Step 11 replaced the per-row queue index `samples_queue (type, state, rowid)` with
+/// `queue_runs`: per type the runs of row ids (first, last) that hold its rows past its mark
+/// (`SampleStore+QueueRuns`). A bulk import writes each sample into two B-trees instead of
+/// three (BENCHMARKS.md, "Issue 44"); the parked rows keep a partial index of their own.
 enum Schema {
     static let migrations: [String] = [
         """
@@ -186,7 +191,73 @@ enum Schema {
             PRIMARY KEY (source, type)
         ) WITHOUT ROWID;
         """,
+        queueRuns,
     ]
+
+    /// The step that made the queue runs of row ids (issue 44).
+    static let queueRunsStep = 11
+
+    /// Step 11 (see above), after `fillQueueRuns` made and filled `queue_runs` in the same
+    /// transaction: the queue index goes, the parked rows get their own, and the mark's trigger
+    /// counts through the runs. A store is either at step 10 or at step 11.
+    static let queueRuns = """
+        DROP INDEX IF EXISTS samples_queue;
+        CREATE INDEX samples_parked ON samples(type, rowid) WHERE state = 2;
+        DROP TRIGGER IF EXISTS type_counts_mark_moved;
+        \(typeCountsMarkMoved)
+        """
+
+    /// Makes `queue_runs` and fills it from the queue index, before step 11 drops the index: a
+    /// run is a type's queued rows with consecutive row ids (a gap, or a row of another type,
+    /// starts the next). The rows stream by in index order and a run is written when it ends,
+    /// so memory stays flat however long the queue (a window function's sort held the whole
+    /// queue: 171 MB for 2.4 M queued samples).
+    static func fillQueueRuns(_ c: Connection) throws(StoreError) {
+        try c.exec("""
+            CREATE TABLE IF NOT EXISTS queue_runs (
+                type INTEGER NOT NULL REFERENCES types(id),
+                first INTEGER NOT NULL,            -- the run's first row id
+                last INTEGER NOT NULL,             -- its last row id; every row between is of this type or gone
+                PRIMARY KEY (type, first)
+            ) WITHOUT ROWID;
+            """)
+        // CROSS JOIN: types first, so each type's queue is one range of the index, not a scan of it.
+        let rows = try c.prepare("""
+            SELECT q.type, q.rowid FROM types AS t CROSS JOIN samples AS q
+            WHERE q.type = t.id AND q.state = 0 AND q.rowid > t.synced_to
+            """)
+        let add = try c.prepare("INSERT INTO queue_runs(type, first, last) VALUES (?1, ?2, ?3)")
+        var run: (type: Int64, first: Int64, last: Int64)?
+        func write(_ r: (type: Int64, first: Int64, last: Int64)) throws(StoreError) {
+            add.bind(1, r.type); add.bind(2, r.first); add.bind(3, r.last)
+            try add.run()
+        }
+        while try rows.step() {
+            let type = rows.int(0), row = rows.int(1)
+            if let r = run, r.type == type, r.last == row - 1 { run?.last = row; continue }
+            if let r = run { try write(r) }
+            run = (type, row, row)
+        }
+        rows.reset()   // not left stepping: the step drops the index it reads
+        if let r = run { try write(r) }
+    }
+
+    /// Moves a type's queued rows up to its new mark to its synced count, counting them through
+    /// the runs (a mark only moves forward: `SampleStore.recordDelivery` takes the max).
+    static let typeCountsMarkMoved = """
+        CREATE TRIGGER type_counts_mark_moved AFTER UPDATE OF synced_to ON types WHEN NEW.synced_to > OLD.synced_to BEGIN
+            UPDATE type_counts SET
+                queued = queued - (SELECT count(*) FROM queue_runs AS r, samples AS s
+                    WHERE r.type = NEW.id AND r.last > OLD.synced_to AND r.first <= NEW.synced_to
+                    AND s.rowid BETWEEN max(r.first, OLD.synced_to + 1) AND min(r.last, NEW.synced_to)
+                    AND +s.type = NEW.id AND s.state = 0),
+                synced = synced + (SELECT count(*) FROM queue_runs AS r, samples AS s
+                    WHERE r.type = NEW.id AND r.last > OLD.synced_to AND r.first <= NEW.synced_to
+                    AND s.rowid BETWEEN max(r.first, OLD.synced_to + 1) AND min(r.last, NEW.synced_to)
+                    AND +s.type = NEW.id AND s.state = 0)
+            WHERE type = NEW.id;
+        END;
+        """
 
     /// Step 7 (see above). A sample is parked (state 2), synced (state 0, at or below its
     /// type's mark) or queued (state 0, past the mark).
@@ -236,7 +307,11 @@ enum Schema {
         END;
         """
 
-    static func migrate(_ c: Connection) throws(StoreError) {
+    /// Applies the steps `PRAGMA user_version` says are missing, each in one transaction.
+    /// `progress` hears a line before and after a step that rewrites an index of a store that
+    /// holds samples (step 11: seconds on a store of millions), so a person who opens an old
+    /// store knows why it waits.
+    static func migrate(_ c: Connection, progress: ((String) -> Void)? = nil) throws(StoreError) {
         let s = try c.prepare("PRAGMA user_version")
         func version() throws(StoreError) -> Int {
             _ = try s.step()
@@ -249,15 +324,34 @@ enum Schema {
             do {
                 // Read again under the write lock: another process (the daemon and a CLI
                 // command opening a new store together) may have applied this step meanwhile.
+                var started: ContinuousClock.Instant?
                 if try version() <= n {
+                    if n + 1 == queueRunsStep, let progress, let rows = try newestRowID(c), rows > 0 {
+                        progress("updating the store \(c.path) to schema step \(n + 1) (the send queue as runs of row ids; up to \(rows) samples); once, in one transaction")
+                        started = .now
+                    }
+                    if n + 1 == queueRunsStep { try fillQueueRuns(c) }
                     try c.exec(sql)
                     try c.exec("PRAGMA user_version = \(n + 1)")
                 }
                 try c.exec("COMMIT")
+                if let started, let progress {
+                    let d = ContinuousClock.now - started
+                    progress("the store \(c.path) is at schema step \(n + 1) (\(d.components.seconds).\(String(d.components.attoseconds / 100_000_000_000_000_000)) s)")
+                }
             } catch {
                 try? c.exec("ROLLBACK")
                 throw error
             }
         }
+    }
+
+    /// The greatest row id of `samples` (nil when it has none): how many samples a step will
+    /// meet, at most, without counting them.
+    private static func newestRowID(_ c: Connection) throws(StoreError) -> Int64? {
+        let s = try c.prepare("SELECT max(rowid) FROM samples")
+        defer { s.reset() }   // not left stepping: the step drops an index
+        _ = try s.step()
+        return s.isNull(0) ? nil : s.int(0)
     }
 }

@@ -18,7 +18,7 @@ extension SymptomJournalStore {
             move.bind(1, type); move.bind(2, previousStart); move.bind(3, id: record.id)
             bindBody(record, rowID: next, to: move)
             try move.run()
-            if conn.changes > 0 { return }
+            if conn.changes > 0 { return try store.queueRun(typeID: type, first: next, last: next) }
         }
         // A row of the same type, start and id (only left by a store changed by hand) goes
         // first, by a DELETE its trigger counts (REPLACE would not fire it).
@@ -35,6 +35,7 @@ extension SymptomJournalStore {
         add.bind(14, source); add.bind(15, now.millis)
         try add.run()
         try store.countQueued(1, typeID: type)
+        try store.queueRun(typeID: type, first: next, last: next)
     }
 
     private func bindBody(_ r: JournalRecord, rowID: Int64, to s: Statement) {
@@ -49,11 +50,8 @@ extension SymptomJournalStore {
     /// version and tombstone flag, in send order.
     func queuedRecords(type: String) throws(StoreError) -> [(id: SampleID, version: Int, deleted: Bool)] {
         guard let t = try store.typeID(type, create: false) else { return [] }
-        let q = try conn.prepare("""
-            SELECT id, version, deleted FROM samples WHERE type = ?1 AND state = 0
-                AND rowid > (SELECT synced_to FROM types WHERE id = ?1) ORDER BY rowid
-            """)
-        q.bind(1, t)
+        let q = try conn.prepare(SampleStore.queueQuery("id, version, deleted"))
+        q.bind(1, t); q.bind(2, 0); q.bind(3, -1)
         var out: [(SampleID, Int, Bool)] = []
         while try q.step() { out.append((q.id(0) ?? SampleID(bytes: [UInt8](repeating: 0, count: 16)), Int(q.int(1)), q.int(2) != 0)) }
         return out.map { (id: $0.0, version: $0.1, deleted: $0.2) }

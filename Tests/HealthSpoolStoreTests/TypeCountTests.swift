@@ -43,6 +43,7 @@ import Glibc
         #expect(queued == scan.queued, "queued after \(step)")
         #expect(synced == scan.synced, "synced after \(step)")
         #expect(parked == scan.parked, "parked after \(step)")
+        #expect(try store.uncoveredQueuedRows() == 0, "every queued row in a run after \(step)")
     }
 
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
@@ -104,8 +105,10 @@ import Glibc
         _ = try store.insert((0..<50).map { sample($0, type: "stepCount", value: 1, revisable: false) }, now: now)
         try store.recordDelivery(type: "stepCount", rowIDs: try store.queued(type: "stepCount", limit: 20).map(\.rowID),
                                  rejected: [], at: now)
-        // Back to step 6: the tables of steps 7, 8 and 10 and the columns of steps 9 and 10 gone, as an older binary left the store.
+        // Back to step 6: the tables of steps 7, 8, 10 and 11 and the columns of steps 9 and 10 gone, the queue index
+        // back, as an older binary left the store.
         try store.conn.exec("""
+            DROP TABLE queue_runs; DROP INDEX samples_parked; CREATE INDEX samples_queue ON samples(type, state, rowid);
             DROP TRIGGER type_counts_new_type; DROP TRIGGER type_counts_row_deleted;
             DROP TRIGGER type_counts_row_moved; DROP TRIGGER type_counts_mark_moved;
             DROP TABLE type_counts; DROP TABLE dirty_days;
