@@ -25,18 +25,31 @@ public struct InferredDeletions: Sendable, Equatable {
 extension ExportImporter {
     /// The state key holding the newest full export's ExportDate (milliseconds).
     static let newestFullExportKey = "exports.newest_full_ms"
+    /// The state key holding how many samples (of enabled types) the newest full export held.
+    static let newestFullExportCountKey = "exports.newest_full_count"
 
-    /// After a clean import of a full export made at `exportDate`: marks deleted (or holds over
-    /// the bound) the samples an earlier full export held that this one, `seen`, no longer holds
-    /// (`DeletionInference`), and remembers this export's date. Nil when nothing was inferred.
-    /// `kept`: whether the import kept `seen` (it does only when it can be compared).
-    func inferDeletions(exportDate: Timestamp, seen: SeenSampleIDs, kept: Bool, settings: Settings, name: String) -> InferredDeletions? {
+    /// How many ids a newer full export will likely hold, to size its `SeenSampleIDs`: as many
+    /// as the newest full export before it held or, when that is not known (it was imported
+    /// before the count was kept), as many samples as the store holds. A wrong guess costs
+    /// memory and time (ids spill at 8 bytes each), never a wrong answer.
+    static func expectedSampleCount(_ store: SampleStore) throws(StoreError) -> Int {
+        if let n = try store.state(newestFullExportCountKey).flatMap({ Int($0) }) { return n }
+        return try store.storedSampleCount()
+    }
+
+    /// After a clean import of a full export made at `exportDate`, holding `held` samples of
+    /// enabled types: marks deleted (or holds over the bound) the samples an earlier full export
+    /// held that this one, `seen`, no longer holds (`DeletionInference`), and remembers this
+    /// export's date and count. Nil when nothing was inferred. `kept`: whether the import kept
+    /// `seen` (it does only when it can be compared).
+    func inferDeletions(exportDate: Timestamp, seen: SeenSampleIDs, kept: Bool, held: Int, settings: Settings, name: String) -> InferredDeletions? {
         do {
             let newest = try store.state(Self.newestFullExportKey).flatMap { Int64($0) }.map { Timestamp(millis: $0) }
             let eligibility = DeletionInference.eligibility(exportDate: exportDate, newestSeen: newest, clean: true)
             switch eligibility {
             case .firstExport:
                 try store.setState(Self.newestFullExportKey, String(exportDate.millis))
+                try store.setState(Self.newestFullExportCountKey, String(held))
                 return nil
             case .notNewer(let newest):
                 logger.info("\(name) is a full export no newer than one imported before (\(newest.millis) ms): no deletion is inferred from it",
@@ -61,6 +74,7 @@ extension ExportImporter {
                     report.waiting = candidates.count
                 }
                 try store.setState(Self.newestFullExportKey, String(exportDate.millis))
+                try store.setState(Self.newestFullExportCountKey, String(held))
                 let took = ContinuousClock.now - started
                 let ms = took.components.seconds * 1000 + took.components.attoseconds / 1_000_000_000_000_000
                 let metadata: Logger.Metadata = ["event": "import", "file": "\(name)", "deletions.marked": "\(report.marked)",

@@ -132,7 +132,7 @@ final class StoreSink: SampleSink {
             lastType = s.type
         }
         try insertBatch()
-        if noteSeen { for s in samples { seen.insert(s.id) } }
+        if noteSeen { seen.insert(idsOf: samples) }
         accepted += samples.count
         try insert(samples)
     }
@@ -178,6 +178,7 @@ final class StoreSink: SampleSink {
             let newest = try store.state(ExportImporter.newestFullExportKey).flatMap { Int64($0) }.map { Timestamp(millis: $0) }
             if case .infer = DeletionInference.eligibility(exportDate: exportDate, newestSeen: newest, clean: true) {
                 noteSeen = true
+                seen = SeenSampleIDs(expected: try ExportImporter.expectedSampleCount(store))
             } else {
                 noteSeen = false
             }
@@ -379,8 +380,10 @@ public final class ExportImporter: @unchecked Sendable {
         store.storingFullExport = false
         if failure == nil, !sink.stoppedEarly, let date = sink.summary.exportDate {
             sink.seen.seal()
-            sink.summary.deletions = inferDeletions(exportDate: date, seen: sink.seen, kept: sink.noteSeen, settings: settings, name: name)
+            sink.summary.deletions = inferDeletions(exportDate: date, seen: sink.seen, kept: sink.noteSeen, held: sink.accepted, settings: settings, name: name)
         }
+        // The ids are not needed any more: their memory goes before the rollups are settled.
+        sink.seen = SeenSampleIDs()
         settleRollups(name)
         checkpoints?.stop()
         summary = sink.summary

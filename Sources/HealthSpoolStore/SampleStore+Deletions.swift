@@ -36,21 +36,37 @@ extension SampleStore {
             AND NOT EXISTS (SELECT 1 FROM inferred_deletions AS d WHERE d.id = ?3 AND d.state = 2)
             """)
         var candidates: [SampleKey] = [], stored = 0
+        // The walk's ids are asked about in batches (`SeenSampleIDs.positionsNotHeld`: in the
+        // order of `seen`'s memory, not the index's).
+        let batch = 1 << 14
+        var starts: [Int64] = [], ids: [SampleID] = []
+        starts.reserveCapacity(batch); ids.reserveCapacity(batch)
+        func settle(_ type: String, _ t: Int64) throws(StoreError) {
+            for i in seen.positionsNotHeld(in: ids) {
+                check.bind(1, t); check.bind(2, starts[i]); check.bind(3, id: ids[i])
+                if try check.step() { candidates.append(SampleKey(type: type, startMillis: starts[i], id: ids[i])) }
+                check.reset()
+            }
+            starts.removeAll(keepingCapacity: true); ids.removeAll(keepingCapacity: true)
+        }
         for type in types {
             guard let t = try typeID(type, create: false) else { continue }
             scan.bind(1, t); scan.bind(2, since)
             while try scan.step() {
                 stored += 1
-                guard let id = scan.id(1), !seen.contains(id) else { continue }
-                let start = scan.int(0)
-                check.bind(1, t); check.bind(2, start); check.bind(3, id: id)
-                if try check.step() { candidates.append(SampleKey(type: type, startMillis: start, id: id)) }
-                check.reset()
+                guard let id = scan.id(1) else { continue }
+                ids.append(id); starts.append(scan.int(0))
+                if ids.count == batch { try settle(type, t) }
             }
             scan.reset()
+            try settle(type, t)
         }
         return (candidates, stored)
     }
+
+    /// How many samples the store holds (a first guess at a full export's size when the
+    /// earlier one's count is not known: `SeenSampleIDs(expected:)`).
+    public func storedSampleCount() throws(StoreError) -> Int { try sampleCount() }
 
     /// The types with stored samples.
     public func storedTypes() throws(StoreError) -> [String] {

@@ -168,3 +168,4 @@ def test_the_deletions_bench_runs_in_its_smoke_mode():
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stdout + p.stderr
     assert p.stdout.count("20 sample(s) deleted on the phone") == 2, p.stdout
+    assert "re-import B-same" in p.stdout, p.stdout
