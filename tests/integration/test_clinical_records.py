@@ -1,0 +1,121 @@
+"""Clinical records, audiograms, vision prescriptions (Apple export.zip) and Health Auto Export's
+medications, cycles and heart-rate notifications (issue 42), end to end with the real binary.
+Every stored clinical record is checked independently: byte for byte the zip's file, and an R4
+one validated by PyPI fhir.resources (R4B models; DSTU2 ones parse as JSON)."""
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from conftest import ROOT
+
+fhir = pytest.importorskip("fhir.resources.R4B")
+
+GOLDEN = ROOT / "Tests" / "HealthExportTests" / "Golden"
+
+
+def stored(hs, type_: str) -> list[dict]:
+    db = sqlite3.connect(hs.state / "healthspool.db")
+    rows = db.execute("SELECT s.metadata, s.value, s.start_ms, s.id FROM samples s JOIN types t ON t.id = s.type WHERE t.name = ? "
+                      "ORDER BY s.start_ms", (type_,)).fetchall()
+    db.close()
+    return [{"metadata": json.loads(m), "value": v, "start": s, "id": i} for m, v, s, i in rows]
+
+
+@pytest.fixture(scope="module")
+def export(tmp_path_factory):
+    """The written fixtures (9 R4, 5 DSTU2, an audiogram, two prescriptions) and 40 generated
+    records, each under Apple's folder names."""
+    out = tmp_path_factory.mktemp("records")
+    subprocess.run([sys.executable, str(ROOT / "bench" / "generate-export.py"), "--days", "1", "--clinical", "40", "--audiogram",
+                    "--out", str(out)], check=True, capture_output=True)
+    generated = zipfile.ZipFile(out / "export.zip")
+    xml = (GOLDEN / "clinical-export.xml").read_text(encoding="utf-8")
+    gen_xml = generated.read("apple_health_export/export.xml").decode()
+    elements = "".join(l + "\n" for l in gen_xml.splitlines() if l.startswith((" <ClinicalRecord ", " <Audiogram ", "  <Sensitivity", " </Audiogram")))
+    xml = xml.replace("</HealthData>", elements + "</HealthData>")
+    path = out / "records.zip"
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr("apple_health_export/export.xml", xml)
+        for f in sorted((GOLDEN / "clinical-records").glob("*.json")):
+            z.writestr(f"apple_health_export/clinical-records/{f.name}", f.read_bytes())
+        for name in generated.namelist():
+            if "/clinical-records/" in name:
+                z.writestr(name, generated.read(name))
+        # A record far over the 1 MiB bound: noted and skipped, the others read.
+        z.writestr("apple_health_export/clinical-records/DocumentReference-huge.json",
+                   '{"resourceType":"DocumentReference","id":"huge","content":[{"attachment":{"data":"' + "A" * (2 << 20) + '"}}]}')
+    return path
+
+
+def test_every_stored_record_is_the_files_resource_and_valid_fhir(hs, export):
+    hs.env["TZ"] = "UTC"
+    out = hs.run("import", str(export), "--no-progress", check=False)
+    records = stored(hs, "clinicalRecord")
+    with zipfile.ZipFile(export) as z:
+        files = {n: z.read(n) for n in z.namelist() if "/clinical-records/" in n and not n.endswith("huge.json")}
+    assert len(records) == len(files) == 54
+    assert sorted(r["metadata"]["file"] for r in records) == sorted(files)
+    r4 = dstu2 = 0
+    for r in records:
+        m = r["metadata"]
+        raw = files[m["file"]]
+        assert m["resource"].encode("utf-8") == raw, f"{m['file']} is not kept byte for byte"
+        resource = json.loads(raw)
+        assert m["resourceType"] == resource["resourceType"] and m["resourceId"] == resource["id"]
+        if m["fhirVersion"] == "4.0.1":
+            fhir.get_fhir_model_class(resource["resourceType"]).model_validate_json(m["resource"])
+            r4 += 1
+        else:
+            assert m["fhirVersion"] == "1.0.2"
+            dstu2 += 1
+    assert r4 >= 30 and dstu2 >= 10
+    said = out.stdout + out.stderr
+    assert "huge.json" in said and "larger than" in said, said
+
+
+def test_a_redrop_adds_no_record_and_records_are_not_sent_by_default(hs, export):
+    hs.run("import", str(export), "--no-progress", check=False)
+    first = {r["id"] for r in stored(hs, "clinicalRecord")}
+    hs.run("import", str(export), "--no-progress", check=False)
+    assert {r["id"] for r in stored(hs, "clinicalRecord")} == first
+    line = next(l for l in hs.run("types").stdout.splitlines() if " clinicalRecord " in l)
+    assert "kept here, not sent: your providers' records are the most private data you have" in line, line
+
+
+def test_the_audiogram_and_prescriptions_are_stored(hs, export):
+    hs.run("import", str(export), "--no-progress", check=False)
+    audiograms = stored(hs, "audiogram")
+    assert len(audiograms) == 2    # the fixture's and the generator's
+    for a in audiograms:
+        assert [p["frequencyHz"] for p in json.loads(a["metadata"]["points"])] == [250, 500, 1000, 2000, 4000, 8000]
+    assert sorted(v["value"] for v in stored(hs, "visionPrescription")) == [1, 2]
+
+
+def test_health_auto_export_medications_cycles_and_notifications(hs, tmp_path):
+    body = {"data": {
+        "medications": [{"name": "Metformin", "dosage": "500 mg", "scheduledDate": "2025-06-08 08:00:00 +0000",
+                         "date": "2025-06-08 08:04:10 +0000", "status": "Taken"},
+                        {"name": "Lisinopril", "dosage": "10 mg", "scheduledDate": "2025-06-08 08:00:00 +0000", "status": "Skipped"}],
+        "cycleTracking": [{"name": "menstrual_flow", "date": "2025-06-08 00:00:00 +0000", "value": "Heavy"}],
+        "heartRateNotifications": [{"type": "High Heart Rate", "start": "2025-06-08 14:10:00 +0000", "threshold": 120,
+                                    "heartRate": [{"date": "2025-06-08 14:10:00 +0000", "qty": 131}]}]}}
+    f = tmp_path / "HealthAutoExport-2025-06-08.json"
+    f.write_text(json.dumps(body))
+    hs.run("import", str(f), "--no-progress")
+    doses = stored(hs, "medicationDose")
+    assert [(d["metadata"]["medication"], d["metadata"]["status"], d["value"]) for d in doses] == \
+        [("Lisinopril", "skipped", 0), ("Metformin", "taken", 1)]
+    assert [c["value"] for c in stored(hs, "cycleTracking")] == [4]
+    assert [(n["metadata"]["kind"], n["value"]) for n in stored(hs, "heartRateNotification")] == [("high", 131)]
+    # Lisinopril taken after all: the same dose, its new status.
+    body["data"]["medications"][1]["status"] = "Taken"
+    f.write_text(json.dumps(body))
+    hs.run("import", str(f), "--no-progress")
+    doses = stored(hs, "medicationDose")
+    assert len(doses) == 2 and all(d["value"] == 1 for d in doses)
