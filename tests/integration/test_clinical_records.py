@@ -13,6 +13,7 @@ import zipfile
 import pytest
 
 from conftest import ROOT
+from test_web import browser, web  # noqa: F401 (fixtures)
 
 fhir = pytest.importorskip("fhir.resources.R4B")
 
@@ -119,3 +120,50 @@ def test_health_auto_export_medications_cycles_and_notifications(hs, tmp_path):
     hs.run("import", str(f), "--no-progress")
     doses = stored(hs, "medicationDose")
     assert len(doses) == 2 and all(d["value"] == 1 for d in doses)
+
+
+def test_the_summary_lists_records_and_notifications_and_the_day_shows_them(hs, tmp_path):
+    from records_fixture import events_json, records_zip
+    day = "2025-06-08"
+    empty = tmp_path / "empty.html"
+    hs.run("report", "--from", day, "--to", day, "--out", str(empty), env={"TZ": "UTC"})
+    assert 'id="r-records"' not in empty.read_text(), "no records, no notifications: the section is left out"
+    hs.run("import", str(records_zip(tmp_path / "export.zip")), "--no-progress")
+    from datetime import date
+    hs.run("import", str(events_json(tmp_path / "HealthAutoExport.json", date.fromisoformat(day))), "--no-progress")
+    out = tmp_path / "summary.html"
+    hs.run("report", "--from", day, "--to", day, "--out", str(out), env={"TZ": "UTC"})
+    html = out.read_text()
+    for text in ('id="r-conditions"', "Essential hypertension", 'id="r-allergies"', "Penicillin", "Peanut",
+                 'id="r-provider-medications"', "Lisinopril 10 mg tablet", "Albuterol inhaler", 'id="r-immunizations"',
+                 "COVID-19 mRNA vaccine", 'id="r-heart-notifications"', "High heart rate: 131 bpm (above 120)", "Irregular rhythm"):
+        assert text in html, text
+    assert "https://" not in html, "the providers' addresses stay out of the printed summary"
+    view = json.loads(hs.run("day", day, "--json", env={"TZ": "UTC"}).stdout)
+    assert [n["kind"] for n in view["heartRateNotifications"]] == ["irregular", "high"]
+    assert [c["text"] for c in view["cycleTracking"]] == ["Menstrual flow: Medium", "Spotting"]
+
+
+def test_the_records_page_and_the_days_events_at_both_sizes(web, browser, tmp_path):
+    from records_fixture import events_json, records_zip
+    from selenium.webdriver.common.by import By
+    from test_web import shot
+    from datetime import date
+    web.hs.run("import", str(records_zip(tmp_path / "export.zip")), "--no-progress")
+    today = date.today()
+    web.hs.run("import", str(events_json(tmp_path / "HealthAutoExport.json", today)), "--no-progress")
+    browser.get(web.link())
+    for size, tag in (((1280, 900), "desktop"), ((390, 844), "phone")):
+        browser.set_window_size(*size)
+        browser.get(web.base + "/records")
+        lists = {s.get_attribute("id"): s.text for s in browser.find_elements(By.CSS_SELECTOR, "section.records")}
+        assert set(lists) == {"conditions", "allergies", "provider-medications", "immunizations"}
+        assert "Essential hypertension" in lists["conditions"] and "Asthma" in lists["conditions"]
+        assert "Lisinopril 10 mg tablet" in lists["provider-medications"]
+        shot(browser, f"records-{tag}")
+        browser.get(web.base + f"/day/{today.isoformat()}")
+        notes = browser.find_element(By.CSS_SELECTOR, "section.heart-notifications").text
+        assert "High heart rate: 131 bpm (above 120)" in notes and "Irregular rhythm" in notes
+        assert "Menstrual flow: Medium" in browser.find_element(By.CSS_SELECTOR, "section.cycle").text
+        browser.execute_script("document.querySelector('section.heart-notifications').scrollIntoView()")
+        shot(browser, f"day-events-{tag}")
