@@ -153,6 +153,9 @@ def test_the_records_page_and_the_days_events_at_both_sizes(web, browser, tmp_pa
     today = date.today()
     web.hs.run("import", str(events_json(tmp_path / "HealthAutoExport.json", today)), "--no-progress")
     browser.get(web.link())
+    browser.get(web.base + "/settings")
+    assert "Kept on this computer, not sent: your providers' records are the most private data you have" in \
+        browser.find_element(By.ID, "t-clinicalRecord-d").text
     for size, tag in (((1280, 900), "desktop"), ((390, 844), "phone")):
         browser.set_window_size(*size)
         browser.get(web.base + "/records")
