@@ -139,6 +139,9 @@ def test_the_summary_lists_records_and_notifications_and_the_day_shows_them(hs, 
                  "COVID-19 mRNA vaccine", 'id="r-heart-notifications"', "High heart rate: 131 bpm (above 120)", "Irregular rhythm"):
         assert text in html, text
     assert "https://" not in html, "the providers' addresses stay out of the printed summary"
+    j = json.loads(hs.run("report", "--from", day, "--to", day, "--json", "--out", "-", env={"TZ": "UTC"}).stdout)
+    assert [i["name"] for i in j["healthRecords"]["allergies"]] == ["Penicillin", "Peanut"]
+    assert [n["kind"] for n in j["heartRateNotifications"]] == ["irregular", "high"]
     view = json.loads(hs.run("day", day, "--json", env={"TZ": "UTC"}).stdout)
     assert [n["kind"] for n in view["heartRateNotifications"]] == ["irregular", "high"]
     assert [c["text"] for c in view["cycleTracking"]] == ["Menstrual flow: Medium", "Spotting"]
