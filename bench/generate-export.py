@@ -14,12 +14,19 @@ The content of day N never depends on how many days are generated, so an export 
     bench/generate-export.py --days 303 --out /tmp/hs-bench/250plus
     bench/generate-export.py --many-sources --size-mb 250 --out /tmp/hs-bench/many250
     bench/generate-export.py --days 30 --routes 30 --ecgs 10 --out /tmp/hs-bench/parts
+    bench/generate-export.py --days 5 --clinical 150 --audiogram --out /tmp/hs-bench/records
 
 --routes N writes a real GPX track (one point a second, elevation, speed/course/accuracy
 extensions, as the phone writes it) for the workouts of the first N days, under the name its
 FileReference gives; without it the zip holds three placeholder tracks. --ecgs N writes N ECG
 recordings (electrocardiograms/ecg_*.csv: 30 s at 512 Hz, every fifth one atrial
 fibrillation), one a day at 09:00. Neither changes export.xml.
+
+--clinical N writes N provider records (clinical-records/*.json, one FHIR resource a file:
+conditions, allergies, medication requests, immunizations, lab observations, procedures and
+diagnostic reports; R4 from one provider, every fourth one DSTU2 from another), each named in
+export.xml by a ClinicalRecord element; --audiogram adds one Audiogram (six frequencies, both
+ears). Only these two add to export.xml, at its end.
 
 --many-sources writes what a phone that several apps and devices fed exports: a device string
 on nearly every record whose object address changes from record to record (among a few a
@@ -28,6 +35,7 @@ AutoSleep, MyFitnessPal) writing steps, distance, energy, heart rate and sleep o
 and the phone's (about 1.34 MB and 3,200 records a day).
 """
 import argparse
+import json
 import os
 import random
 import zipfile
@@ -475,6 +483,95 @@ def ecg_csv(n):
     return f"electrocardiograms/ecg_{when:%Y-%m-%d}.csv", header + "\n".join(volts) + "\n", hr
 
 
+CLINICAL_KINDS = [
+    ("Condition", "HKClinicalTypeIdentifierConditionRecord",
+     [("38341003", "Essential hypertension"), ("44054006", "Type 2 diabetes mellitus"), ("195967001", "Asthma"),
+      ("55822004", "Hyperlipidemia")]),
+    ("AllergyIntolerance", "HKClinicalTypeIdentifierAllergyRecord",
+     [("7980", "Penicillin"), ("1191", "Aspirin"), ("2670", "Codeine")]),
+    ("MedicationRequest", "HKClinicalTypeIdentifierMedicationRecord",
+     [("314076", "Lisinopril 10 mg tablet"), ("860975", "Metformin 500 mg tablet"), ("617312", "Atorvastatin 20 mg tablet")]),
+    ("Immunization", "HKClinicalTypeIdentifierImmunizationRecord",
+     [("208", "COVID-19 mRNA vaccine"), ("141", "Influenza vaccine"), ("115", "Tdap vaccine")]),
+    ("Observation", "HKClinicalTypeIdentifierLabResultRecord",
+     [("4548-4", "Hemoglobin A1c"), ("2093-3", "Cholesterol"), ("2345-7", "Glucose")]),
+    ("Procedure", "HKClinicalTypeIdentifierProcedureRecord", [("73761001", "Colonoscopy"), ("80146002", "Appendectomy")]),
+    ("DiagnosticReport", "HKClinicalTypeIdentifierLabResultRecord", [("24323-8", "Comprehensive metabolic panel")]),
+]
+LAB_UNITS = {"4548-4": ("%", 4.8, 7.5), "2093-3": ("mg/dL", 150, 240), "2345-7": ("mg/dL", 70, 130)}
+
+
+def clinical_record(n):
+    """Record n: (file name, JSON text, ClinicalRecord element). R4 from Lakeside Health; every
+    fourth one DSTU2 from Valley Clinic (its field names: patient, dateRecorded, date, …)."""
+    r = rng("clinical", n)
+    rtype, hk, codes = CLINICAL_KINDS[n % len(CLINICAL_KINDS)]
+    code, text = codes[(n // len(CLINICAL_KINDS)) % len(codes)]
+    dstu2 = n % 4 == 3
+    if dstu2 and rtype in ("MedicationRequest", "DiagnosticReport"):
+        rtype = "MedicationOrder" if rtype == "MedicationRequest" else rtype
+    when = START + timedelta(days=r.randint(-900, 0), hours=r.randint(8, 17), minutes=r.randint(0, 59))
+    stamp = when.strftime("%Y-%m-%dT%H:%M:00-05:00")
+    rid = f"{'T' if dstu2 else 'e'}{n:05d}{r.randrange(16 ** 8):08x}"
+    patient = {"reference": "Patient/eExamplePatient01", "display": "Alex Example"}
+    system = {"Observation": "http://loinc.org", "DiagnosticReport": "http://loinc.org", "Immunization": "http://hl7.org/fhir/sid/cvx",
+              "AllergyIntolerance": "http://www.nlm.nih.gov/research/umls/rxnorm",
+              "MedicationRequest": "http://www.nlm.nih.gov/research/umls/rxnorm",
+              "MedicationOrder": "http://www.nlm.nih.gov/research/umls/rxnorm"}.get(rtype, "http://snomed.info/sct")
+    concept = {"coding": [{"system": system, "code": code, "display": text}], "text": text}
+    res = {"resourceType": rtype, "id": rid}
+    if rtype == "Condition":
+        res.update({"code": concept, "onsetDateTime": stamp[:10]})
+        if dstu2:
+            res.update({"patient": patient, "clinicalStatus": "active", "verificationStatus": "confirmed", "dateRecorded": stamp[:10]})
+        else:
+            res.update({"subject": patient, "recordedDate": stamp, "clinicalStatus": {"coding": [
+                {"system": "http://terminology.hl7.org/CodeSystem/condition-clinical", "code": "active"}]}})
+    elif rtype == "AllergyIntolerance":
+        res.update({"patient": patient, "recordedDate": stamp, "criticality": "high" if not dstu2 else "CRITH"})
+        if dstu2:
+            res.update({"substance": concept, "status": "active"})
+        else:
+            res.update({"code": concept, "clinicalStatus": {"coding": [
+                {"system": "http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical", "code": "active"}]}})
+    elif rtype in ("MedicationRequest", "MedicationOrder"):
+        res.update({"status": "active", "medicationCodeableConcept": concept,
+                    "dosageInstruction": [{"text": "Take 1 tablet by mouth once daily"}]})
+        if dstu2:
+            res.update({"patient": patient, "dateWritten": stamp})
+        else:
+            res.update({"intent": "order", "subject": patient, "authoredOn": stamp})
+    elif rtype == "Immunization":
+        res.update({"status": "completed", "vaccineCode": concept, "patient": patient})
+        res.update({"date": stamp, "wasNotGiven": False, "reported": False} if dstu2 else {"occurrenceDateTime": stamp})
+    elif rtype == "Observation":
+        unit, lo, hi = LAB_UNITS[code]
+        res.update({"status": "final", "code": concept, "subject": patient, "effectiveDateTime": stamp,
+                    "valueQuantity": {"value": round(r.uniform(lo, hi), 1), "unit": unit, "system": "http://unitsofmeasure.org", "code": unit}})
+        cat = {"coding": [{"system": "http://terminology.hl7.org/CodeSystem/observation-category", "code": "laboratory"}]}
+        res["category"] = cat if dstu2 else [cat]
+    elif rtype == "Procedure":
+        res.update({"status": "completed", "code": concept, "subject": patient, "performedDateTime": stamp})
+    else:
+        res.update({"status": "final", "code": concept, "subject": patient, "effectiveDateTime": stamp, "issued": stamp})
+    name = f"clinical-records/{rtype}-{rid}.json"
+    src, url, version = (("Valley Clinic", "https://fhir.valleyclinic.example/api/FHIR/DSTU2/", "1.0.2") if dstu2 else
+                         ("Lakeside Health", "https://fhir.lakeside.example/api/FHIR/R4/", "4.0.1"))
+    element = (f' <ClinicalRecord type="{hk}" identifier="{rtype}/{rid}" sourceName="{src}" sourceURL="{url}" '
+               f'fhirVersion="{version}" receivedDate="{fmt(START + timedelta(hours=n % 24))}" resourceFilePath="/{name}"/>\n')
+    return name, json.dumps(res, indent=2 if n % 2 else None), element
+
+
+def audiogram(out):
+    when = START + timedelta(days=1, hours=10, minutes=15)
+    out.append(f' <Audiogram type="HKDataTypeIdentifierAudiogram" sourceName="Mimi Hearing" sourceVersion="5.3.1" '
+               f'creationDate="{fmt(when + timedelta(minutes=8))}" startDate="{fmt(when)}" endDate="{fmt(when + timedelta(minutes=7))}">\n')
+    for hz, left, right in [(250, 10, 5), (500, 15, 10), (1000, 15, 10), (2000, 20, 15), (4000, 35, 25), (8000, 45, 40)]:
+        out.append(f'  <SensitivityPoint frequencyValue="{hz}" frequencyUnit="Hz" leftEarValue="{left}" leftEarUnit="dBHL" '
+                   f'leftEarMasked="false" rightEarValue="{right}" rightEarUnit="dBHL" rightEarMasked="false"/>\n')
+    out.append(" </Audiogram>\n")
+
+
 def summaries(out, day):
     r = rng("summary", day)
     d = (START + timedelta(days=day)).date()
@@ -512,7 +609,7 @@ MANY_SOURCES = [
 ]
 
 
-def write(out_dir, days, routes=0, ecgs=0):
+def write(out_dir, days, routes=0, ecgs=0, clinical=0, with_audiogram=False):
     os.makedirs(out_dir, exist_ok=True)
     xml_path = os.path.join(out_dir, "export.xml")
     with open(xml_path, "w", encoding="utf-8") as f:
@@ -524,6 +621,12 @@ def write(out_dir, days, routes=0, ecgs=0):
                 Vary.rng = rng(f"device/{n}", day)
                 gen(chunk, day)
                 f.write("".join(chunk))
+        records = [clinical_record(n) for n in range(clinical)]
+        f.write("".join(element for _, _, element in records))
+        if with_audiogram:
+            chunk = []
+            audiogram(chunk)
+            f.write("".join(chunk))
         f.write("</HealthData>\n")
     zip_path = os.path.join(out_dir, "export.zip")
     with zipfile.ZipFile(zip_path, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as z:
@@ -540,6 +643,8 @@ def write(out_dir, days, routes=0, ecgs=0):
         for n in range(ecgs):
             name, text, _ = ecg_csv(n)
             z.writestr("apple_health_export/" + name, text)
+        for name, text, _ in records:
+            z.writestr("apple_health_export/" + name, text)
     return xml_path, zip_path
 
 
@@ -553,10 +658,12 @@ def main():
                    help="more apps and devices, a device string per record (see above)")
     p.add_argument("--routes", type=int, default=0, metavar="N", help="real GPX tracks for the workouts of the first N days")
     p.add_argument("--ecgs", type=int, default=0, metavar="N", help="N ECG recordings (electrocardiograms/ecg_*.csv)")
+    p.add_argument("--clinical", type=int, default=0, metavar="N", help="N provider records (clinical-records/*.json, FHIR R4 and DSTU2)")
+    p.add_argument("--audiogram", action="store_true", help="one Audiogram element in export.xml")
     a = p.parse_args()
     Vary.on = a.many_sources
     days = a.days or max(1, round(a.size_mb * 1e6 / (BYTES_PER_DAY_MANY if Vary.on else BYTES_PER_DAY)))
-    xml_path, zip_path = write(a.out, days, a.routes, a.ecgs)
+    xml_path, zip_path = write(a.out, days, a.routes, a.ecgs, a.clinical, a.audiogram)
     print(f"{days} days: {xml_path} {os.path.getsize(xml_path) / 1e6:.1f} MB, {zip_path} {os.path.getsize(zip_path) / 1e6:.1f} MB")
 
 

@@ -57,7 +57,7 @@ dict_for() {
     case "$1" in
         zip) echo Fuzz/dict/zip.dict ;;
         apple-xml|gpx) echo Fuzz/dict/xml.dict ;;
-        export|hae-json|native|control|gateway) echo Fuzz/dict/json.dict ;;
+        export|hae-json|native|control|gateway|clinical-record) echo Fuzz/dict/json.dict ;;
         http-head) echo Fuzz/dict/http.dict ;;
     esac
 }

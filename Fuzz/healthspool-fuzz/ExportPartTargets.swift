@@ -1,7 +1,8 @@
 @testable import HealthExport
 import HealthSpoolCore
 
-/// The readers of an export.zip's side files (issue 42): workout-route GPX and ECG CSV.
+/// The readers of an export.zip's side files (issue 42): workout-route GPX, ECG CSV and
+/// clinical-record FHIR JSON.
 /// Properties: the same outcome whole and in fuzzed read sizes (GPX); every point a place on
 /// Earth, in parts of at most `RoutePoint.perSample`, voltages within their bound; round trip.
 enum ExportPartTargets {
@@ -39,5 +40,19 @@ enum ExportPartTargets {
             propertyFailed("ecg-csv: the voltages do not decode back")
         }
         RoundTrip.check([sample], from: "ecg-csv")
+    }
+
+    static let clinicalRecord = FuzzTarget(name: "clinical-record", summary: "clinical-record FHIR JSON reader (kept byte for byte, bounds, round trip)") { data in
+        var report = ParseReport()
+        let bytes = Array(data)
+        guard let sample = ClinicalRecordReader.read(bytes, name: "clinical-records/x.json", link: .unlinked, report: &report) else { return }
+        if Array((sample.metadata["resource"] ?? "").utf8) != bytes {
+            propertyFailed("clinical-record: the stored resource is not the file's bytes")
+        }
+        guard let json = try? JSONParser.parse(bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes),
+              json["resourceType"]?.stringValue == sample.metadata["resourceType"] else {
+            propertyFailed("clinical-record: the record's resourceType is not the file's")
+        }
+        RoundTrip.check([sample], from: "clinical-record")
     }
 }

@@ -8,6 +8,7 @@ struct FuzzTarget: Sendable {
 
     static let all: [FuzzTarget] = [
         ZipTarget.target, AppleXMLTarget.target, ExportTarget.target, ExportPartTargets.gpx, ExportPartTargets.ecg,
+        ExportPartTargets.clinicalRecord,
         AutoExportTargets.json, AutoExportTargets.csv, NativeTargets.native, NativeTargets.csv,
         ScalarTargets.timestamp, ScalarTargets.decimal, ConfigTarget.target, ControlTarget.target, GatewayTarget.target, HTTPHeadTarget.target,
         WebTarget.target,

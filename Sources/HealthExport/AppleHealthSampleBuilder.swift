@@ -9,7 +9,7 @@ import HealthSpoolCore
 final class AppleHealthSampleBuilder {
     enum Element {
         case healthData, record, correlation, workout, workoutEvent, workoutStatistics, workoutRoute,
-             workoutActivity, beatList, other
+             workoutActivity, beatList, audiogram, visionPrescription, other
     }
 
     // The stored properties the parse reads and writes for every byte or record are
@@ -30,6 +30,9 @@ final class AppleHealthSampleBuilder {
     @exclusivity(unchecked) var correlationCopies = CorrelationCopies()
     /// The workout each route file named by a `FileReference` belongs to.
     @exclusivity(unchecked) var partLinks = ExportPartLinks()
+    /// The open `Audiogram` and `VisionPrescription` (AppleHealthSampleBuilder+Clinical).
+    @exclusivity(unchecked) var audiogram: PendingAudiogram?
+    @exclusivity(unchecked) var vision: PendingVision?
     /// The first attribute of the current element (or its children) whose value is not UTF-8.
     @exclusivity(unchecked) var invalidField: InvalidField?
     /// The UTC offset records carry on each local day (days since the epoch), for the
@@ -133,6 +136,20 @@ final class AppleHealthSampleBuilder {
             if parent == .workoutRoute { try routeLocation() }
         case 15 where equal(name, "ActivitySummary"):
             try activitySummary()
+        case 14 where equal(name, "ClinicalRecord"):
+            clinicalRecord()
+        case 9 where equal(name, "Audiogram"):
+            startAudiogram()
+            pushed = .audiogram
+            if empty { try closeAudiogram(); return }
+        case 16 where equal(name, "SensitivityPoint"):
+            if parent == .audiogram { sensitivityPoint() }
+        case 18 where equal(name, "VisionPrescription"):
+            startVisionPrescription()
+            pushed = .visionPrescription
+            if empty { try closeVisionPrescription(); return }
+        case 8 where equal(name, "RightEye"), 7 where equal(name, "LeftEye"):
+            if parent == .visionPrescription { visionEye(right: name.count == 8) }
         case 2 where equal(name, "Me"):
             profile()
         case 10 where equal(name, "HealthData"):
@@ -169,6 +186,8 @@ final class AppleHealthSampleBuilder {
         case 17 where equal(name, "WorkoutStatistics"): element = .workoutStatistics
         case 12 where equal(name, "WorkoutRoute"): element = .workoutRoute
         case 15 where equal(name, "WorkoutActivity"): element = .workoutActivity
+        case 9 where equal(name, "Audiogram"): element = .audiogram
+        case 18 where equal(name, "VisionPrescription"): element = .visionPrescription
         default: element = .other
         }
         guard let index = stack.lastIndex(of: element) else { return }
@@ -183,6 +202,8 @@ final class AppleHealthSampleBuilder {
         case .record: try closeRecord()
         case .workout: try closeWorkout()
         case .workoutRoute: try closeWorkoutRoute()
+        case .audiogram: try closeAudiogram()
+        case .visionPrescription: try closeVisionPrescription()
         case .correlation: correlation = nil
         case .healthData: healthDataClosed = true
         default: break

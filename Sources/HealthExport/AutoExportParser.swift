@@ -6,7 +6,8 @@ public enum AutoExportParser {
     static let jsonFormat = "Health Auto Export JSON"
 
     /// Sections of `data` that are read; every other member is named in the report as not read.
-    static let readSections: Set<String> = ["metrics", "workouts", "symptoms", "stateOfMind", "ecg"]
+    static let readSections: Set<String> = ["metrics", "workouts", "symptoms", "stateOfMind", "ecg", "medications",
+                                            "cycleTracking", "heartRateNotifications"]
 
     /// Point members read into the value or the interval; the other scalars become metadata.
     static let pointFields: Set<String> = [
@@ -58,6 +59,13 @@ public enum AutoExportParser {
         for (n, entry) in (data["ecg"]?.arrayValue ?? []).enumerated() where !builder.isRefused("ecg", n) {
             do { try readECG(entry, into: &builder) }
             catch let r as AutoExportSampleBuilder.Rejection { builder.note("ecg \(n + 1): \(r.reason)") }
+        }
+        for (section, read) in [("medications", readMedication), ("cycleTracking", readCycleEntry),
+                                ("heartRateNotifications", readHeartRateNotification)] as [(String, (JSONValue, inout AutoExportSampleBuilder) throws -> Void)] {
+            for (n, entry) in (data[section]?.arrayValue ?? []).enumerated() where !builder.isRefused(section, n) {
+                do { try read(entry, &builder) }
+                catch let r as AutoExportSampleBuilder.Rejection { builder.note("\(section) \(n + 1): \(r.reason)") }
+            }
         }
         // Every other section is named, never dropped without a word.
         for (key, section) in data.objectValue ?? [] where !readSections.contains(key) {

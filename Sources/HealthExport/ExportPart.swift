@@ -8,6 +8,8 @@ enum ExportPart: String, CaseIterable {
     case workoutRoute = "workout route"
     /// `electrocardiograms/ecg_*.csv`.
     case electrocardiogram = "ECG"
+    /// `clinical-records/*.json`: one FHIR resource a file.
+    case clinicalRecord = "clinical record"
 
     /// The kind whose content `head` (a part's first bytes) starts like, if any.
     static func recognize(_ head: ArraySlice<UInt8>) -> ExportPart? {
@@ -18,6 +20,7 @@ enum ExportPart: String, CaseIterable {
         switch self {
         case .workoutRoute: GPXReader.recognizes(head)
         case .electrocardiogram: ECGReader.recognizes(head)
+        case .clinicalRecord: ClinicalRecordReader.recognizes(head)
         }
     }
 
@@ -27,6 +30,7 @@ enum ExportPart: String, CaseIterable {
         // A 24-hour ride at one point a second is ~30 MB of GPX.
         case .workoutRoute: 256 << 20
         case .electrocardiogram: Int64(ECGReader.maxBytes)
+        case .clinicalRecord: Int64(ClinicalRecordReader.maxBytes)
         }
     }
 }
@@ -37,6 +41,10 @@ struct ExportPartLinks {
     var routes: [String: RouteLink] = [:]
     /// Route files are named in export.xml at most this many times (noted past it).
     static let maxRoutes = 100_000
+    /// What export.xml's `ClinicalRecord` elements say about each resource file, by file name.
+    var clinicalRecords: [String: ClinicalRecordLink] = [:]
+    /// Clinical records are named at most this many times (noted past it).
+    static let maxClinicalRecords = 100_000
 
     static func fileName(_ path: String) -> String {
         String(path.split(separator: "/").last ?? Substring(path))

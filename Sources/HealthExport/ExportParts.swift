@@ -16,7 +16,7 @@ enum ExportParts {
         do { members = try ZipArchive.centralDirectory(source) } catch {
             // A zip without its directory (cut short): the XML was read by walking it; its
             // side files are not looked for.
-            report.ignored["side files (routes, ECGs): the zip has no central directory", default: 0] += 1
+            report.ignored["side files (routes, ECGs, clinical records): the zip has no central directory", default: 0] += 1
             return
         }
         var looked = 0
@@ -77,6 +77,10 @@ enum ExportParts {
         case .electrocardiogram:
             let bytes = try stream.readAll()
             if let recording = ECGReader.read(bytes, name: m.name, report: &report) { try emit(recording.sample()) }
+        case .clinicalRecord:
+            let bytes = try stream.readAll()
+            let link = links.clinicalRecords[ExportPartLinks.fileName(m.name)] ?? .unlinked
+            if let record = ClinicalRecordReader.read(bytes, name: m.name, link: link, report: &report) { try emit(record) }
         }
     }
 }

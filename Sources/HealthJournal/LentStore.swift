@@ -17,6 +17,9 @@ public struct LentStore {
         self.configuration = configuration
     }
 
+    /// The providers' records, as lists (`HealthRecords`).
+    public func healthRecords() throws -> HealthRecords { try HealthRecords.read(store) }
+
     /// The day view's and calendar's use case (`HealthDays`), in `zone`.
     public func days(zone: ZoneRules) -> HealthDays { HealthDays(store: store, zone: zone, configuration: configuration) }
 

@@ -73,6 +73,7 @@ extension DataType {
     public static let localOnlyReasons: [String: String] = [
         "location": "positions show where you live and go: sent only when enabled by name",
         "workoutRoute": "a route shows where you live and run: sent only when enabled by name",
+        "clinicalRecord": "your providers' records are the most private data you have: sent only when enabled by name",
     ]
 
     /// Every type of the origin design, grouped by category.
@@ -185,6 +186,16 @@ extension DataType {
         DataType("environmentalAudioExposure", "HKQuantityTypeIdentifierEnvironmentalAudioExposure", .other, "dBASPL", .immediate, "Hearing: environmental sound level"),
         DataType("headphoneAudioExposure", "HKQuantityTypeIdentifierHeadphoneAudioExposure", .other, "dBASPL", .immediate, "Hearing: headphone sound level"),
         DataType("mindfulMinutes", "HKCategoryTypeIdentifierMindfulSession", .other, "min", .immediate, "Mindful minutes"),
+        // A provider's health record: the FHIR resource as it came, in metadata (docs/formats.md).
+        DataType("clinicalRecord", "HKClinicalRecord", .other, "count", .hourly, "Health record from a provider: its FHIR resource, untouched (local unless enabled by name)"),
+        // A hearing test: value = its points, the thresholds per ear in metadata.
+        DataType("audiogram", "HKDataTypeIdentifierAudiogram", .other, "count", .immediate, "Hearing test (value: points; thresholds per ear in dBHL)"),
+        // A glasses or contacts prescription: value 1 glasses, 2 contacts (HealthKit's numbering).
+        DataType("visionPrescription", "HKVisionPrescriptionTypeIdentifier", .other, "count", .immediate, "Vision prescription (value: 1 glasses, 2 contacts; each eye in metadata)"),
+        // Health Auto Export's medications: a dose taken (1) or skipped (0), revisable.
+        DataType("medicationDose", "HKMedicationDoseEvent", .other, "count", .immediate, "Medication dose from iOS Medications (value: 1 taken, 0 skipped)"),
+        DataType("cycleTracking", "HealthSpoolCycleTracking", .other, "count", .immediate, "Cycle tracking entry (value: menstrual flow 1–5 as HealthKit numbers it, else 1)"),
+        DataType("heartRateNotification", "HealthSpoolHeartRateNotification", .cardiovascular, "count/min", .immediate, "Heart rate notification: high, low or irregular rhythm (value: the rate, if given)"),
     ]
 
     private static let byName: [String: DataType] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

@@ -55,6 +55,8 @@ struct DayPage: Sendable {
     let calendar: DayStrip.Calendar
     /// The day's workout routes and ECGs; nil when there are none.
     let recordings: DayRecordingCards?
+    /// Heart-rate notifications and cycle entries (`day-events.mustache`), nil when none.
+    let events: DayEventCards?
 
     init(_ view: DayView) {
         let (summary, date, style) = (view.summary, view.date, view.style)
@@ -118,6 +120,7 @@ struct DayPage: Sendable {
         }
         calendar = DayStrip.calendarModel(view.month, selected: date)
         recordings = DayRecordingCards(view.recordings, style: style, clock: clock)
+        events = DayEventCards(view.events, clock: clock)
     }
 
     static func render(_ ctx: Configuration, store: LentStore, date: CivilDate, query: Form, csrf: FormKeys) throws -> String {

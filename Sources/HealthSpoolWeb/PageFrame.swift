@@ -24,7 +24,7 @@ struct PageFrame {
     static let setupSections: [(String, String)] = [("/import", "Import"), ("/sync", "Sending"), ("/settings", "Settings")]
 
     /// Pages without an entry of their own in the menu, and the entry they belong under.
-    static let under: [String: String] = ["/deletions": "/sync"]
+    static let under: [String: String] = ["/deletions": "/sync", "/records": "/report"]
 
     let title: String
     let csrf: String

@@ -13,6 +13,7 @@ extension WebRoutes {
         router.get("/journal") { r, c in try await page(r, c) { _, store, q, csrf in try JournalToday.render(store: store, query: q, csrf: csrf) } }
         router.get("/meds") { r, c in try await page(r, c) { _, store, q, csrf in try MedicationsPage.render(store: store, query: q, csrf: csrf) } }
         router.get("/reminders") { r, c in try await page(r, c) { _, store, q, csrf in try ReminderForms.page(store: store, query: q, csrf: csrf) } }
+        router.get("/records") { r, c in try await page(r, c) { _, store, q, csrf in try RecordsPage.render(store: store, query: q, csrf: csrf) } }
         router.get("/deletions") { r, c in try await page(r, c) { _, store, q, csrf in try DeletionsPage.render(store: store, query: q, csrf: csrf) } }
         router.get("/measure") { r, c in try await page(r, c) { ctx, store, q, csrf in try MeasurePage.render(ctx, store: store, query: q, csrf: csrf) } }
 

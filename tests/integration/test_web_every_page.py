@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import json
 import re
+import tempfile
 from datetime import date, datetime, timedelta
+from pathlib import Path
 
 from test_web import browser, no_axe_violations, shot, web  # noqa: F401 (fixtures)
 from test_web_forms import DESKTOP, PHONE, SIZES
 from test_web_measure import get
+from records_fixture import events_json, records_zip
 
 
 CALENDAR_DAYS = """
@@ -42,6 +45,10 @@ def fill_journal(hs) -> dict[str, str]:
 
 def test_every_page_at_both_sizes_passes_axe_fits_and_keeps_the_content_security_policy(web, browser):
     ids = fill_journal(web.hs)
+    # Providers' records (/records) and a day's heart-rate notifications and cycle entries (/day).
+    with tempfile.TemporaryDirectory() as tmp:
+        web.hs.run("import", str(records_zip(Path(tmp) / "export.zip")), "--no-progress")
+        web.hs.run("import", str(events_json(Path(tmp) / "HealthAutoExport.json", date.today())), "--no-progress")
     cookie, _ = web.session()
     key = re.search(r'data-reading="([^"]+)"', get(web, cookie, "/measure")).group(1)
     yesterday = (date.today() - timedelta(days=1)).isoformat()
@@ -52,13 +59,13 @@ def test_every_page_at_both_sizes_passes_axe_fits_and_keeps_the_content_security
         "measure": "/measure", "measure-90": "/measure?range=90", "measure-edit": f"/measure/{key}/edit",
         "lifestyle": "/lifestyle", "lifestyle-edit": f"/lifestyle/{ids['lifestyle']}/edit", "goals": "/goals",
         "notes": "/notes", "note-edit": f"/notes/{ids['note']}/edit", "report": "/report", "import": "/import",
-        "sync": "/sync", "settings": "/settings", "deletions": "/deletions",
+        "sync": "/sync", "settings": "/settings", "deletions": "/deletions", "records": "/records",
     }
     # The menu marks where each page belongs (the pages without an entry of their own included).
     menu = {"today": "Today", "journal": "Journal", "symptom-edit": "Journal", "day": "Days", "meds": "Medications",
             "med-edit": "Medications", "reminder-edit": "Reminders", "measure-edit": "Measurements", "lifestyle-edit": "Lifestyle",
             "notes": "Notes", "note-edit": "Notes", "report": "Summary", "sync": "Sending", "import": "Import",
-            "settings": "Settings", "deletions": "Sending"}
+            "settings": "Settings", "deletions": "Sending", "records": "Summary"}
     browser.get(web.link())
     problems = []   # every page is looked at before the test says what was wrong
     for size in (DESKTOP, PHONE):

@@ -8,8 +8,9 @@ import HealthSpoolCore
 /// other vital signs (`VisitReports.otherVitalKinds`). Ids are stable (`FHIRIdentity`, a sample's
 /// own id where there is one): the same period exported again replaces what a receiver holds.
 ///
-/// ECGs and the provider's clinical records are not kept by the store yet: `clinicalEntries` is
-/// where they join (as they came, in the results and problems sections) once they are.
+/// The provider's clinical records are stored but not carried here yet (their references name
+/// the provider's Patient, which the document does not hold): `clinicalEntries` is where R4
+/// ones join, in the problems, allergies, medications and results sections.
 public struct FHIRDocument: Sendable {
     public var report: VisitReport
     /// Vital signs beyond the summary's own measurements.

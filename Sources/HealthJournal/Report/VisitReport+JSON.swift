@@ -61,6 +61,15 @@ extension VisitReport {
                      ("classificationCode", .string(e.classification.rawValue)), ("plainWords", .string(e.classification.plainWords)),
                      ("averageHeartRate", d(e.averageHeartRate)), ("symptoms", e.symptoms.map(JSONValue.string) ?? .null)])
         })))
+        members.append(("healthRecords", .object(healthRecords.lists.map { l in
+            (l.id, .array(l.items.map { i in
+                .object([("name", .string(i.name)), ("date", .string(i.date.iso8601Local)), ("status", i.status.map(JSONValue.string) ?? .null),
+                         ("provider", .string(i.provider)), ("resourceType", .string(i.resourceType))])
+            }))
+        })))
+        members.append(("heartRateNotifications", .array(heartRateNotifications.map { n in
+            .object([("start", .string(n.start.iso8601Local)), ("kind", .string(n.kind)), ("text", .string(n.sentence))])
+        })))
         members.append(("notes", .array(notes.map { g in
             .object([("category", .string(g.category)), ("questions", .bool(g.questions)),
                      ("notes", .array(g.notes.map { .object([("time", .string($0.created.iso8601Local)), ("text", .string($0.text)),

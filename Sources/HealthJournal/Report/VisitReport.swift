@@ -24,6 +24,10 @@ public struct VisitReport: Sendable {
     public var glucoseUnit = GlucoseUnit.mmolPerL
     /// The period's ECG recordings, each with its strip (6 s a row: 150 mm on paper).
     public var ecgs: [DayRecordings.ECG] = []
+    /// The providers' records (conditions, allergies, medications, immunizations) and the
+    /// period's heart-rate notifications.
+    public var healthRecords = HealthRecords()
+    public var heartRateNotifications: [DayEvents.Notification] = []
 
     /// The days of the period, `from` first.
     public var days: [CivilDate] {
@@ -33,7 +37,7 @@ public struct VisitReport: Sendable {
     /// Whether there is nothing to show.
     public var isEmpty: Bool {
         symptoms.isEmpty && factors == nil && medications.isEmpty && measurements.isEmpty && activity == nil && notes.isEmpty
-            && ecgs.isEmpty
+            && ecgs.isEmpty && healthRecords.isEmpty && heartRateNotifications.isEmpty
     }
 }
 

@@ -62,6 +62,8 @@ public final class VisitReports {
         r.activity = try activityFigures(days: r.days)
         r.notes = try noteGroups(start: start, end: end, questions: questions)
         r.ecgs = try DayRecordings.read(store, from: start, to: end, stripSeconds: 6, routes: false).ecgs
+        r.healthRecords = try HealthRecords.read(store)
+        r.heartRateNotifications = try DayEvents.read(store, from: start, to: end).notifications
         return r
     }
 

@@ -30,11 +30,14 @@ public struct DayView: Sendable {
     public var style: NumberStyle
     /// The day's workout routes and ECGs.
     public var recordings: DayRecordings
+    /// The day's heart-rate notifications and cycle entries.
+    public var events = DayEvents(notifications: [], cycle: [])
 
     /// The terminal form (`healthspool day`): a row a figure, then the doses, measurements and
     /// notes, numbers written as the page writes them (`DayText.render`).
     public var text: String {
-        let lines = recordings.text(style: style)
+        let lines = recordings.text(style: style) + events.notifications.map { "\($0.start.iso8601Local.dropFirst(11).prefix(5)) \($0.sentence)" }
+            + events.cycle.map(\.sentence)
         return DayText.render(summary, zone: zone, style: style) + (lines.isEmpty ? "" : "\n" + lines.joined(separator: "\n"))
     }
 
@@ -42,6 +45,10 @@ public struct DayView: Sendable {
     public var json: JSONValue {
         guard case var .object(members) = summary.json else { return summary.json }
         members.append(contentsOf: recordings.json)
+        members.append(("heartRateNotifications", .array(events.notifications.map { n in
+            .object([("start", .string(n.start.iso8601Local)), ("kind", .string(n.kind)), ("text", .string(n.sentence))])
+        })))
+        members.append(("cycleTracking", .array(events.cycle.map { .object([("start", .string($0.start.iso8601Local)), ("text", .string($0.sentence))]) })))
         return .object(members)
     }
 }
@@ -62,6 +69,7 @@ extension HealthDays {
         return DayView(date: date, today: today, summary: summary, journal: try entries.day(date),
                        month: calendar.map { DayView.MonthDay(day: $0, score: scores[$0.date] ?? 0) }, positions: positions,
                        zone: zone, style: journal.style,
-                       recordings: try DayRecordings.read(store, from: summary.start, to: summary.end))
+                       recordings: try DayRecordings.read(store, from: summary.start, to: summary.end),
+                       events: try DayEvents.read(store, from: summary.start, to: summary.end))
     }
 }

@@ -1,0 +1,37 @@
+import HealthSpoolCore
+import HealthJournal
+
+/// The page of what the person's providers sent to their phone (`/records`,
+/// `records.mustache`), from `HealthRecords`: conditions, allergies, the providers' medications
+/// and immunizations as lists, each left out when empty.
+struct RecordsPage: Sendable {
+    struct Row: Sendable {
+        let name: String
+        let detail: String
+    }
+
+    struct List: Sendable {
+        let title: String
+        let id: String
+        let rows: [Row]
+    }
+
+    let lists: [List]
+    let hasLists: Bool
+
+    init(_ r: HealthRecords) {
+        lists = r.lists.filter { !$0.items.isEmpty }.map { l in
+            List(title: l.title, id: l.id, rows: l.items.map { i in
+                // The record's own day (a date alone is that day, whatever the zone here).
+                let day = CivilDate(parsing: String(i.date.iso8601Local.prefix(10))).map(DayStrip.long) ?? String(i.date.iso8601Local.prefix(10))
+                return Row(name: i.name, detail: day + (i.status.map { ", " + $0 } ?? "") + " · " + i.provider)
+            })
+        }
+        hasLists = !lists.isEmpty
+    }
+
+    static func render(store: LentStore, query: Form, csrf: FormKeys) throws -> String {
+        WebTemplates.render(PageFrame(title: "Health records", path: "/records", keys: csrf, notice: Notice(query, back: "/records"),
+                                      page: RecordsPage(try store.healthRecords())), "records")
+    }
+}

@@ -1,0 +1,35 @@
+"""The written clinical-record fixtures as an export.zip, and a Health Auto Export file with a
+heart-rate notification and cycle entries on a given day: content for the records page and the
+day view (issue 42)."""
+from __future__ import annotations
+
+import json
+import zipfile
+from datetime import date
+from pathlib import Path
+
+from conftest import ROOT
+
+GOLDEN = ROOT / "Tests" / "HealthExportTests" / "Golden"
+
+
+def records_zip(out: Path) -> Path:
+    """Tests/HealthExportTests/Golden's clinical-export.xml and clinical-records/*.json."""
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr("apple_health_export/export.xml", (GOLDEN / "clinical-export.xml").read_bytes())
+        for f in sorted((GOLDEN / "clinical-records").glob("*.json")):
+            z.writestr(f"apple_health_export/clinical-records/{f.name}", f.read_bytes())
+    return out
+
+
+def events_json(out: Path, day: date) -> Path:
+    """A high and an irregular heart-rate notification and two cycle entries on `day`."""
+    d = day.isoformat()
+    out.write_text(json.dumps({"data": {
+        "heartRateNotifications": [
+            {"type": "High Heart Rate", "start": f"{d} 14:10:00 +0000", "end": f"{d} 14:20:00 +0000", "threshold": 120,
+             "heartRate": [{"date": f"{d} 14:10:00 +0000", "qty": 131}]},
+            {"type": "Irregular Rhythm", "start": f"{d} 02:10:00 +0000"}],
+        "cycleTracking": [{"name": "menstrual_flow", "date": f"{d} 00:00:00 +0000", "value": "Medium"},
+                          {"name": "spotting", "date": f"{d} 00:00:00 +0000"}]}}))
+    return out
