@@ -64,6 +64,10 @@ smoke_fleet() {
 }
 smoke_durable_commit() { mkdir -p "$WORK/durable" && python3 bench/durable-commit.py "$WORK/durable" 5; }
 smoke_delivered_ids() { python3 bench/delivered-ids.py 2000; }
+smoke_parts_import() { BIN="$BIN" BENCH_DIR="$WORK/parts" DAYS=2 ROUTES=2 ECGS=2 bench/parts-import.sh; }
+smoke_layout_import() { SMOKE=1 A="$BIN" B="$BIN" bench/layout-import.sh; }
+# bench/deletions-bench.sh runs in its smoke mode in the integration tests (test_deletions.py);
+# bench/large-store.sh under views and scrape above.
 smoke_native() { python3 bench/generate-native.py --size-mb 0.05 --out "$WORK/native.json" && "$BIN" --version >/dev/null; }
 
 export WORK BIN SCRATCH TESTS
@@ -71,7 +75,7 @@ export -f exports $(compgen -A function smoke_)
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
     names=(import paired_import zip_import rollup_import insert_floor journal views scrape report_year stop retry gateway
-           fleet durable_commit delivered_ids native)
+           fleet durable_commit delivered_ids native parts_import layout_import)
 fi
 failed=()
 T0=$SECONDS
