@@ -191,7 +191,7 @@ def test_nothing_is_lost_under_kill_9_during_the_migration_the_import_and_the_sy
             # A random moment of the step: after its first progress line, within the time it takes.
             launch()
             assert migrating.wait(30), log_since(offset)
-            time.sleep(rng.uniform(0, (0.5 if n == 0 else 0.9) * migration_seconds))
+            time.sleep(rng.uniform(0, (0.25 if n == 0 else 0.9) * migration_seconds))
         elif n < migration_kills + import_kills and not (dropped and not export.exists()):
             # A random moment of the import (and of the sync beside it), from the daemon's start.
             if not dropped:
