@@ -57,6 +57,10 @@ smoke_gateway() {   # against nginx where it is installed, else the tests' Pytho
     local receiver=(); command -v nginx >/dev/null || { receiver=(--receiver python); echo "no nginx: the Python receiver"; }
     bench/gateway-bench.sh --samples 600 --batches 100 --repeat 1 --keepalive on --gzip on --ceiling-rounds 1 "${receiver[@]}"
 }
+smoke_delivery_pair() {   # the same binary as A and B, on nginx where it is installed
+    local receiver=(); command -v nginx >/dev/null || receiver=(--receiver python)
+    python3 bench/delivery-pair.py --a "$BIN" --b "$BIN" --samples 600 --rounds 2 --types 2 --files 2 "${receiver[@]}"
+}
 # bench/ingest-flood.py --smoke runs in the integration tests (test_ingest.py), as root with its second user.
 smoke_fleet() {
     DAEMONS=3 OUT="$WORK/fleet" bench/fleet.sh --setup-allowance 4 --backlog 5 --export-every 2 --journal-every 1 --start-window 2 --steady 3 \
@@ -74,7 +78,7 @@ export WORK BIN SCRATCH TESTS
 export -f exports $(compgen -A function smoke_)
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
-    names=(import paired_import zip_import rollup_import insert_floor journal views scrape report_year stop retry gateway
+    names=(import paired_import zip_import rollup_import insert_floor journal views scrape report_year stop retry gateway delivery_pair
            fleet durable_commit delivered_ids native parts_import layout_import)
 fi
 failed=()

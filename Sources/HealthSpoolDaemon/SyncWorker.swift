@@ -75,11 +75,11 @@ private final class Prefetch: Sendable {
     /// Nil until read.
     private let result = Lock<Result<EncodedBatch, Error>?>(nil)
 
-    init(store: SampleStore, queue: DispatchQueue, type: String, limit: Int, after: Int64, dense: Bool, fhirUser: String?) {
+    init(store: SampleStore, queue: DispatchQueue, type: String, limit: Int, after: Int64, fhirUser: String?) {
         let connection = BackgroundConnection(store: store)
         let result = self.result
         queue.async {
-            let read = Result { try connection.store.queuedBatch(type: type, limit: limit, afterRowID: after, dense: dense, fhirUser: fhirUser) }
+            let read = Result { try connection.store.queuedBatch(type: type, limit: limit, afterRowID: after, fhirUser: fhirUser) }
             result.withLock(wake: true) { $0 = read }
         }
     }
@@ -338,12 +338,10 @@ public final class SyncWorker: Sendable {
             cursor = last
             // Read (and encode) the following batch on the sender's second connection while this
             // one is sent and marked (rows past `cursor`: nothing this batch touches).
-            // A full batch whose rows lay close together: the next one most likely does too.
-            let dense = batch.count == limit && cursor - batch.rowIDs[0] < 2 * Int64(batch.count)
             // The next batch's size is decided before this one is sent: by the request before it.
             limit = config.sizing.limit(lastRequestSeconds: lastRequestSeconds.withLock { $0 })
             prefetched = Prefetch(store: background, queue: st.backgroundQueue, type: type, limit: limit,
-                                  after: cursor, dense: dense, fhirUser: fhirUser)
+                                  after: cursor, fhirUser: fhirUser)
             let outcome = client.deliver(batch, envelope: config.envelope, now: clock())
             result.requests += outcome.requests
             result.newConnections += outcome.newConnections

@@ -624,11 +624,10 @@ public final class SampleStore {
     static let batchColumns = "rowid, id, value, unit, start_ms, start_off, end_ms, end_off, source_id, metadata, created_ms, version, deleted"
 
     /// The same samples as `queued`, encoded for the gateway straight from the rows: no
-    /// `Sample` is built, and metadata goes out as the JSON text it is stored as. `dense` (the
-    /// previous batch's rows lay close together) no longer changes the read: since schema step
-    /// 11 the queue is always read as row-id ranges of the table.
+    /// `Sample` is built, and metadata goes out as the JSON text it is stored as. The queue is
+    /// read as row-id ranges of the table, run by run (schema step 11).
     /// `fhirUser` (the gateway's `fhir` formats): each row is encoded as a FHIR resource for that user.
-    public func queuedBatch(type: String, limit: Int, afterRowID: Int64 = 0, dense: Bool = false,
+    public func queuedBatch(type: String, limit: Int, afterRowID: Int64 = 0,
                             fhirUser: String? = nil) throws(StoreError) -> EncodedBatch {
         let batch = EncodedBatch(capacity: min(limit, 4096) * 480 + 256)
         batch.fhirUser = fhirUser

@@ -35,8 +35,8 @@ END;
 """
 
 
-def make_step_10_store(hs, tmp_path):
-    """A store at step 10 with ROWS samples of three types in runs of 1,000 (the shape a bulk
+def make_step_10_store(hs, tmp_path, rows=ROWS):
+    """A store at step 10 with `rows` samples of three types in runs of 1,000 (the shape a bulk
     import leaves), each type's mark part way, some rows parked and some deleted (holes)."""
     first = tmp_path / "first.json"
     first.write_text(json.dumps([{"type": t, "value": 1, "unit": u, "startDate": "2020-01-01T00:00:00Z", "source": "watch"}
@@ -48,14 +48,14 @@ def make_step_10_store(hs, tmp_path):
     source = c.execute("SELECT id FROM sources").fetchone()[0]
     start = c.execute("SELECT max(rowid) FROM samples").fetchone()[0] + 1
     rng = random.Random(44)
-    rows = []
-    for i in range(ROWS):
+    made = []
+    for i in range(rows):
         name = list(TYPES)[(i // 1000) % 3]
         ms = 1_600_000_000_000 + i * 60_000
-        rows.append((start + i, types[name], ms, rng.randbytes(16), float(i % 97), TYPES[name], 0, ms + 30_000, 0, source, None, 0, 1))
+        made.append((start + i, types[name], ms, rng.randbytes(16), float(i % 97), TYPES[name], 0, ms + 30_000, 0, source, None, 0, 1))
     with c:
         c.executemany("INSERT INTO samples(rowid, type, start_ms, id, value, unit, start_off, end_ms, end_off, source_id,"
-                      " metadata, revisable, created_ms) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
+                      " metadata, revisable, created_ms) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", made)
         # Inserts are counted by the store, not by a trigger: count them as it would.
         for name, t in types.items():
             c.execute("UPDATE type_counts SET queued = queued + (SELECT count(*) FROM samples WHERE type = ?1 AND rowid >= ?2)"
@@ -63,7 +63,12 @@ def make_step_10_store(hs, tmp_path):
         c.execute("DELETE FROM samples WHERE rowid % 1013 = 0")
         c.execute("UPDATE samples SET state = 2, dead_reason = '42207 bad', parked_ms = 1 WHERE rowid % 997 = 0")
         for n, (name, t) in enumerate(sorted(types.items())):
-            c.execute("UPDATE types SET synced_to = ? WHERE id = ?", (start + ROWS * (n + 1) // 4, t))
+            c.execute("UPDATE types SET synced_to = ? WHERE id = ?", (start + rows * (n + 1) // 4, t))
+        # The rows above have no runs, so the mark trigger did not count them: count them as step 7 does.
+        c.execute("""UPDATE type_counts SET
+            queued = (SELECT count(*) FROM samples AS s, types AS t WHERE t.id = type_counts.type AND s.type = t.id AND s.state = 0 AND s.rowid > t.synced_to),
+            synced = (SELECT count(*) FROM samples AS s, types AS t WHERE t.id = type_counts.type AND s.type = t.id AND s.state = 0 AND s.rowid <= t.synced_to),
+            parked = (SELECT count(*) FROM samples AS s WHERE s.type = type_counts.type AND s.state = 2)""")
         # Back to step 10.
         c.executescript("DROP TABLE queue_runs; DROP INDEX samples_parked; DROP TRIGGER type_counts_mark_moved;"
                         " CREATE INDEX samples_queue ON samples(type, state, rowid);" + OLD_MARK_TRIGGER
