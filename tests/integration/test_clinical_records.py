@@ -173,3 +173,43 @@ def test_the_records_page_and_the_days_events_at_both_sizes(web, browser, tmp_pa
         assert "Menstrual flow: Medium" in browser.find_element(By.CSS_SELECTOR, "section.cycle").text
         browser.execute_script("document.querySelector('section.heart-notifications').scrollIntoView()")
         shot(browser, f"day-events-{tag}")
+
+
+def test_records_cli_text_and_json_agree_with_the_stored_records(hs, tmp_path):
+    from records_fixture import records_zip
+    hs.env["TZ"] = "UTC"
+    assert hs.run("records").stdout.startswith("No health records stored."), "none: one plain line"
+    empty = json.loads(hs.run("records", "--json").stdout)
+    assert all(v == [] for v in empty.values()) and {"conditions", "audiograms", "visionPrescriptions"} <= set(empty)
+    hs.run("import", str(records_zip(tmp_path / "export.zip")), "--no-progress")
+    j = json.loads(hs.run("records", "--json").stdout)
+    text = hs.run("records").stdout
+    kinds = {"Condition": "conditions", "AllergyIntolerance": "allergies", "MedicationStatement": "provider-medications",
+             "MedicationRequest": "provider-medications", "MedicationOrder": "provider-medications", "Immunization": "immunizations"}
+    expected: dict[str, list[str]] = {k: [] for k in set(kinds.values())}
+    for r in reversed(stored(hs, "clinicalRecord")):    # newest first
+        if r["metadata"]["resourceType"] in kinds:
+            expected[kinds[r["metadata"]["resourceType"]]].append(r["metadata"].get("display") or r["metadata"]["resourceType"])
+    assert all(expected.values()), expected
+    titles = {"conditions": "Conditions", "allergies": "Allergies", "provider-medications": "Medications from your providers",
+              "immunizations": "Immunizations"}
+    blocks = {b.splitlines()[0]: b.splitlines()[1:] for b in text.strip().split("\n\n")}
+    for key, names in expected.items():
+        assert [i["name"] for i in j[key]] == names, key
+        assert [l.strip().rsplit(" (", 1)[0] for l in blocks[titles[key]]] == names, key
+    [audiogram] = stored(hs, "audiogram")
+    points = json.loads(audiogram["metadata"]["points"])
+    assert [(p["frequencyHz"], p["left"], p["right"]) for p in j["audiograms"][0]["points"]] == \
+        [(p["frequencyHz"], p["left"], p["right"]) for p in points]
+    hearing = blocks["Hearing tests"]
+    assert hearing[0].strip() == "2024-09-14 (Mimi Hearing), thresholds in dB HL:"
+    rows = [l.split() for l in hearing[2:]]
+    assert [(r[0], int(r[2]), int(r[3])) for r in rows] == [("250", 10, 5), ("500", 15, 10), ("1", 15, 10), ("2", 20, 15), ("4", 35, 25), ("8", 45, 40)]
+    vision = {json.dumps(json.loads(v["metadata"]["rightEye"]), sort_keys=True) for v in stored(hs, "visionPrescription")}
+    assert {json.dumps(p["rightEye"], sort_keys=True) for p in j["visionPrescriptions"]} == vision
+    assert sorted(p["kind"] for p in j["visionPrescriptions"]) == ["contacts", "glasses"]
+    lines = blocks["Vision prescriptions"]
+    assert any(l.split() == ["Sphere", "-1.25", "D", "-1.5", "D"] for l in lines), lines
+    assert any(l.split() == ["Axis", "90°", "85°"] for l in lines), lines
+    assert any(l.split() == ["Base", "curve", "8.4", "mm", "8.4", "mm"] for l in lines), lines
+    assert "Contact lenses (Acuvue Oasys), issued 2024-02-20, expires 2025-02-20" in "\n".join(lines)
