@@ -166,7 +166,20 @@ def test_the_records_page_and_the_days_events_at_both_sizes(web, browser, tmp_pa
         assert set(lists) == {"conditions", "allergies", "provider-medications", "immunizations"}
         assert "Essential hypertension" in lists["conditions"] and "Asthma" in lists["conditions"]
         assert "Lisinopril 10 mg tablet" in lists["provider-medications"]
+        [hearing] = browser.find_elements(By.CSS_SELECTOR, "#audiograms table.audiogram")
+        assert [[c.text for c in r.find_elements(By.CSS_SELECTOR, "th, td")] for r in hearing.find_elements(By.CSS_SELECTOR, "tbody tr")][:2] == \
+            [["250 Hz", "10 dB HL", "5 dB HL"], ["500 Hz", "15 dB HL", "10 dB HL"]]
+        tables = {t.find_element(By.TAG_NAME, "caption").text.split("\n")[0]: t
+                  for t in browser.find_elements(By.CSS_SELECTOR, "#vision-prescriptions table.prescription")}
+        assert set(tables) == {"Glasses", "Contact lenses (Acuvue Oasys)"}
+        glasses = tables["Glasses"]
+        assert [c.text for c in glasses.find_elements(By.CSS_SELECTOR, "tbody tr")[0].find_elements(By.CSS_SELECTOR, "th, td")] == \
+            ["Sphere", "-1.25 D", "-1.5 D"]
         shot(browser, f"records-{tag}")
+        browser.execute_script("document.getElementById('audiograms').scrollIntoView()")
+        shot(browser, f"records-tests-{tag}")
+        browser.execute_script("document.getElementById('vision-prescriptions').scrollIntoView()")
+        shot(browser, f"records-vision-{tag}")
         browser.get(web.base + f"/day/{today.isoformat()}")
         notes = browser.find_element(By.CSS_SELECTOR, "section.heart-notifications").text
         assert "High heart rate: 131 bpm (above 120)" in notes and "Irregular rhythm" in notes
