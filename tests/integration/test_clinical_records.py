@@ -226,3 +226,22 @@ def test_records_cli_text_and_json_agree_with_the_stored_records(hs, tmp_path):
     assert any(l.split() == ["Axis", "90°", "85°"] for l in lines), lines
     assert any(l.split() == ["Base", "curve", "8.4", "mm", "8.4", "mm"] for l in lines), lines
     assert "Contact lenses (Acuvue Oasys), issued 2024-02-20, expires 2025-02-20" in "\n".join(lines)
+
+
+def test_clinical_records_whose_files_are_absent_are_named(hs, tmp_path):
+    from records_fixture import GOLDEN
+    files = sorted((GOLDEN / "clinical-records").glob("*.json"))
+    gone = files[0].name
+    path = tmp_path / "export.zip"
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr("apple_health_export/export.xml", (GOLDEN / "clinical-export.xml").read_bytes())
+        for f in files[1:]:
+            z.writestr(f"apple_health_export/clinical-records/{f.name}", f.read_bytes())
+    out = hs.run("import", str(path), "--no-progress", check=False)
+    said = out.stdout + out.stderr
+    assert f"1 ClinicalRecord names a file the zip does not hold ('{gone}')" in said, said
+    assert len(stored(hs, "clinicalRecord")) == len(files) - 1, "the others are imported"
+    # With every file there, no such note.
+    hs.run("import", str(__import__("records_fixture").records_zip(tmp_path / "all.zip")), "--no-progress")
+    said = "".join((lambda o: o.stdout + o.stderr)(hs.run("import", str(tmp_path / "all.zip"), "--no-progress", check=False)))
+    assert "does not hold" not in said, said
