@@ -242,6 +242,6 @@ def test_clinical_records_whose_files_are_absent_are_named(hs, tmp_path):
     assert f"1 ClinicalRecord names a file the zip does not hold ('{gone}')" in said, said
     assert len(stored(hs, "clinicalRecord")) == len(files) - 1, "the others are imported"
     # With every file there, no such note.
-    hs.run("import", str(__import__("records_fixture").records_zip(tmp_path / "all.zip")), "--no-progress")
-    said = "".join((lambda o: o.stdout + o.stderr)(hs.run("import", str(tmp_path / "all.zip"), "--no-progress", check=False)))
-    assert "does not hold" not in said, said
+    from records_fixture import records_zip
+    out = hs.run("import", str(records_zip(tmp_path / "all.zip")), "--no-progress", check=False)
+    assert "does not hold" not in out.stdout + out.stderr, out.stdout + out.stderr
