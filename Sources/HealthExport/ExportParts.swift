@@ -19,6 +19,7 @@ enum ExportParts {
             report.ignored["side files (routes, ECGs, clinical records): the zip has no central directory", default: 0] += 1
             return
         }
+        noteAbsentClinicalRecords(members, links: links, report: &report)
         var looked = 0
         for var m in members where !m.isDirectory && m.localHeaderOffset != export.localHeaderOffset {
             looked += 1

@@ -3,7 +3,8 @@ import HealthJournal
 
 /// The page of what the person's providers sent to their phone (`/records`,
 /// `records.mustache`), from `HealthRecords`: conditions, allergies, the providers' medications
-/// and immunizations as lists, each left out when empty.
+/// and immunizations as lists, then hearing tests and vision prescriptions as tables
+/// (`RecordsPage+HearingVision`), each left out when empty.
 struct RecordsPage: Sendable {
     struct Row: Sendable {
         let name: String
@@ -17,17 +18,24 @@ struct RecordsPage: Sendable {
     }
 
     let lists: [List]
-    let hasLists: Bool
+    let audiograms: [AudiogramTable]
+    let prescriptions: [PrescriptionTable]
+    let hasAudiograms: Bool, hasPrescriptions: Bool
+    /// Anything to show (else the page says how records arrive).
+    let hasRecords: Bool
 
     init(_ r: HealthRecords) {
         lists = r.lists.filter { !$0.items.isEmpty }.map { l in
             List(title: l.title, id: l.id, rows: l.items.map { i in
                 // The record's own day (a date alone is that day, whatever the zone here).
-                let day = CivilDate(parsing: String(i.date.iso8601Local.prefix(10))).map(DayStrip.long) ?? String(i.date.iso8601Local.prefix(10))
-                return Row(name: i.name, detail: day + (i.status.map { ", " + $0 } ?? "") + " · " + i.provider)
+                Row(name: i.name, detail: Self.day(i.date) + (i.status.map { ", " + $0 } ?? "") + " · " + i.provider)
             })
         }
-        hasLists = !lists.isEmpty
+        audiograms = r.audiograms.map(AudiogramTable.init)
+        prescriptions = r.prescriptions.map(PrescriptionTable.init)
+        hasAudiograms = !audiograms.isEmpty
+        hasPrescriptions = !prescriptions.isEmpty
+        hasRecords = !lists.isEmpty || r.hasHearingOrVision
     }
 
     static func render(store: LentStore, query: Form, csrf: FormKeys) throws -> String {

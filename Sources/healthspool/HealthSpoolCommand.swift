@@ -29,7 +29,7 @@ struct HealthSpoolCommand: ParsableCommand {
             GatewayCommand.self, TypesCommand.self, FrequencyCommand.self, LockCommand.self, UnlockCommand.self,
             DeadLettersCommand.self, DeletionsCommand.self, PurgeCommand.self, NotifyTestCommand.self,
             MedCommand.self, RemindCommand.self, GoalCommand.self, NoteCommand.self, MeasureCommand.self, UICommand.self,
-            DayCommand.self, CalendarCommand.self, RebuildRollupsCommand.self, ReportCommand.self,
+            DayCommand.self, CalendarCommand.self, RebuildRollupsCommand.self, ReportCommand.self, RecordsCommand.self,
             SymptomCommand.self, LifestyleCommand.self, JournalCommand.self, ConfigCommand.self, IngestCommand.self, SecretsCommand.self,
         ]
     )

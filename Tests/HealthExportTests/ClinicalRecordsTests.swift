@@ -143,6 +143,19 @@ import Testing
         #expect(outcome.samples.contains { $0.type == "audiogram" })
         #expect(!outcome.samples.contains { $0.type == "clinicalRecord" })
     }
+
+    @Test func recordsWhoseFilesTheZipLacksAreNamedAndTheOthersRead() throws {
+        let names = try Self.resources().map(\.name)
+        let gone = Set(names.prefix(2))
+        let outcome = ParseOutcome.parse(try Self.archive(leaving: gone), name: "export.zip")
+        let problems = (outcome.report?.problems ?? []).map(\.message)
+        let note = try #require(problems.first { $0.contains("the zip does not hold") })
+        #expect(note.hasPrefix("2 ClinicalRecords name files"))
+        for name in gone { #expect(note.contains("'\(name)'")) }
+        #expect(Self.records(outcome).count == names.count - 2)
+        let whole = ParseOutcome.parse(try Self.archive(), name: "export.zip")
+        #expect(!(whole.report?.problems ?? []).contains { $0.message.contains("does not hold") })
+    }
 }
 
 /// The last component of a zip member's name.

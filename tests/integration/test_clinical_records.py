@@ -166,10 +166,82 @@ def test_the_records_page_and_the_days_events_at_both_sizes(web, browser, tmp_pa
         assert set(lists) == {"conditions", "allergies", "provider-medications", "immunizations"}
         assert "Essential hypertension" in lists["conditions"] and "Asthma" in lists["conditions"]
         assert "Lisinopril 10 mg tablet" in lists["provider-medications"]
+        [hearing] = browser.find_elements(By.CSS_SELECTOR, "#audiograms table.audiogram")
+        assert [[c.text for c in r.find_elements(By.CSS_SELECTOR, "th, td")] for r in hearing.find_elements(By.CSS_SELECTOR, "tbody tr")][:2] == \
+            [["250 Hz", "10 dB HL", "5 dB HL"], ["500 Hz", "15 dB HL", "10 dB HL"]]
+        tables = {t.find_element(By.TAG_NAME, "caption").text.split("\n")[0]: t
+                  for t in browser.find_elements(By.CSS_SELECTOR, "#vision-prescriptions table.prescription")}
+        assert set(tables) == {"Glasses", "Contact lenses (Acuvue Oasys)"}
+        glasses = tables["Glasses"]
+        assert [c.text for c in glasses.find_elements(By.CSS_SELECTOR, "tbody tr")[0].find_elements(By.CSS_SELECTOR, "th, td")] == \
+            ["Sphere", "-1.25 D", "-1.5 D"]
         shot(browser, f"records-{tag}")
+        browser.execute_script("document.getElementById('audiograms').scrollIntoView()")
+        shot(browser, f"records-tests-{tag}")
+        browser.execute_script("document.getElementById('vision-prescriptions').scrollIntoView()")
+        shot(browser, f"records-vision-{tag}")
         browser.get(web.base + f"/day/{today.isoformat()}")
         notes = browser.find_element(By.CSS_SELECTOR, "section.heart-notifications").text
         assert "High heart rate: 131 bpm (above 120)" in notes and "Irregular rhythm" in notes
         assert "Menstrual flow: Medium" in browser.find_element(By.CSS_SELECTOR, "section.cycle").text
         browser.execute_script("document.querySelector('section.heart-notifications').scrollIntoView()")
         shot(browser, f"day-events-{tag}")
+
+
+def test_records_cli_text_and_json_agree_with_the_stored_records(hs, tmp_path):
+    from records_fixture import records_zip
+    hs.env["TZ"] = "UTC"
+    assert hs.run("records").stdout.startswith("No health records stored."), "none: one plain line"
+    empty = json.loads(hs.run("records", "--json").stdout)
+    assert all(v == [] for v in empty.values()) and {"conditions", "audiograms", "visionPrescriptions"} <= set(empty)
+    hs.run("import", str(records_zip(tmp_path / "export.zip")), "--no-progress")
+    j = json.loads(hs.run("records", "--json").stdout)
+    text = hs.run("records").stdout
+    kinds = {"Condition": "conditions", "AllergyIntolerance": "allergies", "MedicationStatement": "provider-medications",
+             "MedicationRequest": "provider-medications", "MedicationOrder": "provider-medications", "Immunization": "immunizations"}
+    expected: dict[str, list[str]] = {k: [] for k in set(kinds.values())}
+    for r in reversed(stored(hs, "clinicalRecord")):    # newest first
+        if r["metadata"]["resourceType"] in kinds:
+            expected[kinds[r["metadata"]["resourceType"]]].append(r["metadata"].get("display") or r["metadata"]["resourceType"])
+    assert all(expected.values()), expected
+    titles = {"conditions": "Conditions", "allergies": "Allergies", "provider-medications": "Medications from your providers",
+              "immunizations": "Immunizations"}
+    blocks = {b.splitlines()[0]: b.splitlines()[1:] for b in text.strip().split("\n\n")}
+    for key, names in expected.items():
+        assert [i["name"] for i in j[key]] == names, key
+        assert [l.strip().rsplit(" (", 1)[0] for l in blocks[titles[key]]] == names, key
+    [audiogram] = stored(hs, "audiogram")
+    points = json.loads(audiogram["metadata"]["points"])
+    assert [(p["frequencyHz"], p["left"], p["right"]) for p in j["audiograms"][0]["points"]] == \
+        [(p["frequencyHz"], p["left"], p["right"]) for p in points]
+    hearing = blocks["Hearing tests"]
+    assert hearing[0].strip() == "2024-09-14 (Mimi Hearing), thresholds in dB HL:"
+    rows = [l.split() for l in hearing[2:]]
+    assert [(r[0], int(r[2]), int(r[3])) for r in rows] == [("250", 10, 5), ("500", 15, 10), ("1", 15, 10), ("2", 20, 15), ("4", 35, 25), ("8", 45, 40)]
+    vision = {json.dumps(json.loads(v["metadata"]["rightEye"]), sort_keys=True) for v in stored(hs, "visionPrescription")}
+    assert {json.dumps(p["rightEye"], sort_keys=True) for p in j["visionPrescriptions"]} == vision
+    assert sorted(p["kind"] for p in j["visionPrescriptions"]) == ["contacts", "glasses"]
+    lines = blocks["Vision prescriptions"]
+    assert any(l.split() == ["Sphere", "-1.25", "D", "-1.5", "D"] for l in lines), lines
+    assert any(l.split() == ["Axis", "90°", "85°"] for l in lines), lines
+    assert any(l.split() == ["Base", "curve", "8.4", "mm", "8.4", "mm"] for l in lines), lines
+    assert "Contact lenses (Acuvue Oasys), issued 2024-02-20, expires 2025-02-20" in "\n".join(lines)
+
+
+def test_clinical_records_whose_files_are_absent_are_named(hs, tmp_path):
+    from records_fixture import GOLDEN
+    files = sorted((GOLDEN / "clinical-records").glob("*.json"))
+    gone = files[0].name
+    path = tmp_path / "export.zip"
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr("apple_health_export/export.xml", (GOLDEN / "clinical-export.xml").read_bytes())
+        for f in files[1:]:
+            z.writestr(f"apple_health_export/clinical-records/{f.name}", f.read_bytes())
+    out = hs.run("import", str(path), "--no-progress", check=False)
+    said = out.stdout + out.stderr
+    assert f"1 ClinicalRecord names a file the zip does not hold ('{gone}')" in said, said
+    assert len(stored(hs, "clinicalRecord")) == len(files) - 1, "the others are imported"
+    # With every file there, no such note.
+    from records_fixture import records_zip
+    out = hs.run("import", str(records_zip(tmp_path / "all.zip")), "--no-progress", check=False)
+    assert "does not hold" not in out.stdout + out.stderr, out.stdout + out.stderr

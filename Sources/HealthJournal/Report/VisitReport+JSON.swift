@@ -61,12 +61,7 @@ extension VisitReport {
                      ("classificationCode", .string(e.classification.rawValue)), ("plainWords", .string(e.classification.plainWords)),
                      ("averageHeartRate", d(e.averageHeartRate)), ("symptoms", e.symptoms.map(JSONValue.string) ?? .null)])
         })))
-        members.append(("healthRecords", .object(healthRecords.lists.map { l in
-            (l.id, .array(l.items.map { i in
-                .object([("name", .string(i.name)), ("date", .string(i.date.iso8601Local)), ("status", i.status.map(JSONValue.string) ?? .null),
-                         ("provider", .string(i.provider)), ("resourceType", .string(i.resourceType))])
-            }))
-        })))
+        members.append(("healthRecords", .object(healthRecords.listsJSON)))
         members.append(("heartRateNotifications", .array(heartRateNotifications.map { n in
             .object([("start", .string(n.start.iso8601Local)), ("kind", .string(n.kind)), ("text", .string(n.sentence))])
         })))

@@ -20,7 +20,11 @@ public struct HealthRecords: Sendable {
     public var allergies: [Item] = []
     public var medications: [Item] = []
     public var immunizations: [Item] = []
+    /// Hearing tests and vision prescriptions (`HealthRecords+HearingVision`), not in `lists`.
+    public var audiograms: [Audiogram] = []
+    public var prescriptions: [Prescription] = []
 
+    /// No provider record (audiograms and prescriptions aside).
     public var isEmpty: Bool { conditions.isEmpty && allergies.isEmpty && medications.isEmpty && immunizations.isEmpty }
 
     /// The lists, each with its title, in the order they are shown (empty ones too).
@@ -44,6 +48,7 @@ public struct HealthRecords: Sendable {
             default: break
             }
         }
+        try r.readHearingAndVision(store)
         return r
     }
 
