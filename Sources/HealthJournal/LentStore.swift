@@ -20,16 +20,18 @@ public struct LentStore {
     /// The day view's and calendar's use case (`HealthDays`), in `zone`.
     public func days(zone: ZoneRules) -> HealthDays { HealthDays(store: store, zone: zone, configuration: configuration) }
 
-    /// The symptom journal's use cases on this connection; what they put in line is announced to
-    /// the daemon through its control socket.
-    public func journal() -> JournalUseCases {
-        JournalUseCases.on(store, settings: configuration.settings, controlSocket: configuration.controlSocket)
-    }
-
-    /// The health journal (medications, doses, reminders, goals, notes, manual measurements) on
-    /// this connection, in the machine's zone (`TZ`, else `/etc/localtime`).
+    /// The journal on this connection, in the machine's zone (`TZ`, else `/etc/localtime`), for
+    /// what a page reads (its writes go through `run`).
     public func records() throws -> HealthJournal {
         HealthJournal(store: store, zone: try ZoneInfo.current(environment: configuration.environment), configuration: configuration)
+    }
+
+    /// The journal for the symptom and lifestyle pages, which need no zone read from the tz
+    /// database (UTC when the machine's cannot be read); what it puts in line is announced
+    /// to the daemon through its control socket.
+    public func journal() -> HealthJournal {
+        HealthJournal(store: store, zone: Configuration.readZone(configuration.environment), configuration: configuration)
+            .announcing(to: configuration.controlSocket)
     }
 
     /// A journal command (`JournalRunner.run(configuration:now:_:)`) on this connection: its

@@ -144,7 +144,7 @@ public actor JournalScheduler {
     /// Computes, stores and queues the scores of ended days (those already stored are kept).
     private func score(_ days: [CivilDate], with journal: HealthJournal) {
         let socket = configuration.controlSocket
-        let scoring = JournalUseCases(store: journal.store, settings: configuration.settings, zone: journal.zone, clock: now)
+        let scoring = HealthJournal(store: journal.store, zone: journal.zone, configuration: configuration, clock: now)
         scoring.onQueued = { ControlClient.observe($0, socket: socket) }
         for day in days {
             do {
