@@ -77,12 +77,10 @@ public final class JournalRunner {
     }
 
     /// `run(configuration:now:_:)` on `store`, a connection already open (one a `StorePool` lends).
+    /// What it puts in line goes to `announce`.
     package static func run<T>(on store: SampleStore, configuration: Configuration, now: Timestamp,
-                       _ body: (JournalRunner) throws -> T) throws -> T {
-        let socket = configuration.controlSocket
-        return try refusing {
-            try body(JournalRunner(store: store, configuration: configuration, now: now, announce: { ControlClient.observe($0, socket: socket) }))
-        }
+                               announce: @escaping ([String]) -> Void, _ body: (JournalRunner) throws -> T) throws -> T {
+        try refusing { try body(JournalRunner(store: store, configuration: configuration, now: now, announce: announce)) }
     }
 
     /// `body`, its journal refusals (and a store that stayed busy) as a `Refusal`.
