@@ -30,7 +30,7 @@ FORBIDDEN = {
     "HealthSpoolIngest": {"HealthSpoolDaemon", "HealthJournal", "HealthSpoolWeb"},
 }
 # The daemon's journal wiring: the reminders' service, which calls the journal module.
-JOURNAL_WIRING = {"JournalScheduler", "JournalService"}
+JOURNAL_WIRING = {"JournalScheduler", "JournalService", "JournalWritesService"}
 DECLARATION = re.compile(r"^\s*(?:@\w+\s+)*(?:(?:public|package|internal|fileprivate|private|final|indirect)\s+)*"
                          r"(?:struct|enum|class|actor|protocol|typealias)\s+([A-Za-z_][A-Za-z0-9_]*)")
 

@@ -17,11 +17,14 @@ extension HealthJournal {
     }
 }
 
-extension JournalUseCases {
+extension HealthJournal {
     /// Opens `context`'s store (created when needed; a write waits for the daemon's write lock
-    /// as long as a person would) and the journal's use cases on it (`on(_:settings:controlSocket:)`).
-    public static func open(context: Configuration) throws -> JournalUseCases {
-        on(try SampleStore.connect(to: context, busyTimeout: SampleStore.interactiveBusyTimeout),
-           settings: context.settings, controlSocket: context.controlSocket)
+    /// as long as a person would) and the journal on it in the machine's zone (UTC when it
+    /// cannot be read); what it puts in line is announced to a running daemon through its
+    /// control socket (`announcing(to:)`).
+    public static func open(context: Configuration) throws -> HealthJournal {
+        HealthJournal(store: try SampleStore.connect(to: context, busyTimeout: SampleStore.interactiveBusyTimeout),
+                      zone: Configuration.readZone(context.environment), configuration: context)
+            .announcing(to: context.controlSocket)
     }
 }

@@ -11,10 +11,19 @@ import HealthSpoolStore
 public struct LentStore {
     package let store: SampleStore
     package let configuration: Configuration
+    /// Where what the journal puts in line is announced: the daemon's sync coordinator when it
+    /// runs in this process (the pool's `JournalWrites`), else its control socket.
+    let announce: @Sendable ([String]) -> Void
 
-    package init(store: SampleStore, configuration: Configuration) {
+    package init(store: SampleStore, configuration: Configuration, journalWrites: JournalWrites? = nil) {
         self.store = store
         self.configuration = configuration
+        if let journalWrites {
+            announce = { journalWrites.announce($0) }
+        } else {
+            let socket = configuration.controlSocket
+            announce = { ControlClient.observe($0, socket: socket) }
+        }
     }
 
     /// The providers' records, as lists (`HealthRecords`).
@@ -23,33 +32,36 @@ public struct LentStore {
     /// The day view's and calendar's use case (`HealthDays`), in `zone`.
     public func days(zone: ZoneRules) -> HealthDays { HealthDays(store: store, zone: zone, configuration: configuration) }
 
-    /// The symptom journal's use cases on this connection; what they put in line is announced to
-    /// the daemon through its control socket.
-    public func journal() -> JournalUseCases {
-        JournalUseCases.on(store, settings: configuration.settings, controlSocket: configuration.controlSocket)
-    }
-
-    /// The health journal (medications, doses, reminders, goals, notes, manual measurements) on
-    /// this connection, in the machine's zone (`TZ`, else `/etc/localtime`).
+    /// The journal on this connection, in the machine's zone (`TZ`, else `/etc/localtime`), for
+    /// what a page reads (its writes go through `run`).
     public func records() throws -> HealthJournal {
         HealthJournal(store: store, zone: try ZoneInfo.current(environment: configuration.environment), configuration: configuration)
+    }
+
+    /// The journal for the symptom and lifestyle pages, which need no zone read from the tz
+    /// database (UTC when the machine's cannot be read); what it puts in line is announced
+    /// to the daemon (`announce`).
+    public func journal() -> HealthJournal {
+        let journal = HealthJournal(store: store, zone: Configuration.readZone(configuration.environment), configuration: configuration)
+        journal.onQueued = announce
+        return journal
     }
 
     /// A journal command (`JournalRunner.run(configuration:now:_:)`) on this connection: its
     /// refusals in one line, what it puts in line announced to the daemon.
     public func run<T>(now: Timestamp = RealTimeClock.now(), _ body: (JournalRunner) throws -> T) throws -> T {
-        try JournalRunner.run(on: store, configuration: configuration, now: now, body)
+        try JournalRunner.run(on: store, configuration: configuration, now: now, announce: announce, body)
     }
 
     /// Carries out `undo` (`JournalUndo.apply(configuration:now:)`) on this connection.
     public func apply(_ undo: JournalUndo, now: Timestamp = RealTimeClock.now()) throws -> String {
-        try undo.apply(on: store, configuration: configuration, now: now)
+        try undo.apply(on: store, configuration: configuration, now: now, announce: announce)
     }
 }
 
 extension StoreLease {
     /// `store(_:)` with what the borrower makes of it (`LentStore`).
     public func uses(_ configuration: Configuration) throws -> LentStore {
-        LentStore(store: try store(configuration), configuration: configuration)
+        LentStore(store: try store(configuration), configuration: configuration, journalWrites: journalWrites)
     }
 }

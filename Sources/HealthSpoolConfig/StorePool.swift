@@ -16,13 +16,17 @@ public final class StorePool: Sendable {
         case read, write
     }
 
+    /// Where the journal's writes made on these connections are announced (the daemon's
+    /// coordinator reads it); nil when no daemon runs in this process (they go to its socket).
+    public let journalWrites: JournalWrites?
     private let writer: StoreLane
     private let readers: [StoreLane]
     private let free: Mutex<(readers: [Int], waiting: [CheckedContinuation<Int, Never>])>
 
     /// A pool of one writer and `readers` readers; nothing is opened yet. Fails only when the
     /// system refuses a thread.
-    public init(readers: Int = 2) throws(ThreadExecutorError) {
+    public init(readers: Int = 2, journalWrites: JournalWrites? = nil) throws(ThreadExecutorError) {
+        self.journalWrites = journalWrites
         writer = try StoreLane(name: "store writer")
         var lanes: [StoreLane] = []
         for index in 0..<max(1, readers) { lanes.append(try StoreLane(name: "store reader \(index)")) }
@@ -36,11 +40,11 @@ public final class StorePool: Sendable {
     public func run<T: Sendable>(_ use: Use, _ body: @escaping @Sendable (borrowing StoreLease) throws -> T) async throws -> T {
         switch use {
         case .write:
-            return try await writer.run(body)
+            return try await writer.run(journalWrites, body)
         case .read:
             let index = await takeReader()
             defer { giveBack(index) }
-            return try await readers[index].run(body)
+            return try await readers[index].run(journalWrites, body)
         }
     }
 
@@ -76,6 +80,8 @@ public final class StorePool: Sendable {
 /// A connection lent to the work a `StorePool` runs: valid only inside that work, on its thread.
 public struct StoreLease: ~Copyable {
     fileprivate let connect: (Configuration) throws -> SampleStore
+    /// The pool's `journalWrites`.
+    public let journalWrites: JournalWrites?
 
     /// The connection to `configuration`'s store, opened at its first use (or when a reload moved
     /// the store), its day rollups drawn in `configuration`'s zone and source priority.
@@ -93,9 +99,9 @@ private actor StoreLane {
         thread = try ThreadExecutor(name: name)
     }
 
-    /// Runs `body` on the thread with a lease of this lane's connection.
-    func run<T: Sendable>(_ body: @Sendable (borrowing StoreLease) throws -> T) throws -> T {
-        try body(StoreLease { try self.connection($0) })
+    /// Runs `body` on the thread with a lease of this lane's connection (and the pool's `journalWrites`).
+    func run<T: Sendable>(_ journalWrites: JournalWrites?, _ body: @Sendable (borrowing StoreLease) throws -> T) throws -> T {
+        try body(StoreLease(connect: { try self.connection($0) }, journalWrites: journalWrites))
     }
 
     private func connection(_ configuration: Configuration) throws -> SampleStore {

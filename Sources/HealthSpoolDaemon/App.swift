@@ -25,7 +25,8 @@ public final class App: Sendable {
     public let clock: any ServiceClock
     /// Makes each sender's connection to the gateway.
     public let transport: SyncWorker.TransportFactory
-    /// The store connections short work borrows (nothing is opened before the first borrower).
+    /// The store connections short work borrows (nothing is opened before the first borrower);
+    /// the journal's writes made on them reach the sync coordinator through its `journalWrites`.
     public let stores: StorePool
     /// The counters for Prometheus (`/metrics`, `metrics.textfile`).
     public let metrics: DaemonMetrics
@@ -38,7 +39,7 @@ public final class App: Sendable {
         self.logger = logger
         self.clock = clock
         self.transport = transport
-        stores = try StorePool()
+        stores = try StorePool(journalWrites: JournalWrites())
         metrics = DaemonMetrics(storePath: configuration.storePath, started: clock.now())
     }
 }

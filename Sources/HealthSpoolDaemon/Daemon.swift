@@ -30,6 +30,8 @@ public final class Daemon: Sendable {
     let notifier = SystemdNotifier()
     let clock: any ServiceClock
     let sync: SyncCoordinator
+    /// The journal's writes made in this process (`App.stores`), for the sync coordinator.
+    let journalWrites: JournalWrites
     let intake: SpoolIntake
     let status: StatusBoard
     /// What the watchers saw (the spool, state and config directories, the secret files'
@@ -135,6 +137,7 @@ public final class Daemon: Sendable {
         self.clock = clock
         self.metrics = metrics
         stopBudget = StopBudget(seconds: Self.stopGraceSeconds, clock: clock)
+        journalWrites = app.stores.journalWrites ?? JournalWrites()
         sync = SyncCoordinator(configuration: configuration, logger: logger, executor: executor, clock: clock, metrics: metrics, transport: app.transport)
         intake = SpoolIntake(configuration: configuration, logger: logger, executor: executor, clock: clock, metrics: metrics)
         status = StatusBoard(configuration: configuration, logger: logger, notifier: notifier, executor: executor, clock: clock, sync: sync, intake: intake,

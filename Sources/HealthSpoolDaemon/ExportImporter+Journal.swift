@@ -1,4 +1,6 @@
 import HealthJournal
+import HealthSpoolConfig
+import HealthSpoolLinux
 import HealthSpoolCore
 import HealthSpoolStore
 
@@ -9,7 +11,7 @@ extension ExportImporter {
     /// like the import's types. Only runs when the import stored symptoms.
     func absorbSymptoms(into summary: inout ImportSummary, settings: Settings) {
         guard summary.result.gained.keys.contains(where: { DataType.lookup($0)?.category == .symptoms }) else { return }
-        let journal = JournalUseCases(store: store, settings: settings, clock: clock)
+        let journal = HealthJournal(store: store, zone: Configuration.readZone(ProcessEnvironment.current), settings: settings, clock: clock)
         var queued: [String] = []
         journal.onQueued = { queued += $0 }
         do {

@@ -16,9 +16,9 @@ import Logging
 ///
 /// An actor on a thread of its own (`ThreadExecutor`), shared with its `ReminderDelivery`: its
 /// store work (SQLite, blocking) runs there, never on the cooperative pool, and its sleeps end
-/// there, so a reminder rings at its minute while the pool is full of blocking work. Scores put
-/// in line for the gateway are announced to the daemon through its control socket, as the CLI
-/// does.
+/// there, so a reminder rings at its minute while the pool is full of blocking work. Scores and doses put
+/// in line for the gateway are told to `announce`: the daemon's sync coordinator (`JournalWrites`)
+/// in the daemon, the control socket otherwise.
 public actor JournalScheduler {
     let configuration: Configuration
     let logger: Logger
@@ -26,6 +26,8 @@ public actor JournalScheduler {
     let now: @Sendable () -> Timestamp
     let recheck: Duration
     let delivery: ReminderDelivery
+    /// Told the types its writes put in line (the scores, a dose taken from a reminder).
+    let announce: @Sendable ([String]) -> Void
     private nonisolated let executor: ThreadExecutor
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     private var journal: HealthJournal?
@@ -39,8 +41,11 @@ public actor JournalScheduler {
 
     /// A scheduler running on `executor`, sleeping on `timer` (the executor itself when nil).
     public init(configuration: Configuration, logger: Logger, executor: ThreadExecutor, timer: (any WakeTimer)? = nil,
-                recheck: Duration = .seconds(15), now: @escaping @Sendable () -> Timestamp = RealTimeClock.now) {
+                recheck: Duration = .seconds(15), now: @escaping @Sendable () -> Timestamp = RealTimeClock.now,
+                announce: (@Sendable ([String]) -> Void)? = nil) {
         self.configuration = configuration
+        let socket = configuration.controlSocket
+        self.announce = announce ?? { ControlClient.observe($0, socket: socket) }
         self.logger = logger
         self.executor = executor
         self.timer = timer ?? executor
@@ -137,15 +142,15 @@ public actor JournalScheduler {
                           metadata: ["event": "journal", "zone": "\(current.name)"])
         }
         let opened = HealthJournal(store: try SampleStore.connect(to: configuration), zone: current, configuration: configuration)
+        opened.onQueued = announce
         (journal, zone) = (opened, current)
         return opened
     }
 
     /// Computes, stores and queues the scores of ended days (those already stored are kept).
     private func score(_ days: [CivilDate], with journal: HealthJournal) {
-        let socket = configuration.controlSocket
-        let scoring = JournalUseCases(store: journal.store, settings: configuration.settings, zone: journal.zone, clock: now)
-        scoring.onQueued = { ControlClient.observe($0, socket: socket) }
+        let scoring = HealthJournal(store: journal.store, zone: journal.zone, configuration: configuration, clock: now)
+        scoring.onQueued = announce
         for day in days {
             do {
                 let scores = try scoring.scores(for: day)

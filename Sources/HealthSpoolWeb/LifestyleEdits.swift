@@ -4,10 +4,10 @@ import HealthSpoolCore
 import HealthSpoolDaemon
 import Hummingbird
 
-/// Changing and deleting a lifestyle entry in the browser (`JournalUseCases.editLifestyle`,
+/// Changing and deleting a lifestyle entry in the browser (`HealthJournal.editLifestyle`,
 /// `deleteLifestyle`, the same as `healthspool lifestyle edit` and `delete`), each with Undo.
 /// The page (`/lifestyle/ID/edit`, `lifestyle-edit.mustache`) shows the entry as
-/// `JournalUseCases.lifestyleEntry` reads it.
+/// `HealthJournal.lifestyleEntry` reads it.
 struct LifestyleEdits: Sendable {
     /// A choice of a list.
     struct Choice: Sendable {

@@ -7,7 +7,7 @@ import Hummingbird
 /// Lifestyle factors (requirements 10–12) in the browser: a form to log one — what (exercise,
 /// water, coffee, … or the person's own), how much (an amount with its unit, or a level) and
 /// the part of the day — and the last week's entries shown back. The same use case as
-/// `healthspool lifestyle log` (`JournalUseCases.logLifestyle`). The page (`/lifestyle`,
+/// `healthspool lifestyle log` (`HealthJournal.logLifestyle`). The page (`/lifestyle`,
 /// `lifestyle.mustache`) is made from `LifestyleView` and what was typed.
 struct LifestylePage: Sendable {
     /// A choice of a radio group or a list.
@@ -109,7 +109,7 @@ struct LifestylePage: Sendable {
         try render(store.journal(), query: query, csrf: csrf, typed: Typed())
     }
 
-    static func render(_ journal: JournalUseCases, query: Form, csrf: FormKeys, typed: Typed) throws -> String {
+    static func render(_ journal: HealthJournal, query: Form, csrf: FormKeys, typed: Typed) throws -> String {
         let page = LifestylePage(try journal.lifestyleView(days: listDays), typed: typed)
         return WebTemplates.render(PageFrame(title: "Lifestyle", path: "/lifestyle", keys: csrf, notice: Notice(query, back: "/lifestyle"), page: page),
                                    "lifestyle")

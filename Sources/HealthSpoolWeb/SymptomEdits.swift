@@ -5,7 +5,7 @@ import HealthSpoolDaemon
 import Hummingbird
 
 /// Changing and deleting a symptom entry in the browser, through the CLI's use cases
-/// (`JournalUseCases.editSymptom`, `deleteSymptom`): how bad it was, when, the part of the day,
+/// (`HealthJournal.editSymptom`, `deleteSymptom`): how bad it was, when, the part of the day,
 /// the group, what helped or made it worse, the note. Each lands back with an Undo.
 enum SymptomEdits {
     /// The page that changes one entry (`symptom-edit.mustache`).

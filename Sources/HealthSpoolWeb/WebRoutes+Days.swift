@@ -36,7 +36,7 @@ extension WebRoutes {
         router.get("/import/status") { request, _ in
             let name = Form(request.uri.query ?? "")["file"] ?? ""
             let current = configuration
-            let json = try await store.lease(.read) { lease in
+            let json = try await store.run(.read) { lease in
                 try ImportUpload.status(of: ImportUpload.storedName(name), context: current.value) { try lease.uses($0) }
             }
             return Page.respond(.ok, json.text, type: "application/json")

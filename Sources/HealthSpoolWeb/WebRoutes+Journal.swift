@@ -18,7 +18,7 @@ extension WebRoutes {
             let current = configuration
             let session = context.session?.id ?? ""
             let (undos, notices) = (self.undos, self.notices)
-            return try await store.lease(.write) { lease in
+            return try await store.run(.write) { lease in
                 let ctx = current.value
                 return try NotePages.addWithAudio(ctx, store: try lease.uses(ctx), query: query, contentType: type, audio: bytes, offer: { undo in
                     session.isEmpty ? nil : undos.offer(undo, session: session, back: "/notes", now: DaemonClock.now().millis)
@@ -28,7 +28,7 @@ extension WebRoutes {
         router.get("/notes/:id/audio") { _, c in
             let id = c.parameters.get("id") ?? ""
             let current = configuration
-            return try await store.lease(.read) { lease in try NotePages.audio(store: try lease.uses(current.value), id: id) }
+            return try await store.run(.read) { lease in try NotePages.audio(store: try lease.uses(current.value), id: id) }
         }
     }
 }

@@ -33,7 +33,7 @@ extension WebRoutes {
         router.post("/sync") { _, _ in
             let current = configuration
             let sync = self.sync
-            _ = try await store.lease(.read) { lease in
+            _ = try await store.run(.read) { lease in
                 let ctx = current.value
                 let uses = try lease.uses(ctx)
                 return sync.start(context: ctx) { (try? uses.queuedCounts()) ?? [:] }

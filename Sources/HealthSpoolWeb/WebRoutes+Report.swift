@@ -12,7 +12,7 @@ extension WebRoutes {
         router.get("/report/fhir") { r, c in
             let query = pageQuery(r, c)
             let current = configuration
-            let file = try await store.lease(.read) { lease in
+            let file = try await store.run(.read) { lease in
                 let ctx = current.value
                 return try ReportPage.fhirFile(ctx, store: try lease.uses(ctx), query: query)
             }

@@ -22,14 +22,17 @@ struct WebRoutes: Sendable {
     /// `stores`: the app's store connections (nil: a pool of its own).
     init(configuration: CurrentConfiguration, address: String, port: Int, secret: [UInt8], usedLinksFile: String? = nil,
          stores: StorePool? = nil) throws {
-        store = try StoreQueue(pool: stores)
+        store = try stores ?? StorePool()
         self.configuration = configuration
         self.address = address
         self.port = port
         self.secret = secret
         sessions = WebSessions(usedLinksFile: usedLinksFile)
     }
-    let store: StoreQueue
+    /// The store connections a request borrows (at most one per request), each on a thread of
+    /// its own, never the cooperative pool: pages read on a reader's, form posts are carried out
+    /// on the writer's, one at a time.
+    let store: StorePool
     let sync = SyncRun()
     /// The one-time tokens of the sessions' forms.
     let formTokens = FormTokens()
@@ -72,7 +75,7 @@ struct WebRoutes: Sendable {
         let query = pageQuery(request, context)
         let csrf = keys(context)
         let current = configuration
-        let html = try await store.run { try render(current.value, query, csrf) }
+        let html = try await store.run(.read) { _ in try render(current.value, query, csrf) }
         return Page.respond(.ok, html)
     }
 
@@ -83,7 +86,7 @@ struct WebRoutes: Sendable {
         let query = pageQuery(request, context)
         let csrf = keys(context)
         let current = configuration
-        let html = try await store.lease(.read) { lease in
+        let html = try await store.run(.read) { lease in
             let ctx = current.value
             return try render(ctx, try lease.uses(ctx), query, csrf)
         }
@@ -123,7 +126,7 @@ struct WebRoutes: Sendable {
                 _ perform: @escaping @Sendable (Configuration, Form, FormKeys) throws -> Response) async throws -> Response {
         let current = configuration
         return try await once(request, context) { form, keys in
-            try await store.run(.write) {
+            try await store.run(.write) { _ in
                 defer { try? current.reread() }
                 return try perform(current.value, form, keys)
             }
@@ -136,7 +139,7 @@ struct WebRoutes: Sendable {
                 borrowing perform: @escaping @Sendable (Configuration, LentStore, Form, FormKeys) throws -> Response) async throws -> Response {
         let current = configuration
         return try await once(request, context) { form, keys in
-            try await store.lease(.write) { lease in
+            try await store.run(.write) { lease in
                 let ctx = current.value
                 return try perform(ctx, try lease.uses(ctx), form, keys)
             }

@@ -9,7 +9,7 @@ import Glibc
 
 /// Issue 40, item 1: "this morning" chosen at 18:07 is stored in the morning (08:30), read back
 /// from the store as the part the person chose, and counted as morning; from the command line's
-/// use case and the browser's alike (both log through `JournalUseCases.logSymptom`).
+/// use case and the browser's alike (both log through `HealthJournal.logSymptom`).
 @Suite struct JournalPartMeantTests {
     let store: SampleStore
     let zone = ZoneRules.fixed(name: "UTC+1", offset: 3600)
@@ -23,9 +23,9 @@ import Glibc
         clock.millis.withLock { $0 = LocalDay.timestamp(day, hour: 18, minute: 7, in: zone).millis }
     }
 
-    func journal() -> JournalUseCases {
+    func journal() -> HealthJournal {
         let clock = self.clock
-        return JournalUseCases(store: store, settings: Settings(), zone: zone, clock: { Timestamp(millis: clock.millis.withLock { $0 }) })
+        return HealthJournal(store: store, zone: zone, settings: Settings(), clock: { Timestamp(millis: clock.millis.withLock { $0 }) })
     }
 
     func clockText(_ t: Timestamp) -> String { String(t.iso8601Local.dropFirst(11).prefix(5)) }

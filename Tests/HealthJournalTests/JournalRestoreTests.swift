@@ -21,9 +21,9 @@ import Glibc
         store = try SampleStore(path: dir + "/test.db")
     }
 
-    func journal() -> JournalUseCases {
+    func journal() -> HealthJournal {
         let now = LocalDay.timestamp(day, hour: 21, minute: 0, in: zone)
-        return JournalUseCases(store: store, settings: Settings(), zone: zone, clock: { now })
+        return HealthJournal(store: store, zone: zone, settings: Settings(), clock: { now })
     }
 
     func at(_ h: Int) -> Timestamp { LocalDay.timestamp(day, hour: h, minute: 0, in: zone) }

@@ -88,7 +88,7 @@ import Glibc
                 // The runner's own store waits 30 s; a second connection with a short wait fails
                 // the same way, sooner.
                 let quick = try SampleStore.connect(to: context, busyTimeout: .milliseconds(100))
-                _ = try JournalUseCases(store: quick, settings: context.settings).logSymptom(SymptomLog(symptom: "headache", severity: .mild))
+                _ = try HealthJournal(store: quick, zone: .utc, settings: context.settings).logSymptom(SymptomLog(symptom: "headache", severity: .mild))
             }
         } catch let r as JournalRunner.Refusal { refusal = r.description }
         #expect(refusal == StoreBusy.notSaved)

@@ -24,9 +24,9 @@ import Glibc
 
     func setClock(_ millis: Int64) { clock.millis.withLock { $0 = millis } }
 
-    func journal(_ settings: Settings = Settings()) -> JournalUseCases {
+    func journal(_ settings: Settings = Settings()) -> HealthJournal {
         let clock = self.clock
-        return JournalUseCases(store: store, settings: settings, zone: zone, clock: { Timestamp(millis: clock.millis.withLock { $0 }) })
+        return HealthJournal(store: store, zone: zone, settings: settings, clock: { Timestamp(millis: clock.millis.withLock { $0 }) })
     }
 
     func at(_ h: Int) -> Timestamp { LocalDay.timestamp(day, hour: h, minute: 0, in: zone) }

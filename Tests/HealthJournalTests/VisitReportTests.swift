@@ -148,7 +148,7 @@ import Testing
             for i in 0..<30 { _ = try j.measure(.heartRate(Double(100 + i)), at: Self.t("2026-03-04 08:00").adding(millis: Int64(i) * 60_000), now: Self.now) }
             // A night 23:00–06:30 asleep inside 22:30–07:00 in bed: it ends on 03-03.
             let watch = SampleSource(name: "Watch")
-            _ = try r.store.insert([
+            _ = try r.entries.store.insert([
                 Sample(type: "sleepAnalysis", value: 0, unit: "min", start: Self.t("2026-03-02 23:00"), end: Self.t("2026-03-03 06:30"),
                        source: watch, metadata: ["sleepStage": "asleepCore"]),
                 Sample(type: "sleepAnalysis", value: 0, unit: "min", start: Self.t("2026-03-02 22:30"), end: Self.t("2026-03-03 07:00"),

@@ -72,7 +72,7 @@ final class WebFixture: Sendable {
     }
 
     /// The symptom journal of this home, to put entries in the store the pages read.
-    func journal() throws -> JournalUseCases { try JournalUseCases.open(context: try Configuration(environment: environment)) }
+    func journal() throws -> HealthJournal { try HealthJournal.open(context: try Configuration(environment: environment)) }
 }
 
 extension TestResponse {

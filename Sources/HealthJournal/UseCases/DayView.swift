@@ -58,7 +58,7 @@ extension HealthDays {
     public func view(_ date: CivilDate, now: Timestamp) throws -> DayView {
         let today = try self.date(nil, now: now)
         let summary = try day(date)
-        let entries = JournalUseCases(store: store, settings: journal.settings, clock: { now })
+        let entries = journal.asOf(now)
         let calendar = try month(year: date.year, month: date.month, now: now)
         let scores = try entries.symptomScores(from: calendar.first!.date, to: calendar.last!.date)
         var positions: DayView.Positions?

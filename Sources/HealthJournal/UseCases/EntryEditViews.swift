@@ -14,7 +14,7 @@ public struct MeasurementEditView: Sendable {
     public var glucoseUnit: GlucoseUnit
 }
 
-extension JournalUseCases {
+extension HealthJournal {
     /// The symptom entry whose id starts with `idPrefix`, to change, with the suggestions.
     public func symptomEditView(_ idPrefix: String) throws -> SymptomEditView {
         SymptomEditView(entry: try? symptomEntry(idPrefix), choices: try logChoices())

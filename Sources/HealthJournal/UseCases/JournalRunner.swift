@@ -19,12 +19,11 @@ public final class JournalRunner {
     public let configuration: Configuration
     /// The time the command runs at.
     public let now: Timestamp
-    let store: SampleStore
-    let announce: ([String]) -> Void
-    private var opened: HealthJournal?
-
-    /// Symptoms, lifestyle factors, days and scores.
-    public let entries: JournalUseCases
+    /// The journal on the command's store: its symptom and lifestyle use cases (which need
+    /// no zone read from the tz database: UTC when the machine's cannot be read) at `now`.
+    public let entries: HealthJournal
+    /// Why the machine's zone could not be read, when it could not.
+    private let zoneError: ZoneRulesError?
 
     convenience init(configuration: Configuration, now: Timestamp, announce: @escaping ([String]) -> Void) throws {
         self.init(store: try SampleStore.connect(to: configuration, busyTimeout: SampleStore.interactiveBusyTimeout),
@@ -35,21 +34,24 @@ public final class JournalRunner {
     init(store: SampleStore, configuration: Configuration, now: Timestamp, announce: @escaping ([String]) -> Void) {
         self.configuration = configuration
         self.now = now
-        self.announce = announce
-        self.store = store
-        entries = JournalUseCases(store: store, settings: configuration.settings, clock: { now })
+        let zone: ZoneRules
+        do {
+            zone = try ZoneInfo.current(environment: configuration.environment)
+            zoneError = nil
+        } catch {
+            zone = .utc
+            zoneError = error as? ZoneRulesError ?? ZoneRulesError("\(error)")
+        }
+        entries = HealthJournal(store: store, zone: zone, configuration: configuration, clock: { now })
         entries.onQueued = announce
     }
 
-    /// Medications, doses, reminders, goals, notes and manual measurements, in the machine's
-    /// zone (`TZ`, else `/etc/localtime`), on the same store. Read at first use: a zone that
-    /// cannot be read refuses only the commands that need it.
+    /// The same journal, for the commands that need the machine's zone (medications, doses,
+    /// reminders, goals, notes, manual measurements): a zone that cannot be read refuses only
+    /// these.
     public func records() throws -> HealthJournal {
-        if let opened { return opened }
-        let journal = HealthJournal(store: store, zone: try ZoneInfo.current(environment: configuration.environment), configuration: configuration)
-        journal.onQueued = announce
-        opened = journal
-        return journal
+        if let zoneError { throw zoneError }
+        return entries
     }
 
     /// The day views and the month calendar, on the same store and zone as `records()`.
@@ -75,12 +77,10 @@ public final class JournalRunner {
     }
 
     /// `run(configuration:now:_:)` on `store`, a connection already open (one a `StorePool` lends).
+    /// What it puts in line goes to `announce`.
     package static func run<T>(on store: SampleStore, configuration: Configuration, now: Timestamp,
-                       _ body: (JournalRunner) throws -> T) throws -> T {
-        let socket = configuration.controlSocket
-        return try refusing {
-            try body(JournalRunner(store: store, configuration: configuration, now: now, announce: { ControlClient.observe($0, socket: socket) }))
-        }
+                               announce: @escaping ([String]) -> Void, _ body: (JournalRunner) throws -> T) throws -> T {
+        try refusing { try body(JournalRunner(store: store, configuration: configuration, now: now, announce: announce)) }
     }
 
     /// `body`, its journal refusals (and a store that stayed busy) as a `Refusal`.

@@ -13,7 +13,7 @@ extension HealthJournal {
     /// Today's journal as of `now`.
     public func todayView(now: Timestamp) throws -> JournalTodayView {
         let today = try day(nil, now: now)
-        let entries = JournalUseCases(store: store, settings: settings, clock: { now })
+        let entries = asOf(now)
         return JournalTodayView(day: try entries.day(today), goals: try goals(on: today, now: now).filter(\.applies),
                                 style: style)
     }

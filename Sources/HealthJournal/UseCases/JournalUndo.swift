@@ -53,8 +53,10 @@ public enum JournalUndo: Sendable {
     }
 
     /// `apply(configuration:now:)` on `store`, a connection already open (one a `StorePool` lends).
-    package func apply(on store: SampleStore, configuration: Configuration, now: Timestamp) throws -> String {
-        try JournalRunner.run(on: store, configuration: configuration, now: now) { r in try apply(r) }
+    /// What it puts in line goes to `announce`.
+    package func apply(on store: SampleStore, configuration: Configuration, now: Timestamp,
+                       announce: @escaping ([String]) -> Void) throws -> String {
+        try JournalRunner.run(on: store, configuration: configuration, now: now, announce: announce) { r in try apply(r) }
     }
 
     private func apply(_ r: JournalRunner) throws -> String {

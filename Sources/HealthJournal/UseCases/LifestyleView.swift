@@ -9,7 +9,7 @@ public struct LifestyleView: Sendable {
     public var days: [(back: Int, day: CivilDate, entries: [LifestyleEntry])]
 }
 
-extension JournalUseCases {
+extension HealthJournal {
     /// The factors, and the entries (deleted ones left out) of the `days` days up to today.
     public func lifestyleView(days: Int) throws -> LifestyleView {
         let today = today

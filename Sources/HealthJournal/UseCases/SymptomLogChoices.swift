@@ -8,7 +8,7 @@ public struct SymptomLogChoices: Sendable {
     public var aggravating: [String]
 }
 
-extension JournalUseCases {
+extension HealthJournal {
     /// The suggestions for the details of a new symptom entry.
     public func logChoices() throws -> SymptomLogChoices {
         let factors = try factorLists()

@@ -1,6 +1,6 @@
 import HealthSpoolCore
 
-extension JournalUseCases {
+extension HealthJournal {
     /// Symptoms offered when nothing is logged yet and the journal has no categories.
     public static let commonSymptoms = ["Headache", "Tiredness", "Dizziness", "Nausea", "Back pain", "Shortness of breath"]
 

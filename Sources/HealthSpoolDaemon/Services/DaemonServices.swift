@@ -17,7 +17,8 @@ extension Daemon {
     /// The services, in order of dependency.
     var services: [any Service] {
         let stop: @Sendable () -> Void = { [weak self] in self?.beginStop() }
-        return [
+        let writes = journalWrites
+        let services: [any Service] = [
             StatusService(daemon: self),
             SyncService(sync: sync, budget: stopBudget, beginStop: stop),
             ImportService(intake: intake, budget: stopBudget, beginStop: stop),
@@ -25,12 +26,14 @@ extension Daemon {
             ControlService(daemon: self),
             RetentionService(intake: intake, clock: clock, logger: logger, started: startedUp, beginStop: stop),
             ReloadService(daemon: self),
-            JournalService(configuration: configuration, logger: logger),
+            JournalWritesService(writes: writes, sync: sync),
+            JournalService(configuration: configuration, logger: logger, announce: { writes.announce($0) }),
             MetricsTextfileService(metrics: metrics, clock: clock, logger: logger) {   // written once the daemon has started
                 await self.onQueue { self.started ? self.configuration.settings.metricsTextfile.map(self.configuration.paths.expand) : nil }
             },
-        ] + (configuration.settings.locationEnabled ? [LocationService(sampler: locationSampler())] : [])
-            + extraServices
+        ]
+        let location: [any Service] = configuration.settings.locationEnabled ? [LocationService(sampler: locationSampler())] : []
+        return services + location + extraServices
     }
 
     /// The location log's sampler, on a connection of its own to the store.
@@ -170,6 +173,19 @@ struct ControlService: Service {
     }
 }
 
+/// The journal's writes made in this process (the web's forms, the journal scheduler's scores
+/// and doses), handed to the sync coordinator as they come, as the intake's gained types are:
+/// calls inside the process, not the control socket (which stays for other processes).
+struct JournalWritesService: Service {
+    let writes: JournalWrites
+    let sync: SyncCoordinator
+    func run() async throws {
+        for await types in writes.types.cancelOnGracefulShutdown() {
+            await sync.observe(types)
+        }
+    }
+}
+
 /// SIGHUP reloads the configuration (as a change to the config file does).
 struct ReloadService: Service {
     let daemon: Daemon
@@ -202,8 +218,11 @@ struct LocationService: Service {
 struct JournalService: Service {
     let configuration: Configuration
     let logger: Logger
+    /// Where the scheduler's writes are announced (the daemon's `JournalWrites`).
+    let announce: @Sendable ([String]) -> Void
     func run() async throws {
-        let scheduler = JournalScheduler(configuration: configuration, logger: logger, executor: try ThreadExecutor(name: "journal"))
+        let scheduler = JournalScheduler(configuration: configuration, logger: logger, executor: try ThreadExecutor(name: "journal"),
+                                         announce: announce)
         await cancelWhenGracefulShutdown { await scheduler.run() }
     }
 }

@@ -4,7 +4,7 @@ import HealthSpoolCore
 import HealthSpoolStore
 
 /// Makes the home page's view of today (`HomeView`) from the same use cases as the day view,
-/// the journal and the status: `HealthDays` for the figures, `JournalUseCases` for the
+/// the journal and the status: `HealthDays` for the figures, `HealthJournal` for the
 /// symptoms and scores, `HealthJournal` for reminders, doses, measurements and goals.
 ///
 /// Not thread-safe (it uses a store connection): one per request.
@@ -32,7 +32,7 @@ public struct HomeToday {
         let summary = try days.day(today)
         // The symptoms on the same connection: reading today writes nothing (today's scores
         // are computed, not stored).
-        let entryCases = JournalUseCases(store: journal.store, settings: configuration.settings, clock: { now })
+        let entryCases = journal.asOf(now)
         let entries = try entryCases.day(today)
         let status = try StatusReport(configuration: configuration, now: now, queuedCountLimit: 1, store: store).json
 
@@ -48,7 +48,7 @@ public struct HomeToday {
                                  glance: measured.glance(of: kind, style: style)))
         }
         var home = HomeView(
-            date: today, symptomChoices: (try? entryCases.suggestedSymptoms()) ?? JournalUseCases.commonSymptoms, doses: try dosesDue(journal, today: today),
+            date: today, symptomChoices: (try? entryCases.suggestedSymptoms()) ?? HealthJournal.commonSymptoms, doses: try dosesDue(journal, today: today),
             symptoms: entries.symptoms.filter { !$0.deleted }.sorted { $0.at.millis < $1.at.millis }.map {
                 .init(time: PartOfDay.shown(LocalDay.timestamp($0.at.millis, in: zone), part: $0.timeOfDay, meant: $0.partMeant), symptom: $0.symptom,
                       severity: $0.severity)

@@ -38,7 +38,7 @@ public struct HomeView: Sendable {
     }
 
     public var date: CivilDate
-    /// The symptoms offered as buttons (`JournalUseCases.suggestedSymptoms`).
+    /// The symptoms offered as buttons (`HealthJournal.suggestedSymptoms`).
     public var symptomChoices: [String]
     public var doses: [DoseDue]
     public var symptoms: [SymptomLine]

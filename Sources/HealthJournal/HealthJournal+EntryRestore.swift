@@ -13,7 +13,7 @@ public struct LifestyleChanges: Sendable {
     public init() {}
 }
 
-extension JournalUseCases {
+extension HealthJournal {
     /// Puts a symptom entry back as `previous` was (the undo of a delete or an edit): the same
     /// id and content, not deleted, under a new version. Its queue row is rewritten and moved
     /// past every sync mark (`SymptomJournalStore.queue`), so a gateway that received the
@@ -22,15 +22,15 @@ extension JournalUseCases {
     public func restoreSymptom(_ previous: SymptomEntry) throws -> SymptomEntry {
         let now = self.now
         var queued: Set<String> = []
-        let entry = try journal.transaction { () throws(StoreError) -> Result<SymptomEntry, JournalError> in
-            guard let current = try journal.symptomEntry(id: previous.id) else {
+        let entry = try entryStore.transaction { () throws(StoreError) -> Result<SymptomEntry, JournalError> in
+            guard let current = try entryStore.symptomEntry(id: previous.id) else {
                 return .failure(JournalError.cannotPutBack(kind: "symptom", id: "\(previous.id)"))
             }
             var e = previous
             e.deleted = false
             e.version = current.version + 1
-            _ = try journal.symptom(named: e.symptom, category: nil, now: now)
-            try journal.update(e, now: now)
+            _ = try entryStore.symptom(named: e.symptom, category: nil, now: now)
+            try entryStore.update(e, now: now)
             queued.formUnion(try send(JournalRecord(e), previousStart: current.at.millis, now: now))
             queued.formUnion(try rescore([current.day, e.day], now: now))
             return .success(e)
@@ -52,7 +52,7 @@ extension JournalUseCases {
         guard hex.count >= 4, hex.allSatisfy(\.isHexDigit) else {
             throw JournalError.notAnID(prefix: idPrefix, list: "lifestyle")
         }
-        let found = try journal.lifestyleEntries(idPrefix: hex)
+        let found = try entryStore.lifestyleEntries(idPrefix: hex)
         guard let e = found.first else { throw JournalError.noEntry(kind: "lifestyle", prefix: idPrefix, list: "lifestyle") }
         guard found.count == 1 else { throw JournalError.ambiguousID(prefix: idPrefix) }
         guard !e.deleted else { throw JournalError.deleted(id: "\(e.id)") }
@@ -91,7 +91,7 @@ extension JournalUseCases {
     /// new version and the same id, and sends it again.
     @discardableResult
     public func restoreLifestyle(_ previous: LifestyleEntry) throws -> LifestyleEntry {
-        guard let current = try journal.lifestyleEntry(id: previous.id) else {
+        guard let current = try entryStore.lifestyleEntry(id: previous.id) else {
             throw JournalError.cannotPutBack(kind: "lifestyle", id: "\(previous.id)")
         }
         var e = previous
@@ -104,9 +104,9 @@ extension JournalUseCases {
     private func writeLifestyle(_ e: LifestyleEntry, previousStart: Int64) throws -> LifestyleEntry {
         let now = self.now
         var queued: Set<String> = []
-        try journal.transaction { () throws(StoreError) in
-            try journal.remember([e.factor], in: "lifestyle")
-            try journal.update(e, now: now)
+        try entryStore.transaction { () throws(StoreError) in
+            try entryStore.remember([e.factor], in: "lifestyle")
+            try entryStore.update(e, now: now)
             queued.formUnion(try send(JournalRecord(e), previousStart: previousStart, now: now))
         }
         if !queued.isEmpty { onQueued(queued.sorted()) }
