@@ -81,7 +81,9 @@ def test_transient_failures_are_retried_and_kafka_gets_every_sample_without_gaps
     # Per-record 50003 inside a 200: those records are retried, the rest marked synced.
     assert wait_until(lambda: hs.status()["store"]["samples"] == 120)
     g.fail_record(None, 50003, "Retriable Kafka error: NOT_ENOUGH_REPLICAS", times=7)
-    got = g.wait_for_samples(120, timeout=60)
+    # Up to six failures in a row (four requests, then the records' retries) wait 1+2+4+8+16+32 s
+    # with the doubling delay: more than a minute when a busy machine puts them in a row.
+    got = g.wait_for_samples(120, timeout=150)
     assert len({s["id"] for s in got}) == 120
     records, ids = kafka_ids(kafka, topic, 120)
     assert set(ids) == {s["id"] for s in got}, "every sample in Kafka: no gap"

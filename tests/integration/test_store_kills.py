@@ -162,13 +162,14 @@ def test_nothing_is_lost_under_kill_9_during_the_migration_the_import_and_the_sy
 
     def put_back() -> bool:
         """The spool's crash-loop safety net sets a file aside (into failed/) once two daemons died
-        importing it: put it back, as a person who read why would. False when there was none."""
-        failed = hs.spool / "failed" / "export.zip"
-        if not failed.exists():
-            return False
-        set_aside[0] += 1
-        os.rename(failed, export)
-        return True
+        importing it (the export, or a file dropped for a sync round): put each back, as a person
+        who read why would. False when there was none."""
+        aside = [f for f in (hs.spool / "failed").glob("*") if f.is_file() and not f.name.endswith(".reason")]
+        for f in aside:
+            set_aside[0] += 1
+            os.rename(f, hs.spool / f.name)
+            f.with_name(f.name + ".reason").unlink(missing_ok=True)
+        return bool(aside)
 
     def queued() -> int:
         c = connect(db)
