@@ -153,6 +153,19 @@ public final class Daemon: Sendable {
         }
     }
 
+    /// Blocks SIGTERM, SIGINT and SIGHUP in the calling thread, and so in every thread made after
+    /// it: the first call of the daemon's process, before any thread exists. A signal sent before
+    /// the service group listens (the configuration read, the store opened: up to a second on a
+    /// busy machine) would otherwise end the daemon by its default action (exit 143) or, for
+    /// SIGHUP, kill it; blocked, it stays pending until the group's signal sources (a signalfd
+    /// on Linux) collect it, so a stop sent at once is still a clean stop.
+    public static func holdStopSignals() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, s) }
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
     /// Runs the services until SIGTERM/SIGINT; returns the exit code. The calling thread only
     /// waits (it is not one of the cooperative pool's).
     public func run() -> Int32 {

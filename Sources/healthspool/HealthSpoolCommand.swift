@@ -43,6 +43,8 @@ struct HealthSpoolCommand: ParsableCommand {
     /// "did you mean" hint and exit status 64 (EX_USAGE), as ArgumentParser gives a mistyped option.
     static func main() {
         let (arguments, verbosity) = CommandLineVerbosity.extract(from: Array(CommandLine.arguments.dropFirst()))
+        // Before the arguments are parsed: a stop sent to a daemon that is still starting waits for it.
+        if arguments.first == "daemon" { Daemon.holdStopSignals() }
         Verbosity.current = verbosity
         var command: ParsableCommand
         do {

@@ -118,6 +118,28 @@ def test_sigterm_during_a_large_import_stops_at_a_batch_boundary_and_the_next_st
     assert hs.stop() == 0
 
 
+def test_a_sigterm_sent_while_the_daemon_is_still_starting_is_a_clean_stop(hs):
+    """A stop sent the moment the daemon's process exists (before it read its configuration,
+    opened the store and listened for signals: up to a second on a busy machine) ended it by the
+    signal's default action (status 143, no "stopped" line). It now holds the stop signals from
+    its first instruction until its service group collects them. The test sends SIGTERM as soon as
+    /proc shows SIGTERM held (so before the group listens, on any machine but a very fast one)."""
+    hs.started_with.append(dict(hs.env))
+    hs.daemon = subprocess.Popen([BIN, "daemon"], env=hs.env, stdout=open(hs.log, "a"), stderr=subprocess.STDOUT)
+
+    def holds_sigterm() -> bool:
+        try:
+            text = Path(f"/proc/{hs.daemon.pid}/status").read_text()
+        except FileNotFoundError:
+            return False
+        m = re.search(r"^SigBlk:\s*([0-9a-f]+)", text, re.M)
+        return bool(m and int(m.group(1), 16) & (1 << (signal.SIGTERM - 1)))
+    assert wait_until(holds_sigterm, 30, 0.001), "the daemon never held SIGTERM"
+    code, _ = stop_timed(hs)
+    assert code == 0, (code, hs.read_log())
+    assert "stopped in" in hs.read_log(), hs.read_log()
+
+
 def test_sigterm_during_a_slow_sync_stops_within_the_grace_and_loses_nothing(hs, gateway):
     set_gateway(hs, gateway)
     release = threading.Event()
