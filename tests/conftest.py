@@ -31,6 +31,24 @@ def wait_until(predicate, timeout: float = 20, interval: float = 0.05):
     return value
 
 
+def wait_while_moving(measure, done, stall: float = 90, limit: float = 900, interval: float = 0.2):
+    """Polls until `done(measure())`, for as long as the measured value keeps changing: fails (returns
+    False) only when it stood still for `stall` seconds, or after `limit`. For work whose length
+    depends on the machine's load (a catch-up sync of a whole export): a stall is a failure, slow
+    progress is not."""
+    start = last_change = time.time()
+    value = measure()
+    while not done(value):
+        now = time.time()
+        if now - last_change > stall or now - start > limit:
+            return False
+        time.sleep(interval)
+        new = measure()
+        if new != value:
+            value, last_change = new, time.time()
+    return True
+
+
 class Healthspool:
     """One user's healthspool: a temporary HOME, the CLI, and a daemon process."""
 
