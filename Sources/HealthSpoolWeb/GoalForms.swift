@@ -99,7 +99,7 @@ enum GoalForms {
 
     static func render(_ view: GoalsView, query: Form, csrf: FormKeys, typed: Typed?) -> String {
         WebTemplates.render(PageFrame(title: "Goals", path: "/goals", keys: csrf, notice: Notice(query, back: "/goals"), page: ListPage(view, typed: typed)),
-                            "goals-page")
+                            .goalsPage)
     }
 
     /// Adds the goal, or shows the form again with what was typed and what to change (422).

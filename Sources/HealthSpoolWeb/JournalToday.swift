@@ -42,7 +42,7 @@ struct JournalToday: Sendable {
     static func render(store: LentStore, query: Form, csrf: FormKeys) throws -> String {
         let page = JournalToday(try store.records().todayView(now: DaemonClock.now()))
         return WebTemplates.render(PageFrame(title: "Journal", path: "/journal", keys: csrf, notice: Notice(query, back: "/journal"), page: page),
-                                   "journal")
+                                   .journal)
     }
 
     /// Checks a goal off by hand for today; Undo takes the check back (none when it was

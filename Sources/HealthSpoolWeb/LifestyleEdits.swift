@@ -59,7 +59,7 @@ struct LifestyleEdits: Sendable {
                                     gone: "This entry cannot be changed: it was deleted, or the address is not right.", back: back, backLabel: "Back")
         }
         return WebTemplates.render(PageFrame(title: "Change: \(e.factor)", path: "/lifestyle", keys: keys, notice: Notice(query, back: "/day"),
-                                             page: LifestyleEdits(e, back: back)), "lifestyle-edit")
+                                             page: LifestyleEdits(e, back: back)), .lifestyleEdit)
     }
 
     static func save(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {

@@ -72,7 +72,7 @@ enum MedicationForms {
     }
 
     static func editDocument(id: Int64?, typed: Typed?, csrf: FormKeys) -> String {
-        WebTemplates.render(PageFrame(title: "Change a medication", path: "/meds", keys: csrf, page: EditPage(id: id, typed: typed)), "med-edit")
+        WebTemplates.render(PageFrame(title: "Change a medication", path: "/meds", keys: csrf, page: EditPage(id: id, typed: typed)), .medEdit)
     }
 
     /// Changes the medication, or shows the form again with what was typed and what to change

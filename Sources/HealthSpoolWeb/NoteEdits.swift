@@ -32,7 +32,7 @@ struct NoteEdits: Sendable {
                                     backLabel: "Back to the notes")
         }
         return WebTemplates.render(PageFrame(title: "Change a note", path: "/notes", keys: keys, notice: Notice(query, back: "/notes"),
-                                             page: NoteEdits(n)), "note-edit")
+                                             page: NoteEdits(n)), .noteEdit)
     }
 
     static func save(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {

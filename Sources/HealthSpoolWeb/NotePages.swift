@@ -91,7 +91,7 @@ struct NotePages: Sendable {
 
     static func render(store: LentStore, query: Form, csrf: FormKeys) throws -> String {
         let page = NotePages(try store.records().notesView(category: query["category"]), shown: query["shown"].flatMap { Int($0) } ?? pageSize)
-        return WebTemplates.render(PageFrame(title: "Notes", path: "/notes", keys: csrf, notice: Notice(query, back: "/notes"), page: page), "notes")
+        return WebTemplates.render(PageFrame(title: "Notes", path: "/notes", keys: csrf, notice: Notice(query, back: "/notes"), page: page), .notes)
     }
 
     /// A note without a recording (the form posted without the script).

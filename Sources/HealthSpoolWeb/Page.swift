@@ -13,7 +13,7 @@ enum Page {
     /// A page without navigation (refusals, log-in hints; `plain.mustache`).
     static func plain(status: HTTPResponse.Status, title: String, text: String, back: (href: String, label: String)? = nil) -> Response {
         respond(status, WebTemplates.render(Plain(title: title, text: text, style: WebAssets.path("app.css"),
-                                                  back: back.map { Plain.Link(href: $0.href, label: $0.label) }), "plain"))
+                                                  back: back.map { Plain.Link(href: $0.href, label: $0.label) }), .plain))
     }
 
     private struct Plain {

@@ -97,6 +97,6 @@ struct ReportPage: Sendable {
         let page = ReportPage(view, days: query["days"], since: query["since"])
         return WebTemplates.render(PageFrame(title: "Health summary", path: "/report", keys: csrf, notice: Notice(query, back: "/report"),
                                              extraStyles: ["/static/report.css", "/report/page.css?from=\(page.from)&to=\(page.to)"],
-                                             extraScripts: [WebAssets.path("report.js")], page: page), "report")
+                                             extraScripts: [WebAssets.path("report.js")], page: page), .report)
     }
 }

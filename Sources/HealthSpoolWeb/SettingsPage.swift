@@ -72,7 +72,7 @@ struct SettingsPage: Sendable {
         var page = SettingsPage(SettingsView(settings: ctx.settings, locked: LockFlag.isSet(context: ctx)))
         page.ingest = IngestSection(ctx)
         return WebTemplates.render(PageFrame(title: "Settings", path: "/settings", keys: csrf, notice: Notice(query, back: "/settings"), page: page),
-                                   "settings")
+                                   .settings)
     }
 
     /// One category's checkboxes: the checked types are enabled, the others disabled.

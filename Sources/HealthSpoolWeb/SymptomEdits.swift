@@ -73,7 +73,7 @@ enum SymptomEdits {
         let view = try store.journal().symptomEditView(id)
         let title = view.entry.map { "Change: \($0.symptom)" } ?? "Change a symptom"
         return WebTemplates.render(PageFrame(title: title, path: "/journal", keys: keys, notice: Notice(query, back: "/journal"),
-                                             page: EditPage(view, back: Edits.back(query, else: "/journal"))), "symptom-edit")
+                                             page: EditPage(view, back: Edits.back(query, else: "/journal"))), .symptomEdit)
     }
 
     /// Saves the changed fields; lands on `back` with Undo (the entry as it was).

@@ -20,7 +20,7 @@ enum SymptomPages {
         let page = symptom.isEmpty ? SymptomLogPage(symptom: nil, choices: nil, now: DaemonClock.now())
             : SymptomLogPage(symptom: symptom, choices: try store.journal().logChoices(), now: DaemonClock.now())
         return WebTemplates.render(PageFrame(title: symptom.isEmpty ? "Log a symptom" : "Log: \(symptom)", path: "/symptoms/log", keys: csrf,
-                                             notice: Notice(query, back: "/symptoms/log"), page: page), "symptom-log")
+                                             notice: Notice(query, back: "/symptoms/log"), page: page), .symptomLog)
     }
 
     /// Saves the entry; lands on the journal page with the day's scores, and Undo.

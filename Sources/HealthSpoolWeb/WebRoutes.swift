@@ -19,9 +19,12 @@ struct WebRoutes: Sendable {
     let sessions: WebSessions
 
     /// `usedLinksFile`: where used login links are kept until they expire (nil: memory only);
-    /// `stores`: the app's store connections (nil: a pool of its own).
+    /// `stores`: the app's store connections (nil: a pool of its own). Throws a
+    /// `WebTemplateError` when the embedded templates cannot be loaded (`WebTemplates`).
     init(configuration: CurrentConfiguration, address: String, port: Int, secret: [UInt8], usedLinksFile: String? = nil,
          stores: StorePool? = nil) throws {
+        // The templates first: one that is missing or does not parse stops the start here.
+        _ = try WebTemplates.embedded.get()
         store = try stores ?? StorePool()
         self.configuration = configuration
         self.address = address
