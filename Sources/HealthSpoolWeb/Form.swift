@@ -1,11 +1,16 @@
+import Hummingbird
+
 /// An `application/x-www-form-urlencoded` body (or query), decoded.
 struct Form: Sendable {
     private(set) var pairs: [(String, String)] = []
+    /// The body or query as it came.
+    let text: String
     /// For a page's query: the message the server holds for the page (`HeldNotices`, named by
     /// the `notice` field), never read from the query's text.
     var notice: HeldNotices.Held?
 
     init(_ text: String) {
+        self.text = text
         for part in text.split(separator: "&") {
             let kv = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             pairs.append((Self.decode(kv[0]), kv.count > 1 ? Self.decode(kv[1]) : ""))
@@ -14,6 +19,12 @@ struct Form: Sendable {
 
     /// The first value of a field.
     subscript(_ name: String) -> String? { pairs.first { $0.0 == name }?.1 }
+
+    /// The form as a `Decodable` value (a form's `Fields`), by Hummingbird's
+    /// `URLEncodedFormDecoder`: a field's absence is a nil optional.
+    func decode<Fields: Decodable>(_ type: Fields.Type) throws -> Fields {
+        try URLEncodedFormDecoder().decode(type, from: text)
+    }
 
     /// Every value of a field.
     func all(_ name: String) -> [String] { pairs.filter { $0.0 == name }.map(\.1) }

@@ -38,8 +38,19 @@ enum Page {
 
     /// Where a form asked to land after it was posted (`back`: home or the journal only),
     /// else `fallback`.
-    static func back(_ form: Form, else fallback: String) -> String {
-        ["/", "/journal"].contains(form["back"] ?? "") ? form["back"]! : fallback
+    static func back(_ path: String?, else fallback: String) -> String {
+        guard let path, ["/", "/journal"].contains(path) else { return fallback }
+        return path
+    }
+
+    /// `back` of a form.
+    static func back(_ form: Form, else fallback: String) -> String { back(form["back"], else: fallback) }
+
+    /// The answer to a form body that does not decode into its fields (`Form.decode`).
+    static var unreadableForm: Response {
+        plain(status: .badRequest, title: "This form could not be read",
+              text: "What was sent is not a form of this page. Go back, reload the page and try again.",
+              back: ("/", "Back to your health journal"))
     }
 
     static func percentEncode(_ s: String) -> String {

@@ -5,7 +5,10 @@ import HealthSpoolDaemon
 import HealthSpoolLinux
 import Hummingbird
 
-/// The routes: the login link, the pages, their forms and the sync progress stream.
+/// The routes: the login link and logout here, the pages and their forms as one `RouteCollection`
+/// per area (`PageRoutes`, `SettingsRoutes`, `SyncRoutes`, `JournalRoutes`, `JournalFormRoutes`,
+/// `EditRoutes`, `DayRoutes`, `ImportRoutes`, `ReportRoutes`), and what their handlers share:
+/// a page borrowing a store connection, a form post carried out once per token.
 struct WebRoutes: Sendable {
     /// The configuration in effect (the daemon's reloads set it; a settings form rereads it).
     let configuration: CurrentConfiguration
@@ -62,12 +65,11 @@ struct WebRoutes: Sendable {
             r.headers[.setCookie] = "hs_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"
             return r
         }
-        addPages(router)
-        addJournalPages(router)
-        addEditPages(router)
-        addFormPages(router)
-        addDayPages(router)
-        addReportPages(router)
+        for routes in [PageRoutes(web: self).collection, SettingsRoutes(web: self).collection, SyncRoutes(web: self).collection,
+                       JournalRoutes(web: self).collection, JournalFormRoutes(web: self).collection, EditRoutes(web: self).collection,
+                       DayRoutes(web: self).collection, ImportRoutes(web: self).collection, ReportRoutes(web: self).collection] {
+            router.addRoutes(routes)
+        }
         return router
     }
 
