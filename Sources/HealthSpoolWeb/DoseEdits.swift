@@ -17,6 +17,15 @@ enum DoseEdits {
         var time: String?
     }
 
+    /// The doses' routes: "Taken", a dose's time changed, a dose deleted.
+    static func routes(_ web: WebRoutes) -> RouteCollection<WebContext> {
+        let routes = RouteCollection(context: WebContext.self)
+        routes.post("/meds/take") { r, c in try await web.undoable(r, c, take) }
+        routes.post("/doses/edit") { r, c in try await web.undoable(r, c, retime) }
+        routes.post("/doses/delete") { r, c in try await web.undoable(r, c, delete) }
+        return routes
+    }
+
     /// Logs a dose taken now; Undo removes it.
     static func take(_ ctx: Configuration, _ store: LentStore, _ form: Fields) throws -> (Response, JournalUndo?) {
         let back = Page.back(form.back, else: "/meds")

@@ -4,8 +4,9 @@ import HealthSpoolCore
 import HealthSpoolDaemon
 import Hummingbird
 
-/// Correcting the journal in the browser: change and delete symptoms, lifestyle entries,
-/// doses, notes and measurements, and Undo after every save and delete.
+/// Correcting the journal in the browser: change and delete lifestyle entries, notes and
+/// measurements, and Undo after every save and delete (a symptom's and a dose's are
+/// `SymptomEdits`' and `DoseEdits`' own).
 struct EditRoutes {
     let web: WebRoutes
 
@@ -14,22 +15,12 @@ struct EditRoutes {
         let web = self.web
         routes.post("/undo") { r, c in try await web.undo(r, c) }
 
-        routes.get("/symptoms/:id/edit") { r, c in
-            let id = c.parameters.get("id") ?? ""
-            return try await web.page(r, c) { _, store, q, keys in try SymptomEdits.page(store: store, id: id, query: q, keys: keys) }
-        }
-        routes.post("/symptoms/edit") { r, c in try await web.undoable(r, c, SymptomEdits.save) }
-        routes.post("/symptoms/delete") { r, c in try await web.undoable(r, c, SymptomEdits.delete) }
-
         routes.get("/lifestyle/:id/edit") { r, c in
             let id = c.parameters.get("id") ?? ""
             return try await web.page(r, c) { _, store, q, keys in try LifestyleEdits.page(store: store, id: id, query: q, keys: keys) }
         }
         routes.post("/lifestyle/edit") { r, c in try await web.undoable(r, c, LifestyleEdits.save) }
         routes.post("/lifestyle/delete") { r, c in try await web.undoable(r, c, LifestyleEdits.delete) }
-
-        routes.post("/doses/edit") { r, c in try await web.undoable(r, c, DoseEdits.retime) }
-        routes.post("/doses/delete") { r, c in try await web.undoable(r, c, DoseEdits.delete) }
 
         routes.get("/notes/:id/edit") { r, c in
             let id = c.parameters.get("id") ?? ""

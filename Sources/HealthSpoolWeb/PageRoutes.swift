@@ -4,8 +4,8 @@ import HealthSpoolCore
 import HealthSpoolDaemon
 import Hummingbird
 
-/// The main pages and their forms: today, the journal, medications and doses, reminders,
-/// records, deletions, measurements.
+/// The main pages and their forms: today, the journal, medications, reminders, records,
+/// deletions, measurements (a dose's forms are `DoseEdits`').
 struct PageRoutes {
     let web: WebRoutes
 
@@ -23,7 +23,6 @@ struct PageRoutes {
 
         routes.post("/deletions/restore") { r, c in try await web.action(r, c, borrowing: DeletionsPage.restore) }
         routes.post("/meds/add") { r, c in try await web.undoable(r, c, JournalPages.addMedication) }
-        routes.post("/meds/take") { r, c in try await web.undoable(r, c, DoseEdits.take) }
         routes.post("/reminders/add") { r, c in try await web.undoable(r, c, ReminderForms.add as Post) }
         routes.post("/reminders/remove") { r, c in try await web.undoable(r, c, JournalPages.removeReminder) }
         routes.post("/measure") { r, c in try await web.undoable(r, c, MeasurePage.add as Post) }

@@ -8,6 +8,18 @@ import Hummingbird
 /// (`HealthJournal.editSymptom`, `deleteSymptom`): how bad it was, when, the part of the day,
 /// the group, what helped or made it worse, the note. Each lands back with an Undo.
 enum SymptomEdits {
+    /// The symptom entries' routes: the change page, the change saved, the entry deleted.
+    static func routes(_ web: WebRoutes) -> RouteCollection<WebContext> {
+        let routes = RouteCollection(context: WebContext.self)
+        routes.get("/symptoms/:id/edit") { r, c in
+            let id = c.parameters.get("id") ?? ""
+            return try await web.page(r, c) { _, store, q, keys in try page(store: store, id: id, query: q, keys: keys) }
+        }
+        routes.post("/symptoms/edit") { r, c in try await web.undoable(r, c, save) }
+        routes.post("/symptoms/delete") { r, c in try await web.undoable(r, c, delete) }
+        return routes
+    }
+
     /// The page that changes one entry (`symptom-edit.mustache`).
     struct EditPage: Sendable {
         struct SeverityChoice: Sendable {
