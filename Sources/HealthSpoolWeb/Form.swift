@@ -3,14 +3,11 @@ import Hummingbird
 /// An `application/x-www-form-urlencoded` body (or query), decoded.
 struct Form: Sendable {
     private(set) var pairs: [(String, String)] = []
-    /// The body or query as it came.
-    let text: String
     /// For a page's query: the message the server holds for the page (`HeldNotices`, named by
     /// the `notice` field), never read from the query's text.
     var notice: HeldNotices.Held?
 
     init(_ text: String) {
-        self.text = text
         for part in text.split(separator: "&") {
             let kv = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             pairs.append((Self.decode(kv[0]), kv.count > 1 ? Self.decode(kv[1]) : ""))
@@ -21,9 +18,13 @@ struct Form: Sendable {
     subscript(_ name: String) -> String? { pairs.first { $0.0 == name }?.1 }
 
     /// The form as a `Decodable` value (a form's `Fields`), by Hummingbird's
-    /// `URLEncodedFormDecoder`: a field's absence is a nil optional.
+    /// `URLEncodedFormDecoder`: a field's absence is a nil optional. A field sent twice counts
+    /// with its first value, as `self[name]` reads it (the decoder alone refuses such a form).
     func decode<Fields: Decodable>(_ type: Fields.Type) throws -> Fields {
-        try URLEncodedFormDecoder().decode(type, from: text)
+        var seen = Set<String>()
+        let first = pairs.filter { seen.insert($0.0).inserted }
+        let text = first.map { Page.percentEncode($0.0) + "=" + Page.percentEncode($0.1) }.joined(separator: "&")
+        return try URLEncodedFormDecoder().decode(type, from: text)
     }
 
     /// Every value of a field.

@@ -58,9 +58,8 @@ extension WebRoutes {
                       _ perform: @escaping @Sendable (Form, FormKeys) async throws -> Response) async throws -> Response {
         var request = request
         // The form the guard read, else the body.
-        var form = context.form
-        if form == nil { form = Form(String(buffer: try await request.collectBody(upTo: 1 << 20))) }
-        guard let form else { return Page.unreadableForm }
+        let form: Form
+        if let read = context.form { form = read } else { form = Form(String(buffer: try await request.collectBody(upTo: 1 << 20))) }
         let keys = keys(context)
         let run = { try await perform(form, keys) }
         guard let token = form[FormKeys.field], let session = context.session?.id else { return try await run() }

@@ -14,6 +14,12 @@ import Glibc
 /// `HealthJournal.addNote` (a 0600 file beside the store) and played back from
 /// `/notes/ID/audio`, which needs the session like every page.
 struct NotePages: Sendable {
+    /// The note form's fields (posted without the script: no recording).
+    struct Fields: Decodable, Sendable {
+        var text: String?
+        var category: String?
+    }
+
     /// A category link: its notes only.
     struct Category: Sendable {
         let name: String
@@ -95,9 +101,9 @@ struct NotePages: Sendable {
     }
 
     /// A note without a recording (the form posted without the script).
-    static func add(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func add(_ ctx: Configuration, _ store: LentStore, _ form: Fields) throws -> (Response, JournalUndo?) {
         do {
-            let n = try store.records().addNote(text: form["text"] ?? "", category: form["category"], audio: nil, now: DaemonClock.now())
+            let n = try store.records().addNote(text: form.text ?? "", category: form.category, audio: nil, now: DaemonClock.now())
             return (Page.redirect("/notes", ok: "Note saved in \(n.category)."), .removeNote(n.id))
         } catch { return (Page.redirect("/notes", error: WebJournal.notSaved(error)), nil) }
     }

@@ -24,7 +24,17 @@ import Testing
         #expect(fields.note == "after the walk & lunch")
     }
 
-    @Test func aBodyWithAFieldTwiceIsNotAFormOfThePage() {
-        #expect(throws: (any Error).self) { try Form("id=1&id=2").decode(DoseEdits.Fields.self) }
+    @Test func aFieldSentTwiceCountsWithItsFirstValueAsTheFormReadsIt() throws {
+        let form = Form("id=1&back=%2Fjournal&id=2")
+        #expect(try form.decode(EntryFields.self).id == form["id"])
+        #expect(try form.decode(EntryFields.self).id == "1")
+    }
+
+    @Test func aSymptomLoggedDecodesItsFields() throws {
+        let fields = try Form("symptom=Head+ache&severity=2&when=&relieved=rest").decode(SymptomPages.Fields.self)
+        #expect(fields.symptom == "Head ache")
+        #expect(fields.severity == "2")
+        #expect(fields.when == "")
+        #expect(fields.note == nil)
     }
 }
