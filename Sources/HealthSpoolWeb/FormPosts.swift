@@ -25,6 +25,16 @@ extension WebRoutes {
         try await action(request, context) { ctx, form, _ in try perform(ctx, form) }
     }
 
+    /// `action` for a form decoded into its `Fields` (`Form.decode`); a body that does not decode
+    /// is refused with a plain page, and the form's one-time token stays usable.
+    func action<Fields: Decodable & Sendable>(_ request: Request, _ context: WebContext,
+                                              _ perform: @escaping @Sendable (Configuration, Fields) throws -> Response) async throws -> Response {
+        try await action(request, context) { ctx, form, _ in
+            guard let fields = try? form.decode(Fields.self) else { return Page.unreadableForm }
+            return try perform(ctx, fields)
+        }
+    }
+
     /// A form post carried out on the store writer's thread (one at a time), once per one-time token (`FormTokens`): the
     /// same form posted again (a double tap) gets the first post's redirect and changes nothing.
     /// An answer that is not a redirect (a form shown again with its errors) leaves the token
