@@ -126,7 +126,7 @@ struct DayPage: Sendable {
     static func render(_ ctx: Configuration, store: LentStore, date: CivilDate, query: Form, csrf: FormKeys) throws -> String {
         let page = DayPage(try store.days(zone: ctx.currentZone()).view(date, now: DaemonClock.now()))
         return WebTemplates.render(PageFrame(title: DayStrip.long(date), path: "/day", keys: csrf, notice: Notice(query, back: "/day"),
-                                             extraStyles: [WebAssets.path("days.css")], extraScripts: [WebAssets.path("days.js")], page: page), "day")
+                                             extraStyles: [WebAssets.path("days.css")], extraScripts: [WebAssets.path("days.js")], page: page), .day)
     }
 
     /// 450 → "7 h 30 min".

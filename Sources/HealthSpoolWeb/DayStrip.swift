@@ -63,7 +63,7 @@ enum DayStrip {
     }
 
     static func strip(selected: CivilDate, today: CivilDate) -> String {
-        WebTemplates.render(stripModel(selected: selected, today: today), "day-strip")
+        WebTemplates.render(stripModel(selected: selected, today: today), .dayStrip)
     }
 
     /// The month around the chosen day (`day-calendar.mustache`).

@@ -36,7 +36,7 @@ struct DeletionsPage: Sendable {
     static func render(store: LentStore, query: Form, csrf: FormKeys) throws -> String {
         let page = DeletionsPage(try store.inferredDeletions())
         return WebTemplates.render(PageFrame(title: "Deleted on the phone", path: "/deletions", keys: csrf, notice: Notice(query, back: "/deletions"),
-                                             page: page), "deletions")
+                                             page: page), .deletions)
     }
 
     /// Puts back one sample (`id`) or, without one, the last import's deletions.

@@ -6,6 +6,6 @@ struct EntryGone: Sendable {
     let backLabel: String
 
     static func render(title: String, path: String, keys: FormKeys, gone: String, back: String, backLabel: String) -> String {
-        WebTemplates.render(PageFrame(title: title, path: path, keys: keys, page: EntryGone(gone: gone, back: back, backLabel: backLabel)), "entry-gone")
+        WebTemplates.render(PageFrame(title: title, path: path, keys: keys, page: EntryGone(gone: gone, back: back, backLabel: backLabel)), .entryGone)
     }
 }

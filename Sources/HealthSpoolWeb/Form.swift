@@ -1,3 +1,5 @@
+import Hummingbird
+
 /// An `application/x-www-form-urlencoded` body (or query), decoded.
 struct Form: Sendable {
     private(set) var pairs: [(String, String)] = []
@@ -14,6 +16,16 @@ struct Form: Sendable {
 
     /// The first value of a field.
     subscript(_ name: String) -> String? { pairs.first { $0.0 == name }?.1 }
+
+    /// The form as a `Decodable` value (a form's `Fields`), by Hummingbird's
+    /// `URLEncodedFormDecoder`: a field's absence is a nil optional. A field sent twice counts
+    /// with its first value, as `self[name]` reads it (the decoder alone refuses such a form).
+    func decode<Fields: Decodable>(_ type: Fields.Type) throws -> Fields {
+        var seen = Set<String>()
+        let first = pairs.filter { seen.insert($0.0).inserted }
+        let text = first.map { Page.percentEncode($0.0) + "=" + Page.percentEncode($0.1) }.joined(separator: "&")
+        return try URLEncodedFormDecoder().decode(type, from: text)
+    }
 
     /// Every value of a field.
     func all(_ name: String) -> [String] { pairs.filter { $0.0 == name }.map(\.1) }

@@ -99,7 +99,7 @@ enum GoalForms {
 
     static func render(_ view: GoalsView, query: Form, csrf: FormKeys, typed: Typed?) -> String {
         WebTemplates.render(PageFrame(title: "Goals", path: "/goals", keys: csrf, notice: Notice(query, back: "/goals"), page: ListPage(view, typed: typed)),
-                            "goals-page")
+                            .goalsPage)
     }
 
     /// Adds the goal, or shows the form again with what was typed and what to change (422).
@@ -139,9 +139,9 @@ enum GoalForms {
     }
 
     /// Removes a goal; Undo puts it back with the days it was checked off.
-    static func remove(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func remove(_ ctx: Configuration, _ store: LentStore, _ form: EntryFields) throws -> (Response, JournalUndo?) {
         do {
-            let removed = try store.records().removeGoalKeeping(Int64(form["id"] ?? "") ?? -1)
+            let removed = try store.records().removeGoalKeeping(Int64(form.id ?? "") ?? -1)
             return (Page.redirect("/goals", ok: "Removed: \(removed.goal.name)."), .restoreGoal(removed))
         } catch { return (Page.redirect("/goals", error: WebJournal.message(error)), nil) }
     }

@@ -51,7 +51,7 @@ struct HomePage: Sendable {
 
     static func render(_ ctx: Configuration, store: LentStore, query: Form, csrf: FormKeys) throws -> String {
         let page = HomePage(try store.home(zone: ctx.currentZone()).view(now: DaemonClock.now()))
-        return WebTemplates.render(PageFrame(title: "Today", path: "/", keys: csrf, notice: Notice(query, back: "/"), page: page), "home")
+        return WebTemplates.render(PageFrame(title: "Today", path: "/", keys: csrf, notice: Notice(query, back: "/"), page: page), .home)
     }
 }
 

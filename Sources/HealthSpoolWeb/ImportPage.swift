@@ -14,6 +14,6 @@ struct ImportPage: Sendable {
         let page = ImportPage(maxBytes: Int64(maxMB) << 20, maxMB: maxMB, largest: maxMB >= 1024 ? "\(maxMB / 1024) GB" : "\(maxMB) MB",
                               spoolPath: spoolPath)
         return WebTemplates.render(PageFrame(title: "Import", path: "/import", keys: csrf, extraStyles: [WebAssets.path("days.css")],
-                                             extraScripts: [WebAssets.path("days.js")], page: page), "import")
+                                             extraScripts: [WebAssets.path("days.js")], page: page), .`import`)
     }
 }

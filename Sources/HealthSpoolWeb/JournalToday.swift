@@ -42,18 +42,18 @@ struct JournalToday: Sendable {
     static func render(store: LentStore, query: Form, csrf: FormKeys) throws -> String {
         let page = JournalToday(try store.records().todayView(now: DaemonClock.now()))
         return WebTemplates.render(PageFrame(title: "Journal", path: "/journal", keys: csrf, notice: Notice(query, back: "/journal"), page: page),
-                                   "journal")
+                                   .journal)
     }
 
     /// Checks a goal off by hand for today; Undo takes the check back (none when it was
     /// checked off already).
-    static func goalDone(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func goalDone(_ ctx: Configuration, _ store: LentStore, _ form: EntryFields) throws -> (Response, JournalUndo?) {
         do {
             let journal = try store.records()
             let now = DaemonClock.now()
             let day = try journal.day(nil, now: now)
-            let (g, checked) = try journal.checkGoalOff(Int64(form["id"] ?? "") ?? -1, day: day, now: now)
-            return (Page.redirect(Edits.back(form, else: "/journal"), ok: "Done: \(g.name)."), checked ? .uncheckGoal(g, day: day) : nil)
-        } catch { return (Page.redirect(Edits.back(form, else: "/journal"), error: WebJournal.message(error)), nil) }
+            let (g, checked) = try journal.checkGoalOff(Int64(form.id ?? "") ?? -1, day: day, now: now)
+            return (Page.redirect(Edits.back(form.back, else: "/journal"), ok: "Done: \(g.name)."), checked ? .uncheckGoal(g, day: day) : nil)
+        } catch { return (Page.redirect(Edits.back(form.back, else: "/journal"), error: WebJournal.message(error)), nil) }
     }
 }

@@ -9,6 +9,20 @@ import Hummingbird
 /// The page (`/lifestyle/ID/edit`, `lifestyle-edit.mustache`) shows the entry as
 /// `HealthJournal.lifestyleEntry` reads it.
 struct LifestyleEdits: Sendable {
+    /// The change form's fields (`lifestyle-edit.mustache`); a field left out is one not changed.
+    struct Fields: Decodable, Sendable {
+        var id: String?
+        var back: String?
+        var factor: String?
+        var amount: String?
+        var unit: String?
+        var level: String?
+        var date: String?
+        var time: String?
+        var when: String?
+        var note: String?
+    }
+
     /// A choice of a list.
     struct Choice: Sendable {
         let value: String
@@ -59,31 +73,31 @@ struct LifestyleEdits: Sendable {
                                     gone: "This entry cannot be changed: it was deleted, or the address is not right.", back: back, backLabel: "Back")
         }
         return WebTemplates.render(PageFrame(title: "Change: \(e.factor)", path: "/lifestyle", keys: keys, notice: Notice(query, back: "/day"),
-                                             page: LifestyleEdits(e, back: back)), "lifestyle-edit")
+                                             page: LifestyleEdits(e, back: back)), .lifestyleEdit)
     }
 
-    static func save(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
-        let back = Edits.back(form, else: "/day")
-        let id = form["id"] ?? ""
+    static func save(_ ctx: Configuration, _ store: LentStore, _ form: Fields) throws -> (Response, JournalUndo?) {
+        let back = Edits.back(form.back, else: "/day")
+        let id = form.id ?? ""
         do {
             return try store.run { r in
                 let old = try r.entries.lifestyleEntry(id)
                 var changes = LifestyleChanges()
-                if let f = form["factor"]?.trimmingSpaces, f != old.factor { changes.factor = f }
-                let amount = (form["amount"] ?? "").trimmingSpaces
+                if let f = form.factor?.trimmingSpaces, f != old.factor { changes.factor = f }
+                let amount = (form.amount ?? "").trimmingSpaces
                 var measure: LifestyleMeasure?
                 if !amount.isEmpty {
                     guard let v = MeasurementEntry.plainNumber(amount) else {
                         throw Edits.Problem("Type only the number for how much, for example 2.")
                     }
-                    measure = .amount(v, unit: (form["unit"] ?? "").trimmingSpaces)
-                } else if let l = form["level"].flatMap(LifestyleLevel.init(parsing:)) {
+                    measure = .amount(v, unit: (form.unit ?? "").trimmingSpaces)
+                } else if let l = form.level.flatMap(LifestyleLevel.init(parsing:)) {
                     measure = .level(l)
                 }
                 if measure != old.measure { changes.measure = .some(measure) }
-                changes.at = try Edits.time(date: form["date"], time: form["time"], was: old.at.iso8601Local, try r.records(), now: r.now)
-                if let w = form["when"].flatMap(PartOfDay.init(rawValue:)), w != old.timeOfDay { changes.when = w }
-                if let n = form["note"], n.trimmingSpaces != (old.note ?? "") { changes.note = n.trimmingSpaces }
+                changes.at = try Edits.time(date: form.date, time: form.time, was: old.at.iso8601Local, try r.records(), now: r.now)
+                if let w = form.when.flatMap(PartOfDay.init(rawValue:)), w != old.timeOfDay { changes.when = w }
+                if let n = form.note, n.trimmingSpaces != (old.note ?? "") { changes.note = n.trimmingSpaces }
                 let e = try r.entries.editLifestyle(id, changes)
                 guard e != old else { return (Page.redirect(back, ok: "Nothing was changed."), nil) }
                 return (Page.redirect(back, ok: "Changed: \(e.factor)\(e.measure.map { " – \($0)" } ?? "")."), JournalUndo.restoreLifestyle(old))
@@ -94,11 +108,11 @@ struct LifestyleEdits: Sendable {
         }
     }
 
-    static func delete(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
-        let back = Edits.back(form, else: "/day")
+    static func delete(_ ctx: Configuration, _ store: LentStore, _ form: EntryFields) throws -> (Response, JournalUndo?) {
+        let back = Edits.back(form.back, else: "/day")
         do {
             return try store.run { r in
-                let old = try r.entries.lifestyleEntry(form["id"] ?? "")
+                let old = try r.entries.lifestyleEntry(form.id ?? "")
                 let e = try r.entries.deleteLifestyle(old.id.description)
                 return (Page.redirect(back, ok: "Deleted: \(e.factor)."), JournalUndo.restoreLifestyle(old))
             }

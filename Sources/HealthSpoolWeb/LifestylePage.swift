@@ -112,7 +112,7 @@ struct LifestylePage: Sendable {
     static func render(_ journal: HealthJournal, query: Form, csrf: FormKeys, typed: Typed) throws -> String {
         let page = LifestylePage(try journal.lifestyleView(days: listDays), typed: typed)
         return WebTemplates.render(PageFrame(title: "Lifestyle", path: "/lifestyle", keys: csrf, notice: Notice(query, back: "/lifestyle"), page: page),
-                                   "lifestyle")
+                                   .lifestyle)
     }
 
     /// "08:15 Coffee: 2 cups (morning) – with milk".

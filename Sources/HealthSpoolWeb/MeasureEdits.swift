@@ -72,7 +72,7 @@ enum MeasureEdits {
         let view = try store.records().measurementEditView(key, glucoseUnit: ctx.settings.glucoseUnit)
         let title = view.reading.map { "Change: \($0.kind.title.lowercased())" } ?? "Change a measurement"
         return WebTemplates.render(PageFrame(title: title, path: "/measure", keys: keys, notice: Notice(query, back: "/measure"),
-                                             page: EditPage(view, key: key, back: Edits.back(query, else: "/measure"))), "measure-edit")
+                                             page: EditPage(view, key: key, back: Edits.back(query, else: "/measure"))), .measureEdit)
     }
 
     static func save(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {

@@ -86,7 +86,7 @@ struct MeasurePage: Sendable {
         let page = MeasurePage(view, charts: MeasureCharts.section(ctx, view, query: query), glucoseUnit: view.glucoseUnit,
                                style: NumberStyle(environment: ctx.environment))
         return WebTemplates.render(PageFrame(title: "Measurements", path: "/measure", keys: csrf, notice: Notice(query, back: "/measure"), page: page),
-                                   "measure")
+                                   .measure)
     }
 
     /// What was typed and what is wrong with it, when a form is shown again.
@@ -122,7 +122,7 @@ struct MeasurePage: Sendable {
             let view = try store.records().measurements(now: DaemonClock.now())
             let page = MeasurePage(view, charts: nil, glucoseUnit: unit, typed: Typed(kind: kind, form: form, problems: problems),
                                    notSaved: "Your \(what) was not saved. See the message next to the number.")
-            let html = WebTemplates.render(PageFrame(title: "Measurements", path: "/measure", keys: keys, page: page), "measure")
+            let html = WebTemplates.render(PageFrame(title: "Measurements", path: "/measure", keys: keys, page: page), .measure)
             return (Page.respond(.init(code: 422), html), nil)
         }
     }

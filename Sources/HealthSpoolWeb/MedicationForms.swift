@@ -72,7 +72,7 @@ enum MedicationForms {
     }
 
     static func editDocument(id: Int64?, typed: Typed?, csrf: FormKeys) -> String {
-        WebTemplates.render(PageFrame(title: "Change a medication", path: "/meds", keys: csrf, page: EditPage(id: id, typed: typed)), "med-edit")
+        WebTemplates.render(PageFrame(title: "Change a medication", path: "/meds", keys: csrf, page: EditPage(id: id, typed: typed)), .medEdit)
     }
 
     /// Changes the medication, or shows the form again with what was typed and what to change
@@ -108,9 +108,9 @@ enum MedicationForms {
     }
 
     /// Removes the medication and its logged doses; Undo puts all of it back.
-    static func remove(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func remove(_ ctx: Configuration, _ store: LentStore, _ form: EntryFields) throws -> (Response, JournalUndo?) {
         do {
-            let removed = try store.records().removeMedicationKeeping(form["id"] ?? "")
+            let removed = try store.records().removeMedicationKeeping(form.id ?? "")
             return (Page.redirect("/meds", ok: "Removed: \(removed.medication.name) and its logged doses."), .restoreMedication(removed))
         } catch { return (Page.redirect("/meds", error: WebJournal.message(error)), nil) }
     }

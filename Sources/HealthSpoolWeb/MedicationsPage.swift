@@ -38,6 +38,6 @@ struct MedicationsPage: Sendable {
 
     static func render(store: LentStore, query: Form, csrf: FormKeys) throws -> String {
         let page = MedicationsPage(try store.records().medicationsView(now: DaemonClock.now()))
-        return WebTemplates.render(PageFrame(title: "Medications", path: "/meds", keys: csrf, notice: Notice(query, back: "/meds"), page: page), "meds")
+        return WebTemplates.render(PageFrame(title: "Medications", path: "/meds", keys: csrf, notice: Notice(query, back: "/meds"), page: page), .meds)
     }
 }

@@ -8,6 +8,13 @@ import Hummingbird
 /// CLI), each with Undo; a deleted note's recording is kept aside so Undo brings it back too.
 /// The page (`/notes/ID/edit`, `note-edit.mustache`) shows the note as `HealthJournal.note` reads it.
 struct NoteEdits: Sendable {
+    /// The note form's fields (`note-edit.mustache`).
+    struct Fields: Decodable, Sendable {
+        var id: String?
+        var text: String?
+        var category: String?
+    }
+
     let id: Int64
     /// When it was written, local time.
     let written: String
@@ -32,15 +39,15 @@ struct NoteEdits: Sendable {
                                     backLabel: "Back to the notes")
         }
         return WebTemplates.render(PageFrame(title: "Change a note", path: "/notes", keys: keys, notice: Notice(query, back: "/notes"),
-                                             page: NoteEdits(n)), "note-edit")
+                                             page: NoteEdits(n)), .noteEdit)
     }
 
-    static func save(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
-        let id = Int64(form["id"] ?? "") ?? -1
+    static func save(_ ctx: Configuration, _ store: LentStore, _ form: Fields) throws -> (Response, JournalUndo?) {
+        let id = Int64(form.id ?? "") ?? -1
         do {
             let journal = try store.records()
             let old = try journal.note(id)
-            let n = try journal.editNote(id, text: form["text"] ?? old.text, category: form["category"])
+            let n = try journal.editNote(id, text: form.text ?? old.text, category: form.category)
             guard n != old else { return (Page.redirect("/notes", ok: "Nothing was changed."), nil) }
             return (Page.redirect("/notes", ok: "Note changed."), .reviseNote(old))
         } catch {
@@ -48,9 +55,9 @@ struct NoteEdits: Sendable {
         }
     }
 
-    static func delete(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func delete(_ ctx: Configuration, _ store: LentStore, _ form: EntryFields) throws -> (Response, JournalUndo?) {
         do {
-            let n = try store.records().removeNoteKeepingAudio(Int64(form["id"] ?? "") ?? -1)
+            let n = try store.records().removeNoteKeepingAudio(Int64(form.id ?? "") ?? -1)
             return (Page.redirect("/notes", ok: "Note deleted."), .restoreNote(n))
         } catch { return (Page.redirect("/notes", error: "Not deleted: \(WebJournal.message(error))"), nil) }
     }

@@ -14,6 +14,12 @@ import Glibc
 /// `HealthJournal.addNote` (a 0600 file beside the store) and played back from
 /// `/notes/ID/audio`, which needs the session like every page.
 struct NotePages: Sendable {
+    /// The note form's fields (posted without the script: no recording).
+    struct Fields: Decodable, Sendable {
+        var text: String?
+        var category: String?
+    }
+
     /// A category link: its notes only.
     struct Category: Sendable {
         let name: String
@@ -91,13 +97,13 @@ struct NotePages: Sendable {
 
     static func render(store: LentStore, query: Form, csrf: FormKeys) throws -> String {
         let page = NotePages(try store.records().notesView(category: query["category"]), shown: query["shown"].flatMap { Int($0) } ?? pageSize)
-        return WebTemplates.render(PageFrame(title: "Notes", path: "/notes", keys: csrf, notice: Notice(query, back: "/notes"), page: page), "notes")
+        return WebTemplates.render(PageFrame(title: "Notes", path: "/notes", keys: csrf, notice: Notice(query, back: "/notes"), page: page), .notes)
     }
 
     /// A note without a recording (the form posted without the script).
-    static func add(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
+    static func add(_ ctx: Configuration, _ store: LentStore, _ form: Fields) throws -> (Response, JournalUndo?) {
         do {
-            let n = try store.records().addNote(text: form["text"] ?? "", category: form["category"], audio: nil, now: DaemonClock.now())
+            let n = try store.records().addNote(text: form.text ?? "", category: form.category, audio: nil, now: DaemonClock.now())
             return (Page.redirect("/notes", ok: "Note saved in \(n.category)."), .removeNote(n.id))
         } catch { return (Page.redirect("/notes", error: WebJournal.notSaved(error)), nil) }
     }

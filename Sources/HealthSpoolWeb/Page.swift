@@ -13,7 +13,7 @@ enum Page {
     /// A page without navigation (refusals, log-in hints; `plain.mustache`).
     static func plain(status: HTTPResponse.Status, title: String, text: String, back: (href: String, label: String)? = nil) -> Response {
         respond(status, WebTemplates.render(Plain(title: title, text: text, style: WebAssets.path("app.css"),
-                                                  back: back.map { Plain.Link(href: $0.href, label: $0.label) }), "plain"))
+                                                  back: back.map { Plain.Link(href: $0.href, label: $0.label) }), .plain))
     }
 
     private struct Plain {
@@ -38,8 +38,19 @@ enum Page {
 
     /// Where a form asked to land after it was posted (`back`: home or the journal only),
     /// else `fallback`.
-    static func back(_ form: Form, else fallback: String) -> String {
-        ["/", "/journal"].contains(form["back"] ?? "") ? form["back"]! : fallback
+    static func back(_ path: String?, else fallback: String) -> String {
+        guard let path, ["/", "/journal"].contains(path) else { return fallback }
+        return path
+    }
+
+    /// `back` of a form.
+    static func back(_ form: Form, else fallback: String) -> String { back(form["back"], else: fallback) }
+
+    /// The answer to a form body that does not decode into its fields (`Form.decode`).
+    static var unreadableForm: Response {
+        plain(status: .badRequest, title: "This form could not be read",
+              text: "What was sent is not a form of this page. Go back, reload the page and try again.",
+              back: ("/", "Back to your health journal"))
     }
 
     static func percentEncode(_ s: String) -> String {

@@ -40,6 +40,6 @@ struct RecordsPage: Sendable {
 
     static func render(store: LentStore, query: Form, csrf: FormKeys) throws -> String {
         WebTemplates.render(PageFrame(title: "Health records", path: "/records", keys: csrf, notice: Notice(query, back: "/records"),
-                                      page: RecordsPage(try store.healthRecords())), "records")
+                                      page: RecordsPage(try store.healthRecords())), .records)
     }
 }

@@ -121,7 +121,7 @@ enum ReminderForms {
 
     static func render(_ view: RemindersView, query: Form, csrf: FormKeys, typed: Typed?) -> String {
         WebTemplates.render(PageFrame(title: "Reminders", path: "/reminders", keys: csrf, notice: Notice(query, back: "/reminders"),
-                                      page: ListPage(view, typed: typed)), "reminders")
+                                      page: ListPage(view, typed: typed)), .reminders)
     }
 
     /// What a posted form asks for, or the problems to show next to its fields.
@@ -161,7 +161,7 @@ enum ReminderForms {
     }
 
     static func editDocument(_ view: ReminderEditView, typed: Typed?, csrf: FormKeys) -> String {
-        WebTemplates.render(PageFrame(title: "Change a reminder", path: "/reminders", keys: csrf, page: EditPage(view, typed: typed)), "reminder-edit")
+        WebTemplates.render(PageFrame(title: "Change a reminder", path: "/reminders", keys: csrf, page: EditPage(view, typed: typed)), .reminderEdit)
     }
 
     /// Changes the reminder, or shows the form again with what was typed and what to change

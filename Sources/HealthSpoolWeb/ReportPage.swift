@@ -59,9 +59,14 @@ struct ReportPage: Sendable {
         fhirHref = "/report/fhir?from=\(from)&to=\(to)"
     }
 
+    /// The name form's one field.
+    struct NameFields: Decodable, Sendable {
+        var name: String?
+    }
+
     /// Sets the name printed on the summary (`report.name`, as in healthspool.conf); empty: none.
-    static func saveName(_ ctx: Configuration, _ form: Form) throws -> Response {
-        let name = (form["name"] ?? "").trimmingSpaces
+    static func saveName(_ ctx: Configuration, _ form: NameFields) throws -> Response {
+        let name = (form.name ?? "").trimmingSpaces
         guard name.count <= 80, !name.contains("\""), !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             return Page.redirect("/report", error: "Type the name in one line, up to 80 letters, without quotation marks.")
         }
@@ -97,6 +102,6 @@ struct ReportPage: Sendable {
         let page = ReportPage(view, days: query["days"], since: query["since"])
         return WebTemplates.render(PageFrame(title: "Health summary", path: "/report", keys: csrf, notice: Notice(query, back: "/report"),
                                              extraStyles: ["/static/report.css", "/report/page.css?from=\(page.from)&to=\(page.to)"],
-                                             extraScripts: [WebAssets.path("report.js")], page: page), "report")
+                                             extraScripts: [WebAssets.path("report.js")], page: page), .report)
     }
 }

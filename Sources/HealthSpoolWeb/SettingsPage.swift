@@ -72,7 +72,7 @@ struct SettingsPage: Sendable {
         var page = SettingsPage(SettingsView(settings: ctx.settings, locked: LockFlag.isSet(context: ctx)))
         page.ingest = IngestSection(ctx)
         return WebTemplates.render(PageFrame(title: "Settings", path: "/settings", keys: csrf, notice: Notice(query, back: "/settings"), page: page),
-                                   "settings")
+                                   .settings)
     }
 
     /// One category's checkboxes: the checked types are enabled, the others disabled.
@@ -100,23 +100,34 @@ struct SettingsPage: Sendable {
         (.mgPerDL, "mg/dL (for example 98)"),
     ]
 
+    /// The fields of the settings page's one-choice forms (blood sugar unit, how often data is
+    /// sent, what happens after an import, the lock), decoded by Hummingbird's
+    /// `URLEncodedFormDecoder` (`Form.decode`); the data types' form names its fields by type
+    /// (`on-<type>`) and reads `Form`.
+    struct Fields: Decodable, Sendable {
+        var unit: String?
+        var frequency: String?
+        var after: String?
+        var locked: String?
+    }
+
     /// The unit blood sugar is typed and shown in (`journal.glucose_unit`).
-    static func saveGlucoseUnit(_ ctx: Configuration, _ form: Form) throws -> Response {
-        guard let unit = form["unit"].flatMap(GlucoseUnit.init(rawValue:)) else { return Page.redirect("/settings", error: "Choose mmol/L or mg/dL.") }
+    static func saveGlucoseUnit(_ ctx: Configuration, _ form: Fields) throws -> Response {
+        guard let unit = form.unit.flatMap(GlucoseUnit.init(rawValue:)) else { return Page.redirect("/settings", error: "Choose mmol/L or mg/dL.") }
         try SettingsLoader.update(paths: ctx.paths, [("journal.glucose_unit", unit.rawValue)])
         return Page.redirect("/settings", ok: "Blood sugar is now typed and shown in \(unit.rawValue).")
     }
 
-    static func saveFrequency(_ ctx: Configuration, _ form: Form) throws -> Response {
-        guard let f = form["frequency"].flatMap(SyncFrequency.init(rawValue:)) else { return Page.redirect("/settings", error: "Unknown choice.") }
+    static func saveFrequency(_ ctx: Configuration, _ form: Fields) throws -> Response {
+        guard let f = form.frequency.flatMap(SyncFrequency.init(rawValue:)) else { return Page.redirect("/settings", error: "Unknown choice.") }
         try SettingsLoader.update(paths: ctx.paths, [("sync.frequency", f.rawValue)])
         return Page.redirect("/settings", ok: "Saved how often data is sent.")
     }
 
     /// What happens to an imported export (`spool.after_import`): deleted at once, or kept in
     /// archive/ (the default). Exports already in archive/ stay until retention removes them.
-    static func saveAfterImport(_ ctx: Configuration, _ form: Form) throws -> Response {
-        guard let after = form["after"].flatMap(AfterImport.init(rawValue:)) else { return Page.redirect("/settings", error: "Unknown choice.") }
+    static func saveAfterImport(_ ctx: Configuration, _ form: Fields) throws -> Response {
+        guard let after = form.after.flatMap(AfterImport.init(rawValue:)) else { return Page.redirect("/settings", error: "Unknown choice.") }
         try SettingsLoader.update(paths: ctx.paths, [("spool.after_import", after == .archive ? nil : after.rawValue)])
         return Page.redirect("/settings", ok: after == .delete
             ? "Exports are now deleted as soon as their data is stored. Those already kept go after \(ctx.settings.archiveDays) days."
@@ -124,8 +135,8 @@ struct SettingsPage: Sendable {
     }
 
     /// Lock and unlock, as `healthspool lock` / `unlock` do: the flag file the daemon watches.
-    static func setLock(_ ctx: Configuration, _ form: Form) throws -> Response {
-        if form["locked"] == "1" {
+    static func setLock(_ ctx: Configuration, _ form: Fields) throws -> Response {
+        if form.locked == "1" {
             try LockFlag.set(context: ctx)
             return Page.redirect("/settings", ok: "Locked: nothing is read or sent until you unlock.")
         }

@@ -8,6 +8,18 @@ import Hummingbird
 /// (`HealthJournal.editSymptom`, `deleteSymptom`): how bad it was, when, the part of the day,
 /// the group, what helped or made it worse, the note. Each lands back with an Undo.
 enum SymptomEdits {
+    /// The symptom entries' routes: the change page, the change saved, the entry deleted.
+    static func routes(_ web: WebRoutes) -> RouteCollection<WebContext> {
+        let routes = RouteCollection(context: WebContext.self)
+        routes.get("/symptoms/:id/edit") { r, c in
+            let id = c.parameters.get("id") ?? ""
+            return try await web.page(r, c) { _, store, q, keys in try page(store: store, id: id, query: q, keys: keys) }
+        }
+        routes.post("/symptoms/edit") { r, c in try await web.undoable(r, c, save) }
+        routes.post("/symptoms/delete") { r, c in try await web.undoable(r, c, delete) }
+        return routes
+    }
+
     /// The page that changes one entry (`symptom-edit.mustache`).
     struct EditPage: Sendable {
         struct SeverityChoice: Sendable {
@@ -73,27 +85,42 @@ enum SymptomEdits {
         let view = try store.journal().symptomEditView(id)
         let title = view.entry.map { "Change: \($0.symptom)" } ?? "Change a symptom"
         return WebTemplates.render(PageFrame(title: title, path: "/journal", keys: keys, notice: Notice(query, back: "/journal"),
-                                             page: EditPage(view, back: Edits.back(query, else: "/journal"))), "symptom-edit")
+                                             page: EditPage(view, back: Edits.back(query, else: "/journal"))), .symptomEdit)
+    }
+
+    /// A symptom form's fields (the edit page's, and the delete button's `id` and `back`); all
+    /// optional, as a field left out is one not changed.
+    struct Fields: Decodable, Sendable {
+        var id: String?
+        var back: String?
+        var severity: String?
+        var date: String?
+        var time: String?
+        var when: String?
+        var category: String?
+        var relieved: String?
+        var aggravated: String?
+        var note: String?
     }
 
     /// Saves the changed fields; lands on `back` with Undo (the entry as it was).
-    static func save(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
-        let back = Edits.back(form, else: "/journal")
-        let id = form["id"] ?? ""
+    static func save(_ ctx: Configuration, _ store: LentStore, _ form: Fields) throws -> (Response, JournalUndo?) {
+        let back = Edits.back(form.back, else: "/journal")
+        let id = form.id ?? ""
         do {
             return try store.run { r in
                 let old = try r.entries.symptomEntry(id)
                 var changes = SymptomChanges()
-                if let s = form["severity"].flatMap(Severity.init(parsing:)), s != old.severity { changes.severity = s }
-                changes.at = try Edits.time(date: form["date"], time: form["time"], was: old.at.iso8601Local, try r.records(), now: r.now)
-                if let w = form["when"].flatMap(PartOfDay.init(rawValue:)), w != old.timeOfDay { changes.when = w }
-                if let c = form["category"]?.trimmingSpaces, !c.isEmpty, c != old.category { changes.category = c }
-                func list(_ name: String) -> [String]? {
-                    form[name].map { $0.split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty } }
+                if let s = form.severity.flatMap(Severity.init(parsing:)), s != old.severity { changes.severity = s }
+                changes.at = try Edits.time(date: form.date, time: form.time, was: old.at.iso8601Local, try r.records(), now: r.now)
+                if let w = form.when.flatMap(PartOfDay.init(rawValue:)), w != old.timeOfDay { changes.when = w }
+                if let c = form.category?.trimmingSpaces, !c.isEmpty, c != old.category { changes.category = c }
+                func list(_ text: String?) -> [String]? {
+                    text.map { $0.split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty } }
                 }
-                if let l = list("relieved"), l != old.relievedBy { changes.relievedBy = l }
-                if let l = list("aggravated"), l != old.aggravatedBy { changes.aggravatedBy = l }
-                if let n = form["note"], n.trimmingSpaces != (old.note ?? "") { changes.note = n.trimmingSpaces }
+                if let l = list(form.relieved), l != old.relievedBy { changes.relievedBy = l }
+                if let l = list(form.aggravated), l != old.aggravatedBy { changes.aggravatedBy = l }
+                if let n = form.note, n.trimmingSpaces != (old.note ?? "") { changes.note = n.trimmingSpaces }
                 let e = try r.entries.editSymptom(id, changes)
                 guard e != old else { return (Page.redirect(back, ok: "Nothing was changed."), nil) }
                 return (Page.redirect(back, ok: "Changed: \(e.symptom), \(e.severity), \(e.shownPhrase)."),
@@ -106,11 +133,11 @@ enum SymptomEdits {
     }
 
     /// Deletes the entry; lands on `back` with Undo (the entry back, same id).
-    static func delete(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
-        let back = Edits.back(form, else: "/journal")
+    static func delete(_ ctx: Configuration, _ store: LentStore, _ form: Fields) throws -> (Response, JournalUndo?) {
+        let back = Edits.back(form.back, else: "/journal")
         do {
             return try store.run { r in
-                let old = try r.entries.symptomEntry(form["id"] ?? "")
+                let old = try r.entries.symptomEntry(form.id ?? "")
                 let e = try r.entries.deleteSymptom(old.id.description)
                 return (Page.redirect(back, ok: "Deleted: \(e.symptom), \(e.severity), \(e.shownPhrase)."),
                         JournalUndo.restoreSymptom(old))

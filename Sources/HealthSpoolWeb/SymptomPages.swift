@@ -20,23 +20,34 @@ enum SymptomPages {
         let page = symptom.isEmpty ? SymptomLogPage(symptom: nil, choices: nil, now: DaemonClock.now())
             : SymptomLogPage(symptom: symptom, choices: try store.journal().logChoices(), now: DaemonClock.now())
         return WebTemplates.render(PageFrame(title: symptom.isEmpty ? "Log a symptom" : "Log: \(symptom)", path: "/symptoms/log", keys: csrf,
-                                             notice: Notice(query, back: "/symptoms/log"), page: page), "symptom-log")
+                                             notice: Notice(query, back: "/symptoms/log"), page: page), .symptomLog)
+    }
+
+    /// The log form's fields (`symptom-log.mustache`).
+    struct Fields: Decodable, Sendable {
+        var symptom: String?
+        var severity: String?
+        var when: String?
+        var category: String?
+        var relieved: String?
+        var aggravated: String?
+        var note: String?
     }
 
     /// Saves the entry; lands on the journal page with the day's scores, and Undo.
-    static func log(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
-        let symptom = form["symptom"] ?? ""
-        guard let severity = Severity(parsing: form["severity"] ?? "") else {
+    static func log(_ ctx: Configuration, _ store: LentStore, _ form: Fields) throws -> (Response, JournalUndo?) {
+        let symptom = form.symptom ?? ""
+        guard let severity = Severity(parsing: form.severity ?? "") else {
             return (Page.redirect("/", error: "Choose how bad it is: Mild, Moderate, Severe or Debilitating."), nil)
         }
-        func list(_ name: String) -> [String] {
-            (form[name] ?? "").split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
+        func list(_ text: String?) -> [String] {
+            (text ?? "").split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
         }
-        func optional(_ name: String) -> String? { form[name].map(\.trimmingSpaces).flatMap { $0.isEmpty ? nil : $0 } }
+        func optional(_ text: String?) -> String? { text.map(\.trimmingSpaces).flatMap { $0.isEmpty ? nil : $0 } }
         do {
-            let log = SymptomLog(symptom: symptom, severity: severity, when: optional("when").flatMap(PartOfDay.init(rawValue:)),
-                                 category: optional("category"), relievedBy: list("relieved"), aggravatedBy: list("aggravated"),
-                                 note: optional("note"))
+            let log = SymptomLog(symptom: symptom, severity: severity, when: optional(form.when).flatMap(PartOfDay.init(rawValue:)),
+                                 category: optional(form.category), relievedBy: list(form.relieved), aggravatedBy: list(form.aggravated),
+                                 note: optional(form.note))
             let (e, _) = try store.journal().logSymptom(log)
             return (Page.redirect("/journal", ok: "Saved: \(e.symptom), \(e.severity), \(e.shownPhrase).",
                                   emergency: EmergencyLine.line(symptom: e.symptom, severity: e.severity) != nil), .deleteSymptom(e.id))

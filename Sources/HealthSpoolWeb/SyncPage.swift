@@ -74,6 +74,6 @@ struct SyncPage: Sendable {
 
     static func render(store: LentStore, query: Form, csrf: FormKeys) throws -> String {
         let page = SyncPage(try store.sending(queuedCountLimit: queuedCountLimit))
-        return WebTemplates.render(PageFrame(title: "Sending", path: "/sync", keys: csrf, notice: Notice(query, back: "/sync"), page: page), "sync")
+        return WebTemplates.render(PageFrame(title: "Sending", path: "/sync", keys: csrf, notice: Notice(query, back: "/sync"), page: page), .sync)
     }
 }

@@ -1,7 +1,7 @@
 import Hummingbird
 
 /// The per-request context: the connection it came on, the session the guard found and the form
-/// it already read.
+/// it already read (`FormPosts` reads the body when it did not).
 struct WebContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     var session: WebSessions.Session?
@@ -12,11 +12,5 @@ struct WebContext: RequestContext {
     init(source: Source) {
         coreContext = .init(source: source)
         connection = ObjectIdentifier(source.channel)
-    }
-
-    /// The request's form: the one the guard read, else read now.
-    func form(of request: inout Request) async throws -> Form {
-        if let form { return form }
-        return Form(String(buffer: try await request.collectBody(upTo: 1 << 20)))
     }
 }

@@ -5,7 +5,10 @@ import HealthSpoolDaemon
 import HealthSpoolLinux
 import Hummingbird
 
-/// The routes: the login link, the pages, their forms and the sync progress stream.
+/// The routes: the login link and logout here, the pages and their forms as one `RouteCollection`
+/// per area (`PageRoutes`, `SettingsRoutes`, `SyncRoutes`, `JournalRoutes`, `JournalFormRoutes`,
+/// `EditRoutes`, `DayRoutes`, `ImportRoutes`, `ReportRoutes`, and `DoseEdits` and `SymptomEdits`
+/// beside their handlers), and a page borrowing a store connection (a form post: `FormPosts`).
 struct WebRoutes: Sendable {
     /// The configuration in effect (the daemon's reloads set it; a settings form rereads it).
     let configuration: CurrentConfiguration
@@ -19,9 +22,12 @@ struct WebRoutes: Sendable {
     let sessions: WebSessions
 
     /// `usedLinksFile`: where used login links are kept until they expire (nil: memory only);
-    /// `stores`: the app's store connections (nil: a pool of its own).
+    /// `stores`: the app's store connections (nil: a pool of its own). Throws a
+    /// `WebTemplateError` when the embedded templates cannot be loaded (`WebTemplates`).
     init(configuration: CurrentConfiguration, address: String, port: Int, secret: [UInt8], usedLinksFile: String? = nil,
          stores: StorePool? = nil) throws {
+        // The templates first: one that is missing or does not parse stops the start here.
+        _ = try WebTemplates.embedded.get()
         store = try stores ?? StorePool()
         self.configuration = configuration
         self.address = address
@@ -59,12 +65,12 @@ struct WebRoutes: Sendable {
             r.headers[.setCookie] = "hs_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"
             return r
         }
-        addPages(router)
-        addJournalPages(router)
-        addEditPages(router)
-        addFormPages(router)
-        addDayPages(router)
-        addReportPages(router)
+        for routes in [PageRoutes(web: self).collection, SettingsRoutes(web: self).collection, SyncRoutes(web: self).collection,
+                       JournalRoutes(web: self).collection, JournalFormRoutes(web: self).collection, EditRoutes(web: self).collection,
+                       DayRoutes(web: self).collection, ImportRoutes(web: self).collection, ReportRoutes(web: self).collection,
+                       DoseEdits.routes(self), SymptomEdits.routes(self)] {
+            router.addRoutes(routes)
+        }
         return router
     }
 
@@ -101,91 +107,6 @@ struct WebRoutes: Sendable {
             query.notice = notices.held(id, session: session, now: DaemonClock.now().millis)
         }
         return query
-    }
-
-    /// The keys the forms of a page for this request's session carry.
-    func keys(_ context: WebContext) -> FormKeys {
-        let session = context.session?.id ?? ""
-        let tokens = formTokens
-        return FormKeys(csrf: context.session?.csrf ?? "") { tokens.issue(session: session) }
-    }
-
-    /// A form post that borrows no connection (the settings'), carried out on the store writer's
-    /// thread; answers with a redirect. The configuration is read again after it (a settings
-    /// form writes the file), so the page it goes back to shows the change.
-    func action(_ request: Request, _ context: WebContext,
-                _ perform: @escaping @Sendable (Configuration, Form) throws -> Response) async throws -> Response {
-        try await action(request, context) { ctx, form, _ in try perform(ctx, form) }
-    }
-
-    /// A form post carried out on the store writer's thread (one at a time), once per one-time token (`FormTokens`): the
-    /// same form posted again (a double tap) gets the first post's redirect and changes nothing.
-    /// An answer that is not a redirect (a form shown again with its errors) leaves the token
-    /// usable. A post without a token (a script's) is carried out as it comes.
-    func action(_ request: Request, _ context: WebContext,
-                _ perform: @escaping @Sendable (Configuration, Form, FormKeys) throws -> Response) async throws -> Response {
-        let current = configuration
-        return try await once(request, context) { form, keys in
-            try await store.run(.write) { _ in
-                defer { try? current.reread() }
-                return try perform(current.value, form, keys)
-            }
-        }
-    }
-
-    /// `action`, carried out with the writer's connection, the one store connection the post
-    /// borrows from the pool (it opens none of its own).
-    func action(_ request: Request, _ context: WebContext,
-                borrowing perform: @escaping @Sendable (Configuration, LentStore, Form, FormKeys) throws -> Response) async throws -> Response {
-        let current = configuration
-        return try await once(request, context) { form, keys in
-            try await store.run(.write) { lease in
-                let ctx = current.value
-                return try perform(ctx, try lease.uses(ctx), form, keys)
-            }
-        }
-    }
-
-    /// Carries out `perform` with the request's form once per one-time token (see `action`).
-    private func once(_ request: Request, _ context: WebContext,
-                      _ perform: @escaping @Sendable (Form, FormKeys) async throws -> Response) async throws -> Response {
-        var request = request
-        let form = try await context.form(of: &request)
-        let keys = keys(context)
-        let run = { try await perform(form, keys) }
-        guard let token = form[FormKeys.field], let session = context.session?.id else { return try await run() }
-        var claim = formTokens.claim(token, session: session)
-        // A repeat that arrives while the first post is still being carried out waits for its answer.
-        var waited = 0
-        while claim == .inProgress, waited < 500 {
-            try await TaskThreadPool.sleep(for: .milliseconds(20))
-            waited += 1
-            claim = formTokens.claim(token, session: session)
-        }
-        switch claim {
-        case .fresh: break
-        case .repeated(let answer):
-            return Response(status: .init(code: answer.status), headers: answer.location.map { [.location: $0] } ?? [:])
-        case .inProgress, .unknown:
-            return Page.plain(status: .conflict, title: "This form was already sent",
-                              text: "This form was sent before, or it is too old. Go back, reload the page and try again.",
-                              back: ("/", "Back to your health journal"))
-        }
-        var response: Response
-        do { response = try await run() } catch {
-            formTokens.release(token, session: session)
-            throw error
-        }
-        if (300..<400).contains(response.status.code) {
-            // The message is held before the answer is kept: the same form sent again lands on the same notice.
-            if let location = response.headers[.location] {
-                response.headers[.location] = notices.address(location, session: session, now: DaemonClock.now().millis)
-            }
-            formTokens.finish(token, session: session, answer: .init(status: response.status.code, location: response.headers[.location]))
-        } else {
-            formTokens.release(token, session: session)
-        }
-        return response
     }
 
     func login(_ request: Request) -> Response {

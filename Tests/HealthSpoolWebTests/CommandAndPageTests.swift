@@ -30,7 +30,7 @@ import Glibc
     }
 
     /// A page model rendered in its template inside the page frame, as the routes render it.
-    static func page(_ model: Any, _ template: String) -> String {
+    static func page(_ model: Any, _ template: WebTemplate) -> String {
         WebTemplates.render(PageFrame(title: "Test", path: "/", keys: FormKeys(csrf: "csrf", issue: { "once" }), page: model), template)
     }
 
@@ -44,7 +44,7 @@ import Glibc
             _ = try j.takeDose("Ibuprofen", at: Self.at(2))
             return try r.days().view(Self.today, now: Self.now)
         }
-        let text = view.text, html = Self.page(DayPage(view), "day")
+        let text = view.text, html = Self.page(DayPage(view), .day)
         #expect(view.summary.totals["stepCount"] == 12_345)
         #expect(text.contains("\nSteps         12.345\n"), "\(text)")
         #expect(html.contains("id=\"steps\" data-value=\"12345\">12.345</span>"))
@@ -67,7 +67,7 @@ import Glibc
             return try j.remindersView(now: Self.now)
         }
         let row = try #require(view.rows.first)
-        let html = Self.page(ReminderForms.ListPage(view, typed: nil), "reminders")
+        let html = Self.page(ReminderForms.ListPage(view, typed: nil), .reminders)
         #expect(view.text == "\(row.reminder.id)  Pills  [medication]  \(row.words) (\(row.reminder.rule))  next 2026-01-03 08:00", "\(view.text)")
         #expect(html.contains(row.words), "\(row.words)")
         #expect(view.json.arrayValue?.first?.objectValue?.first { $0.0 == "repeat" }?.1 == .string(row.words))
@@ -80,7 +80,7 @@ import Glibc
             _ = try j.measure(.steps(7_400, from: Self.at(4), to: Self.at(2)), at: Self.at(2), now: Self.now)
             return try j.goalsView(now: Self.now, style: j.style)
         }
-        let html = Self.page(GoalForms.ListPage(view, typed: nil), "goals-page")
+        let html = Self.page(GoalForms.ListPage(view, typed: nil), .goalsPage)
         #expect(view.text == "[ ] 1  Walk  7.400/10.000", "\(view.text)")
         #expect(html.contains("10.000 steps a day, from your data"))
         #expect(html.contains("Not done yet today"))
@@ -92,7 +92,7 @@ import Glibc
             _ = try j.addMedication(Medication(name: "Ibuprofen", otherNames: ["Advil"], dose: "400 mg", directions: "with food"), now: Self.now)
             return try j.medicationsView(now: Self.now)
         }
-        let html = Self.page(MedicationsPage(view), "meds")
+        let html = Self.page(MedicationsPage(view), .meds)
         #expect(view.text == "1  Ibuprofen (Advil)  400 mg  — with food", "\(view.text)")
         #expect(html.contains("<strong>Ibuprofen</strong><br><span class=\"rule\">400 mg · also called Advil · with food</span>"))
         #expect(view.json.arrayValue?.count == 1)
@@ -105,7 +105,7 @@ import Glibc
             _ = try j.addNote(text: "Knee better", category: nil, audio: nil, now: Self.at(1))
             return try j.notesView(category: nil)
         }
-        let html = Self.page(NotePages(view), "notes")
+        let html = Self.page(NotePages(view), .notes)
         let lines = view.text.split(separator: "\n").map(String.init)
         #expect(lines.count == 2 && lines[0].hasSuffix("Knee better") && lines[1].hasSuffix("[cardiology]  Ask about the evening dose"), "\(view.text)")
         let knee = try #require(html.range(of: "Knee better")), evening = try #require(html.range(of: "Ask about the evening dose"))
@@ -121,7 +121,7 @@ import Glibc
             _ = try j.measure(.bodyMass(72.6, unit: "kg"), at: Self.at(2), now: Self.now)
             return try j.measurements(now: Self.now)
         }
-        let html = Self.page(MeasurePage(view, charts: nil, glucoseUnit: view.glucoseUnit), "measure")
+        let html = Self.page(MeasurePage(view, charts: nil, glucoseUnit: view.glucoseUnit), .measure)
         #expect(view.text.contains("\n  09:00  Blood pressure 128/82 mmHg\n  08:00  Weight 72,6 kg"), "\(view.text)")
         #expect(html.contains("<span class=\"time\">09:00</span> <span class=\"kind\">Blood pressure</span> <strong>128/82 mmHg</strong>"))
         #expect(html.contains("<span class=\"time\">08:00</span> <span class=\"kind\">Weight</span> <strong>72,6 kg</strong>"))

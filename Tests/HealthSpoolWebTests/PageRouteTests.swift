@@ -420,7 +420,7 @@ extension WebFixture {
 
     @Test func aBarsLabelAndValueAreWrittenAsTextEscaped() {
         let chart = BarChart([("<b>Steps</b> & more", 10), ("Sleep", 5)], label: "Kinds \"waiting\"", valueText: { "\($0) <i>" })
-        let svg = WebTemplates.render(chart, "bars")
+        let svg = WebTemplates.render(chart, .bars)
         #expect(svg.contains("<title id=\"chart-title\">Kinds &quot;waiting&quot;</title>"))
         #expect(svg.contains("<text x=\"0\" y=\"16\" fill=\"#1a1a1a\">&lt;b&gt;Steps&lt;/b&gt; &amp; more</text><rect x=\"0\" y=\"22\" width=\"270\" height=\"18\" fill=\"#14365c\"></rect><text x=\"276\" y=\"37\" fill=\"#1a1a1a\">10 &lt;i&gt;</text>"))
         #expect(svg.contains("<rect x=\"0\" y=\"70\" width=\"135\" height=\"18\""))

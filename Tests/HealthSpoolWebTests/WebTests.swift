@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func theFrameEscapesItsTitleMarksTheCurrentSectionAndHasNoInlineScript() {
-        let html = WebTemplates.render(PageFrame(title: "T<", path: "/meds", keys: FormKeys(csrf: "tok") { "once-1" }), "layout")
+        let html = WebTemplates.render(PageFrame(title: "T<", path: "/meds", keys: FormKeys(csrf: "tok") { "once-1" }), .layout)
         #expect(html.contains("<title>T&lt; – Health journal</title>"))
         #expect(html.contains("<a href=\"/meds\" aria-current=\"page\""))
         #expect(!html.contains("<script>"))
@@ -78,7 +78,7 @@ import Testing
     @Test func aFormCarriesTheSessionsTokenAndAFreshOneTimeToken() throws {
         let issued = Lock(0)
         let keys = FormKeys(csrf: "tok") { issued.withLock { $0 += 1; return "once-\($0)" } }
-        let twice = try MustacheTemplate(string: "{{>form-keys}}{{>form-keys}}").render(KeyFields(keys), library: WebTemplates.library)
+        let twice = try MustacheTemplate(string: "{{>form-keys}}{{>form-keys}}").render(KeyFields(keys), library: WebTemplates.embedded.get().library)
         #expect(twice.contains("name=\"csrf\" value=\"tok\""))
         #expect(twice.contains("name=\"once\" value=\"once-1\""))
         #expect(twice.contains("name=\"once\" value=\"once-2\""))

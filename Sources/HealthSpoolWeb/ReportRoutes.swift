@@ -3,16 +3,20 @@ import HealthSpoolCore
 import HealthSpoolDaemon
 import Hummingbird
 
-extension WebRoutes {
-    /// The doctor's summary and its style sheets: the same as the file's, and the printed pages' header
-    /// (its script is an embedded asset, `Assets/report.js`).
-    func addReportPages(_ router: Router<WebContext>) {
-        router.get("/report") { r, c in try await page(r, c) { _, store, q, csrf in try ReportPage.render(store: store, query: q, csrf: csrf) } }
+/// The doctor's summary and its style sheets: the same as the file's, and the printed pages' header
+/// (its script is an embedded asset, `Assets/report.js`).
+struct ReportRoutes {
+    let web: WebRoutes
+
+    var collection: RouteCollection<WebContext> {
+        let routes = RouteCollection(context: WebContext.self)
+        let web = self.web
+        routes.get("/report") { r, c in try await web.page(r, c) { _, store, q, csrf in try ReportPage.render(store: store, query: q, csrf: csrf) } }
         // The FHIR file of the period shown: a download, made on a reader's thread.
-        router.get("/report/fhir") { r, c in
-            let query = pageQuery(r, c)
-            let current = configuration
-            let file = try await store.run(.read) { lease in
+        routes.get("/report/fhir") { r, c in
+            let query = web.pageQuery(r, c)
+            let current = web.configuration
+            let file = try await web.store.run(.read) { lease in
                 let ctx = current.value
                 return try ReportPage.fhirFile(ctx, store: try lease.uses(ctx), query: query)
             }
@@ -20,21 +24,22 @@ extension WebRoutes {
             response.headers[.contentDisposition] = "attachment; filename=\"\(file.name)\""
             return response
         }
-        router.post("/report/name") { r, c in try await action(r, c, ReportPage.saveName) }
-        router.get("/static/report.css") { _, _ in
+        routes.post("/report/name") { r, c in try await web.action(r, c, ReportPage.saveName) }
+        routes.get("/static/report.css") { _, _ in
             var r = Page.respond(.ok, ReportHTML.css, type: "text/css; charset=utf-8")
             r.headers[.cacheControl] = "max-age=3600"
             return r
         }
         // The printed pages' header: the period from the query, read as dates (nothing else of
         // the query gets in), and the name from the settings (`report.name`), CSS-escaped.
-        router.get("/report/page.css") { r, _ in
+        routes.get("/report/page.css") { r, _ in
             let q = Form(r.uri.query ?? "")
             guard let from = q["from"].flatMap(CivilDate.init(parsing:)), let to = q["to"].flatMap(CivilDate.init(parsing:)) else {
                 return Page.respond(.badRequest, "", type: "text/css; charset=utf-8")
             }
-            let name = configuration.value.settings.reportName.flatMap { $0.trimmingSpaces.isEmpty ? nil : $0.trimmingSpaces }
+            let name = web.configuration.value.settings.reportName.flatMap { $0.trimmingSpaces.isEmpty ? nil : $0.trimmingSpaces }
             return Page.respond(.ok, ReportHTML.pageHeader(from: from, to: to, name: name), type: "text/css; charset=utf-8")
         }
+        return routes
     }
 }

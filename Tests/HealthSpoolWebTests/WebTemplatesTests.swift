@@ -1,0 +1,44 @@
+@testable import HealthSpoolWeb
+import Testing
+
+/// The templates are resolved once, when the web starts (`WebTemplates`): a missing, broken or
+/// misnamed template fails the start, naming it, instead of a request.
+@Suite struct WebTemplatesTests {
+    @Test func theEmbeddedTemplatesLoadAndAreExactlyTheNamedOnes() throws {
+        _ = try WebTemplates.embedded.get()
+        #expect(Set(WebFiles.templates.keys) == Set(WebTemplate.allCases.map(\.rawValue)))
+    }
+
+    @Test(arguments: [WebTemplate.home, .layout, .formKeys, .report])
+    func aLibraryMissingOneTemplateFailsToLoadNamingIt(_ missing: WebTemplate) {
+        var files = WebFiles.templates
+        files[missing.rawValue] = nil
+        #expect(throws: WebTemplateError.missing(missing.rawValue)) { try WebTemplates(files: files) }
+        #expect(WebTemplateError.missing(missing.rawValue).description.contains("\(missing.rawValue).mustache"))
+    }
+
+    @Test func theErrorOfAMissingTemplateNamesItsFile() throws {
+        var files = WebFiles.templates
+        files["sync"] = nil
+        let error = #expect(throws: WebTemplateError.self) { try WebTemplates(files: files) }
+        #expect(error?.description == "web template sync.mustache is missing from the build")
+    }
+
+    @Test func aTemplateThatIncludesAMisspelledPartFailsToLoadNamingBoth() {
+        var files = WebFiles.templates
+        files["notes"] = "{{<layout}}{{$main}}{{>form-kesy}}{{/main}}{{/layout}}"
+        #expect(throws: WebTemplateError.unknownPart(template: "notes", part: "form-kesy")) { try WebTemplates(files: files) }
+    }
+
+    @Test func aTemplateThatDoesNotParseFailsToLoadNamingIt() {
+        var files = WebFiles.templates
+        files["notes"] = "{{#open}}never closed"
+        let error = #expect(throws: WebTemplateError.self) { try WebTemplates(files: files) }
+        guard case .unparsable("notes", _)? = error else { Issue.record("not unparsable(notes): \(String(describing: error))"); return }
+    }
+
+    @Test func thePartsOfATemplateAreItsIncludesAndItsParent() {
+        #expect(WebTemplates.parts(of: "{{<layout}}{{$main}}{{> field}}{{{raw}}}{{x}}{{>notice}}{{/main}}{{/layout}}")
+            == ["layout", "field", "notice"])
+    }
+}
