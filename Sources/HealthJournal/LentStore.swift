@@ -13,7 +13,7 @@ public struct LentStore {
     package let configuration: Configuration
     /// Where what the journal puts in line is announced: the daemon's sync coordinator when it
     /// runs in this process (the pool's `JournalWrites`), else its control socket.
-    let announce: @Sendable ([String]) -> Void
+    package let announce: @Sendable ([String]) -> Void
 
     package init(store: SampleStore, configuration: Configuration, journalWrites: JournalWrites? = nil) {
         self.store = store

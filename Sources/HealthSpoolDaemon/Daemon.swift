@@ -122,6 +122,8 @@ public final class Daemon: Sendable {
     let metrics: DaemonMetrics
     /// The configuration in effect, as the web interface reads it: each reload sets it.
     let current: CurrentConfiguration
+    /// "Sync now" for the web interface in this process: a call into the sync coordinator.
+    public var manualSync: ManualSync { ManualSync(coordinator: sync) }
 
     /// The daemon of `app`: its parts take the app's configuration, clock, transport and
     /// counters.

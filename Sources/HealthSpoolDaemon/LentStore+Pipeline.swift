@@ -22,10 +22,10 @@ extension LentStore {
         try InferredDeletionList.entries(store: store).map(InferredDeletionList.Line.init)
     }
 
-    /// Puts back the deletions with `ids` (nil: the last import's); the daemon is told, and
-    /// sends the samples again.
+    /// Puts back the deletions with `ids` (nil: the last import's); the daemon is told (`announce`:
+    /// in its process, a call; from another, its control socket), and sends the samples again.
     public func restoreDeletions(ids: [SampleID]?) throws -> InferredDeletionList.Change {
-        try InferredDeletionList.restore(store: store, ids: ids, controlSocket: configuration.controlSocket)
+        try InferredDeletionList.restore(store: store, ids: ids, announce: announce)
     }
 
     /// The last `limit` imports, the newest first.

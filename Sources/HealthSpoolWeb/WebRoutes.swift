@@ -19,10 +19,12 @@ struct WebRoutes: Sendable {
     let sessions: WebSessions
 
     /// `usedLinksFile`: where used login links are kept until they expire (nil: memory only);
-    /// `stores`: the app's store connections (nil: a pool of its own).
+    /// `stores`: the app's store connections (nil: a pool of its own); `manualSync`: the daemon's
+    /// sync coordinator, which "Sync now" calls (nil: no daemon).
     init(configuration: CurrentConfiguration, address: String, port: Int, secret: [UInt8], usedLinksFile: String? = nil,
-         stores: StorePool? = nil) throws {
+         stores: StorePool? = nil, manualSync: ManualSync? = nil) throws {
         store = try stores ?? StorePool()
+        sync = SyncRun(manual: manualSync)
         self.configuration = configuration
         self.address = address
         self.port = port
@@ -33,7 +35,7 @@ struct WebRoutes: Sendable {
     /// its own, never the cooperative pool: pages read on a reader's, form posts are carried out
     /// on the writer's, one at a time.
     let store: StorePool
-    let sync = SyncRun()
+    let sync: SyncRun
     /// The one-time tokens of the sessions' forms.
     let formTokens = FormTokens()
     /// The Undo each save and delete offers, per session.
