@@ -143,7 +143,7 @@ public final class Daemon: Sendable {
         sync = SyncCoordinator(configuration: configuration, logger: logger, executor: executor, clock: clock, metrics: metrics, transport: app.transport)
         intake = SpoolIntake(configuration: configuration, logger: logger, executor: executor, clock: clock, metrics: metrics)
         status = StatusBoard(configuration: configuration, logger: logger, notifier: notifier, executor: executor, clock: clock, sync: sync, intake: intake,
-                             metrics: metrics)
+                             metrics: metrics, live: app.stores.liveStatus)
         let (sync, status) = (self.sync, self.status)
         // Both are called on `q`, the board's executor.
         q.sync {

@@ -37,7 +37,7 @@ extension WebRoutes {
             let name = Form(request.uri.query ?? "")["file"] ?? ""
             let current = configuration
             let json = try await store.run(.read) { lease in
-                try ImportUpload.status(of: ImportUpload.storedName(name), context: current.value) { try lease.uses($0) }
+                try ImportUpload.status(of: ImportUpload.storedName(name), context: current.value, liveStatus: lease.liveStatus) { try lease.uses($0) }
             }
             return Page.respond(.ok, json.text, type: "application/json")
         }
