@@ -266,25 +266,29 @@ public final class Daemon: Sendable {
 
     // MARK: Events
 
-    func handle(_ event: WatchEvent) {
+    /// Routes one watcher event (`SpoolWatcherService`): a spool file to the intake (awaited on
+    /// the actor), the lock flag and the config and secret files to the daemon's own steps on
+    /// its queue.
+    func route(_ event: WatchEvent) async {
+        let configuration = configuration
         switch event {
         case let .fileReady(dir, name) where dir == configuration.spool.path:
-            intake.assumeIsolated { $0.admit(named: name) }
+            await intake.admit(named: name)
         case let .fileGone(dir, name) where dir == configuration.spool.path:
-            intake.assumeIsolated { $0.left(named: name) }
+            await intake.left(named: name)
         case let .undecodableName(dir) where dir == configuration.spool.path:
-            intake.assumeIsolated { $0.rescan() }
+            await intake.rescan()
         case let .fileReady(dir, name) where dir == configuration.stateDir && name == "locked":
-            setHold(.flag, true)
+            await onQueue { self.setHold(.flag, true) }
         case let .fileGone(dir, name) where dir == configuration.stateDir && name == "locked":
-            setHold(.flag, false)
+            await onQueue { self.setHold(.flag, false) }
         case let .fileReady(dir, name) where dir == configuration.paths.configDir && name == "healthspool.conf":
-            reload(reason: "configuration file changed", restartingSync: false)
+            await onQueue { self.reload(reason: "configuration file changed", restartingSync: false) }
         case let .fileReady(dir, name) where watchedSecrets.contains(dir + "/" + name):
-            reload(reason: "\(dir)/\(name) changed")
+            await onQueue { self.reload(reason: "\(dir)/\(name) changed") }
         case .overflow:
             logger.warning("inotify queue overflowed; rescanning the spool", metadata: ["event": "import"])
-            intake.assumeIsolated { $0.rescan() }
+            await intake.rescan()
         default:
             break
         }

@@ -22,7 +22,7 @@ extension Daemon {
             StatusService(start: { [self] in try await startOffPool() }, beginStop: stop, finishStop: { [self] in await finishStop() }),
             SyncService(sync: sync, budget: stopBudget, beginStop: stop),
             ImportService(intake: intake, budget: stopBudget, beginStop: stop),
-            SpoolWatcherService(events: watchEvents, route: { [self] event in await onQueue { self.handle(event) } }, beginStop: stop,
+            SpoolWatcherService(events: watchEvents, route: { [self] event in await route(event) }, beginStop: stop,
                                 stopWatchers: { [self] in await stopWatchers() }),
             ControlService(requests: controlRequests, sync: sync, beginStop: stop, closeSocket: { [self] in closeControl() }),
             RetentionService(intake: intake, clock: clock, logger: logger, started: startedUp, beginStop: stop),
