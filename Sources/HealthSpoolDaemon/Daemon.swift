@@ -45,6 +45,9 @@ public final class Daemon: Sendable {
     /// Ends once start-up has finished (`start()`): the retention service waits for it.
     let startedUp: AsyncStream<Void>
     let startUpReporter: AsyncStream<Void>.Continuation
+    /// Signalled once the session lock's first state is known (`SessionLockService`); start-up
+    /// waits for it before reading the spool.
+    let sessionLockKnown = DispatchSemaphore(value: 0)
     /// The time a stop may take, shared by the services (see `Services/`).
     let stopBudget: StopBudget
     private let mutable: Lock<Mutable>
@@ -53,7 +56,6 @@ public final class Daemon: Sendable {
     struct Mutable {
         var configuration: Configuration
         var watcher: SpoolWatcher?
-        var sessionWatcher: SessionLockWatcher?
         var flagAloneLogged = false
         var secretWatcher: SpoolWatcher?
         var watchedSecrets: Set<String> = []
@@ -73,11 +75,6 @@ public final class Daemon: Sendable {
     var watcher: SpoolWatcher? {
         get { mutable.withLock { $0.watcher } }
         set { mutable.withLock { $0.watcher = newValue } }
-    }
-    /// Follows the logind session's lock (`lock.follow_session`); nil when off.
-    var sessionWatcher: SessionLockWatcher? {
-        get { mutable.withLock { $0.sessionWatcher } }
-        set { mutable.withLock { $0.sessionWatcher = newValue } }
     }
     /// Whether "the lock flag alone" was logged since the session was last followed.
     var flagAloneLogged: Bool {
@@ -239,7 +236,7 @@ public final class Daemon: Sendable {
             // Read as the socket closed at a stop, after the last request was handled: not answered.
             if case .terminated = controlReporter.yield(request) { close(request.client) }
         }
-        startSessionWatcher()
+        waitForSessionLock()
         startKeyringWatch()
         q.sync { status.assumeIsolated { status in
             watchSecrets()

@@ -24,6 +24,9 @@ extension Daemon {
             ImportService(intake: intake, budget: stopBudget, beginStop: stop),
             SpoolWatcherService(events: watchEvents, route: { [self] event in await route(event) }, beginStop: stop,
                                 stopWatchers: { [self] in await stopWatchers() }),
+            SessionLockService(mode: configuration.settings.lockFollowSession, environment: configuration.environment, logger: logger,
+                               route: { [self] event in await onQueue { self.sessionEvent(event) } },
+                               known: { [sessionLockKnown] in sessionLockKnown.signal() }),
             ControlService(requests: controlRequests, sync: sync, beginStop: stop, closeSocket: { [self] in closeControl() }),
             RetentionService(intake: intake, clock: clock, logger: logger, started: startedUp, beginStop: stop),
             ReloadService(reload: { [self] reason in q.async { self.reload(reason: reason) } }, beginStop: stop),
@@ -54,12 +57,11 @@ extension Daemon {
     /// The group's backstop, under the unit's `TimeoutStopSec=30`.
     static let maximumStopSeconds = 20
 
-    /// Stops the watchers (inotify, the session lock) at a stop; their events end.
+    /// Stops the inotify watchers at a stop; their events end.
     func stopWatchers() async {
         await onQueue {
             self.watcher?.stop()
             self.secretWatcher?.stop()
-            self.sessionWatcher?.stop()
         }
         watchReporter.finish()
     }
@@ -174,6 +176,32 @@ struct SpoolWatcherService: Service {
         }
         beginStop()
         await stopWatchers()
+    }
+}
+
+/// The logind session's lock and suspends (`lock.follow_session`): owns the
+/// `SessionLockWatcher` (its thread and sd-bus connection) and consumes its events, each routed
+/// on the coordination queue (`Daemon.sessionEvent`: the session's and the sleep's holds on the
+/// lock). Tells `known` once the first state is known, or that none will be (off, or no
+/// watcher), so that start-up reads the spool knowing whether the session is locked.
+struct SessionLockService: Service {
+    let mode: SessionFollow
+    let environment: [String: String]
+    let logger: Logger
+    let route: @Sendable (SessionLockEvent) async -> Void
+    let known: @Sendable () -> Void
+    func run() async throws {
+        guard mode != .off else { return await untilShutdown() }
+        let watcher: SessionLockWatcher
+        do { watcher = try SessionLockWatcher(mode: mode, environment: environment) } catch {
+            logger.warning("cannot follow the session lock: \(error); the lock flag alone", metadata: ["event": "lock"])
+            known()
+            return await untilShutdown()
+        }
+        for await event in watcher.events.cancelOnGracefulShutdown() {
+            if event == .settled { known() } else { await route(event) }
+        }
+        watcher.stop()
     }
 }
 
