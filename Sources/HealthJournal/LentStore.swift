@@ -13,11 +13,14 @@ public struct LentStore {
     package let configuration: Configuration
     /// Where what the journal puts in line is announced: the daemon's sync coordinator when it
     /// runs in this process (the pool's `JournalWrites`), else its control socket.
-    let announce: @Sendable ([String]) -> Void
+    package let announce: @Sendable ([String]) -> Void
+    /// The daemon's status when it runs in this process (else its status file is read).
+    package let liveStatus: LiveStatus?
 
-    package init(store: SampleStore, configuration: Configuration, journalWrites: JournalWrites? = nil) {
+    package init(store: SampleStore, configuration: Configuration, journalWrites: JournalWrites? = nil, liveStatus: LiveStatus? = nil) {
         self.store = store
         self.configuration = configuration
+        self.liveStatus = liveStatus
         if let journalWrites {
             announce = { journalWrites.announce($0) }
         } else {
@@ -62,6 +65,6 @@ public struct LentStore {
 extension StoreLease {
     /// `store(_:)` with what the borrower makes of it (`LentStore`).
     public func uses(_ configuration: Configuration) throws -> LentStore {
-        LentStore(store: try store(configuration), configuration: configuration, journalWrites: journalWrites)
+        LentStore(store: try store(configuration), configuration: configuration, journalWrites: journalWrites, liveStatus: liveStatus)
     }
 }

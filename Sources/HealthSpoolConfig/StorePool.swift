@@ -19,14 +19,17 @@ public final class StorePool: Sendable {
     /// Where the journal's writes made on these connections are announced (the daemon's
     /// coordinator reads it); nil when no daemon runs in this process (they go to its socket).
     public let journalWrites: JournalWrites?
+    /// The daemon's status in this process (nil when no daemon runs here: its status file).
+    public let liveStatus: LiveStatus?
     private let writer: StoreLane
     private let readers: [StoreLane]
     private let free: Mutex<(readers: [Int], waiting: [CheckedContinuation<Int, Never>])>
 
     /// A pool of one writer and `readers` readers; nothing is opened yet. Fails only when the
     /// system refuses a thread.
-    public init(readers: Int = 2, journalWrites: JournalWrites? = nil) throws(ThreadExecutorError) {
+    public init(readers: Int = 2, journalWrites: JournalWrites? = nil, liveStatus: LiveStatus? = nil) throws(ThreadExecutorError) {
         self.journalWrites = journalWrites
+        self.liveStatus = liveStatus
         writer = try StoreLane(name: "store writer")
         var lanes: [StoreLane] = []
         for index in 0..<max(1, readers) { lanes.append(try StoreLane(name: "store reader \(index)")) }
@@ -40,11 +43,11 @@ public final class StorePool: Sendable {
     public func run<T: Sendable>(_ use: Use, _ body: @escaping @Sendable (borrowing StoreLease) throws -> T) async throws -> T {
         switch use {
         case .write:
-            return try await writer.run(journalWrites, body)
+            return try await writer.run(journalWrites, liveStatus, body)
         case .read:
             let index = await takeReader()
             defer { giveBack(index) }
-            return try await readers[index].run(journalWrites, body)
+            return try await readers[index].run(journalWrites, liveStatus, body)
         }
     }
 
@@ -82,6 +85,8 @@ public struct StoreLease: ~Copyable {
     fileprivate let connect: (Configuration) throws -> SampleStore
     /// The pool's `journalWrites`.
     public let journalWrites: JournalWrites?
+    /// The pool's `liveStatus`.
+    public let liveStatus: LiveStatus?
 
     /// The connection to `configuration`'s store, opened at its first use (or when a reload moved
     /// the store), its day rollups drawn in `configuration`'s zone and source priority.
@@ -99,9 +104,11 @@ private actor StoreLane {
         thread = try ThreadExecutor(name: name)
     }
 
-    /// Runs `body` on the thread with a lease of this lane's connection (and the pool's `journalWrites`).
-    func run<T: Sendable>(_ journalWrites: JournalWrites?, _ body: @Sendable (borrowing StoreLease) throws -> T) throws -> T {
-        try body(StoreLease(connect: { try self.connection($0) }, journalWrites: journalWrites))
+    /// Runs `body` on the thread with a lease of this lane's connection (and the pool's `journalWrites`
+    /// and `liveStatus`).
+    func run<T: Sendable>(_ journalWrites: JournalWrites?, _ liveStatus: LiveStatus?,
+                          _ body: @Sendable (borrowing StoreLease) throws -> T) throws -> T {
+        try body(StoreLease(connect: { try self.connection($0) }, journalWrites: journalWrites, liveStatus: liveStatus))
     }
 
     private func connection(_ configuration: Configuration) throws -> SampleStore {

@@ -6,28 +6,6 @@ import HealthSpoolLock
 import Glibc
 #endif
 
-/// A client waiting for a manual sync to finish. Owned by the sync coordinator (an actor).
-final class SyncWaiter {
-    let fd: Int32
-    let registered: Int64
-    var remaining: Set<String>
-    var results: [SyncJobResult] = []
-
-    init(fd: Int32, types: [String], registered: Int64) {
-        self.fd = fd
-        self.remaining = Set(types)
-        self.registered = registered
-    }
-
-    func send(_ w: JSONWriter) {
-        var bytes = w.bytes
-        bytes.append(0x0A)
-        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-    }
-
-    func close() { Glibc.close(fd) }
-}
-
 /// One request read from the control socket, and the client's socket, which its answer goes to
 /// and whoever answers closes.
 struct ControlRequest: Sendable {

@@ -1,3 +1,4 @@
+import Dispatch
 import HealthSpoolCore
 import HealthSpoolLinux
 import Logging
@@ -5,24 +6,16 @@ import Logging
 /// The lock: the flag, the logind session's lock and a suspend, combined by `LockHolds` (in the
 /// status board); the daemon carries out what a change of the effective lock asks.
 extension Daemon {
-    /// Starts following the session's lock (unless `lock.follow_session = off`) and waits, at
-    /// most 3 s, for its first state, so that a locked session is known before the spool is
+    /// Waits, at most 3 s, for the session lock's first state (`SessionLockService`, unless
+    /// `lock.follow_session = off`), so that a locked session is known before the spool is
     /// read. Runs in `start()`, off the cooperative pool.
-    func startSessionWatcher() {
+    func waitForSessionLock() {
         let mode = configuration.settings.lockFollowSession
         q.sync { status.assumeIsolated { $0.followSession = mode } }
         guard mode != .off else { return }
-        do {
-            let watcher = try SessionLockWatcher(mode: mode, environment: configuration.environment, queue: q) { [weak self] event in
-                self?.sessionEvent(event)
-            }
-            sessionWatcher = watcher
-            if !watcher.waitForFirstReport(timeout: .seconds(3)) {
-                logger.warning("logind did not answer within 3 s; reading the spool meanwhile (lock flag alone until it does)",
-                               metadata: ["event": "lock"])
-            }
-        } catch {
-            logger.warning("cannot follow the session lock: \(error); the lock flag alone", metadata: ["event": "lock"])
+        if sessionLockKnown.wait(timeout: .now() + .seconds(3)) == .timedOut {
+            logger.warning("logind did not answer within 3 s; reading the spool meanwhile (lock flag alone until it does)",
+                           metadata: ["event": "lock"])
         }
     }
 
@@ -51,6 +44,8 @@ extension Daemon {
             setHold(.session, locked)
         case let .sleeping(sleeping):
             setHold(.sleep, sleeping)
+        case .settled:
+            return
         }
         if started { status.publish() }
     } }

@@ -45,6 +45,9 @@ public final class Daemon: Sendable {
     /// Ends once start-up has finished (`start()`): the retention service waits for it.
     let startedUp: AsyncStream<Void>
     let startUpReporter: AsyncStream<Void>.Continuation
+    /// Signalled once the session lock's first state is known (`SessionLockService`); start-up
+    /// waits for it before reading the spool.
+    let sessionLockKnown = DispatchSemaphore(value: 0)
     /// The time a stop may take, shared by the services (see `Services/`).
     let stopBudget: StopBudget
     private let mutable: Lock<Mutable>
@@ -53,7 +56,6 @@ public final class Daemon: Sendable {
     struct Mutable {
         var configuration: Configuration
         var watcher: SpoolWatcher?
-        var sessionWatcher: SessionLockWatcher?
         var flagAloneLogged = false
         var secretWatcher: SpoolWatcher?
         var watchedSecrets: Set<String> = []
@@ -73,11 +75,6 @@ public final class Daemon: Sendable {
     var watcher: SpoolWatcher? {
         get { mutable.withLock { $0.watcher } }
         set { mutable.withLock { $0.watcher = newValue } }
-    }
-    /// Follows the logind session's lock (`lock.follow_session`); nil when off.
-    var sessionWatcher: SessionLockWatcher? {
-        get { mutable.withLock { $0.sessionWatcher } }
-        set { mutable.withLock { $0.sessionWatcher = newValue } }
     }
     /// Whether "the lock flag alone" was logged since the session was last followed.
     var flagAloneLogged: Bool {
@@ -122,6 +119,8 @@ public final class Daemon: Sendable {
     let metrics: DaemonMetrics
     /// The configuration in effect, as the web interface reads it: each reload sets it.
     let current: CurrentConfiguration
+    /// "Sync now" for the web interface in this process: a call into the sync coordinator.
+    public var manualSync: ManualSync { ManualSync(coordinator: sync) }
 
     /// The daemon of `app`: its parts take the app's configuration, clock, transport and
     /// counters.
@@ -141,7 +140,7 @@ public final class Daemon: Sendable {
         sync = SyncCoordinator(configuration: configuration, logger: logger, executor: executor, clock: clock, metrics: metrics, transport: app.transport)
         intake = SpoolIntake(configuration: configuration, logger: logger, executor: executor, clock: clock, metrics: metrics)
         status = StatusBoard(configuration: configuration, logger: logger, notifier: notifier, executor: executor, clock: clock, sync: sync, intake: intake,
-                             metrics: metrics)
+                             metrics: metrics, live: app.stores.liveStatus)
         let (sync, status) = (self.sync, self.status)
         // Both are called on `q`, the board's executor.
         q.sync {
@@ -250,7 +249,7 @@ public final class Daemon: Sendable {
             // Read as the socket closed at a stop, after the last request was handled: not answered.
             if case .terminated = controlReporter.yield(request) { close(request.client) }
         }
-        startSessionWatcher()
+        waitForSessionLock()
         startKeyringWatch()
         q.sync { status.assumeIsolated { status in
             watchSecrets()
@@ -277,25 +276,29 @@ public final class Daemon: Sendable {
 
     // MARK: Events
 
-    func handle(_ event: WatchEvent) {
+    /// Routes one watcher event (`SpoolWatcherService`): a spool file to the intake (awaited on
+    /// the actor), the lock flag and the config and secret files to the daemon's own steps on
+    /// its queue.
+    func route(_ event: WatchEvent) async {
+        let configuration = configuration
         switch event {
         case let .fileReady(dir, name) where dir == configuration.spool.path:
-            intake.assumeIsolated { $0.admit(named: name) }
+            await intake.admit(named: name)
         case let .fileGone(dir, name) where dir == configuration.spool.path:
-            intake.assumeIsolated { $0.left(named: name) }
+            await intake.left(named: name)
         case let .undecodableName(dir) where dir == configuration.spool.path:
-            intake.assumeIsolated { $0.rescan() }
+            await intake.rescan()
         case let .fileReady(dir, name) where dir == configuration.stateDir && name == "locked":
-            setHold(.flag, true)
+            await onQueue { self.setHold(.flag, true) }
         case let .fileGone(dir, name) where dir == configuration.stateDir && name == "locked":
-            setHold(.flag, false)
+            await onQueue { self.setHold(.flag, false) }
         case let .fileReady(dir, name) where dir == configuration.paths.configDir && name == "healthspool.conf":
-            reload(reason: "configuration file changed", restartingSync: false)
+            await onQueue { self.reload(reason: "configuration file changed", restartingSync: false) }
         case let .fileReady(dir, name) where watchedSecrets.contains(dir + "/" + name):
-            reload(reason: "\(dir)/\(name) changed")
+            await onQueue { self.reload(reason: "\(dir)/\(name) changed") }
         case .overflow:
             logger.warning("inotify queue overflowed; rescanning the spool", metadata: ["event": "import"])
-            intake.assumeIsolated { $0.rescan() }
+            await intake.rescan()
         default:
             break
         }

@@ -1,4 +1,5 @@
 import HealthJournal
+import HealthSpoolConfig
 import HealthSpoolCore
 import HealthSpoolStore
 
@@ -7,11 +8,15 @@ import HealthSpoolStore
 /// journal's part is `LentStore` itself, in HealthJournal).
 extension LentStore {
     /// The home page's use case (`HomeToday`), in `zone`.
-    public func home(zone: ZoneRules) -> HomeToday { HomeToday(store: store, zone: zone, configuration: configuration) }
+    public func home(zone: ZoneRules) -> HomeToday {
+        var home = HomeToday(store: store, zone: zone, configuration: configuration)
+        home.liveStatus = liveStatus
+        return home
+    }
 
     /// The sending page's view (`SendingView`), its queued counts and history read here.
     public func sending(queuedCountLimit: Int) throws -> SendingView {
-        try SendingView.make(configuration: configuration, queuedCountLimit: queuedCountLimit, store: store)
+        try SendingView.make(configuration: configuration, queuedCountLimit: queuedCountLimit, store: store, liveStatus: liveStatus)
     }
 
     /// The samples waiting to be sent, per type.
@@ -22,10 +27,10 @@ extension LentStore {
         try InferredDeletionList.entries(store: store).map(InferredDeletionList.Line.init)
     }
 
-    /// Puts back the deletions with `ids` (nil: the last import's); the daemon is told, and
-    /// sends the samples again.
+    /// Puts back the deletions with `ids` (nil: the last import's); the daemon is told (`announce`:
+    /// in its process, a call; from another, its control socket), and sends the samples again.
     public func restoreDeletions(ids: [SampleID]?) throws -> InferredDeletionList.Change {
-        try InferredDeletionList.restore(store: store, ids: ids, controlSocket: configuration.controlSocket)
+        try InferredDeletionList.restore(store: store, ids: ids, announce: announce)
     }
 
     /// The last `limit` imports, the newest first.

@@ -17,12 +17,17 @@ public struct StatusReport {
     /// web overview) the store's part is only the queued counts by type, each counted up to
     /// `queuedCountLimit + 1`, and the parked ones: bounded work on a store of millions of samples.
     /// `store`: a connection already open to read it on (else one is opened when the store exists).
+    /// `liveStatus`: the daemon's status when it runs in this process (else its status file is read).
     public init(configuration: Configuration, configError: String? = nil, now: Timestamp = RealTimeClock.now(),
-                queuedCountLimit: Int? = nil, store open: SampleStore? = nil) throws {
+                queuedCountLimit: Int? = nil, store open: SampleStore? = nil, liveStatus: LiveStatus? = nil) throws {
         var members: [(String, JSONValue)] = []
         let pid = ProcessLock.holder(of: configuration.pidFile)
         var live: JSONValue = .null
-        if pid != nil, let text = try? FileSystem.readText(configuration.statusFile), let v = try? JSONParser.parse(text) { live = v }
+        if let liveStatus {
+            live = liveStatus.json
+        } else if pid != nil, let text = try? FileSystem.readText(configuration.statusFile), let v = try? JSONParser.parse(text) {
+            live = v
+        }
         var daemon: [(String, JSONValue)] = [("running", .bool(pid != nil)), ("pid", pid.map { .number(Double($0)) } ?? .null)]
         daemon.append(("state", live["state"] ?? .string(pid == nil ? "stopped" : "unknown")))
         daemon.append(("statusLine", live["statusLine"] ?? .null))

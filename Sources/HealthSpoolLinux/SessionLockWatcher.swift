@@ -1,12 +1,11 @@
 import CSystemd
-import Dispatch
 import HealthSpoolCore
 import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// What the session lock watcher reports, in order, on the queue it was given.
+/// What the session lock watcher reports, in order (its `events`).
 public enum SessionLockEvent: Sendable, Equatable {
     /// Connected to logind and following this session (its id and `Type`).
     case following(session: String, type: String)
@@ -17,6 +16,9 @@ public enum SessionLockEvent: Sendable, Equatable {
     case sessionLocked(Bool)
     /// The machine is about to sleep (`true`) or has resumed.
     case sleeping(Bool)
+    /// The first state is known (once, after the events that tell it): following a session with
+    /// its lock read, or not following.
+    case settled
 }
 
 /// Follows the user's logind session lock and suspends on the system bus
@@ -26,7 +28,8 @@ public enum SessionLockEvent: Sendable, Equatable {
 /// Swift's cooperative pool, and every call on it is bounded by the timeout; the thread polls
 /// the bus and an eventfd that `stop()` writes. When the bus or logind is missing, or the
 /// connection breaks, it reports `notFollowing` and tries again after a backoff (1 s doubling
-/// to 60 s); a session coming or going makes it choose the session again.
+/// to 60 s); a session coming or going makes it choose the session again. What it sees is an
+/// `AsyncSequence` (`events`), which its owner consumes; only changes are reported.
 public final class SessionLockWatcher: Sendable {
     /// The system bus address the environment names.
     public static func systemBusAddress(environment: [String: String]) -> String {
@@ -35,51 +38,47 @@ public final class SessionLockWatcher: Sendable {
     }
 
     public let address: String
+    /// Every change, in order; `.settled` once the first state is known. Ends at `stop()`.
+    public let events: AsyncStream<SessionLockEvent>
     private let thread: SessionLockThread
 
-    /// Starts following; `handler` runs on `queue` for every change. `mode` must not be `off`.
-    public init(mode: SessionFollow, environment: [String: String], queue: DispatchQueue,
-                timeout: Duration = .seconds(2), handler: @escaping @Sendable (SessionLockEvent) -> Void) throws {
+    /// Starts following. `mode` must not be `off`.
+    public init(mode: SessionFollow, environment: [String: String], timeout: Duration = .seconds(2)) throws {
         address = Self.systemBusAddress(environment: environment)
         let micros = UInt64(max(timeout.components.seconds, 0)) * 1_000_000 + UInt64(max(timeout.components.attoseconds, 0) / 1_000_000_000_000)
+        let (events, continuation) = AsyncStream.makeStream(of: SessionLockEvent.self)
+        self.events = events
         thread = try SessionLockThread(mode: mode, address: address, environmentSession: environment["XDG_SESSION_ID"],
-                                       timeoutMicros: max(micros, 1000), queue: queue, handler: handler)
+                                       timeoutMicros: max(micros, 1000), events: continuation)
         thread.start()
     }
 
     deinit { thread.stop() }
 
-    /// Waits (blocking the calling thread, at most `timeout`) until the first state is known:
-    /// following a session with its lock read, or not following. Returns whether it is.
-    public func waitForFirstReport(timeout: Duration) -> Bool { thread.waitForFirstReport(timeout: timeout) }
-
-    /// Ends the thread; no event is reported after the ones already queued.
+    /// Ends the thread and `events`; no event is reported after the ones already queued.
     public func stop() { thread.stop() }
 }
 
-/// The watcher's thread and what it shares: the stop flag behind a mutex, an eventfd that wakes
-/// the thread's poll, the first-report semaphore. The `LogindConnection` is a local of `run()`.
+/// The watcher's thread and what it shares: the stop flag, an eventfd that wakes the thread's
+/// poll, the events' continuation. The `LogindConnection` is a local of `run()`.
 final class SessionLockThread: Sendable {
     let mode: SessionFollow
     let address: String
     let environmentSession: String?
     let timeoutMicros: UInt64
-    let queue: DispatchQueue
-    let handler: @Sendable (SessionLockEvent) -> Void
+    let events: AsyncStream<SessionLockEvent>.Continuation
     private let stopping = Atomic<Bool>(false)
-    private let firstReport = DispatchSemaphore(value: 0)
     /// Touched only by the thread: what was last reported, so that only changes are.
     private let reported = Mutex<(following: SessionLockEvent?, locked: Bool?, sleeping: Bool?, first: Bool)>((nil, nil, nil, false))
     private let wakeFD: Int32
 
-    init(mode: SessionFollow, address: String, environmentSession: String?, timeoutMicros: UInt64, queue: DispatchQueue,
-         handler: @escaping @Sendable (SessionLockEvent) -> Void) throws {
+    init(mode: SessionFollow, address: String, environmentSession: String?, timeoutMicros: UInt64,
+         events: AsyncStream<SessionLockEvent>.Continuation) throws {
         self.mode = mode
         self.address = address
         self.environmentSession = environmentSession
         self.timeoutMicros = timeoutMicros
-        self.queue = queue
-        self.handler = handler
+        self.events = events
         wakeFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
         guard wakeFD >= 0 else { throw LogindError.connectionLost(reason: "eventfd: \(String(cString: strerror(errno)))") }
     }
@@ -105,13 +104,7 @@ final class SessionLockThread: Sendable {
         stopping.store(true, ordering: .sequentiallyConsistent)
         var one: UInt64 = 1
         _ = write(wakeFD, &one, 8)
-    }
-
-    func waitForFirstReport(timeout: Duration) -> Bool {
-        let millis = Int(timeout.components.seconds) * 1000 + Int(timeout.components.attoseconds / 1_000_000_000_000_000)
-        guard firstReport.wait(timeout: .now() + .milliseconds(millis)) == .success else { return false }
-        firstReport.signal()
-        return true
+        events.finish()
     }
 
     private var isStopping: Bool { stopping.load(ordering: .sequentiallyConsistent) }
@@ -215,8 +208,8 @@ final class SessionLockThread: Sendable {
         _ = read(wakeFD, &count, 8)
     }
 
-    /// Queues `event` for the handler when it changes what was last reported; `settled` marks
-    /// the first state as known.
+    /// Yields `event` when it changes what was last reported; `settled` marks the first state as
+    /// known (`.settled` follows, once).
     private func report(_ event: SessionLockEvent, settled: Bool = false) {
         let (send, first) = reported.withLock { last -> (Bool, Bool) in
             var send: Bool
@@ -231,16 +224,14 @@ final class SessionLockThread: Sendable {
             case let .sleeping(value):
                 send = last.sleeping != value
                 last.sleeping = value
+            case .settled:
+                send = false
             }
             let first = settled && !last.first
             if settled { last.first = true }
             return (send, first)
         }
-        guard send || first else { return }
-        let (handler, firstReport) = (self.handler, self.firstReport)
-        queue.async {
-            if send { handler(event) }
-            if first { firstReport.signal() }
-        }
+        if send { events.yield(event) }
+        if first { events.yield(.settled) }
     }
 }

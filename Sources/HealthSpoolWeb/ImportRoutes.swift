@@ -27,7 +27,7 @@ struct ImportRoutes {
             let name = Form(request.uri.query ?? "")["file"] ?? ""
             let current = web.configuration
             let json = try await web.store.run(.read) { lease in
-                try ImportUpload.status(of: ImportUpload.storedName(name), context: current.value) { try lease.uses($0) }
+                try ImportUpload.status(of: ImportUpload.storedName(name), context: current.value, liveStatus: lease.liveStatus) { try lease.uses($0) }
             }
             return Page.respond(.ok, json.text, type: "application/json")
         }

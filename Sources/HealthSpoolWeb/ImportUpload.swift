@@ -96,11 +96,17 @@ enum ImportUpload {
 
     /// Where the import of the spool file `name` is: `waiting` (in the spool), `importing`,
     /// `done` (with the import's figures) or `failed` (with the reason). `store`: the connection
-    /// the request borrowed, asked for the recent imports only when the store exists.
-    static func status(of name: String, context ctx: Configuration, store: (Configuration) throws -> LentStore) throws -> JSONValue {
+    /// the request borrowed, asked for the recent imports only when the store exists; `liveStatus`:
+    /// the daemon's status when it runs in this process (else its status file is read).
+    static func status(of name: String, context ctx: Configuration, liveStatus: LiveStatus?,
+                       store: (Configuration) throws -> LentStore) throws -> JSONValue {
         let spool = ctx.spool
         var live: JSONValue = .null
-        if let text = try? FileSystem.readText(ctx.statusFile), let v = try? JSONParser.parse(text) { live = v }
+        if let liveStatus {
+            live = liveStatus.json
+        } else if let text = try? FileSystem.readText(ctx.statusFile), let v = try? JSONParser.parse(text) {
+            live = v
+        }
         if FileSystem.exists(spool.path + "/" + name) {
             let state = live["importing"]?.stringValue.map { $0 == name || $0.hasSuffix("/" + name) } == true ? "importing" : "waiting"
             return .object([("file", .string(name)), ("state", .string(state)),

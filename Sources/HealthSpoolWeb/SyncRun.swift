@@ -1,14 +1,13 @@
-import Dispatch
 import HealthSpoolConfig
 import HealthSpoolCore
 import HealthSpoolDaemon
-import HealthSpoolLinux
 import Synchronization
 
-/// "Sync now" from the browser: asks the daemon over its control socket, as `healthspool sync`
-/// does, and keeps a progress figure the page follows over server-sent events. Progress is the
-/// samples sent (finished types from the daemon's answers, the type in flight from its status
-/// file) over what was queued when the sync began; 100 % when the daemon says it is done.
+/// "Sync now" from the browser: a call into the daemon's sync coordinator (`ManualSync`, handed
+/// to the web at start), which syncs as `healthspool sync` does, and a progress figure the page
+/// follows over server-sent events. Progress is the samples sent (finished types and the jobs
+/// in flight, as the coordinator tells them) over what was queued when the sync began; 100 %
+/// when the coordinator says it is done.
 final class SyncRun: Sendable {
     /// What the page shows.
     struct Snapshot: Sendable {
@@ -17,11 +16,15 @@ final class SyncRun: Sendable {
         var done = true
     }
 
+    /// The daemon's sync coordinator; nil when the web runs without the daemon (route tests).
+    private let manual: ManualSync?
     private let state = Mutex(Snapshot())
+
+    init(manual: ManualSync? = nil) { self.manual = manual }
 
     var snapshot: Snapshot { state.withLock { $0 } }
 
-    /// Starts a sync on a thread of its own unless one is running; returns whether it started.
+    /// Starts a sync unless one is running; returns whether it started.
     /// `queued`: the samples waiting per type (read from the connection the request borrowed),
     /// asked only when the sync starts; progress is counted against them.
     func start(context: Configuration, queued: () -> [String: Int]) -> Bool {
@@ -32,54 +35,44 @@ final class SyncRun: Sendable {
         }
         guard started else { return false }
         let total = queued().filter { context.settings.isSent($0.key) }.values.reduce(0, +)
-        // Queues of their own, not global ones (issue 39: see `TaskThreadPool`).
-        DispatchQueue(label: "healthspool.web.sync").async { self.perform(context, total: total) }
+        guard let manual else {
+            update { $0 = Snapshot(percent: 0, message: "The background service is not running. Start it, then try again.", done: true) }
+            return true
+        }
+        Task { await self.perform(manual, total: total) }
         return true
     }
 
     private func update(_ f: (inout Snapshot) -> Void) { state.withLock { f(&$0) } }
 
-    private func perform(_ context: Configuration, total: Int) {
-        guard let client = ControlClient(path: context.controlSocket) else {
-            return update { $0 = Snapshot(percent: 0, message: "The background service is not running. Start it, then try again.", done: true) }
-        }
-        guard client.send(.object([("command", .string("sync")), ("types", .array([]))])) else {
-            return update { $0 = Snapshot(percent: 0, message: "The background service did not take the request.", done: true) }
-        }
-        let finished = Mutex(0)
-        // While the daemon works, its status file tells how far the type in flight is.
-        let watching = Mutex(true)
-        DispatchQueue(label: "healthspool.web.sync.progress").async {
-            while watching.withLock({ $0 }) {
-                var live = 0
-                if let text = try? FileSystem.readText(context.statusFile), let v = try? JSONParser.parse(text) {
-                    live = (v["syncing"]?.objectValue ?? []).reduce(0) { $0 + ($1.1.intValue ?? 0) }
-                }
-                let sent = finished.withLock { $0 } + live
-                self.update { s in
-                    guard !s.done else { return }
-                    s.percent = total == 0 ? 99 : max(s.percent, min(99, sent * 100 / total))
-                    s.message = "\(sent) of \(total) entries sent"
-                }
-                usleepMillis(250)
+    private func perform(_ manual: ManualSync, total: Int) async {
+        var finished = 0, inFlight = 0
+        func shown() {
+            let sent = finished + inFlight
+            update { s in
+                guard !s.done else { return }
+                s.percent = total == 0 ? 99 : max(s.percent, min(99, sent * 100 / total))
+                s.message = "\(sent) of \(total) entries sent"
             }
         }
-        defer { watching.withLock { $0 = false } }
-        while let line = client.next() {
-            switch line["event"]?.stringValue {
-            case "progress":
-                finished.withLock { $0 += line["sent"]?.intValue ?? 0 }
-            case "done":
-                let sent = line["sent"]?.intValue ?? 0
-                let outcome = line["outcome"]?.stringValue ?? ""
-                let errors = (line["results"]?.arrayValue ?? []).compactMap { $0["error"]?.stringValue }
+        shown()
+        for await event in await manual.start() {
+            switch event {
+            case let .finished(r):
+                finished += r.sent
+                shown()
+            case let .inFlight(sent):
+                inFlight = sent
+                shown()
+            case let .done(results):
+                let sent = results.reduce(0) { $0 + $1.sent }
+                let outcome = results.outcome.rawValue
+                let errors = results.compactMap { $0.error?.description }
                 let message = outcome == "success" ? "Done: \(sent) entries sent."
                     : "Finished with problems (\(sent) sent): \(errors.first ?? outcome)"
                 return update { $0 = Snapshot(percent: 100, message: message, done: true) }
-            case "error":
-                let message = line["message"]?.stringValue ?? "the background service refused the sync"
+            case let .refused(message):
                 return update { $0 = Snapshot(percent: 0, message: "Not sent: " + message, done: true) }
-            default: break
             }
         }
         update { $0 = Snapshot(percent: 0, message: "The background service stopped answering.", done: true) }
@@ -94,8 +87,3 @@ final class SyncRun: Sendable {
         return "data: " + w.text + "\n\n"
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-func usleepMillis(_ ms: Int) { usleep(useconds_t(ms * 1000)) }
-#endif

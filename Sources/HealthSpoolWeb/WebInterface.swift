@@ -31,14 +31,18 @@ public struct WebInterface: Service, CustomStringConvertible {
     let metrics: DaemonMetrics?
     /// The store connections pages borrow: the app's (nil: a pool of its own).
     let stores: StorePool?
+    /// "Sync now": the daemon's sync coordinator, called in the process (nil: no daemon).
+    let manualSync: ManualSync?
     var limits = WebLimits()
 
     /// A web interface for the configuration in effect (`current`: the daemon's reloads set it,
     /// and the settings forms reread it, so a toggle shows at once); its address, port and
     /// secret are those of the configuration it started with. With `metrics`, it also serves
     /// `/metrics` to scrapes that send the metrics token (`MetricsToken`). Pages borrow their
-    /// store connections from `stores` (the app's), else from a pool of their own.
-    public init(configuration current: CurrentConfiguration, logger: Logger, metrics: DaemonMetrics? = nil, stores: StorePool? = nil) {
+    /// store connections from `stores` (the app's), else from a pool of their own; "Sync now"
+    /// calls `manualSync` (the daemon's).
+    public init(configuration current: CurrentConfiguration, logger: Logger, metrics: DaemonMetrics? = nil, stores: StorePool? = nil,
+                manualSync: ManualSync? = nil) {
         self.current = current
         let context = current.value
         environment = context.environment
@@ -51,6 +55,7 @@ public struct WebInterface: Service, CustomStringConvertible {
         self.logger = logger
         self.metrics = metrics
         self.stores = stores
+        self.manualSync = manualSync
     }
 
     /// What a log line says of the service: never its environment.
@@ -83,7 +88,7 @@ public struct WebInterface: Service, CustomStringConvertible {
         var routes: WebRoutes
         do {
             routes = try WebRoutes(configuration: current, address: address, port: port, secret: secret,
-                                   usedLinksFile: stateDir + "/web.used-links", stores: stores)
+                                   usedLinksFile: stateDir + "/web.used-links", stores: stores, manualSync: manualSync)
         } catch {
             logger.error("web interface not started: \(error)", metadata: ["event": "error"])
             WebStatus(url: url, state: .failed, problem: "\(error)").write(file: statusFile)

@@ -22,13 +22,15 @@ struct WebRoutes: Sendable {
     let sessions: WebSessions
 
     /// `usedLinksFile`: where used login links are kept until they expire (nil: memory only);
-    /// `stores`: the app's store connections (nil: a pool of its own). Throws a
-    /// `WebTemplateError` when the embedded templates cannot be loaded (`WebTemplates`).
+    /// `stores`: the app's store connections (nil: a pool of its own); `manualSync`: the daemon's
+    /// sync coordinator, which "Sync now" calls (nil: no daemon). Throws a `WebTemplateError`
+    /// when the embedded templates cannot be loaded (`WebTemplates`).
     init(configuration: CurrentConfiguration, address: String, port: Int, secret: [UInt8], usedLinksFile: String? = nil,
-         stores: StorePool? = nil) throws {
+         stores: StorePool? = nil, manualSync: ManualSync? = nil) throws {
         // The templates first: one that is missing or does not parse stops the start here.
         _ = try WebTemplates.embedded.get()
         store = try stores ?? StorePool()
+        sync = SyncRun(manual: manualSync)
         self.configuration = configuration
         self.address = address
         self.port = port
@@ -39,7 +41,7 @@ struct WebRoutes: Sendable {
     /// its own, never the cooperative pool: pages read on a reader's, form posts are carried out
     /// on the writer's, one at a time.
     let store: StorePool
-    let sync = SyncRun()
+    let sync: SyncRun
     /// The one-time tokens of the sessions' forms.
     let formTokens = FormTokens()
     /// The Undo each save and delete offers, per session.

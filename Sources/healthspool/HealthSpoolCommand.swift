@@ -135,7 +135,8 @@ struct DaemonCommand: ParsableCommand {
         do { app = try App(configuration: configuration, logger: logger) } catch { throw CLIError("cannot start: \(error)") }
         let daemon = Daemon(app: app)
         if configuration.settings.webEnabled {
-            daemon.extraServices.append(WebInterface(configuration: app.current, logger: logger, metrics: app.metrics, stores: app.stores))
+            daemon.extraServices.append(WebInterface(configuration: app.current, logger: logger, metrics: app.metrics, stores: app.stores,
+                                                      manualSync: daemon.manualSync))
         }
         if configuration.settings.ingestListen != nil { daemon.extraServices.append(IngestService(configuration: configuration, logger: logger, metrics: app.metrics)) }
         let code = daemon.run()

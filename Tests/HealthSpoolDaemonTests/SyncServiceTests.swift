@@ -159,6 +159,49 @@ import Glibc
         #expect(try queued() == 0)
     }
 
+    /// "Sync now" from the web (issue 41): a call into the coordinator, not its control socket.
+    /// Inside the throttle window it sends at once, and its stream tells the type finished and
+    /// ends with the outcome.
+    @Test func syncNowInTheProcessSendsPastTheThrottleAndEndsWithTheOutcome() async throws {
+        try addSamples(3)
+        await observe()
+        try addSamples(2)
+        await advance(seconds: 10)   // inside the throttle window
+        var finished: [String: Int] = [:]
+        var outcome: [SyncJobResult]?
+        for await event in await ManualSync(coordinator: sync).start() {
+            switch event {
+            case let .finished(r): finished[r.type] = r.sent
+            case .inFlight: break
+            case let .done(results): outcome = results
+            case let .refused(why): Issue.record("refused: \(why)")
+            }
+        }
+        #expect(finished == ["heartRate": 2])
+        let results = try #require(outcome)
+        #expect(results.map(\.type) == ["heartRate"] && results.outcome == .success)
+        #expect(gateway.posts == 2)
+        #expect(try queued() == 0)
+    }
+
+    /// While locked "Sync now" is refused with the reason the page shows; with nothing queued it
+    /// is done at once, having sent nothing.
+    @Test func syncNowInTheProcessIsRefusedWhileLockedAndDoneAtOnceWithNothingQueued() async throws {
+        await sync.setLocked(true)
+        var refused: String?
+        for await event in await ManualSync(coordinator: sync).start() {
+            if case let .refused(why) = event { refused = why }
+        }
+        #expect(refused == "locked: nothing is sent until 'healthspool unlock'")
+        await sync.setLocked(false)
+        var done: [SyncJobResult]?
+        for await event in await ManualSync(coordinator: sync).start() {
+            if case let .done(results) = event { done = results }
+        }
+        #expect(done?.isEmpty == true)
+        #expect(gateway.posts == 0)
+    }
+
     @Test func nothingIsSentWhileLockedAndWhatWaitedDrainsAtUnlock() async throws {
         try addSamples(4)
         await sync.setLocked(true)

@@ -19,13 +19,17 @@ extension Daemon {
         let stop: @Sendable () -> Void = { [weak self] in self?.beginStop() }
         let writes = journalWrites
         let services: [any Service] = [
-            StatusService(daemon: self),
+            StatusService(start: { [self] in try await startOffPool() }, beginStop: stop, finishStop: { [self] in await finishStop() }),
             SyncService(sync: sync, budget: stopBudget, beginStop: stop),
             ImportService(intake: intake, budget: stopBudget, beginStop: stop),
-            SpoolWatcherService(daemon: self),
-            ControlService(daemon: self),
+            SpoolWatcherService(events: watchEvents, route: { [self] event in await route(event) }, beginStop: stop,
+                                stopWatchers: { [self] in await stopWatchers() }),
+            SessionLockService(mode: configuration.settings.lockFollowSession, environment: configuration.environment, logger: logger,
+                               route: { [self] event in await onQueue { self.sessionEvent(event) } },
+                               known: { [sessionLockKnown] in sessionLockKnown.signal() }),
+            ControlService(requests: controlRequests, sync: sync, beginStop: stop, closeSocket: { [self] in closeControl() }),
             RetentionService(intake: intake, clock: clock, logger: logger, started: startedUp, beginStop: stop),
-            ReloadService(daemon: self),
+            ReloadService(reload: { [self] reason in q.async { self.reload(reason: reason) } }, beginStop: stop),
             JournalWritesService(writes: writes, sync: sync),
             JournalService(configuration: configuration, logger: logger, announce: { writes.announce($0) }),
             MetricsTextfileService(metrics: metrics, clock: clock, logger: logger) {   // written once the daemon has started
@@ -52,6 +56,23 @@ extension Daemon {
 
     /// The group's backstop, under the unit's `TimeoutStopSec=30`.
     static let maximumStopSeconds = 20
+
+    /// Stops the inotify watchers at a stop; their events end.
+    func stopWatchers() async {
+        await onQueue {
+            self.watcher?.stop()
+            self.secretWatcher?.stop()
+        }
+        watchReporter.finish()
+    }
+
+    /// Closes the control socket at a stop; the requests already read are still answered.
+    func closeControl() {
+        q.async {
+            self.control?.stop()
+            self.controlReporter.finish()
+        }
+    }
 }
 
 /// Waits for the group's graceful shutdown (or its cancellation).
@@ -68,12 +89,16 @@ private func untilShutdown() async {
 /// the daemon before the others have work and is told to stop only after all of them ended,
 /// so its final status and "stopped" line come last.
 struct StatusService: Service {
-    let daemon: Daemon
+    /// Starts the daemon (`Daemon.start`, off the cooperative pool); throws when it cannot.
+    let start: @Sendable () async throws -> Void
+    let beginStop: @Sendable () -> Void
+    /// The final status, the watchdog stopped, the "stopped" line.
+    let finishStop: @Sendable () async -> Void
     func run() async throws {
-        try await daemon.startOffPool()
+        try await start()
         await untilShutdown()
-        daemon.beginStop()
-        await daemon.finishStop()
+        beginStop()
+        await finishStop()
     }
 }
 
@@ -138,18 +163,45 @@ struct ImportService: Service {
 /// queue (a spool file to the intake, the lock flag, a config or secret file to a reload). It
 /// stops first, so no new work arrives while the rest stops.
 struct SpoolWatcherService: Service {
-    let daemon: Daemon
+    /// What the watchers saw, in order.
+    let events: AsyncStream<WatchEvent>
+    /// Routes one event on the coordination queue (`Daemon.handle`).
+    let route: @Sendable (WatchEvent) async -> Void
+    let beginStop: @Sendable () -> Void
+    /// Stops the watchers and ends `events`.
+    let stopWatchers: @Sendable () async -> Void
     func run() async throws {
-        for await event in daemon.watchEvents.cancelOnGracefulShutdown() {
-            await daemon.onQueue { daemon.handle(event) }
+        for await event in events.cancelOnGracefulShutdown() {
+            await route(event)
         }
-        daemon.beginStop()
-        await daemon.onQueue {
-            daemon.watcher?.stop()
-            daemon.secretWatcher?.stop()
-            daemon.sessionWatcher?.stop()
+        beginStop()
+        await stopWatchers()
+    }
+}
+
+/// The logind session's lock and suspends (`lock.follow_session`): owns the
+/// `SessionLockWatcher` (its thread and sd-bus connection) and consumes its events, each routed
+/// on the coordination queue (`Daemon.sessionEvent`: the session's and the sleep's holds on the
+/// lock). Tells `known` once the first state is known, or that none will be (off, or no
+/// watcher), so that start-up reads the spool knowing whether the session is locked.
+struct SessionLockService: Service {
+    let mode: SessionFollow
+    let environment: [String: String]
+    let logger: Logger
+    let route: @Sendable (SessionLockEvent) async -> Void
+    let known: @Sendable () -> Void
+    func run() async throws {
+        guard mode != .off else { return await untilShutdown() }
+        let watcher: SessionLockWatcher
+        do { watcher = try SessionLockWatcher(mode: mode, environment: environment) } catch {
+            logger.warning("cannot follow the session lock: \(error); the lock flag alone", metadata: ["event": "lock"])
+            known()
+            return await untilShutdown()
         }
-        daemon.watchReporter.finish()
+        for await event in watcher.events.cancelOnGracefulShutdown() {
+            if event == .settled { known() } else { await route(event) }
+        }
+        watcher.stop()
     }
 }
 
@@ -157,18 +209,20 @@ struct SpoolWatcherService: Service {
 /// requests, each handed to the sync coordinator in the order they came. At a stop the socket
 /// is closed and the requests already read are still answered; then `run()` ends.
 struct ControlService: Service {
-    let daemon: Daemon
+    /// The requests the socket read, in order.
+    let requests: AsyncStream<ControlRequest>
+    let sync: SyncCoordinator
+    let beginStop: @Sendable () -> Void
+    /// Closes the socket and ends `requests` after those already read.
+    let closeSocket: @Sendable () -> Void
     func run() async throws {
         await withGracefulShutdownHandler {
-            for await request in daemon.controlRequests {
-                await daemon.sync.handleControl(request.json, client: request.client)
+            for await request in requests {
+                await sync.handleControl(request.json, client: request.client)
             }
         } onGracefulShutdown: {
-            daemon.beginStop()
-            daemon.q.async {
-                daemon.control?.stop()
-                daemon.controlReporter.finish()
-            }
+            beginStop()
+            closeSocket()
         }
     }
 }
@@ -188,13 +242,15 @@ struct JournalWritesService: Service {
 
 /// SIGHUP reloads the configuration (as a change to the config file does).
 struct ReloadService: Service {
-    let daemon: Daemon
+    /// Reloads the configuration, for the reason given (on the coordination queue).
+    let reload: @Sendable (String) -> Void
+    let beginStop: @Sendable () -> Void
     func run() async throws {
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         for await _ in hangups.cancelOnGracefulShutdown() {
-            daemon.q.async { daemon.reload(reason: "SIGHUP") }
+            reload("SIGHUP")
         }
-        daemon.beginStop()
+        beginStop()
     }
 }
 

@@ -43,10 +43,13 @@ actor StatusBoard {
     private var watchdog: SystemdWatchdog?
     /// The Prometheus counters: the watchdog's keep-alives.
     let metrics: DaemonMetrics
+    /// The status file's content for the web in this process (the app's store pool's).
+    let live: LiveStatus?
 
     init(configuration: Configuration, logger: Logger, notifier: SystemdNotifier, executor: QueueExecutor, clock: any ServiceClock,
-         sync: SyncCoordinator, intake: SpoolIntake, metrics: DaemonMetrics) {
+         sync: SyncCoordinator, intake: SpoolIntake, metrics: DaemonMetrics, live: LiveStatus? = nil) {
         self.executor = executor
+        self.live = live
         self.configuration = configuration
         self.metrics = metrics
         self.logger = logger
@@ -164,6 +167,7 @@ actor StatusBoard {
         w.raw(",\"updatedAt\":"); w.string(clock.now().iso8601UTC)
         w.raw("}")
         try? FileSystem.writeAtomically(configuration.statusFile, w.bytes, mode: 0o600)
+        live?.set(w.bytes)
     }
 
     /// `"lock"`: who holds the lock and since when, and which session's lock is followed.

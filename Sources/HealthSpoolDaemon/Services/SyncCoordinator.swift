@@ -247,6 +247,7 @@ actor SyncCoordinator {
 
     private func progressed(_ type: String, _ sent: Int) {
         progress[type] = sent
+        tellWaitersInFlight()
         changed()
     }
 
@@ -257,6 +258,7 @@ actor SyncCoordinator {
         attempt.add(r)
         metrics.jobFinished(r)
         recordDelivery(r)
+        tellWaitersInFlight()
         finishWaiters(result: r)
         if allReported { flushAttempt() }
         armTimer()

@@ -13,6 +13,8 @@ public struct HomeToday {
     public let style: NumberStyle
     let store: SampleStore
     let zone: ZoneRules
+    /// The daemon's status when it runs in this process (else its status file is read).
+    var liveStatus: LiveStatus?
 
     /// Today on `store` (a connection already open: the web borrows one), in `zone`, with
     /// `configuration`'s settings and places (the status shown beside it).
@@ -34,7 +36,7 @@ public struct HomeToday {
         // are computed, not stored).
         let entryCases = journal.asOf(now)
         let entries = try entryCases.day(today)
-        let status = try StatusReport(configuration: configuration, now: now, queuedCountLimit: 1, store: store).json
+        let status = try StatusReport(configuration: configuration, now: now, queuedCountLimit: 1, store: store, liveStatus: liveStatus).json
 
         var figures = Self.dayFigures(summary, style: style)
         let glances = try dayGlances(today: today)

@@ -79,8 +79,16 @@ public enum InferredDeletionList {
     /// Puts back the deletions with `ids` (nil: the last import's) and tells a running daemon,
     /// which sends the samples again (same id, higher version).
     public static func restore(store: SampleStore, ids: [SampleID]?, controlSocket: String?) throws -> Change {
+        try restore(store: store, ids: ids) { types in
+            if let controlSocket { observe(types, controlSocket: controlSocket) }
+        }
+    }
+
+    /// Puts back the deletions with `ids` (nil: the last import's) and tells `announce` the types
+    /// (inside the daemon's process: its sync coordinator, through the pool's `JournalWrites`).
+    static func restore(store: SampleStore, ids: [SampleID]?, announce: ([String]) -> Void) throws -> Change {
         let (n, types) = try store.restoreDeletions(ids: ids)
-        if let controlSocket { observe(types, controlSocket: controlSocket) }
+        if !types.isEmpty { announce(types) }
         return Change(count: n, types: types)
     }
 

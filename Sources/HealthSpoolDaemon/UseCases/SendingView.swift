@@ -31,9 +31,10 @@ public struct SendingView: Sendable {
     /// The sending page's view; queued counts past `queuedCountLimit` are not counted further.
     /// Reads the store through `store` (the web's lent connection), else through one connection
     /// of its own when the store exists.
-    static func make(configuration: Configuration, queuedCountLimit: Int, historyLimit: Int = 8, store: SampleStore?) throws -> SendingView {
+    static func make(configuration: Configuration, queuedCountLimit: Int, historyLimit: Int = 8, store: SampleStore?,
+                     liveStatus: LiveStatus? = nil) throws -> SendingView {
         let store = store ?? (FileSystem.exists(configuration.storePath) ? try? SampleStore(path: configuration.storePath) : nil)
-        let report = try StatusReport(configuration: configuration, queuedCountLimit: queuedCountLimit, store: store).json
+        let report = try StatusReport(configuration: configuration, queuedCountLimit: queuedCountLimit, store: store, liveStatus: liveStatus).json
         let history = (try? store?.syncHistory(limit: historyLimit)) ?? []
         return SendingView(
             state: report["daemon"]?["state"]?.stringValue ?? "stopped", lastSent: report["lastSuccessfulSync"]?["at"]?.stringValue,
