@@ -4,8 +4,8 @@ import HealthSpoolDaemon
 import Hummingbird
 
 extension WebRoutes {
-    /// The doctor's summary and its style sheets: the same as the file's, and the printed pages' header
-    /// (its script is an embedded asset, `Assets/report.js`).
+    /// The doctor's summary and its style sheets: the same as the file's (`Assets/report.css`), and the
+    /// printed pages' header (its script is an embedded asset, `Assets/report.js`).
     func addReportPages(_ router: Router<WebContext>) {
         router.get("/report") { r, c in try await page(r, c) { _, store, q, csrf in try ReportPage.render(store: store, query: q, csrf: csrf) } }
         // The FHIR file of the period shown: a download, made on a reader's thread.
@@ -22,7 +22,7 @@ extension WebRoutes {
         }
         router.post("/report/name") { r, c in try await action(r, c, ReportPage.saveName) }
         router.get("/static/report.css") { _, _ in
-            var r = Page.respond(.ok, ReportHTML.css, type: "text/css; charset=utf-8")
+            var r = Page.respond(.ok, ReportFile.css, type: "text/css; charset=utf-8")
             r.headers[.cacheControl] = "max-age=3600"
             return r
         }
@@ -34,7 +34,7 @@ extension WebRoutes {
                 return Page.respond(.badRequest, "", type: "text/css; charset=utf-8")
             }
             let name = configuration.value.settings.reportName.flatMap { $0.trimmingSpaces.isEmpty ? nil : $0.trimmingSpaces }
-            return Page.respond(.ok, ReportHTML.pageHeader(from: from, to: to, name: name), type: "text/css; charset=utf-8")
+            return Page.respond(.ok, ReportPrintHeader.css(from: from, to: to, name: name), type: "text/css; charset=utf-8")
         }
     }
 }

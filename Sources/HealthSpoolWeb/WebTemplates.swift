@@ -1,13 +1,15 @@
 import Mustache
 
 /// The page templates (`Templates/*.mustache`, embedded at build time), parsed once. `{{x}}`
-/// writes text HTML-escaped; `{{{x}}}` (no escaping) is used only for markup that Swift code
-/// built and escaped itself: the summary's sections (`reportBody`). A name is
+/// writes text HTML-escaped; `{{{x}}}` (no escaping) is used only for the summary file's CSS
+/// (`ReportFile`). A name is
 /// looked up the whole context stack, and a nil optional counts as absent: it falls through to
 /// an outer view model's field of the same name, so optional fields get names the outer ones do
 /// not use.
 enum WebTemplates {
     static let library: MustacheLibrary = {
+        // Before the templates are parsed: the summary's templates name it.
+        MustacheContentTypes.register(ScalarHTML(), named: ScalarHTML.name)
         var library = MustacheLibrary()
         for (name, text) in WebFiles.templates {
             do { try library.register(text, named: name) } catch { preconditionFailure("template \(name) does not parse: \(error)") }
