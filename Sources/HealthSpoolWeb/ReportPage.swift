@@ -7,8 +7,8 @@ import Hummingbird
 
 /// The doctor's summary (`/report`, `report.mustache`) from `ReportView`: a period chosen by
 /// dates or a quick choice (30 days, 3 months, a year, since the latest note of a category),
-/// then the same sections as `healthspool report` writes (`ReportHTML.body` of
-/// `VisitReports.report`), with a Print button; the print style sheet leaves out the menu and
+/// then the same sections as `healthspool report` writes (`report-body` over the
+/// `ReportSections` of `VisitReports.report`), with a Print button; the print style sheet leaves out the menu and
 /// the controls.
 struct ReportPage: Sendable {
     /// A quick choice of period.
@@ -33,8 +33,8 @@ struct ReportPage: Sendable {
     let sinceChoices: [Choice]
     /// The questions' category, kept when the period is chosen by "since".
     let keptQuestions: String?
-    /// The report's sections: markup `ReportHTML` built and escaped.
-    let reportBody: String
+    /// The report's sections (`report-body.mustache`).
+    let sections: ReportSections
     /// The name printed on it (`report.name`), "" when none: set in the page's own form.
     let name: String
     /// The same period as a FHIR file (`/report/fhir`).
@@ -54,7 +54,7 @@ struct ReportPage: Sendable {
         questionChoices = view.categories.map { Choice(value: $0, selected: $0 == view.questions) }
         sinceChoices = view.categories.map { Choice(value: $0, selected: $0 == since) }
         keptQuestions = view.questions
-        reportBody = ReportHTML.body(view.report)
+        sections = ReportSections(view.report)
         name = view.report.name ?? ""
         fhirHref = "/report/fhir?from=\(from)&to=\(to)"
     }

@@ -26,7 +26,7 @@ struct ReportRoutes {
         }
         routes.post("/report/name") { r, c in try await web.action(r, c, ReportPage.saveName) }
         routes.get("/static/report.css") { _, _ in
-            var r = Page.respond(.ok, ReportHTML.css, type: "text/css; charset=utf-8")
+            var r = Page.respond(.ok, ReportFile.css, type: "text/css; charset=utf-8")
             r.headers[.cacheControl] = "max-age=3600"
             return r
         }
@@ -38,7 +38,7 @@ struct ReportRoutes {
                 return Page.respond(.badRequest, "", type: "text/css; charset=utf-8")
             }
             let name = web.configuration.value.settings.reportName.flatMap { $0.trimmingSpaces.isEmpty ? nil : $0.trimmingSpaces }
-            return Page.respond(.ok, ReportHTML.pageHeader(from: from, to: to, name: name), type: "text/css; charset=utf-8")
+            return Page.respond(.ok, ReportPrintHeader.css(from: from, to: to, name: name), type: "text/css; charset=utf-8")
         }
         return routes
     }

@@ -17,4 +17,10 @@ enum WebTemplate: String, CaseIterable, Sendable {
     case field, figures, formKeys = "form-keys", formRefused = "form-refused", glance, goals, heartCurve = "heart-curve"
     case notChangeable = "not-changeable", notice, reading, reminderForm = "reminder-form", repeatFields = "repeat-fields"
     case timeField = "time-field", trend
+    // The doctor's summary: the file `healthspool report --out` writes, the body the page and the
+    // file share, and its sections (`ReportSections`).
+    case reportFile = "report-file", reportBody = "report-body", reportActivity = "report-activity", reportChart = "report-chart"
+    case reportEcgs = "report-ecgs", reportFactors = "report-factors", reportMeasurements = "report-measurements"
+    case reportMedications = "report-medications", reportNotes = "report-notes", reportRecords = "report-records"
+    case reportSymptoms = "report-symptoms"
 }

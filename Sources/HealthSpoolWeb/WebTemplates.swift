@@ -5,8 +5,8 @@ import Mustache
 /// (`WebTemplate`) without its file, a file that does not parse or a `{{>part}}` that names no
 /// template fails the start with a `WebTemplateError`, not a request.
 ///
-/// `{{x}}` writes text HTML-escaped; `{{{x}}}` (no escaping) is used only for markup that Swift
-/// code built and escaped itself: the summary's sections (`reportBody`). A name is looked up the
+/// `{{x}}` writes text HTML-escaped; `{{{x}}}` (no escaping) is used only for the summary file's
+/// CSS (`ReportFile`). A name is looked up the
 /// whole context stack, and a nil optional counts as absent: it falls through to an outer view
 /// model's field of the same name, so optional fields get names the outer ones do not use.
 struct WebTemplates: Sendable {
@@ -17,9 +17,11 @@ struct WebTemplates: Sendable {
         for template in WebTemplate.allCases where files[template.rawValue] == nil {
             throw .missing(template.rawValue)
         }
+        // Before the templates are parsed: the summary's templates name it.
+        MustacheContentTypes.register(ScalarHTML(), named: ScalarHTML.name)
         var library = MustacheLibrary()
         for (name, text) in files.sorted(by: { $0.key < $1.key }) {
-            do { try library.register(text, named: name) } catch { throw .unparsable(name, "\(error)") }
+            do { try library.register(Self.scalarEscaping + text, named: name) } catch { throw .unparsable(name, "\(error)") }
         }
         for (name, text) in files.sorted(by: { $0.key < $1.key }) {
             if let part = Self.parts(of: text).first(where: { files[$0] == nil }) {
@@ -28,6 +30,13 @@ struct WebTemplates: Sendable {
         }
         self.library = library
     }
+
+    /// Put before every template: `{{x}}` escapes with `ScalarHTML` (the project's escape, one
+    /// Unicode scalar at a time), not swift-mustache's own, which looks characters up whole and
+    /// lets a quote or `<` followed by a combining mark (`"\u{301}`) through unescaped: a symptom
+    /// or note so named could end an attribute. A line of its own, which the parser drops whole
+    /// (a standalone tag), so the template's first line keeps its meaning: it writes nothing.
+    static let scalarEscaping = "{{% CONTENT_TYPE: \(ScalarHTML.name)}}\n"
 
     /// The names a template includes (`{{>name}}`) or extends (`{{<name}}`).
     static func parts(of text: String) -> [String] {

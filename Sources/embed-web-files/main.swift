@@ -1,6 +1,7 @@
 // Writes the web interface's templates and assets as one Swift file (the EmbedWebFiles plugin
 // runs it at build time): `embed-web-files OUTPUT FILE…`. A file in a folder named `Templates`
-// becomes `WebFiles.templates[name without .mustache]`; any other becomes
+// becomes `WebFiles.templates[name without .mustache]` (a `report-…` one joined into one line:
+// `joinedLines`); any other becomes
 // `WebFiles.assets[file name]` with a hash of its content for its address.
 #if canImport(Glibc)
 import Glibc
@@ -44,6 +45,20 @@ func literal(_ text: String) -> String {
     return out + "\""
 }
 
+/// `text` as one line: every newline dropped with the spaces and tabs that follow it (a space
+/// wanted between two lines is written at the end of the first or on one line).
+func joinedLines(_ text: String) -> String {
+    var out = ""
+    var skipping = false
+    for scalar in text.unicodeScalars {
+        if scalar == "\n" { skipping = true; continue }
+        if skipping, scalar == " " || scalar == "\t" { continue }
+        skipping = false
+        out.unicodeScalars.append(scalar)
+    }
+    return out
+}
+
 /// FNV-1a, 64 bits, as 16 hex digits: a new address whenever the content changes (not a
 /// security hash; the file is the binary's own).
 func contentHash(_ bytes: [UInt8]) -> String {
@@ -65,7 +80,10 @@ for path in arguments.dropFirst(2) {
     let text = String(decoding: bytes, as: UTF8.self)
     if folder == "Templates" {
         guard name.hasSuffix(".mustache") else { fail("\(path): a template's name ends in .mustache") }
-        templates.append("        \(literal(String(name.dropLast(".mustache".count)))): \(literal(text)),")
+        // The doctor's summary's templates (report-…) are written indented over many lines; its
+        // markup is one line (the file has always been): each newline and the indentation after it go.
+        let body = name.hasPrefix("report-") ? joinedLines(text) : text
+        templates.append("        \(literal(String(name.dropLast(".mustache".count)))): \(literal(body)),")
     } else {
         assets.append("        \(literal(name)): EmbeddedAsset(text: \(literal(text)), hash: \(literal(contentHash(bytes)))),")
     }

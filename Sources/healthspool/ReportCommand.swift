@@ -3,6 +3,7 @@ import HealthJournal
 import HealthSpoolCore
 import HealthSpoolDaemon
 import HealthSpoolLinux
+import HealthSpoolWeb
 
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -74,7 +75,7 @@ struct ReportCommand: ParsableCommand {
             w.value(report.json)
             text = w.text + "\n"
         } else {
-            text = ReportHTML.document(report)
+            text = ReportFile.html(report)
         }
         let path = out ?? "health-summary-\(report.from)-to-\(report.to).\(fhir ? "fhir.json" : json ? "json" : "html")"
         if path == "-" { print(text, terminator: ""); return }

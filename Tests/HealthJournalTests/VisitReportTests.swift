@@ -105,13 +105,15 @@ import Testing
         #expect(r.notes[0].questions && r.notes[0].notes.map(\.text) == ["Is 400 mg <right>?"])
     }
 
-    @Test func theHTMLEscapesAndTheJSONHasTheSameFigures() throws {
+    /// The sections hold text as typed (plain values: the web's templates escape it, ReportGoldenTests).
+    @Test func theSectionsHoldTheTextAsTypedAndTheJSONHasTheSameFigures() throws {
         let r = try Self.report()
-        let html = ReportHTML.document(r)
-        #expect(!html.contains("<script") && !html.contains("http://") && !html.contains("https://"))
-        #expect(html.contains("nausea &lt;b&gt;") && !html.contains("nausea <b>"))
-        #expect(html.contains("Is 400 mg &lt;right&gt;?"))
-        #expect(html.contains("These figures are from the person&#39;s own records") || html.contains("person's own records"))
+        let s = ReportSections(r)
+        #expect(s.symptoms?.groups.map(\.name) == ["Head", "Stomach"])
+        #expect(s.symptoms?.groups[1].rows.map(\.label) == ["nausea <b>"])
+        #expect(s.symptoms?.groups[0].rows.map(\.label) == ["headache", "migraine", "(Head)"] && s.symptoms?.groups[0].rows[2].isTotal == true)
+        #expect(s.notes?.groups.first?.notes.map(\.text) == ["Is 400 mg <right>?"])
+        #expect(s.medications?.rows.first?.adherence?.onTime == 12 && s.medications?.rows.last?.adherence == nil)
         var w = JSONWriter()
         w.value(r.json)
         let json = try JSONParser.parse(w.text)
@@ -124,15 +126,12 @@ import Testing
     /// where it is written as CSS escapes: nothing of it can end the string or the style element.
     @Test func theNameFromTheSettingsHeadsEveryPageAndCannotBreakOutOfTheStyleSheet() throws {
         var r = try Self.report()
-        #expect(!ReportHTML.document(r).contains("For:"), "no name set: none shown")
+        #expect(ReportSections(r).forName == nil, "no name set: none shown")
         r.name = "Ada \"</style><script>x</script> Łukasiewicz"
-        let html = ReportHTML.document(r)
-        #expect(html.contains("<strong>For:</strong> Ada &quot;&lt;/style&gt;&lt;script&gt;x&lt;/script&gt; Łukasiewicz")
-                || html.contains("<strong>For:</strong> Ada &#34;&lt;/style&gt;&lt;script&gt;x&lt;/script&gt; Łukasiewicz"))
-        let header = ReportHTML.pageHeader(r)
+        #expect(ReportSections(r).forName == r.name)
+        let header = ReportPrintHeader.css(r)
         #expect(header.hasPrefix("@page{@top-left{content:\"Ada \\22 \\3c \\2f style\\3e \\3c script\\3e x\\3c \\2f script\\3e  Łukasiewicz \\2014  Health summary 2 Mar 2026 to 8 Mar 2026\";"),
                 "\(header)")
-        #expect(html.components(separatedBy: "</style>").count == 2, "one style element, ended once")
         var w = JSONWriter()
         w.value(r.json)
         #expect(try JSONParser.parse(w.text)["name"]?.stringValue == r.name)
@@ -163,7 +162,7 @@ import Testing
         let a = try #require(r.activity)
         #expect(a.days[1].asleepMinutes == 450 && a.days[1].inBedMinutes == 510)
         #expect(a.meanAsleepMinutes == 450 && a.meanSteps == nil)
-        #expect(ReportHTML.document(r).contains("7 h 30 min"))
+        #expect(ReportSections(r).activity?.rows.first?.asleep == "7 h 30 min")
     }
 
     @Test func anEmptyPeriodHasNoSection() throws {
@@ -171,7 +170,7 @@ import Testing
         defer { _ = try? FileSystem.removeTree(dir) }
         let r = try JournalRunner.run(configuration: context, now: Self.now, announce: { _ in }) { try $0.reports().report(from: Self.from, to: Self.to, now: Self.now) }
         #expect(r.isEmpty)
-        let html = ReportHTML.document(r)
-        #expect(html.contains("Nothing was recorded in this period.") && !html.contains("id=\"r-symptoms\""))
+        let s = ReportSections(r)
+        #expect(s.isEmpty && s.symptoms == nil && s.medications == nil && s.measurements == nil && s.activity == nil)
     }
 }

@@ -357,7 +357,7 @@ extension WebFixture {
             #expect(r.status == .ok)
             #expect(r.headers[.contentType] == "text/css; charset=utf-8")
             #expect(r.headers[.cacheControl] == "max-age=3600")
-            #expect(r.text == ReportHTML.css)
+            #expect(r.text == ReportFile.css)
         }
     }
 

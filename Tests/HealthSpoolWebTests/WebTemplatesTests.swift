@@ -9,6 +9,16 @@ import Testing
         #expect(Set(WebFiles.templates.keys) == Set(WebTemplate.allCases.map(\.rawValue)))
     }
 
+    /// swift-mustache's own escape looks characters up whole: a quote with a combining mark
+    /// after it is another character, and it was written as it is, ending the attribute.
+    @Test func aQuoteOrBracketWithACombiningMarkIsEscapedOnEveryPage() {
+        let html = WebTemplates.render(["title": "t", "text": "<\u{301}b>", "style": "/s.css",
+                                        "back": ["href": "/x\"\u{301} onmouseover=alert(1) a=\"", "label": "back"]], .plain)
+        #expect(!html.contains("\"\u{301} onmouseover"))
+        #expect(html.contains("/x&quot;\u{301} onmouseover=alert(1) a=&quot;"))
+        #expect(html.contains("&lt;\u{301}b&gt;"))
+    }
+
     @Test(arguments: [WebTemplate.home, .layout, .formKeys, .report])
     func aLibraryMissingOneTemplateFailsToLoadNamingIt(_ missing: WebTemplate) {
         var files = WebFiles.templates

@@ -1,8 +1,8 @@
 import HealthSpoolCore
 
 /// The summary of a period for a doctor's visit (`healthspool report`, the web's `/report`): a
-/// plain value made by `VisitReports.report`, rendered as a self-contained HTML file
-/// (`ReportHTML`), as JSON (`json`) and inside the web page. A section with no data is empty
+/// plain value made by `VisitReports.report`, shown through `ReportSections` (the templates of
+/// the self-contained HTML file and of the web page), and as JSON (`json`). A section with no data is empty
 /// and left out by every rendering.
 public struct VisitReport: Sendable {
     /// The period, both days included.
