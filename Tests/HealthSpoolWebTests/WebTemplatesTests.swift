@@ -12,11 +12,14 @@ import Testing
     /// swift-mustache's own escape looks characters up whole: a quote with a combining mark
     /// after it is another character, and it was written as it is, ending the attribute.
     @Test func aQuoteOrBracketWithACombiningMarkIsEscapedOnEveryPage() {
-        let html = WebTemplates.render(["title": "t", "text": "<\u{301}b>", "style": "/s.css",
-                                        "back": ["href": "/x\"\u{301} onmouseover=alert(1) a=\"", "label": "back"]], .plain)
-        #expect(!html.contains("\"\u{301} onmouseover"))
-        #expect(html.contains("/x&quot;\u{301} onmouseover=alert(1) a=&quot;"))
-        #expect(html.contains("&lt;\u{301}b&gt;"))
+        let mark = "\u{301}"   // a combining acute accent
+        let html = WebTemplates.render(["title": "t", "text": "<" + mark + "b>", "style": "/s.css",
+                                        "back": ["href": "/x\"" + mark + " onmouseover=alert(1) a=\"", "label": "back"]], .plain)
+        let raw = "\"" + mark + " onmouseover", escapedHref = "/x&quot;" + mark + " onmouseover=alert(1) a=&quot;"
+        let escapedText = "&lt;" + mark + "b&gt;"
+        #expect(!html.contains(raw))
+        #expect(html.contains(escapedHref))
+        #expect(html.contains(escapedText))
     }
 
     @Test(arguments: [WebTemplate.home, .layout, .formKeys, .report])
