@@ -4,7 +4,7 @@ lower than today's"): samples a second and CPU a sample of `healthspool sync`, A
 fresh copies of stores that each binary filled itself from the same samples.
 
     bench/delivery-pair.py --a BEFORE/healthspool --b AFTER/healthspool [--samples 100000] [--rounds 6]
-        [--types 1] [--files 1] [--receiver nginx|python] [--set gateway.batch_size=500 …]
+        [--types 1] [--files 1] [--receiver nginx|python] [--set gateway.batch_size=500 …] [--b-sql FILE]
 
 The receiver is nginx answering 200 to every POST (bench/gateway_bench.py's, one worker, TLS), or
 with --receiver python the integration tests' gateway (tests/gateway.py, which parses and keeps
@@ -13,7 +13,8 @@ spreads the samples over that many types, --files imports them in that many file
 many runs: a type's rows of one file are one run). Rounds alternate the order (A then B, B then
 A). Per run: the sync's own time (its jobs' longest `durationMs`: first read to last batch
 recorded), the process's wall time, and its CPU (user + system of the reaped child). Prints each run and
-a Markdown table of medians.
+a Markdown table of medians. --b-sql runs a file of SQL on B's filled store before the rounds (a
+trigger as another build would create it: the same binary, only the store's SQL changed).
 """
 from __future__ import annotations
 
@@ -56,7 +57,7 @@ def sample_files(n: int, types: int, files: int, out: Path) -> list[Path]:
 class Binary:
     """One binary with its own HOME, configured for the receiver, and the store it filled."""
 
-    def __init__(self, name: str, path: str, work: Path, url: str, ca: Path, files: list[Path]):
+    def __init__(self, name: str, path: str, work: Path, url: str, ca: Path, files: list[Path], sql: str | None = None):
         self.name, self.path = name, path
         self.home = work / name
         (self.home / "run").mkdir(parents=True)
@@ -68,6 +69,8 @@ class Binary:
         for f in files:
             self.run("import", "--no-progress", str(f))
         self.db = self.home / ".local" / "state" / "healthspool" / "healthspool.db"
+        if sql:
+            subprocess.run(["sqlite3", str(self.db)], input=sql, text=True, check=True, capture_output=True)
         subprocess.run(["sqlite3", str(self.db), "PRAGMA wal_checkpoint(TRUNCATE);"], check=True, capture_output=True)
         self.template = work / f"{name}.db"
         shutil.copy(self.db, self.template)
@@ -116,6 +119,7 @@ def main():
     ap.add_argument("--files", type=int, default=1)
     ap.add_argument("--receiver", choices=["nginx", "python"], default="nginx")
     ap.add_argument("--set", action="append", default=[], help="a setting for `sync --set`, e.g. gateway.batch_size=500")
+    ap.add_argument("--b-sql", help="a file of SQL run on B's store after its import")
     a = ap.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="hs-delivery-pair-"))
@@ -125,7 +129,8 @@ def main():
         ca = certs["ca"] if a.receiver == "nginx" else receiver.ca
         try:
             files = sample_files(a.samples, a.types, a.files, work)
-            bins = [Binary("A", a.a, work, receiver.url, ca, files), Binary("B", a.b, work, receiver.url, ca, files)]
+            bins = [Binary("A", a.a, work, receiver.url, ca, files), Binary("B", a.b, work, receiver.url, ca, files,
+                                                                        Path(a.b_sql).read_text() if a.b_sql else None)]
             runs = {"A": [], "B": []}
             print(f"{a.samples} samples, {a.types} type(s), {a.files} file(s), receiver {a.receiver}, settings {a.set or 'defaults'}",
                   file=sys.stderr)

@@ -74,6 +74,10 @@ start=$(date +%s)
   night "$PHONE" -75 505 "'InBed'" 1
   # Rows written here bypass SampleStore.insert, which counts new rows (schema step 7): count them.
   echo "UPDATE type_counts SET queued = (SELECT count(*) FROM samples WHERE samples.type = type_counts.type AND state = 0 AND rowid > (SELECT synced_to FROM types WHERE id = type_counts.type));"
+  # And, from schema step 11 (issue 44), put in line as runs: each type's rows above are consecutive.
+  if [ "$(sqlite3 "$DB" "SELECT count(*) FROM sqlite_master WHERE name = 'queue_runs'")" -eq 1 ]; then
+    echo "INSERT INTO queue_runs(type, first, last) SELECT type, min(rowid), max(rowid) FROM samples GROUP BY type;"
+  fi
   echo "COMMIT; PRAGMA wal_checkpoint(TRUNCATE);"
 } | sqlite3 "$DB" >/dev/null
 echo "store: $(count samples) samples, $(du -m "$DB" | cut -f1) MB, built in $(( $(date +%s) - start )) s"

@@ -11,8 +11,10 @@ import CSQLite
 /// mark, each as a row-id range of the table: no per-row index is written on the bulk path.
 /// Runs wholly behind the mark are dropped when it moves.
 ///
-/// Invariant (checked by `uncoveredQueuedRows`, tests): every queued row lies inside a run of
-/// its type; runs never overlap (`nextRowID` is past every run).
+/// Invariants (checked by `uncoveredQueuedRows` and `foreignRowsInRuns`, tests): every queued
+/// row lies inside a run of its type; a run holds rows of its type only (the mark's count trigger
+/// counts a run's rows without reading their type); runs never overlap (`nextRowID` is past
+/// every run).
 extension SampleStore {
     /// `columns` (a list of `samples` columns) of a type's queued rows (`?1`) past row id `?2`,
     /// at most `?3`, in send order, read run by run.
@@ -80,6 +82,17 @@ extension SampleStore {
             SELECT count(*) FROM samples AS s JOIN types AS t ON t.id = s.type
             WHERE s.state = 0 AND s.rowid > t.synced_to
                 AND NOT EXISTS (SELECT 1 FROM queue_runs AS r WHERE r.type = s.type AND s.rowid BETWEEN r.first AND r.last)
+            """)
+        _ = try s.step()
+        return Int(s.int(0))
+    }
+
+    /// Rows inside a run (past its type's mark) that are of another type: 0 unless the invariant
+    /// above is broken (tests).
+    func foreignRowsInRuns() throws(StoreError) -> Int {
+        let s = try conn.prepare("""
+            SELECT count(*) FROM queue_runs AS r JOIN types AS t ON t.id = r.type, samples AS s
+            WHERE s.rowid BETWEEN max(r.first, t.synced_to + 1) AND r.last AND s.type != r.type
             """)
         _ = try s.step()
         return Int(s.int(0))

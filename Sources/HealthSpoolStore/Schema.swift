@@ -242,19 +242,23 @@ enum Schema {
         if let r = run { try write(r) }
     }
 
-    /// Moves a type's queued rows up to its new mark to its synced count, counting them through
-    /// the runs (a mark only moves forward: `SampleStore.recordDelivery` takes the max).
+    /// Moves a type's queued rows up to its new mark to its synced count, counting them once
+    /// through the runs (a mark only moves forward: `SampleStore.recordDelivery` takes the max).
+    /// A run holds only rows of its type (or none: gone), so the rows of a run's row-id range are
+    /// counted without reading a column of them, less the parked ones among them (through
+    /// `samples_parked`, empty unless something was refused). Each delivered batch moves a mark:
+    /// reading every row's type and state twice, as the first version of this trigger did, cost
+    /// delivery 0.15–0.2 µs a sample (BENCHMARKS.md, "Issue 44: the mark's count once").
     static let typeCountsMarkMoved = """
         CREATE TRIGGER type_counts_mark_moved AFTER UPDATE OF synced_to ON types WHEN NEW.synced_to > OLD.synced_to BEGIN
-            UPDATE type_counts SET
-                queued = queued - (SELECT count(*) FROM queue_runs AS r, samples AS s
+            UPDATE type_counts SET (queued, synced) = (SELECT queued - n, synced + n FROM (SELECT
+                (SELECT count(*) FROM queue_runs AS r, samples AS s
                     WHERE r.type = NEW.id AND r.last > OLD.synced_to AND r.first <= NEW.synced_to
-                    AND s.rowid BETWEEN max(r.first, OLD.synced_to + 1) AND min(r.last, NEW.synced_to)
-                    AND +s.type = NEW.id AND s.state = 0),
-                synced = synced + (SELECT count(*) FROM queue_runs AS r, samples AS s
+                    AND s.rowid BETWEEN max(r.first, OLD.synced_to + 1) AND min(r.last, NEW.synced_to))
+                - (SELECT count(*) FROM queue_runs AS r, samples AS p INDEXED BY samples_parked
                     WHERE r.type = NEW.id AND r.last > OLD.synced_to AND r.first <= NEW.synced_to
-                    AND s.rowid BETWEEN max(r.first, OLD.synced_to + 1) AND min(r.last, NEW.synced_to)
-                    AND +s.type = NEW.id AND s.state = 0)
+                    AND p.type = NEW.id AND p.state = 2
+                    AND p.rowid BETWEEN max(r.first, OLD.synced_to + 1) AND min(r.last, NEW.synced_to)) AS n))
             WHERE type = NEW.id;
         END;
         """

@@ -44,6 +44,7 @@ import Glibc
         #expect(synced == scan.synced, "synced after \(step)")
         #expect(parked == scan.parked, "parked after \(step)")
         #expect(try store.uncoveredQueuedRows() == 0, "every queued row in a run after \(step)")
+        #expect(try store.foreignRowsInRuns() == 0, "no row of another type in a run after \(step)")
     }
 
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
@@ -98,6 +99,32 @@ import Glibc
             }
             try expectCountsMatchAScan(after: "journal round \(round)")
         }
+    }
+
+    /// A row parked at step 10 between queued rows of its type splits the runs step 11 fills, so
+    /// it lies in none: a mark moved over it leaves it parked, and counts it neither synced nor
+    /// as a queued row gone. Parked rows inside a run (refused from a batch) are in the random
+    /// operations above.
+    @Test func aMarkMovedOverAParkedRowOutsideEveryRunCountsOnlyTheQueuedRows() throws {
+        _ = try store.insert((0..<10).map { sample($0, type: "stepCount", value: 1, revisable: false) }, now: now)
+        let rows = try store.queued(type: "stepCount", limit: 10).map(\.rowID)
+        // Back to step 10 with the fifth row parked: the queue index, no runs.
+        try store.conn.exec("""
+            UPDATE samples SET state = 2, dead_reason = 'bad value', parked_ms = 0 WHERE rowid = \(rows[4]);
+            DROP TABLE queue_runs; DROP INDEX samples_parked; CREATE INDEX samples_queue ON samples(type, state, rowid);
+            PRAGMA user_version = 10;
+            """)
+        let reopened = try SampleStore(path: path)
+        let runs = try reopened.conn.prepare("SELECT first, last FROM queue_runs ORDER BY first")
+        var found: [[Int64]] = []
+        while try runs.step() { found.append([runs.int(0), runs.int(1)]) }
+        #expect(found == [[rows[0], rows[3]], [rows[5], rows[9]]])
+        let queued = try reopened.queued(type: "stepCount", limit: 100).map(\.rowID)
+        try reopened.recordDelivery(type: "stepCount", rowIDs: queued, at: now)
+        #expect(try reopened.queuedCounts() == [:])
+        #expect(try reopened.syncedCounts() == ["stepCount": 9])
+        #expect(try reopened.deadLetterCounts() == ["stepCount": 1])
+        #expect(try reopened.countedBySampleScan().synced == ["stepCount": 9])
     }
 
     /// A store made before step 7 gets its counts from a full count when it is migrated.
