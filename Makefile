@@ -4,7 +4,7 @@
 SWIFT ?= swift
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-.PHONY: run test test-serial setup setup-test build imports-check writes-check build-release unit docs-check fuzz-smoke fuzz integration e2e e2e-deb deb bench bench-smoke clean
+.PHONY: run test test-serial setup setup-test build imports-check writes-check build-release unit unit-quick docs-check fuzz-smoke fuzz integration e2e e2e-deb deb bench bench-smoke clean
 
 run: setup build-release
 	./.build/release/healthspool daemon
@@ -40,6 +40,14 @@ build-release:
 
 unit:
 	$(SWIFT) test --skip-build
+
+# The quick tier, seconds after a build: the modules whose tests neither start a server nor wait
+# on a clock (the domain, the parsers, the store, the gateway's encoders, the journal) and
+# ConfigCheck's checks. This toolchain's `swift test` selects by name, not by tag, so the tier is
+# a --filter over the suites' names; `make unit` runs everything.
+QUICK_TESTS = ^(HealthSpoolCoreTests|HealthExportTests|HealthSpoolStoreTests|HealthSpoolGatewayTests|HealthJournalTests)\.|\.ConfigCheckTests/
+unit-quick:
+	$(SWIFT) test --skip-build --filter '$(QUICK_TESTS)'
 
 # The defaults file and healthspool.conf(5) must list every setting of Settings.swift.
 docs-check:

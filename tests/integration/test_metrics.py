@@ -152,6 +152,11 @@ def test_scrapes_without_or_with_a_wrong_token_get_401_and_a_foreign_host_403(hs
     assert hs.stop() == 0
 
 
+def synced(m: Setup) -> float | None:
+    """healthspool_samples_synced as the textfile says it now."""
+    return parse(m.textfile.read_text()).get(("healthspool_samples_synced", ()))
+
+
 def test_the_textfile_is_replaced_atomically_never_seen_half_written(hs, gateway):
     m = Setup(hs, gateway)
     assert wait_until(m.textfile.exists, 15), hs.read_log()
@@ -175,7 +180,8 @@ def test_the_textfile_is_replaced_atomically_never_seen_half_written(hs, gateway
         for i in range(4):
             hs.drop(f"f{i}.json", json.dumps(samples(10, start=100 * i)))
             gateway.wait_for_samples(10 * (i + 1))
-            time.sleep(3)
+            # A round of the textfile loop writes the new count: one more replacement, no fixed sleep.
+            assert wait_until(lambda: synced(m) == 10 * (i + 1), 15), m.textfile.read_text()
         changed = wait_until(lambda: len(inodes) >= 3, 20)
     finally:
         stop.set()
@@ -183,8 +189,7 @@ def test_the_textfile_is_replaced_atomically_never_seen_half_written(hs, gateway
     assert not errors, errors[:3]
     assert changed, f"the file was replaced {len(inodes) - 1} time(s) in {reads[0]} reads"
     assert reads[0] > 100
-    final = parse(m.textfile.read_text())
-    assert wait_until(lambda: (parse(m.textfile.read_text())).get(("healthspool_samples_synced", ())) == 40, 15), final
+    assert synced(m) == 40, m.textfile.read_text()
     # No temporary file is left beside it (node_exporter reads only *.prom, but still).
     assert sorted(os.listdir(m.textfile.parent)) == ["healthspool.prom"]
     assert hs.stop() == 0
