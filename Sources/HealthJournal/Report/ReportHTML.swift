@@ -27,6 +27,7 @@ public enum ReportHTML {
         activity(r, &h)
         ecgs(r, &h)
         healthRecords(r, &h)
+        labTrends(r, &h)
         factors(r, &h)
         notes(r, &h)
         h.raw("<section class=\"report-section plan\" aria-labelledby=\"r-plan\"><h2 id=\"r-plan\">Plan</h2>")
