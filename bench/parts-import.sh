@@ -15,7 +15,7 @@ DIR=${DIR:-${BENCH_DIR:-/tmp/hs-bench}/parts-$LABEL}
 for round in $(seq "$ROUNDS"); do
   for kind in plain parts; do
     home=$(mktemp -d)
-    /usr/bin/time -f "%e s %M KB" -o $DIR/time.txt env HOME=$home XDG_STATE_HOME=$home/state XDG_CONFIG_HOME=$home/config TZ=UTC \
+    /usr/bin/time -f "%e s (user %U s, sys %S s) %M KB" -o $DIR/time.txt env HOME=$home XDG_STATE_HOME=$home/state XDG_CONFIG_HOME=$home/config TZ=UTC \
       "$BIN" import $DIR/$kind/export.zip --no-progress > $DIR/out.txt
     echo "round $round $kind: $(cat $DIR/time.txt) | load $(cut -d' ' -f1-3 /proc/loadavg) | $(head -1 $DIR/out.txt)"
     rm -rf "$home"
