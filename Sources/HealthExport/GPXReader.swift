@@ -12,6 +12,9 @@ enum GPXReader {
         ZipArchive.offset(of: "<gpx", in: head) != nil || ZipArchive.offset(of: ":gpx ", in: head) != nil
     }
 
+    /// A point's child elements read.
+    private static let fields: Set<String> = ["ele", "time", "speed", "course", "hAcc", "vAcc"]
+
     /// The point under construction.
     private struct Pending {
         var point: RoutePoint
@@ -50,12 +53,12 @@ enum GPXReader {
                     }
                     pending = Pending(point: RoutePoint(millis: 0, latitude: lat, longitude: lon), line: reader.line)
                     if empty { note(reader.line, "a point without a time skipped"); pending = nil }
-                } else if pending != nil, !empty, ["ele", "time", "speed", "course", "hAcc", "vAcc"].contains(tag) {
+                } else if pending != nil, !empty, Self.fields.contains(tag) {
                     field = tag
                 }
             case let .text(text):
                 guard var p = pending, let f = field else { continue }
-                let t = text.trimmingCharacters()
+                let t = text  // MarkupReader gives text without the whitespace around it
                 if f == "time" {
                     guard let ts = TimestampParser.parse(t) else { note(reader.line, "time '\(t.prefix(40))' is not a date"); continue }
                     p.time = ts.millis

@@ -41,6 +41,12 @@ final class MarkupReader {
     }
 
     private var pushedBack: UInt8?
+    /// The item being read, its storage kept from one to the next.
+    private var text: [UInt8] = []
+    private var tag: [UInt8] = []
+    private static let commentStart = Array("!--".utf8), cdataStart = Array("![CDATA[".utf8)
+
+    static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 }
 
     private func nextByte() throws -> UInt8? {
         if let b = pushedBack { pushedBack = nil; return b }
@@ -53,18 +59,24 @@ final class MarkupReader {
             line = nextLine
             guard let b = try nextByte() else { return .eof(insideMarkup: false) }
             if b != 0x3C {
-                var text: [UInt8] = [b]
+                // Text, without the whitespace around it; whitespace alone (the indentation
+                // between tags) is no event and makes no string.
+                text.removeAll(keepingCapacity: true)
+                if !Self.isSpace(b) { text.append(b) }
                 while let c = try nextByte() {
                     if c == 0x3C { pushedBack = c; break }
                     guard text.count < Self.maxItemBytes else { throw Damage(line: line, reason: "text longer than \(Self.maxItemBytes) bytes") }
-                    text.append(c)
+                    if !text.isEmpty || !Self.isSpace(c) { text.append(c) }
                 }
+                while let last = text.last, Self.isSpace(last) { text.removeLast() }
+                guard !text.isEmpty else { continue }
                 let s = String(decoding: text, as: UTF8.self)
-                if s.contains(where: { !$0.isWhitespace }) { return .text(s) }
-                continue
+                // Other whitespace (a no-break space, …) alone is no text either, as before.
+                if text.contains(where: { $0 >= 0x80 }), !s.contains(where: { !$0.isWhitespace }) { continue }
+                return .text(s)
             }
             // A tag: read to its '>' outside quotes.
-            var tag: [UInt8] = []
+            tag.removeAll(keepingCapacity: true)
             var quote: UInt8 = 0
             var closed = false
             while let c = try nextByte() {
@@ -72,8 +84,10 @@ final class MarkupReader {
                 else if c == 0x22 || c == 0x27 { quote = c }
                 else if c == 0x3E {
                     // Comments and CDATA may hold '>': they end with "-->" / "]]>".
-                    if tag.starts(with: Array("!--".utf8)), !(tag.count >= 5 && tag.suffix(2).elementsEqual([0x2D, 0x2D])) { tag.append(c); continue }
-                    if tag.starts(with: Array("![CDATA[".utf8)), !tag.suffix(2).elementsEqual([0x5D, 0x5D]) { tag.append(c); continue }
+                    if tag.first == 0x21 {
+                        if tag.starts(with: Self.commentStart), !(tag.count >= 5 && tag.suffix(2).elementsEqual([0x2D, 0x2D])) { tag.append(c); continue }
+                        if tag.starts(with: Self.cdataStart), !tag.suffix(2).elementsEqual([0x5D, 0x5D]) { tag.append(c); continue }
+                    }
                     closed = true
                     break
                 }
@@ -85,40 +99,42 @@ final class MarkupReader {
             if first == 0x3F || first == 0x21 { continue }  // <?…?>, <!…>
             if first == 0x2F { return .close(name: Self.localName(tag.dropFirst())) }
             let empty = tag.last == 0x2F
-            if empty { tag.removeLast() }
-            let (name, attributes) = Self.split(tag)
+            let (name, attributes) = Self.split(empty ? tag.dropLast() : tag[...])
             return .open(name: name, attributes: attributes, empty: empty)
         }
     }
 
-    static func localName(_ raw: some Collection<UInt8>) -> String {
-        var name = String(decoding: raw, as: UTF8.self).trimmingCharacters()
-        if let colon = name.lastIndex(of: ":") { name = String(name[name.index(after: colon)...]) }
-        return name
+    /// The name after its prefix (`gpxtpx:speed` is `speed`), without whitespace around it;
+    /// read on the bytes (a name's ':' and ASCII whitespace are single bytes in UTF-8).
+    static func localName(_ raw: ArraySlice<UInt8>) -> String {
+        var lo = raw.startIndex, hi = raw.endIndex
+        while lo < hi, isSpace(raw[lo]) { lo += 1 }
+        while hi > lo, isSpace(raw[hi - 1]) { hi -= 1 }
+        if let colon = raw[lo..<hi].lastIndex(of: 0x3A) { lo = colon + 1 }
+        return String(decoding: raw[lo..<hi], as: UTF8.self)
     }
 
     /// The element name and attributes of a start tag's text.
-    static func split(_ tag: [UInt8]) -> (String, [String: String]) {
-        var i = 0
-        func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 }
-        while i < tag.count, !isSpace(tag[i]) { i += 1 }
-        let name = localName(tag[0..<i])
+    static func split(_ tag: ArraySlice<UInt8>) -> (String, [String: String]) {
+        var i = tag.startIndex
+        while i < tag.endIndex, !isSpace(tag[i]) { i += 1 }
+        let name = localName(tag[tag.startIndex..<i])
         var attributes: [String: String] = [:]
-        while i < tag.count {
-            while i < tag.count, isSpace(tag[i]) { i += 1 }
+        while i < tag.endIndex {
+            while i < tag.endIndex, isSpace(tag[i]) { i += 1 }
             let ns = i
-            while i < tag.count, tag[i] != 0x3D, !isSpace(tag[i]) { i += 1 }
+            while i < tag.endIndex, tag[i] != 0x3D, !isSpace(tag[i]) { i += 1 }
             let key = localName(tag[ns..<i])
-            while i < tag.count, isSpace(tag[i]) { i += 1 }
-            guard i < tag.count, tag[i] == 0x3D else { continue }
+            while i < tag.endIndex, isSpace(tag[i]) { i += 1 }
+            guard i < tag.endIndex, tag[i] == 0x3D else { continue }
             i += 1
-            while i < tag.count, isSpace(tag[i]) { i += 1 }
-            guard i < tag.count, tag[i] == 0x22 || tag[i] == 0x27 else { continue }
+            while i < tag.endIndex, isSpace(tag[i]) { i += 1 }
+            guard i < tag.endIndex, tag[i] == 0x22 || tag[i] == 0x27 else { continue }
             let q = tag[i]
             i += 1
             let vs = i
-            while i < tag.count, tag[i] != q { i += 1 }
-            attributes[key] = String(decoding: tag[vs..<min(i, tag.count)], as: UTF8.self)
+            while i < tag.endIndex, tag[i] != q { i += 1 }
+            attributes[key] = String(decoding: tag[vs..<min(i, tag.endIndex)], as: UTF8.self)
             i += 1
         }
         return (name, attributes)

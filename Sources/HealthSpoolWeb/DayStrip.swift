@@ -89,6 +89,9 @@ enum DayStrip {
             var score = 0
             var hasData = false
             var day = 0
+            /// A heart-rate notification (♥) or a cycle entry (○) that day.
+            var heart = false
+            var cycle = false
             var mark = ""
         }
 
@@ -104,7 +107,7 @@ enum DayStrip {
     }
 
     /// The month around `selected`, weeks from Monday. Days with data carry a dot, days with
-    /// symptoms their score as a number, and a shade that deepens with the score; each link's
+    /// symptoms their score as a number, a heart-rate notification ♥ and a cycle entry ○, and a shade that deepens with the score; each link's
     /// name says all of it in words.
     static func calendarModel(_ month: [DayView.MonthDay], selected: CivilDate) -> Calendar {
         let prev = shifted(selected, months: -1), next = shifted(selected, months: 1)
@@ -115,9 +118,14 @@ enum DayStrip {
             var words = "\(day.date.day) \(months[day.date.month - 1])"
             words += day.hasData ? ", data recorded" : ", no data"
             if score > 0 { words += ", symptom score \(score)" }
+            if day.heartRateNotifications > 0 {
+                words += ", \(day.heartRateNotifications) heart rate notification\(day.heartRateNotifications == 1 ? "" : "s")"
+            }
+            if day.cycleEntries > 0 { words += ", cycle tracked" }
             if day.isToday { words += ", today" }
             cells.append(Calendar.Cell(date: day.date.description, shade: shade(score), href: link(day.date), isToday: day.isToday,
                                        current: day.date == selected, label: words, score: score, hasData: day.hasData, day: day.date.day,
+                                       heart: day.heartRateNotifications > 0, cycle: day.cycleEntries > 0,
                                        mark: (day.hasData ? "•" : "") + (score > 0 ? String(score) : "")))
         }
         cells += Array(repeating: Calendar.Cell(date: nil), count: (7 - cells.count % 7) % 7)

@@ -38,22 +38,32 @@ enum MeasureCharts {
         let days: Int
         let ranges: [Range]
         let kinds: [Chart]
+        /// A chart per lab test the providers sent, over all its dates (`MeasureCharts+Labs`).
+        let labs: [LabChart]
+        let hasLabs: Bool
     }
 
     /// The charts over the last 30 days, or 90 with `range=90`.
-    static func section(_ ctx: Configuration, _ view: MeasurementsView, query: Form) -> Section {
+    /// Lab results of a kind typed in (`LabTrend.kind`) in the range are drawn on its chart as diamonds.
+    static func section(_ ctx: Configuration, _ view: MeasurementsView, labs: [LabTrend] = [], query: Form) -> Section {
         let days = Int(query["range"] ?? "") == 90 ? 90 : 30
         let zone = (try? ZoneInfo.current(environment: ctx.environment)) ?? .utc
         let today = WallClock.localDay(of: DaemonClock.now(), zone: zone)
         let first = today.daysSinceEpoch - Int64(days - 1)
         let readings = view.days.filter { $0.date.daysSinceEpoch >= first }.flatMap(\.readings)
+        let labCharts = labs.map { LabChart($0) }
         return Section(days: days, ranges: ranges.map { Section.Range(days: $0, current: $0 == days) }, kinds: MeasurementKind.readingKinds.map { kind in
             let mine = readings.filter { $0.kind == kind }.sorted { $0.at.millis < $1.at.millis }
-            let words = bands(kind, glucoseUnit: view.glucoseUnit).first?.words
+            let labMarks = labs.filter { $0.kind == kind }.flatMap { t in
+                t.readings.map { r in LabChart.mark(r, value: kind == .glucose ? view.glucoseUnit.value(fromMgPerDL: t.measured(r)) : t.measured(r)) }
+            }.filter { $0.day >= first && $0.day <= today.daysSinceEpoch }
+            var words = bands(kind, glucoseUnit: view.glucoseUnit).first?.words
+            if !labMarks.isEmpty { words = (words.map { $0 + " " } ?? "") + "Diamonds: lab results from your providers." }
             return Section.Chart(kind: kind.rawValue, title: kind.title,
-                                 trend: mine.isEmpty ? nil : Trend(kind, mine, firstDay: first, days: days, glucoseUnit: view.glucoseUnit),
+                                 trend: mine.isEmpty && labMarks.isEmpty ? nil
+                                     : Trend(kind, mine, labs: labMarks, firstDay: first, days: days, glucoseUnit: view.glucoseUnit),
                                  hint: words)
-        })
+        }, labs: labCharts, hasLabs: !labCharts.isEmpty)
     }
 
     /// The usual ranges of a kind (blood pressure: systolic and diastolic), in the unit drawn.
@@ -134,27 +144,49 @@ enum MeasureCharts {
         /// Whether the chart has two series (blood pressure), said under it.
         let pairs: Bool
 
-        init(_ kind: MeasurementKind, _ readings: [MeasurementReading], firstDay: Int64, days: Int, glucoseUnit: GlucoseUnit) {
+        /// A lab result drawn beside the readings (a diamond's outline, `M x,y l…`).
+        let labs: [String]
+
+        /// What is drawn at one time: its day, the part of the day gone (0..<1), its values.
+        struct Mark {
+            var day: Int64
+            var dayPart: Double
+            var values: [Double]
+        }
+
+        init(_ kind: MeasurementKind, _ readings: [MeasurementReading], labs: [Mark] = [], firstDay: Int64, days: Int, glucoseUnit: GlucoseUnit) {
+            let marks = readings.map { r in
+                Mark(day: r.date.daysSinceEpoch, dayPart: Trend.dayPart(r.time), values: MeasureCharts.values(r, glucoseUnit: glucoseUnit))
+            }
+            var title = "\(kind.title), last \(days) days: " + (readings.last.map {
+                "\(readings.count) reading\(readings.count == 1 ? "" : "s"), latest \($0.text) on \(DayStrip.long($0.date))"
+            } ?? "no reading typed in")
+            if !labs.isEmpty { title += "; \(labs.count) lab result\(labs.count == 1 ? "" : "s") from your providers" }
+            self.init(id: "chart-\(kind.rawValue)", title: title, marks: marks, labs: labs, shaded: MeasureCharts.bands(kind, glucoseUnit: glucoseUnit),
+                      firstDay: firstDay, days: days, floorAtLowest: kind == .oxygen, pairs: kind == .bloodPressure,
+                      firstLabel: short(CivilDate(daysSinceEpoch: firstDay)), lastLabel: short(CivilDate(daysSinceEpoch: firstDay + Int64(days - 1))))
+        }
+
+        /// Any series over `days` days from `firstDay`: `marks` joined by a line, `labs` as
+        /// diamonds; at least one mark or lab.
+        init(id: String, title: String, marks: [Mark], labs: [Mark], shaded: [MeasureCharts.Band], firstDay: Int64, days: Int,
+             floorAtLowest: Bool, pairs: Bool, firstLabel: String, lastLabel: String) {
             let width = 360.0, height = 220.0, left = 52.0, right = 10.0, top = 12.0, bottom = 44.0
             let plotW = width - left - right, plotH = height - top - bottom
-            let values = readings.map { MeasureCharts.values($0, glucoseUnit: glucoseUnit) }
-            let shaded = MeasureCharts.bands(kind, glucoseUnit: glucoseUnit)
-            let all = values.flatMap { $0 } + shaded.flatMap { [$0.low, $0.high] }
-            let step = niceStep((all.max()! - all.min()!) / 4)
-            let low = (all.min()! / step).rounded(.down) * step - (kind == .oxygen ? 0 : step)
-            let high = max((all.max()! / step).rounded(.up) * step, low + step)
-            func x(_ r: MeasurementReading) -> Double {
-                let hm = r.time.split(separator: ":").compactMap { Double($0) }
-                let dayPart = hm.count == 2 ? (hm[0] * 60 + hm[1]) / 1440 : 0.5
-                return left + plotW * (Double(r.date.daysSinceEpoch - firstDay) + dayPart) / Double(days)
-            }
+            let all = marks.flatMap(\.values) + labs.flatMap(\.values) + shaded.flatMap { [$0.low, $0.high] }
+            var least = all.min()!, most = all.max()!
+            // One value alone (a single lab result): a scale around it, not one step under it.
+            if least == most, least != 0 { least -= abs(least) * 0.1; most += abs(most) * 0.1 }
+            let step = niceStep((most - least) / 4)
+            let low = (least / step).rounded(.down) * step - (floorAtLowest ? 0 : step)
+            let high = max((most / step).rounded(.up) * step, low + step)
+            func x(_ m: Mark) -> Double { left + plotW * (Double(m.day - firstDay) + m.dayPart) / Double(days) }
             func y(_ v: Double) -> Double { top + plotH * (1 - (v - low) / (high - low)) }
             func f(_ d: Double) -> String { String(Int(d.rounded())) }
-            let last = readings.last!
-            id = "chart-\(kind.rawValue)"
+            self.id = id
             self.width = Int(width)
             self.height = Int(height)
-            title = "\(kind.title), last \(days) days: \(readings.count) reading\(readings.count == 1 ? "" : "s"), latest \(last.text) on \(DayStrip.long(last.date))"
+            self.title = title
             bands = shaded.map { Band(x: f(left), y: f(y($0.high)), w: f(plotW), h: f(y($0.low) - y($0.high))) }
             grid = stride(from: low, through: high + step / 2, by: step).map { v in
                 Grid(x1: f(left), x2: f(width - right), y: f(y(v)), labelX: f(left - 6), labelY: f(y(v) + 6), label: MeasureCharts.label(v, step: step))
@@ -162,16 +194,23 @@ enum MeasureCharts {
             axisLeft = f(left)
             axisRight = f(width - right)
             axisY = f(height - 10)
-            self.firstDay = short(CivilDate(daysSinceEpoch: firstDay))
-            lastDay = short(CivilDate(daysSinceEpoch: firstDay + Int64(days - 1)))
+            self.firstDay = firstLabel
+            lastDay = lastLabel
             let colors = ["#14365c", "#a13d00"]
-            series = (0..<(values.map(\.count).max() ?? 1)).map { i in
-                let points = zip(readings, values).compactMap { r, v in i < v.count ? (x(r), y(v[i])) : nil }
+            series = (0..<(marks.map(\.values.count).max() ?? 0)).map { i in
+                let points = marks.compactMap { m in i < m.values.count ? (x(m), y(m.values[i])) : nil }
                 return Series(color: colors[i], polyline: points.count > 1 ? points.map { "\(f($0.0)),\(f($0.1))" }.joined(separator: " ") : nil,
                               dots: i == 0 ? points.map { Point(x: f($0.0), y: f($0.1)) } : [],
                               squares: i == 0 ? [] : points.map { Point(x: f($0.0 - 5), y: f($0.1 - 5)) })
             }
-            pairs = kind == .bloodPressure
+            self.labs = labs.compactMap { m in m.values.first.map { "M\(f(x(m))),\(f(y($0) - 7))l7,7l-7,7l-7,-7z" } }
+            self.pairs = pairs
+        }
+
+        /// `HH:MM` as the part of the day gone; noon when unknown.
+        static func dayPart(_ time: String) -> Double {
+            let hm = time.split(separator: ":").compactMap { Double($0) }
+            return hm.count >= 2 ? (hm[0] * 60 + hm[1]) / 1440 : 0.5
         }
     }
 

@@ -83,7 +83,8 @@ struct MeasurePage: Sendable {
 
     static func render(_ ctx: Configuration, store: LentStore, query: Form, csrf: FormKeys) throws -> String {
         let view = try store.records().measurements(now: DaemonClock.now())
-        let page = MeasurePage(view, charts: MeasureCharts.section(ctx, view, query: query), glucoseUnit: view.glucoseUnit,
+        let labs = try store.healthRecords().labs
+        let page = MeasurePage(view, charts: MeasureCharts.section(ctx, view, labs: labs, query: query), glucoseUnit: view.glucoseUnit,
                                style: NumberStyle(environment: ctx.environment))
         return WebTemplates.render(PageFrame(title: "Measurements", path: "/measure", keys: csrf, notice: Notice(query, back: "/measure"), page: page),
                                    .measure)

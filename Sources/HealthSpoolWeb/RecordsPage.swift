@@ -18,6 +18,9 @@ struct RecordsPage: Sendable {
     }
 
     let lists: [List]
+    /// A row per lab test: its latest result, the one before (charts on the measurements page).
+    let labs: [Row]
+    let hasLabs: Bool
     let audiograms: [AudiogramTable]
     let prescriptions: [PrescriptionTable]
     let hasAudiograms: Bool, hasPrescriptions: Bool
@@ -31,11 +34,17 @@ struct RecordsPage: Sendable {
                 Row(name: i.name, detail: Self.day(i.date) + (i.status.map { ", " + $0 } ?? "") + " · " + i.provider)
             })
         }
+        labs = r.labs.map { t in
+            Row(name: t.name, detail: "\(Self.day(t.latest.date)): \(t.latest.text)"
+                    + (t.previous.map { "; before, \(Self.day($0.date)): \($0.text)" } ?? "")
+                    + (t.readings.count > 2 ? "; \(t.readings.count) results" : "") + " · " + t.latest.provider)
+        }
+        hasLabs = !labs.isEmpty
         audiograms = r.audiograms.map(AudiogramTable.init)
         prescriptions = r.prescriptions.map(PrescriptionTable.init)
         hasAudiograms = !audiograms.isEmpty
         hasPrescriptions = !prescriptions.isEmpty
-        hasRecords = !lists.isEmpty || r.hasHearingOrVision
+        hasRecords = !lists.isEmpty || hasLabs || r.hasHearingOrVision
     }
 
     static func render(store: LentStore, query: Form, csrf: FormKeys) throws -> String {

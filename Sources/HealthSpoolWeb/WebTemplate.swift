@@ -21,6 +21,6 @@ enum WebTemplate: String, CaseIterable, Sendable {
     // file share, and its sections (`ReportSections`).
     case reportFile = "report-file", reportBody = "report-body", reportActivity = "report-activity", reportChart = "report-chart"
     case reportEcgs = "report-ecgs", reportFactors = "report-factors", reportMeasurements = "report-measurements"
-    case reportMedications = "report-medications", reportNotes = "report-notes", reportRecords = "report-records"
+    case reportMedications = "report-medications", reportNotes = "report-notes", reportRecords = "report-records", reportLabs = "report-labs"
     case reportSymptoms = "report-symptoms"
 }

@@ -34,7 +34,7 @@ struct DayCommand: ParsableCommand {
 struct CalendarCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calendar",
-        abstract: "Show a month: days with data marked with *, today in [brackets].",
+        abstract: "Show a month: days with data marked with *, today in [brackets]; heart-rate notification and cycle days below.",
         discussion: "Read from the daily rollups: fast on a store of any size. --json gives each day's steps and sleep.")
     @OptionGroup var common: CommonOptions
     @Argument(help: ArgumentHelp("The month, YYYY-MM (default: this month).", valueName: "MONTH"), completion: Completions.months) var month: String?

@@ -8,7 +8,7 @@ struct RecordsCommand: ParsableCommand {
         discussion: """
             What the web interface's Health records page shows, read from the local store: the FHIR records your providers \
             sent to the phone (an Apple Health export.zip's clinical-records/), newest first, each list left out when empty, \
-            then each audiogram's thresholds per ear (dB HL) and each vision prescription per eye. They stay on this \
+            the lab results (an Observation with a number) by test, then each audiogram's thresholds per ear (dB HL) and each vision prescription per eye. They stay on this \
             computer unless their types are enabled by name (healthspool types).
             """)
     @OptionGroup var common: CommonOptions

@@ -33,3 +33,15 @@ def events_json(out: Path, day: date) -> Path:
         "cycleTracking": [{"name": "menstrual_flow", "date": f"{d} 00:00:00 +0000", "value": "Medium"},
                           {"name": "spotting", "date": f"{d} 00:00:00 +0000"}]}}))
     return out
+
+
+def recent_glucose(day: date, mmol: float) -> tuple[str, str]:
+    """An R4 lab glucose in mmol/L taken on `day` (a zip member name and its JSON), named by no
+    ClinicalRecord element: found by its content."""
+    return (f"apple_health_export/clinical-records/Observation-glucose-{day.isoformat()}.json", json.dumps({
+        "resourceType": "Observation", "id": f"glucose-{day.isoformat()}", "status": "final",
+        "code": {"coding": [{"system": "http://loinc.org", "code": "2345-7", "display": "Glucose [Mass/volume] in Serum or Plasma"}],
+                 "text": "Glucose"},
+        "effectiveDateTime": f"{day.isoformat()}T08:30:00Z",
+        "valueQuantity": {"value": mmol, "unit": "mmol/L", "system": "http://unitsofmeasure.org", "code": "mmol/L"},
+        "referenceRange": [{"low": {"value": 3.9, "unit": "mmol/L"}, "high": {"value": 5.5, "unit": "mmol/L"}}]}))

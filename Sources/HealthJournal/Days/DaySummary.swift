@@ -77,11 +77,16 @@ public struct CalendarDay: Sendable {
     public var steps: Double?
     public var sleepMinutes: Double?
     public var isToday: Bool
+    /// The watch's heart-rate notifications (high, low, irregular rhythm) that day.
+    public var heartRateNotifications = 0
+    /// Cycle-tracking entries that day.
+    public var cycleEntries = 0
 
     /// The day as `healthspool calendar --json` lists it.
     public var json: JSONValue {
         .object([("date", .string(date.description)), ("hasData", .bool(hasData)), ("today", .bool(isToday)),
                  ("steps", steps.map { .number($0.rounded()) } ?? .null),
-                 ("sleepMinutes", sleepMinutes.map { .number($0.rounded()) } ?? .null)])
+                 ("sleepMinutes", sleepMinutes.map { .number($0.rounded()) } ?? .null),
+                 ("heartRateNotifications", .number(Double(heartRateNotifications))), ("cycleEntries", .number(Double(cycleEntries)))])
     }
 }

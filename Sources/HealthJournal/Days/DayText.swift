@@ -43,7 +43,7 @@ public enum DayText {
     }
 
     /// A month grid, weeks from Monday; `*` marks days with data, today is in brackets (and
-    /// reversed on a terminal).
+    /// reversed on a terminal); the days with heart-rate notifications and cycle entries below.
     public static func grid(_ days: [CalendarDay], year: Int, month: Int, color: Bool) -> String {
         let names = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
         var lines = [padded("\(names[month - 1]) \(year)", 28), " Mo   Tu   We   Th   Fr   Sa   Su"]
@@ -65,6 +65,10 @@ public enum DayText {
         let withData = days.filter(\.hasData).count
         lines.append("")
         lines.append("\(withData) day\(withData == 1 ? "" : "s") with data (*)")
+        let heart = days.filter { $0.heartRateNotifications > 0 }.map { String($0.date.day) }
+        if !heart.isEmpty { lines.append("Heart rate notifications on the \(heart.joined(separator: ", "))") }
+        let cycle = days.filter { $0.cycleEntries > 0 }.map { String($0.date.day) }
+        if !cycle.isEmpty { lines.append("Cycle tracked on the \(cycle.joined(separator: ", "))") }
         return lines.joined(separator: "\n")
     }
 

@@ -74,6 +74,15 @@ public final class HealthDays {
             if r.figure == "stepCount" { days[r.day]?.steps = r.value }
             if r.figure == DayRollup.sleep { days[r.day]?.sleepMinutes = r.value }
         }
+        // Heart-rate notifications and cycle entries on their local days (a day either side read:
+        // the zone's offset moves a day's bounds).
+        let from = (firstKey - 1) * 86_400_000, to = (lastKey + 2) * 86_400_000
+        for n in try store.recordings(type: "heartRateNotification", from: from, to: to) {
+            days[WallClock.localDay(of: n.start, zone: zone).daysSinceEpoch]?.heartRateNotifications += 1
+        }
+        for c in try store.recordings(type: "cycleTracking", from: from, to: to) {
+            days[WallClock.localDay(of: c.start, zone: zone).daysSinceEpoch]?.cycleEntries += 1
+        }
         return (firstKey...lastKey).map { days[$0]! }
     }
 

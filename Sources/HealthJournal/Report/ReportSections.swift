@@ -19,6 +19,7 @@ public struct ReportSections: Sendable {
     public var activity: Activity?
     public var ecgs: ECGs?
     public var records: Records?
+    public var labs: Labs?
     public var factors: Factors?
     public var notes: Notes?
 
@@ -34,6 +35,7 @@ public struct ReportSections: Sendable {
         activity = Activity(r)
         ecgs = ECGs(r)
         records = Records(r)
+        labs = Labs(r)
         factors = Factors(r)
         notes = Notes(r)
     }

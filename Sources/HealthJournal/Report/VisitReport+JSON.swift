@@ -62,6 +62,7 @@ extension VisitReport {
                      ("averageHeartRate", d(e.averageHeartRate)), ("symptoms", e.symptoms.map(JSONValue.string) ?? .null)])
         })))
         members.append(("healthRecords", .object(healthRecords.listsJSON)))
+        members.append(("labTrends", .array(healthRecords.labs.map(\.json))))
         members.append(("heartRateNotifications", .array(heartRateNotifications.map { n in
             .object([("start", .string(n.start.iso8601Local)), ("kind", .string(n.kind)), ("text", .string(n.sentence))])
         })))

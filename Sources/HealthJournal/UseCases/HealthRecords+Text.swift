@@ -13,6 +13,7 @@ extension HealthRecords {
         for l in lists where !l.items.isEmpty {
             parts.append(([l.title] + l.items.map { "  " + Self.line($0) }).joined(separator: "\n"))
         }
+        if !labs.isEmpty { parts.append((["Lab results"] + labs.map { "  " + $0.line }).joined(separator: "\n")) }
         if !audiograms.isEmpty {
             parts.append((["Hearing tests"] + audiograms.flatMap { a in
                 ["  \(a.date.iso8601Local.prefix(10)) (\(a.source)), thresholds in dB HL:"]
@@ -48,13 +49,14 @@ extension HealthRecords {
         lists.map { ($0.id, .array($0.items.map(Self.json))) }
     }
 
-    /// The lists, `audiograms` (points in dB HL, `null` for an ear not tested) and
+    /// The lists, `labTrends` (each test's values, oldest first), `audiograms` (points in dB HL, `null` for an ear not tested) and
     /// `visionPrescriptions` (each eye's attributes as the export wrote them); every key present.
     public var json: JSONValue {
         func n(_ v: Double?) -> JSONValue { v.map(JSONValue.number) ?? .null }
         func s(_ v: String?) -> JSONValue { v.map(JSONValue.string) ?? .null }
         func eye(_ e: [String: String]) -> JSONValue { .object(e.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }) }
         return .object(listsJSON + [
+            ("labTrends", .array(labs.map(\.json))),
             ("audiograms", .array(audiograms.map { a in
                 .object([("date", .string(a.date.iso8601Local)), ("source", .string(a.source)), ("unit", .string("dBHL")),
                          ("points", .array(a.points.map { .object([("frequencyHz", .number($0.frequencyHz)), ("left", n($0.left)), ("right", n($0.right))]) }))])

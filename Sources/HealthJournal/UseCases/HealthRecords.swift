@@ -20,12 +20,14 @@ public struct HealthRecords: Sendable {
     public var allergies: [Item] = []
     public var medications: [Item] = []
     public var immunizations: [Item] = []
+    /// Lab values (`Observation`s with a number), by test, read from the stored resources (`LabTrend`).
+    public var labs: [LabTrend] = []
     /// Hearing tests and vision prescriptions (`HealthRecords+HearingVision`), not in `lists`.
     public var audiograms: [Audiogram] = []
     public var prescriptions: [Prescription] = []
 
     /// No provider record (audiograms and prescriptions aside).
-    public var isEmpty: Bool { conditions.isEmpty && allergies.isEmpty && medications.isEmpty && immunizations.isEmpty }
+    public var isEmpty: Bool { conditions.isEmpty && allergies.isEmpty && medications.isEmpty && immunizations.isEmpty && labs.isEmpty }
 
     /// The lists, each with its title, in the order they are shown (empty ones too).
     public var lists: [(title: String, id: String, items: [Item])] {
@@ -36,6 +38,7 @@ public struct HealthRecords: Sendable {
     /// Every stored record (a person's conditions and allergies hold whatever their date).
     public static func read(_ store: SampleStore) throws -> HealthRecords {
         var r = HealthRecords()
+        var labs: [LabReading] = []
         for s in try store.recordings(type: "clinicalRecord", from: Int64.min / 2, to: Int64.max / 2).reversed() {
             let type = s.metadata["resourceType"] ?? ""
             let item = Item(name: s.metadata["display"].flatMap { $0.isEmpty ? nil : $0 } ?? type, date: s.start,
@@ -45,9 +48,12 @@ public struct HealthRecords: Sendable {
             case "AllergyIntolerance": r.allergies.append(item)
             case "MedicationStatement", "MedicationRequest", "MedicationOrder": r.medications.append(item)
             case "Immunization": r.immunizations.append(item)
+            case "Observation":
+                if let lab = LabReading(resource: s.metadata["resource"] ?? "", recordDate: s.start, provider: s.source) { labs.append(lab) }
             default: break
             }
         }
+        r.labs = LabTrend.group(labs)
         try r.readHearingAndVision(store)
         return r
     }
