@@ -49,7 +49,8 @@ extension Daemon {
     /// The group that runs them: SIGTERM and SIGINT stop it gracefully; a stop that somehow
     /// outlives every service's own bound is cut at `maximumStopSeconds`.
     func serviceGroup() -> ServiceGroup {
-        var config = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        var config = ServiceGroupConfiguration(services: services.map(NamedService.init), gracefulShutdownSignals: [.sigterm, .sigint],
+                                               logger: logger)
         config.maximumGracefulShutdownDuration = .seconds(Self.maximumStopSeconds)
         return ServiceGroup(configuration: config)
     }
@@ -73,6 +74,15 @@ extension Daemon {
             self.controlReporter.finish()
         }
     }
+}
+
+/// A service as the group's debug lines name it ("Starting service sl-service=…"): its type
+/// alone. swift-service-lifecycle describes a service by its fields, and some hold the process's
+/// environment or its configuration, which the log must never show.
+struct NamedService: Service, CustomStringConvertible {
+    let service: any Service
+    var description: String { String(describing: type(of: service)) }
+    func run() async throws { try await service.run() }
 }
 
 /// Waits for the group's graceful shutdown (or its cancellation).
