@@ -88,8 +88,11 @@ def test_a_file_dropped_again_after_types_enable_imports_what_was_skipped(hs, ga
     hs.run("types", "enable", "nutrition")
     assert wait_until(lambda: "configuration reloaded" in hs.read_log())
     hs.drop("b.json", data)
-    imported = last_import(hs, "b.json")
-    assert imported["outcome"] == "imported" and imported["new"] == 1, imported
+    # The import's own line, not `status`: in one run of eight (2026-11-29) status still named
+    # a.json a minute after b.json's import, beside a sync that met "disk I/O error" on the store
+    # right after the reload (a bug under investigation, in the session note); that is not what
+    # this test is about.
+    assert wait_until(lambda: "imported b.json: 1 new, 1 duplicate" in hs.read_log(), 60), hs.read_log()[-3000:]
     assert wait_until(lambda: any(s["type"] == "dietaryWater" for s in gateway.samples))
 
 
