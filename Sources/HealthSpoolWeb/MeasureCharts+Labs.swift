@@ -51,7 +51,7 @@ extension MeasureCharts {
     /// Dates of lab results, years apart: `22 Aug 2016`.
     enum LabDay {
         static func long(_ t: Timestamp) -> String {
-            guard let d = CivilDate(parsing: String(t.iso8601Local.prefix(10))) else { return String(t.iso8601Local.prefix(10)) }
+            let d = t.localDate
             return MeasureCharts.short(d) + " \(d.year)"
         }
     }

@@ -49,8 +49,7 @@ extension RecordsPage {
 
     /// The record's own day (a date alone is that day, whatever the zone here).
     static func day(_ t: Timestamp) -> String {
-        let text = String(t.iso8601Local.prefix(10))
-        return CivilDate(parsing: text).map(DayStrip.long) ?? text
+        DayStrip.long(t.localDate)
     }
 
     /// `10 dB HL`, `12.5 dB HL`.

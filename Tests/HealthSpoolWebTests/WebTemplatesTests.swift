@@ -20,6 +20,10 @@ import Testing
         #expect(!html.contains(raw))
         #expect(html.contains(escapedHref))
         #expect(html.contains(escapedText))
+        // A form field's value (a symptom or note as typed, shown again): the same escape.
+        let field = WebTemplates.render(["id": "f", "label": "Note", "name": "note", "value": "a\"" + mark + " autofocus onfocus=x"], .field)
+        let escapedValue = "value=\"a&quot;" + mark + " autofocus onfocus=x\""
+        #expect(field.contains(escapedValue))
     }
 
     @Test(arguments: [WebTemplate.home, .layout, .formKeys, .report])

@@ -21,15 +21,10 @@ extension ReportSections {
             guard !r.healthRecords.labs.isEmpty else { return nil }
             rows = r.healthRecords.labs.map { t in
                 Row(name: t.name, provider: t.latest.provider,
-                    results: t.readings.suffix(6).map { "\(ReportText.short(Self.day($0.date))): \($0.text)\(Self.flag($0))" }.joined(separator: "; "),
+                    results: t.readings.suffix(6).map { "\(ReportText.short($0.date.localDate)): \($0.text)\(Self.flag($0))" }.joined(separator: "; "),
                     change: Self.change(t),
                     range: Self.range(t.latest) + (t.unit.isEmpty || t.latest.low == nil && t.latest.high == nil ? "" : " " + t.unit))
             }
-        }
-
-        /// The reading's own day (a lab's date is the day it was taken, wherever that was).
-        static func day(_ t: Timestamp) -> CivilDate {
-            CivilDate(parsing: String(t.iso8601Local.prefix(10))) ?? CivilDate(daysSinceEpoch: 0)
         }
 
         /// ` (high)` or ` (low)` against the lab's reference range.

@@ -28,8 +28,7 @@ extension ReportSections {
             guard !lists.isEmpty || !r.heartRateNotifications.isEmpty else { return nil }
             self.lists = lists.map { list in
                 List(id: list.id, title: list.title, items: list.items.map { i in
-                    let day = CivilDate(parsing: String(i.date.iso8601Local.prefix(10))) ?? CivilDate(daysSinceEpoch: 0)
-                    return Item(name: i.name, detail: ReportText.short(day) + (i.status.map { ", " + $0 } ?? "") + "; " + i.provider)
+                    Item(name: i.name, detail: ReportText.short(i.date.localDate) + (i.status.map { ", " + $0 } ?? "") + "; " + i.provider)
                 })
             }
             hasLists = !lists.isEmpty
