@@ -51,10 +51,10 @@ struct WebTemplates: Sendable {
         return names
     }
 
-    /// `model` rendered by `template`.
+    /// `model` rendered by `template` (its fields read once each: `TemplateValue`).
     func render(_ model: Any, _ template: WebTemplate) -> String {
         // Cannot fail: `init` checked that every `WebTemplate` was registered.
-        guard let html = library.render(model, withTemplate: template.rawValue) else { preconditionFailure("no template \(template.rawValue)") }
+        guard let html = library.render(TemplateValue.wrap(model), withTemplate: template.rawValue) else { preconditionFailure("no template \(template.rawValue)") }
         return html
     }
 
