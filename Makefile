@@ -45,7 +45,7 @@ unit:
 # on a clock (the domain, the parsers, the store, the gateway's encoders, the journal) and
 # ConfigCheck's checks. This toolchain's `swift test` selects by name, not by tag, so the tier is
 # a --filter over the suites' names; `make unit` runs everything.
-QUICK_TESTS = ^(HealthSpoolCoreTests|HealthExportTests|HealthSpoolStoreTests|HealthSpoolGatewayTests|HealthJournalTests)\.|\.ConfigCheckTests/
+QUICK_TESTS = ^(HealthSpoolCoreTests|HealthExportTests|HealthSpoolStoreTests|HealthSpoolGatewayTests|HealthJournalTests|HealthSpoolLockTests|HealthSpoolConfigTests)\.|\.ConfigCheckTests/
 unit-quick:
 	$(SWIFT) test --skip-build --filter '$(QUICK_TESTS)'
 

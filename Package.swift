@@ -137,6 +137,10 @@ let package = Package(
         .testTarget(name: "HealthSpoolGatewayTests", dependencies: ["HealthSpoolGateway", "HealthSpoolCore"]),
         // The adapters over the kernel, tested on the real thing: files in a temporary directory.
         .testTarget(name: "HealthSpoolLinuxTests", dependencies: ["HealthSpoolLinux", "HealthSpoolCore"]),
+        // The one lock on real threads.
+        .testTarget(name: "HealthSpoolLockTests", dependencies: ["HealthSpoolLock"]),
+        // The store pool the web, the CLI and the daemon borrow connections from, on stores in a temporary directory.
+        .testTarget(name: "HealthSpoolConfigTests", dependencies: ["HealthSpoolConfig", "HealthSpoolCore", "HealthSpoolLinux", "HealthSpoolStore"]),
         // The ingest server's TLS and the gateway's libcurl client, both real, on the loopback.
         .testTarget(
             name: "HealthSpoolIngestTests",

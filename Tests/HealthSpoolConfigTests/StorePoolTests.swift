@@ -1,9 +1,8 @@
-import HealthSpoolConfig
 import HealthSpoolCore
 import HealthSpoolLinux
 import HealthSpoolStore
 import Testing
-@testable import HealthSpoolDaemon
+@testable import HealthSpoolConfig
 #if canImport(Glibc)
 import Glibc
 #endif
