@@ -58,28 +58,14 @@ extension Daemon {
         return Configuration(paths: fresh.paths, settings: settings, environment: fresh.environment)
     } }
 
-    /// Watches the files the gateway's secret and TLS setup are read from (the credentials file,
-    /// the systemd credential, the CA file, the client certificate and key): a change is picked
-    /// up at once, as a change to the config file is.
+    /// Hands `ReloadService` the files the gateway's secret and TLS setup are read from (the
+    /// credentials file, the systemd credential, the CA file, the client certificate and key):
+    /// it watches them, so a change is picked up at once, as a change to the config file is.
     func watchSecrets() {
         let s = configuration.settings
         var files = [s.gatewayCredentialsFile, s.gatewayCAFile, s.gatewayClientCert, s.gatewayClientKey].compactMap { $0 }
             .map(configuration.paths.expand)
         if let dir = configuration.environment["CREDENTIALS_DIRECTORY"] { files.append(dir + "/" + Credentials.credentialName) }
-        let wanted = Set(files.filter { $0.hasPrefix("/") })
-        guard wanted != watchedSecrets || secretWatcher == nil else { return }
-        secretWatcher?.stop()
-        secretWatcher = nil
-        watchedSecrets = wanted
-        // The main watcher already sees the config directory (and the spool and state ones).
-        let mainWatched: Set<String> = [configuration.spool.path, configuration.stateDir, configuration.paths.configDir]
-        let directories = Set(wanted.map(FileSystem.parent)).subtracting(mainWatched).filter { !$0.isEmpty && FileSystem.exists($0) }
-        guard !directories.isEmpty else { return }
-        do {
-            secretWatcher = try SpoolWatcher(directories: directories.sorted(), queue: q) { [watchReporter] e in watchReporter.yield(e) }
-        } catch {
-            logger.warning("cannot watch the gateway's credentials and certificate files; SIGHUP reloads them: \(error)",
-                           metadata: ["event": "error"])
-        }
+        secretFilesReporter.yield(Set(files.filter { $0.hasPrefix("/") }))
     }
 }

@@ -13,11 +13,12 @@ import Glibc
 /// sync coordinator (scheduler, retry policy, worker), the spool intake (imports), the status
 /// board (state machine, status file, watchdog) — and share one serial coordination queue, `q`,
 /// as their executor (`executor`); imports, sends and pruning run on queues of their own. What
-/// is left here routes the watcher's events (the spool, the lock flag, the config and secret
-/// files), reloads, and starts and stops the parts; being on `q`, it enters the actors with
-/// `assumeIsolated`.
+/// is left here carries out what the services' watchers saw (the lock flag's hold, a reload),
+/// and starts and stops the parts; being on `q`, it enters the actors with `assumeIsolated`.
+/// The watchers themselves (the spool, the lock flag, the config and secret files) are their
+/// services' own (`SpoolWatcherService`, `LockFlagService`, `ReloadService`).
 ///
-/// What changes while it runs (the configuration at a reload, the watchers, the control
+/// What changes while it runs (the configuration at a reload, the control
 /// socket, the lock, whether start-up finished) is kept behind a lock (`Mutable`), each access
 /// through a property below: it is read and written on `q` (watcher events and signals are
 /// scheduled there; other threads hop onto it with `q.async`), and by `start()`, off `q`, before
@@ -34,10 +35,13 @@ public final class Daemon: Sendable {
     let journalWrites: JournalWrites
     let intake: SpoolIntake
     let status: StatusBoard
-    /// What the watchers saw (the spool, state and config directories, the secret files'
-    /// directories), in order: `SpoolWatcherService.run()` handles each on `q`.
-    let watchEvents: AsyncStream<WatchEvent>
-    let watchReporter: AsyncStream<WatchEvent>.Continuation
+    /// Start-up's meeting with the services that own a watcher (the spool, the lock flag, the
+    /// config files): `start()` reads the flag and the spool once all three watch.
+    let watcherStart = WatcherStart(watchers: 3)
+    /// The gateway's secret and TLS files to watch, at start and after each reload
+    /// (`ReloadService` watches them).
+    let secretFiles: AsyncStream<Set<String>>
+    let secretFilesReporter: AsyncStream<Set<String>>.Continuation
     /// The control socket's requests, in order: `ControlService.run()` hands each to the sync
     /// coordinator.
     let controlRequests: AsyncStream<ControlRequest>
@@ -55,10 +59,7 @@ public final class Daemon: Sendable {
     /// The daemon's changing state (see the type's comment).
     struct Mutable {
         var configuration: Configuration
-        var watcher: SpoolWatcher?
         var flagAloneLogged = false
-        var secretWatcher: SpoolWatcher?
-        var watchedSecrets: Set<String> = []
         var pidLock: ProcessLock?
         var control: ControlServer?
         var startError: Error?
@@ -71,24 +72,10 @@ public final class Daemon: Sendable {
         get { mutable.withLock { $0.configuration } }
         set { mutable.withLock { $0.configuration = newValue } }
     }
-    /// Watches the spool, state and config directories.
-    var watcher: SpoolWatcher? {
-        get { mutable.withLock { $0.watcher } }
-        set { mutable.withLock { $0.watcher = newValue } }
-    }
     /// Whether "the lock flag alone" was logged since the session was last followed.
     var flagAloneLogged: Bool {
         get { mutable.withLock { $0.flagAloneLogged } }
         set { mutable.withLock { $0.flagAloneLogged = newValue } }
-    }
-    /// Watches the directories of the gateway's secret and TLS files (`watchSecrets`).
-    var secretWatcher: SpoolWatcher? {
-        get { mutable.withLock { $0.secretWatcher } }
-        set { mutable.withLock { $0.secretWatcher = newValue } }
-    }
-    var watchedSecrets: Set<String> {
-        get { mutable.withLock { $0.watchedSecrets } }
-        set { mutable.withLock { $0.watchedSecrets = newValue } }
     }
     /// The per-user daemon lock (the pid file), once taken.
     var pidLock: ProcessLock? {
@@ -126,7 +113,7 @@ public final class Daemon: Sendable {
     /// counters.
     public init(app: App) {
         executor = QueueExecutor(queue: q)
-        (watchEvents, watchReporter) = AsyncStream.makeStream(of: WatchEvent.self)
+        (secretFiles, secretFilesReporter) = AsyncStream.makeStream(of: Set<String>.self)
         (controlRequests, controlReporter) = AsyncStream.makeStream(of: ControlRequest.self)
         (startedUp, startUpReporter) = AsyncStream.makeStream(of: Void.self)
         let (configuration, logger, clock, metrics) = (app.configuration, app.logger, app.clock, app.metrics)
@@ -231,8 +218,9 @@ public final class Daemon: Sendable {
         pidLock = lock
     }
 
-    /// Opens the store connections, the watcher and the control socket, then tells systemd it
-    /// is ready and reads the spool. Runs off the cooperative pool (SQLite, sockets).
+    /// Opens the store connections and the control socket, meets the services' watchers
+    /// (`WatcherStart`), then tells systemd it is ready and reads the spool. Runs off the
+    /// cooperative pool (SQLite, sockets).
     func start() throws {
         if pidLock == nil { try acquireLock() }
         try sync.open()
@@ -242,9 +230,8 @@ public final class Daemon: Sendable {
         // keyring) are known: a file that lands meanwhile is found by the rescan at the end, or
         // waits for the unlock. (A file dropped while the keyring was being asked was imported.)
         q.sync { intake.assumeIsolated { $0.locked = true } }
-        watcher = try SpoolWatcher(directories: [configuration.spool.path, configuration.stateDir, configuration.paths.configDir], queue: q) { [watchReporter] e in
-            watchReporter.yield(e)
-        }
+        watchSecrets()
+        try watcherStart.open()
         control = try ControlServer(path: configuration.controlSocket) { [controlReporter] request in
             // Read as the socket closed at a stop, after the last request was handled: not answered.
             if case .terminated = controlReporter.yield(request) { close(request.client) }
@@ -252,7 +239,6 @@ public final class Daemon: Sendable {
         waitForSessionLock()
         startKeyringWatch()
         q.sync { status.assumeIsolated { status in
-            watchSecrets()
             status.lockHolds.set(.flag, LockFlag.isSet(path: configuration.lockFlagPath), now: clock.now())
             let locked = status.lockHolds.isLocked
             sync.assumeIsolated { [hint = status.lockHolds.unlockHint] sync in
@@ -276,31 +262,13 @@ public final class Daemon: Sendable {
 
     // MARK: Events
 
-    /// Routes one watcher event (`SpoolWatcherService`): a spool file to the intake (awaited on
-    /// the actor), the lock flag and the config and secret files to the daemon's own steps on
-    /// its queue.
-    func route(_ event: WatchEvent) async {
-        let configuration = configuration
-        switch event {
-        case let .fileReady(dir, name) where dir == configuration.spool.path:
-            await intake.admit(named: name)
-        case let .fileGone(dir, name) where dir == configuration.spool.path:
-            await intake.left(named: name)
-        case let .undecodableName(dir) where dir == configuration.spool.path:
-            await intake.rescan()
-        case let .fileReady(dir, name) where dir == configuration.stateDir && name == "locked":
-            await onQueue { self.setHold(.flag, true) }
-        case let .fileGone(dir, name) where dir == configuration.stateDir && name == "locked":
-            await onQueue { self.setHold(.flag, false) }
-        case let .fileReady(dir, name) where dir == configuration.paths.configDir && name == "healthspool.conf":
-            await onQueue { self.reload(reason: "configuration file changed", restartingSync: false) }
-        case let .fileReady(dir, name) where watchedSecrets.contains(dir + "/" + name):
-            await onQueue { self.reload(reason: "\(dir)/\(name) changed") }
-        case .overflow:
-            logger.warning("inotify queue overflowed; rescanning the spool", metadata: ["event": "import"])
-            await intake.rescan()
-        default:
-            break
+    /// Sets the lock flag's hold to match the flag on disk, when they differ (before a spool
+    /// file is admitted, and when the flag's watcher lost events).
+    func followFlag() async {
+        await onQueue {
+            let set = LockFlag.isSet(path: self.configuration.lockFlagPath)
+            let held = self.status.assumeIsolated { $0.lockHolds.since[.flag] != nil }
+            if set != held { self.setHold(.flag, set) }
         }
     }
 
@@ -368,6 +336,8 @@ public final class Daemon: Sendable {
             DispatchQueue(label: "healthspool.start").async { continuation.resume(returning: Result { try self.start() }) }
         }
         if case let .failure(error) = outcome {
+            watcherStart.abandon()   // when start-up failed before the watchers' meeting
+            secretFilesReporter.finish()
             await onQueue { self.startError = error }
             throw error
         }
