@@ -14,7 +14,11 @@ import Glibc
 /// board (state machine, status file, watchdog) — and share one serial coordination queue, `q`,
 /// as their executor (`executor`); imports, sends and pruning run on queues of their own. What
 /// is left here carries out what the services' watchers saw (the lock flag's hold, a reload),
-/// and starts and stops the parts; being on `q`, it enters the actors with `assumeIsolated`.
+/// and starts and stops the parts. Those steps run on the status board, through an `isolated`
+/// parameter (`on status:`): the compiler checks the board's state; the intake and the
+/// coordinator, which share the board's executor, are entered in the same step with
+/// `assumeIsolated` (each use says why), as are the blocking start-up thread and Dispatch
+/// blocks, which cannot await.
 /// The watchers themselves (the spool, the lock flag, the config and secret files) are their
 /// services' own (`SpoolWatcherService`, `LockFlagService`, `ReloadService`).
 ///
@@ -129,12 +133,14 @@ public final class Daemon: Sendable {
         status = StatusBoard(configuration: configuration, logger: logger, notifier: notifier, executor: executor, clock: clock, sync: sync, intake: intake,
                              metrics: metrics, live: app.stores.liveStatus)
         let (sync, status) = (self.sync, self.status)
-        // Both are called on `q`, the board's executor.
+        // `init` is synchronous: it cannot await. The closures are called synchronously by the
+        // coordinator and the intake on `q`, the executor they share with the board: entered
+        // at once, in the same step.
         q.sync {
-            sync.assumeIsolated { $0.connect(changed: { [weak status] in status?.assumeIsolated { $0.publish() } }) }
-            intake.assumeIsolated {
-                $0.connect(gained: { [weak sync] types in sync?.assumeIsolated { $0.observe(types) } },
-                           changed: { [weak status] in status?.assumeIsolated { $0.publish() } })
+            sync.assumeIsolated { $0.connect(changed: { [weak status] in status?.assumeIsolated { $0.publish() } }) }   // init; same executor, same step
+            intake.assumeIsolated {   // init cannot await
+                $0.connect(gained: { [weak sync] types in sync?.assumeIsolated { $0.observe(types) } },   // same executor, same step
+                           changed: { [weak status] in status?.assumeIsolated { $0.publish() } })   // same executor, same step
             }
         }
     }
@@ -229,7 +235,7 @@ public final class Daemon: Sendable {
         // Nothing is admitted from the spool until the holds below (the flag, the session, the
         // keyring) are known: a file that lands meanwhile is found by the rescan at the end, or
         // waits for the unlock. (A file dropped while the keyring was being asked was imported.)
-        q.sync { intake.assumeIsolated { $0.locked = true } }
+        q.sync { intake.assumeIsolated { $0.locked = true } }   // start-up's own thread, which blocks: it cannot await
         watchSecrets()
         try watcherStart.open()
         control = try ControlServer(path: configuration.controlSocket) { [controlReporter] request in
@@ -238,38 +244,32 @@ public final class Daemon: Sendable {
         }
         waitForSessionLock()
         startKeyringWatch()
-        q.sync { status.assumeIsolated { status in
-            status.lockHolds.set(.flag, LockFlag.isSet(path: configuration.lockFlagPath), now: clock.now())
-            let locked = status.lockHolds.isLocked
-            sync.assumeIsolated { [hint = status.lockHolds.unlockHint] sync in
-                sync.unlockHint = hint ?? sync.unlockHint
-                sync.setLocked(locked)
-            }
-            intake.assumeIsolated { $0.locked = locked }
-            logger.info("watching \(configuration.spool.path)\(status.lockHolds.holdersText.map { " (locked by \($0))" } ?? "")",
-                        metadata: ["event": "start", "file": "\(configuration.spool.path)"])
-            notifier.ready(status: status.statusLine())
-            for action in status.lifecycle.started(locked: locked) where action == .readSpool {
-                intake.assumeIsolated { $0.rescan() }
-                sync.assumeIsolated { $0.catchUp(.startup) }
-            }
-            status.startWatchdog()
-            started = true
-            startUpReporter.finish()
-            status.publish()
-        } }
+        q.sync { status.assumeIsolated { finishStart(on: $0) } }   // start-up's own thread, which blocks: it cannot await
     }
 
-    // MARK: Events
-
-    /// Sets the lock flag's hold to match the flag on disk, when they differ (before a spool
-    /// file is admitted, and when the flag's watcher lost events).
-    func followFlag() async {
-        await onQueue {
-            let set = LockFlag.isSet(path: self.configuration.lockFlagPath)
-            let held = self.status.assumeIsolated { $0.lockHolds.since[.flag] != nil }
-            if set != held { self.setHold(.flag, set) }
+    /// The end of start-up, on the board: the lock worked out (the flag read now that its
+    /// watcher watches), systemd told, the spool read unless locked, the watchdog started.
+    /// The intake and the coordinator share the board's executor and are entered in the same
+    /// step, before any event that waits on the queue.
+    private func finishStart(on status: isolated StatusBoard) {
+        status.lockHolds.set(.flag, LockFlag.isSet(path: configuration.lockFlagPath), now: clock.now())
+        let locked = status.lockHolds.isLocked
+        sync.assumeIsolated { [hint = status.lockHolds.unlockHint] sync in   // same executor, same step
+            sync.unlockHint = hint ?? sync.unlockHint
+            sync.setLocked(locked)
         }
+        intake.assumeIsolated { $0.locked = locked }   // same executor, same step
+        logger.info("watching \(configuration.spool.path)\(status.lockHolds.holdersText.map { " (locked by \($0))" } ?? "")",
+                    metadata: ["event": "start", "file": "\(configuration.spool.path)"])
+        notifier.ready(status: status.statusLine())
+        for action in status.lifecycle.started(locked: locked) where action == .readSpool {
+            intake.assumeIsolated { $0.rescan() }   // same executor, same step
+            sync.assumeIsolated { $0.catchUp(.startup) }   // same executor, same step
+        }
+        status.startWatchdog()
+        started = true
+        startUpReporter.finish()
+        status.publish()
     }
 
     // MARK: Stop
@@ -284,21 +284,23 @@ public final class Daemon: Sendable {
     /// spool and is imported again, idempotently, at the next start), the sync worker taking no
     /// new job, and the one "stopping" line. The services then stop in reverse order of
     /// dependency, each within the budget; whatever is not done by then is left for next time.
-    /// Safe from any thread; later calls do nothing.
+    /// Safe from any thread; later calls do nothing. Synchronous (the services call it from
+    /// synchronous code, the graceful-shutdown handler among them): a block on `q`, queued
+    /// before whatever the caller awaits next there.
     func beginStop() {
         stopBudget.begin()
         q.async {
             guard self.started else { return }
-            let actions = self.status.assumeIsolated { $0.lifecycle.stopRequested() }
+            let actions = self.status.assumeIsolated { $0.lifecycle.stopRequested() }   // a Dispatch block on `q`: cannot await (see above)
             guard !actions.isEmpty else { return }
             self.logger.notice("stopping: interrupting the import, finishing the batch in flight", metadata: ["event": "stop"])
             self.notifier.stopping(status: "stopping: interrupting the import, finishing the batch in flight")
             for action in actions {
                 switch action {
-                case .stopIntake: self.intake.assumeIsolated { $0.stopTakingFiles() }   // no import or retention pass starts
-                case .interruptImport: self.intake.assumeIsolated { $0.interruptImport() }
-                case .finishBatchInFlight: self.sync.assumeIsolated { $0.beginStop() }
-                case .readSpool: self.intake.assumeIsolated { $0.rescan() }
+                case .stopIntake: self.intake.assumeIsolated { $0.stopTakingFiles() }   // Dispatch block on `q`; no import or retention pass starts
+                case .interruptImport: self.intake.assumeIsolated { $0.interruptImport() }   // Dispatch block on `q`
+                case .finishBatchInFlight: self.sync.assumeIsolated { $0.beginStop() }   // Dispatch block on `q`
+                case .readSpool: self.intake.assumeIsolated { $0.rescan() }   // Dispatch block on `q`
                 }
             }
         }
@@ -307,16 +309,14 @@ public final class Daemon: Sendable {
     /// The end of a stop, once every other service has stopped: the final status, the watchdog
     /// thread stopped, and how long the stop took.
     func finishStop() async {
-        await onQueue {
-            guard self.started else { return }
-            let (unfinished, millis) = self.stopBudget.outcome
-            self.status.assumeIsolated { $0.publishStopped() }
-            if unfinished.isEmpty {
-                self.logger.notice("stopped in \(Self.seconds(millis))", metadata: ["event": "stop", "duration_ms": "\(millis)"])
-            } else {
-                self.logger.warning("stopped after \(Self.stopGraceSeconds) s with work unfinished: an unanswered batch stays queued and is sent again, an unfinished import is resumed, at the next start",
-                                    metadata: ["event": "stop", "duration_ms": "\(millis)"])
-            }
+        guard started else { return }
+        let (unfinished, millis) = stopBudget.outcome
+        await status.publishStopped()
+        if unfinished.isEmpty {
+            logger.notice("stopped in \(Self.seconds(millis))", metadata: ["event": "stop", "duration_ms": "\(millis)"])
+        } else {
+            logger.warning("stopped after \(Self.stopGraceSeconds) s with work unfinished: an unanswered batch stays queued and is sent again, an unfinished import is resumed, at the next start",
+                           metadata: ["event": "stop", "duration_ms": "\(millis)"])
         }
     }
 
