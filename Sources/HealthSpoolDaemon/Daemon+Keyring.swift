@@ -24,7 +24,7 @@ extension Daemon {
         guard Self.keyringLocked(configuration) == true else { return }
         logger.notice("the keyring is locked and holds healthspool's secrets: waiting for it to be unlocked; nothing is read from the spool or sent until then",
                       metadata: ["event": "lock", "lock.by": "keyring"])
-        q.sync { status.assumeIsolated { [clock] in _ = $0.lockHolds.set(.keyring, true, now: clock.now()) } }
+        q.sync { status.assumeIsolated { [clock] in _ = $0.lockHolds.set(.keyring, true, now: clock.now()) } }   // start-up's own thread: cannot await
         pollKeyring()
     }
 
@@ -35,17 +35,20 @@ extension Daemon {
         Self.keyringPollQueue.asyncAfter(deadline: .now() + .seconds(Self.keyringPollSeconds)) { [weak self] in
             guard let self else { return }
             let configuration = self.q.sync { self.configuration }
-            let stopping = self.q.sync { self.status.assumeIsolated { $0.stopping } }
+            let stopping = self.q.sync { self.status.assumeIsolated { $0.stopping } }   // a Dispatch block that blocks on sd-bus: not async
             guard !stopping else { return }
             if Self.keyringLocked(configuration) == true {
                 self.pollKeyring()
                 return
             }
-            self.q.async {
-                guard !self.status.assumeIsolated({ $0.stopping }) else { return }
-                self.reload(reason: "the keyring was unlocked")
-                self.setHold(.keyring, false)
-            }
+            Task { await self.keyringUnlocked(on: self.status) }
         }
+    }
+
+    /// The keyring was unlocked: the secrets read (a reload) and its hold let go, in one step.
+    private func keyringUnlocked(on status: isolated StatusBoard) {
+        guard !status.stopping else { return }
+        reload(reason: "the keyring was unlocked", on: status)
+        setHold(.keyring, false, on: status)
     }
 }

@@ -13,11 +13,16 @@ import Glibc
 /// sync coordinator (scheduler, retry policy, worker), the spool intake (imports), the status
 /// board (state machine, status file, watchdog) — and share one serial coordination queue, `q`,
 /// as their executor (`executor`); imports, sends and pruning run on queues of their own. What
-/// is left here routes the watcher's events (the spool, the lock flag, the config and secret
-/// files), reloads, and starts and stops the parts; being on `q`, it enters the actors with
-/// `assumeIsolated`.
+/// is left here carries out what the services' watchers saw (the lock flag's hold, a reload),
+/// and starts and stops the parts. Those steps run on the status board, through an `isolated`
+/// parameter (`on status:`): the compiler checks the board's state; the intake and the
+/// coordinator, which share the board's executor, are entered in the same step with
+/// `assumeIsolated` (each use says why), as are the blocking start-up thread and Dispatch
+/// blocks, which cannot await.
+/// The watchers themselves (the spool, the lock flag, the config and secret files) are their
+/// services' own (`SpoolWatcherService`, `LockFlagService`, `ReloadService`).
 ///
-/// What changes while it runs (the configuration at a reload, the watchers, the control
+/// What changes while it runs (the configuration at a reload, the control
 /// socket, the lock, whether start-up finished) is kept behind a lock (`Mutable`), each access
 /// through a property below: it is read and written on `q` (watcher events and signals are
 /// scheduled there; other threads hop onto it with `q.async`), and by `start()`, off `q`, before
@@ -34,10 +39,13 @@ public final class Daemon: Sendable {
     let journalWrites: JournalWrites
     let intake: SpoolIntake
     let status: StatusBoard
-    /// What the watchers saw (the spool, state and config directories, the secret files'
-    /// directories), in order: `SpoolWatcherService.run()` handles each on `q`.
-    let watchEvents: AsyncStream<WatchEvent>
-    let watchReporter: AsyncStream<WatchEvent>.Continuation
+    /// Start-up's meeting with the services that own a watcher (the spool, the lock flag, the
+    /// config files): `start()` reads the flag and the spool once all three watch.
+    let watcherStart = WatcherStart(watchers: 3)
+    /// The gateway's secret and TLS files to watch, at start and after each reload
+    /// (`ReloadService` watches them).
+    let secretFiles: AsyncStream<Set<String>>
+    let secretFilesReporter: AsyncStream<Set<String>>.Continuation
     /// The control socket's requests, in order: `ControlService.run()` hands each to the sync
     /// coordinator.
     let controlRequests: AsyncStream<ControlRequest>
@@ -55,10 +63,7 @@ public final class Daemon: Sendable {
     /// The daemon's changing state (see the type's comment).
     struct Mutable {
         var configuration: Configuration
-        var watcher: SpoolWatcher?
         var flagAloneLogged = false
-        var secretWatcher: SpoolWatcher?
-        var watchedSecrets: Set<String> = []
         var pidLock: ProcessLock?
         var control: ControlServer?
         var startError: Error?
@@ -71,24 +76,10 @@ public final class Daemon: Sendable {
         get { mutable.withLock { $0.configuration } }
         set { mutable.withLock { $0.configuration = newValue } }
     }
-    /// Watches the spool, state and config directories.
-    var watcher: SpoolWatcher? {
-        get { mutable.withLock { $0.watcher } }
-        set { mutable.withLock { $0.watcher = newValue } }
-    }
     /// Whether "the lock flag alone" was logged since the session was last followed.
     var flagAloneLogged: Bool {
         get { mutable.withLock { $0.flagAloneLogged } }
         set { mutable.withLock { $0.flagAloneLogged = newValue } }
-    }
-    /// Watches the directories of the gateway's secret and TLS files (`watchSecrets`).
-    var secretWatcher: SpoolWatcher? {
-        get { mutable.withLock { $0.secretWatcher } }
-        set { mutable.withLock { $0.secretWatcher = newValue } }
-    }
-    var watchedSecrets: Set<String> {
-        get { mutable.withLock { $0.watchedSecrets } }
-        set { mutable.withLock { $0.watchedSecrets = newValue } }
     }
     /// The per-user daemon lock (the pid file), once taken.
     var pidLock: ProcessLock? {
@@ -126,7 +117,7 @@ public final class Daemon: Sendable {
     /// counters.
     public init(app: App) {
         executor = QueueExecutor(queue: q)
-        (watchEvents, watchReporter) = AsyncStream.makeStream(of: WatchEvent.self)
+        (secretFiles, secretFilesReporter) = AsyncStream.makeStream(of: Set<String>.self)
         (controlRequests, controlReporter) = AsyncStream.makeStream(of: ControlRequest.self)
         (startedUp, startUpReporter) = AsyncStream.makeStream(of: Void.self)
         let (configuration, logger, clock, metrics) = (app.configuration, app.logger, app.clock, app.metrics)
@@ -142,12 +133,14 @@ public final class Daemon: Sendable {
         status = StatusBoard(configuration: configuration, logger: logger, notifier: notifier, executor: executor, clock: clock, sync: sync, intake: intake,
                              metrics: metrics, live: app.stores.liveStatus)
         let (sync, status) = (self.sync, self.status)
-        // Both are called on `q`, the board's executor.
+        // `init` is synchronous: it cannot await. The closures are called synchronously by the
+        // coordinator and the intake on `q`, the executor they share with the board: entered
+        // at once, in the same step.
         q.sync {
-            sync.assumeIsolated { $0.connect(changed: { [weak status] in status?.assumeIsolated { $0.publish() } }) }
-            intake.assumeIsolated {
-                $0.connect(gained: { [weak sync] types in sync?.assumeIsolated { $0.observe(types) } },
-                           changed: { [weak status] in status?.assumeIsolated { $0.publish() } })
+            sync.assumeIsolated { $0.connect(changed: { [weak status] in status?.assumeIsolated { $0.publish() } }) }   // init; same executor, same step
+            intake.assumeIsolated {   // init cannot await
+                $0.connect(gained: { [weak sync] types in sync?.assumeIsolated { $0.observe(types) } },   // same executor, same step
+                           changed: { [weak status] in status?.assumeIsolated { $0.publish() } })   // same executor, same step
             }
         }
     }
@@ -231,8 +224,9 @@ public final class Daemon: Sendable {
         pidLock = lock
     }
 
-    /// Opens the store connections, the watcher and the control socket, then tells systemd it
-    /// is ready and reads the spool. Runs off the cooperative pool (SQLite, sockets).
+    /// Opens the store connections and the control socket, meets the services' watchers
+    /// (`WatcherStart`), then tells systemd it is ready and reads the spool. Runs off the
+    /// cooperative pool (SQLite, sockets).
     func start() throws {
         if pidLock == nil { try acquireLock() }
         try sync.open()
@@ -241,67 +235,41 @@ public final class Daemon: Sendable {
         // Nothing is admitted from the spool until the holds below (the flag, the session, the
         // keyring) are known: a file that lands meanwhile is found by the rescan at the end, or
         // waits for the unlock. (A file dropped while the keyring was being asked was imported.)
-        q.sync { intake.assumeIsolated { $0.locked = true } }
-        watcher = try SpoolWatcher(directories: [configuration.spool.path, configuration.stateDir, configuration.paths.configDir], queue: q) { [watchReporter] e in
-            watchReporter.yield(e)
-        }
+        q.sync { intake.assumeIsolated { $0.locked = true } }   // start-up's own thread, which blocks: it cannot await
+        watchSecrets()
+        try watcherStart.open()
         control = try ControlServer(path: configuration.controlSocket) { [controlReporter] request in
             // Read as the socket closed at a stop, after the last request was handled: not answered.
             if case .terminated = controlReporter.yield(request) { close(request.client) }
         }
         waitForSessionLock()
         startKeyringWatch()
-        q.sync { status.assumeIsolated { status in
-            watchSecrets()
-            status.lockHolds.set(.flag, LockFlag.isSet(path: configuration.lockFlagPath), now: clock.now())
-            let locked = status.lockHolds.isLocked
-            sync.assumeIsolated { [hint = status.lockHolds.unlockHint] sync in
-                sync.unlockHint = hint ?? sync.unlockHint
-                sync.setLocked(locked)
-            }
-            intake.assumeIsolated { $0.locked = locked }
-            logger.info("watching \(configuration.spool.path)\(status.lockHolds.holdersText.map { " (locked by \($0))" } ?? "")",
-                        metadata: ["event": "start", "file": "\(configuration.spool.path)"])
-            notifier.ready(status: status.statusLine())
-            for action in status.lifecycle.started(locked: locked) where action == .readSpool {
-                intake.assumeIsolated { $0.rescan() }
-                sync.assumeIsolated { $0.catchUp(.startup) }
-            }
-            status.startWatchdog()
-            started = true
-            startUpReporter.finish()
-            status.publish()
-        } }
+        q.sync { status.assumeIsolated { finishStart(on: $0) } }   // start-up's own thread, which blocks: it cannot await
     }
 
-    // MARK: Events
-
-    /// Routes one watcher event (`SpoolWatcherService`): a spool file to the intake (awaited on
-    /// the actor), the lock flag and the config and secret files to the daemon's own steps on
-    /// its queue.
-    func route(_ event: WatchEvent) async {
-        let configuration = configuration
-        switch event {
-        case let .fileReady(dir, name) where dir == configuration.spool.path:
-            await intake.admit(named: name)
-        case let .fileGone(dir, name) where dir == configuration.spool.path:
-            await intake.left(named: name)
-        case let .undecodableName(dir) where dir == configuration.spool.path:
-            await intake.rescan()
-        case let .fileReady(dir, name) where dir == configuration.stateDir && name == "locked":
-            await onQueue { self.setHold(.flag, true) }
-        case let .fileGone(dir, name) where dir == configuration.stateDir && name == "locked":
-            await onQueue { self.setHold(.flag, false) }
-        case let .fileReady(dir, name) where dir == configuration.paths.configDir && name == "healthspool.conf":
-            await onQueue { self.reload(reason: "configuration file changed", restartingSync: false) }
-        case let .fileReady(dir, name) where watchedSecrets.contains(dir + "/" + name):
-            await onQueue { self.reload(reason: "\(dir)/\(name) changed") }
-        case .overflow:
-            logger.warning("inotify queue overflowed; rescanning the spool", metadata: ["event": "import"])
-            await intake.rescan()
-        default:
-            break
+    /// The end of start-up, on the board: the lock worked out (the flag read now that its
+    /// watcher watches), systemd told, the spool read unless locked, the watchdog started.
+    /// The intake and the coordinator share the board's executor and are entered in the same
+    /// step, before any event that waits on the queue.
+    private func finishStart(on status: isolated StatusBoard) {
+        status.lockHolds.set(.flag, LockFlag.isSet(path: configuration.lockFlagPath), now: clock.now())
+        let locked = status.lockHolds.isLocked
+        sync.assumeIsolated { [hint = status.lockHolds.unlockHint] sync in   // same executor, same step
+            sync.unlockHint = hint ?? sync.unlockHint
+            sync.setLocked(locked)
         }
+        intake.assumeIsolated { $0.locked = locked }   // same executor, same step
+        logger.info("watching \(configuration.spool.path)\(status.lockHolds.holdersText.map { " (locked by \($0))" } ?? "")",
+                    metadata: ["event": "start", "file": "\(configuration.spool.path)"])
+        notifier.ready(status: status.statusLine())
+        for action in status.lifecycle.started(locked: locked) where action == .readSpool {
+            intake.assumeIsolated { $0.rescan() }   // same executor, same step
+            sync.assumeIsolated { $0.catchUp(.startup) }   // same executor, same step
+        }
+        status.startWatchdog()
+        started = true
+        startUpReporter.finish()
+        status.publish()
     }
 
     // MARK: Stop
@@ -316,21 +284,23 @@ public final class Daemon: Sendable {
     /// spool and is imported again, idempotently, at the next start), the sync worker taking no
     /// new job, and the one "stopping" line. The services then stop in reverse order of
     /// dependency, each within the budget; whatever is not done by then is left for next time.
-    /// Safe from any thread; later calls do nothing.
+    /// Safe from any thread; later calls do nothing. Synchronous (the services call it from
+    /// synchronous code, the graceful-shutdown handler among them): a block on `q`, queued
+    /// before whatever the caller awaits next there.
     func beginStop() {
         stopBudget.begin()
         q.async {
             guard self.started else { return }
-            let actions = self.status.assumeIsolated { $0.lifecycle.stopRequested() }
+            let actions = self.status.assumeIsolated { $0.lifecycle.stopRequested() }   // a Dispatch block on `q`: cannot await (see above)
             guard !actions.isEmpty else { return }
             self.logger.notice("stopping: interrupting the import, finishing the batch in flight", metadata: ["event": "stop"])
             self.notifier.stopping(status: "stopping: interrupting the import, finishing the batch in flight")
             for action in actions {
                 switch action {
-                case .stopIntake: self.intake.assumeIsolated { $0.stopTakingFiles() }   // no import or retention pass starts
-                case .interruptImport: self.intake.assumeIsolated { $0.interruptImport() }
-                case .finishBatchInFlight: self.sync.assumeIsolated { $0.beginStop() }
-                case .readSpool: self.intake.assumeIsolated { $0.rescan() }
+                case .stopIntake: self.intake.assumeIsolated { $0.stopTakingFiles() }   // Dispatch block on `q`; no import or retention pass starts
+                case .interruptImport: self.intake.assumeIsolated { $0.interruptImport() }   // Dispatch block on `q`
+                case .finishBatchInFlight: self.sync.assumeIsolated { $0.beginStop() }   // Dispatch block on `q`
+                case .readSpool: self.intake.assumeIsolated { $0.rescan() }   // Dispatch block on `q`
                 }
             }
         }
@@ -339,16 +309,14 @@ public final class Daemon: Sendable {
     /// The end of a stop, once every other service has stopped: the final status, the watchdog
     /// thread stopped, and how long the stop took.
     func finishStop() async {
-        await onQueue {
-            guard self.started else { return }
-            let (unfinished, millis) = self.stopBudget.outcome
-            self.status.assumeIsolated { $0.publishStopped() }
-            if unfinished.isEmpty {
-                self.logger.notice("stopped in \(Self.seconds(millis))", metadata: ["event": "stop", "duration_ms": "\(millis)"])
-            } else {
-                self.logger.warning("stopped after \(Self.stopGraceSeconds) s with work unfinished: an unanswered batch stays queued and is sent again, an unfinished import is resumed, at the next start",
-                                    metadata: ["event": "stop", "duration_ms": "\(millis)"])
-            }
+        guard started else { return }
+        let (unfinished, millis) = stopBudget.outcome
+        await status.publishStopped()
+        if unfinished.isEmpty {
+            logger.notice("stopped in \(Self.seconds(millis))", metadata: ["event": "stop", "duration_ms": "\(millis)"])
+        } else {
+            logger.warning("stopped after \(Self.stopGraceSeconds) s with work unfinished: an unanswered batch stays queued and is sent again, an unfinished import is resumed, at the next start",
+                           metadata: ["event": "stop", "duration_ms": "\(millis)"])
         }
     }
 
@@ -368,6 +336,8 @@ public final class Daemon: Sendable {
             DispatchQueue(label: "healthspool.start").async { continuation.resume(returning: Result { try self.start() }) }
         }
         if case let .failure(error) = outcome {
+            watcherStart.abandon()   // when start-up failed before the watchers' meeting
+            secretFilesReporter.finish()
             await onQueue { self.startError = error }
             throw error
         }

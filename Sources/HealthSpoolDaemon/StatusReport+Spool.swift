@@ -9,7 +9,7 @@ extension StatusBoard {
     /// failure, and changed settings that need a restart.
     func writeSpoolStatus(_ w: inout JSONWriter) {
         w.raw(",\"importWaiting\":")
-        let backoff = intake.assumeIsolated { $0.backoff }
+        let backoff = intake.assumeIsolated { $0.backoff }   // same executor as the board: read in the same step as the rest of the status
         if let s = backoff.soonest {
             w.raw("{\"file\":"); w.string(s.file)
             w.raw(",\"cause\":"); w.string(s.cause)

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Dispatch
 import HealthSpoolCore
+import Synchronization
 
 /// What the watcher saw.
 public enum WatchEvent: Sendable, Equatable {
@@ -21,32 +22,57 @@ public enum WatchEvent: Sendable, Equatable {
 /// regular files (directories, symbolic links, FIFOs, sockets) are reported ready when they
 /// appear, so the daemon can refuse them out loud instead of never seeing them. Events are delivered on
 /// `queue`. Non-blocking fd read through a Dispatch read source, so `stop()` ends it cleanly.
-public final class SpoolWatcher {
+/// The daemon's services take the events as a sequence (`DirectoryWatch`).
+///
+/// The inotify descriptor is closed once, by the read source's cancel handler, and nowhere
+/// else: `stop()` cancels the source at most once (later calls, and the one in `deinit`, do
+/// nothing), and Dispatch runs the cancel handler once, after the last `drain()`.
+///
+/// `@unchecked Sendable`: `watches`, `handler` and `stopped` are written only by `init`; `drain()`
+/// reads them on `queue`; `stop()`, from any thread, touches only the atomic flag and the
+/// source, whose `cancel()` is thread-safe.
+public final class SpoolWatcher: @unchecked Sendable {
     private let fd: Int32
     private var watches: [Int32: String] = [:]
     private let source: DispatchSourceRead
     private let handler: (WatchEvent) -> Void
+    private let cancelled = Atomic<Bool>(false)
 
-    /// Starts watching `directories`; `handler` runs on `queue` for each event.
-    public init(directories: [String], queue: DispatchQueue, handler: @escaping (WatchEvent) -> Void) throws {
+    /// Starts watching `directories`; `handler` runs on `queue` for each event; `stopped` runs
+    /// on `queue` once the watcher stopped and its descriptor is closed.
+    public init(directories: [String], queue: DispatchQueue, handler: @escaping (WatchEvent) -> Void,
+                stopped: @escaping @Sendable () -> Void = {}) throws {
         fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { throw FileError("inotify_init1", directories.first ?? "") }
         self.handler = handler
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM | IN_CREATE) | UInt32(IN_ONLYDIR)
         for dir in directories {
             let wd = inotify_add_watch(fd, dir, mask)
+            // No source exists yet: this is the descriptor's only close.
             guard wd >= 0 else { let e = errno; close(fd); throw FileError("inotify_add_watch", dir, e) }
             watches[wd] = dir
         }
         source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         source.setEventHandler { [weak self] in self?.drain() }
         let fd = self.fd
-        source.setCancelHandler { close(fd) }
+        source.setCancelHandler {
+            close(fd)
+            stopped()
+        }
         source.resume()
     }
 
-    /// Stops watching and closes the inotify descriptor.
-    public func stop() { source.cancel() }
+    deinit { stop() }
+
+    /// The inotify descriptor (for tests: that it is closed, once).
+    var descriptor: Int32 { fd }
+
+    /// Stops watching; the inotify descriptor is closed once the source has let it go. Safe
+    /// from any thread, any number of times.
+    public func stop() {
+        guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        source.cancel()
+    }
 
     /// lstat on a name given as bytes.
     static func isRegularFile(_ dir: String, _ name: [UInt8]) -> Bool {

@@ -22,14 +22,19 @@ extension Daemon {
             StatusService(start: { [self] in try await startOffPool() }, beginStop: stop, finishStop: { [self] in await finishStop() }),
             SyncService(sync: sync, budget: stopBudget, beginStop: stop),
             ImportService(intake: intake, budget: stopBudget, beginStop: stop),
-            SpoolWatcherService(events: watchEvents, route: { [self] event in await route(event) }, beginStop: stop,
-                                stopWatchers: { [self] in await stopWatchers() }),
+            SpoolWatcherService(spool: configuration.spool.path, intake: intake, logger: logger, start: watcherStart,
+                                followFlag: { [self] in await followFlag(on: status) }, beginStop: stop),
+            LockFlagService(stateDir: configuration.stateDir, flag: "locked", start: watcherStart,
+                            hold: { [self] set in await setHold(.flag, set, on: status) },
+                            followFlag: { [self] in await followFlag(on: status) }, beginStop: stop),
             SessionLockService(mode: configuration.settings.lockFollowSession, environment: configuration.environment, logger: logger,
-                               route: { [self] event in await onQueue { self.sessionEvent(event) } },
+                               route: { [self] event in await sessionEvent(event, on: status) },
                                known: { [sessionLockKnown] in sessionLockKnown.signal() }),
             ControlService(requests: controlRequests, sync: sync, beginStop: stop, closeSocket: { [self] in closeControl() }),
             RetentionService(intake: intake, clock: clock, logger: logger, started: startedUp, beginStop: stop),
-            ReloadService(reload: { [self] reason in q.async { self.reload(reason: reason) } }, beginStop: stop),
+            ReloadService(configDir: configuration.paths.configDir, start: watcherStart, secretFiles: secretFiles, logger: logger,
+                          reload: { [self] reason, restart in await reload(reason: reason, restartingSync: restart, on: status) },
+                          beginStop: stop),
             JournalWritesService(writes: writes, sync: sync),
             JournalService(configuration: configuration, logger: logger, announce: { writes.announce($0) }),
             MetricsTextfileService(metrics: metrics, clock: clock, logger: logger) {   // written once the daemon has started
@@ -58,15 +63,6 @@ extension Daemon {
     /// The group's backstop, under the unit's `TimeoutStopSec=30`.
     static let maximumStopSeconds = 20
 
-    /// Stops the inotify watchers at a stop; their events end.
-    func stopWatchers() async {
-        await onQueue {
-            self.watcher?.stop()
-            self.secretWatcher?.stop()
-        }
-        watchReporter.finish()
-    }
-
     /// Closes the control socket at a stop; the requests already read are still answered.
     func closeControl() {
         q.async {
@@ -86,7 +82,7 @@ struct NamedService: Service, CustomStringConvertible {
 }
 
 /// Waits for the group's graceful shutdown (or its cancellation).
-private func untilShutdown() async {
+func untilShutdown() async {
     try? await gracefulShutdown()
 }
 
@@ -168,27 +164,6 @@ struct ImportService: Service {
     }
 }
 
-/// The spool watcher (inotify on the spool, state and config directories, and the secret
-/// files' directories): its work is the watchers' events, each routed by the daemon on its
-/// queue (a spool file to the intake, the lock flag, a config or secret file to a reload). It
-/// stops first, so no new work arrives while the rest stops.
-struct SpoolWatcherService: Service {
-    /// What the watchers saw, in order.
-    let events: AsyncStream<WatchEvent>
-    /// Routes one event on the coordination queue (`Daemon.handle`).
-    let route: @Sendable (WatchEvent) async -> Void
-    let beginStop: @Sendable () -> Void
-    /// Stops the watchers and ends `events`.
-    let stopWatchers: @Sendable () async -> Void
-    func run() async throws {
-        for await event in events.cancelOnGracefulShutdown() {
-            await route(event)
-        }
-        beginStop()
-        await stopWatchers()
-    }
-}
-
 /// The logind session's lock and suspends (`lock.follow_session`): owns the
 /// `SessionLockWatcher` (its thread and sd-bus connection) and consumes its events, each routed
 /// on the coordination queue (`Daemon.sessionEvent`: the session's and the sleep's holds on the
@@ -247,20 +222,6 @@ struct JournalWritesService: Service {
         for await types in writes.types.cancelOnGracefulShutdown() {
             await sync.observe(types)
         }
-    }
-}
-
-/// SIGHUP reloads the configuration (as a change to the config file does).
-struct ReloadService: Service {
-    /// Reloads the configuration, for the reason given (on the coordination queue).
-    let reload: @Sendable (String) -> Void
-    let beginStop: @Sendable () -> Void
-    func run() async throws {
-        let hangups = await UnixSignalsSequence(trapping: .sighup)
-        for await _ in hangups.cancelOnGracefulShutdown() {
-            reload("SIGHUP")
-        }
-        beginStop()
     }
 }
 

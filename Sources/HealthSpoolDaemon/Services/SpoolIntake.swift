@@ -12,8 +12,9 @@ import Logging
 ///
 /// An actor on the coordination queue (`QueueExecutor`): the import itself runs on
 /// `importQueue`, and its outcome comes back as an element of `outcomes`, which
-/// `ImportService.run()` hands to the actor (`receiveOutcomes()`); the daemon, already on the
-/// queue (an inotify event), enters it with `assumeIsolated`.
+/// `ImportService.run()` hands to the actor (`receiveOutcomes()`); a spool event reaches it with
+/// an `await` (`SpoolWatcherService`); the daemon's steps on the status board, which shares the
+/// executor, enter it in the same step with `assumeIsolated`.
 actor SpoolIntake {
     /// The coordination queue, which retention's loop prefers as its task executor.
     nonisolated let executor: QueueExecutor
@@ -77,13 +78,13 @@ actor SpoolIntake {
     /// is not the coordination queue) and the spool.
     nonisolated func open() throws {
         let (clock, logger) = (self.clock, self.logger)
-        let configuration = executor.queue.sync { assumeIsolated { $0.configuration } }
+        let configuration = executor.queue.sync { assumeIsolated { $0.configuration } }   // start-up's own thread, which blocks: cannot await
         // `connect(to:)` draws the rollups as the day view reads them (the machine's zone, the
         // configured source priority); a store opened bare drew them in UTC, and every read in
         // another zone then rebuilt the rollups of the whole store.
         let importer = ExportImporter(store: try SampleStore.connect(to: configuration), logger: logger, clock: { clock.now() })
         try configuration.spool.create()
-        executor.queue.sync { assumeIsolated { $0.importer = importer } }
+        executor.queue.sync { assumeIsolated { $0.importer = importer } }   // start-up's own thread, which blocks: cannot await
         // Days an import marked before it died (a crash, a kill) are computed before the next
         // import (readers compute them themselves meanwhile).
         importQueue.async { importer.settleLeftoverRollups() }
@@ -333,7 +334,7 @@ actor SpoolIntake {
         retryTimer = nil
         guard let deadline = backoff.nextDeadline, !stopping else { return }
         retryTimer = clock.schedule(at: deadline, on: executor.queue) { [weak self] in
-            self?.assumeIsolated { intake in
+            self?.assumeIsolated { intake in   // the timer's Dispatch handler, on `q`: not async
                 intake.retryTimer = nil
                 intake.importNext()
             }

@@ -10,8 +10,8 @@ import Logging
 /// (`status.json`), published at most once a second, and the watchdog thread.
 ///
 /// An actor on the coordination queue (`QueueExecutor`), where the sync coordinator and the
-/// intake it reads live too; the daemon, already on that queue (an inotify event, a session
-/// lock change), enters it with `assumeIsolated`.
+/// intake it reads live too; the daemon's steps (a lock change, a reload, the end of start-up)
+/// run on it through an `isolated` parameter, awaited by the services.
 actor StatusBoard {
     private nonisolated let executor: QueueExecutor
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
@@ -69,16 +69,16 @@ actor StatusBoard {
         case .stopping, .locked, .syncing: return lifecycle.state.rawValue
         case .starting, .watching: break
         }
-        let s = sync.assumeIsolated { $0.shown }
-        if intake.assumeIsolated({ $0.importing }) != nil { return "importing" }
+        let s = sync.assumeIsolated { $0.shown }   // same executor: the status read in one step
+        if intake.assumeIsolated({ $0.importing }) != nil { return "importing" }   // same executor, one step
         if s.stoppedReason != nil || s.configError != nil || s.lastError != nil || s.incident != nil { return "error" }
         return s.lastOutcome == "success" ? "success" : "idle"
     }
 
     /// The one-line status for sd_notify STATUS= (shown by `systemctl --user status`).
     func statusLine() -> String {
-        let s = sync.assumeIsolated { $0.shown }
-        let queued = sync.assumeIsolated { $0.queuedCountText() }
+        let s = sync.assumeIsolated { $0.shown }   // same executor: the status read in one step
+        let queued = sync.assumeIsolated { $0.queuedCountText() }   // same executor, one step
         let spool = configuration.spool.path.replacingHome(configuration.paths.home)
         if s.locked {
             let waiting = ((try? configuration.spool.pendingFiles()) ?? []).count
@@ -89,7 +89,7 @@ actor StatusBoard {
         if configuration.settings.gatewayURL == nil {
             return "watching \(spool) · \(queued) queued · no gateway set (healthspool gateway set https://…)"
         }
-        let (importing, waiting) = intake.assumeIsolated { [now = clock.now().millis] in ($0.importing, $0.importWaitingText(now: now)) }
+        let (importing, waiting) = intake.assumeIsolated { [now = clock.now().millis] in ($0.importing, $0.importWaitingText(now: now)) }   // same executor, one step
         if let file = importing { return "importing \(file) · \(queued) queued" }
         if let waiting { return waiting + " · \(queued) queued" }
         if let retry = s.retryAt.values.min(), s.lastError != nil || s.incident != nil {
@@ -113,7 +113,7 @@ actor StatusBoard {
             publishNow()
         } else if trailing == nil {
             trailing = clock.schedule(at: lastPublished + 1000, on: executor.queue) { [weak self] in
-                self?.assumeIsolated { board in
+                self?.assumeIsolated { board in   // the timer's Dispatch handler, on `q`: not async
                     guard !board.stopping else { return }
                     board.trailing = nil
                     board.publishNow()
@@ -125,7 +125,7 @@ actor StatusBoard {
     /// Writes the status file and the sd_notify status line now.
     func publishNow(stopped: Bool = false) {
         lastPublished = clock.now().millis
-        let s = sync.assumeIsolated { $0.shown }
+        let s = sync.assumeIsolated { $0.shown }   // same executor: the status read in one step
         lifecycle.syncJobsChanged(pending: s.pendingJobs)
         let line = stopped ? "stopped" : statusLine()
         if !stopped { notifier.status(line) }
@@ -135,7 +135,7 @@ actor StatusBoard {
         w.raw(",\"statusLine\":"); w.string(line)
         w.raw(",\"locked\":"); if s.locked { w.raw("true") } else { w.raw("false") }
         writeLockStatus(&w)
-        let (importing, pending) = intake.assumeIsolated { ($0.importing, $0.pendingImports.count) }
+        let (importing, pending) = intake.assumeIsolated { ($0.importing, $0.pendingImports.count) }   // same executor, one step
         w.raw(",\"importing\":"); if let i = importing { w.string(i) } else { w.raw("null") }
         w.raw(",\"pendingFiles\":"); w.number(Int64(pending))
         writeSpoolStatus(&w)

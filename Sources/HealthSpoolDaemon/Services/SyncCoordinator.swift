@@ -14,7 +14,7 @@ import Logging
 /// by `SyncService.run()` through `receiveReports()`) and the policy decides what happens next.
 ///
 /// An actor on the coordination queue (`QueueExecutor`): its timer fires on that queue and
-/// enters it with `assumeIsolated`, as the daemon does; SQLite is reached only through `store`,
+/// enters it with `assumeIsolated` (a Dispatch handler cannot await); SQLite is reached only through `store`,
 /// whose calls are short index reads and one history row per attempt.
 actor SyncCoordinator {
     private nonisolated let executor: QueueExecutor
@@ -88,9 +88,9 @@ actor SyncCoordinator {
     /// Opens the coordination connection (SQLite: call off the cooperative pool, on a thread
     /// that is not the coordination queue) and hands the worker its gateway settings.
     nonisolated func open() throws {
-        let configuration = executor.queue.sync { assumeIsolated { $0.configuration } }
+        let configuration = executor.queue.sync { assumeIsolated { $0.configuration } }   // start-up's own thread, which blocks: cannot await
         let store = Connection(store: try SampleStore.connect(to: configuration))
-        executor.queue.sync { assumeIsolated { $0.opened(store.store) } }
+        executor.queue.sync { assumeIsolated { $0.opened(store.store) } }   // start-up's own thread, which blocks: cannot await
     }
 
     private func opened(_ store: SampleStore) {
@@ -238,7 +238,7 @@ actor SyncCoordinator {
         timer = nil
         guard !stopping, let deadline = scheduler.nextDeadline else { return }
         timer = clock.schedule(at: deadline, on: executor.queue) { [weak self] in
-            self?.assumeIsolated { sync in
+            self?.assumeIsolated { sync in   // the timer's Dispatch handler, on `q`: not async
                 sync.timer = nil
                 sync.perform(sync.scheduler.tick(now: sync.clock.now().millis))
             }
