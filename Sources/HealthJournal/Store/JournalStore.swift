@@ -1,5 +1,5 @@
-import CSQLite
 import HealthSpoolCore
+import HealthSpoolStore
 
 /// The health journal's medications, doses, reminders, goals and notes, on a store's connection.
 ///
@@ -17,7 +17,7 @@ public final class JournalStore {
     }
 
     /// The last inserted row id.
-    var lastRowID: Int64 { sqlite3_last_insert_rowid(conn.db) }
+    var lastRowID: Int64 { conn.lastInsertRowID }
 
     /// Runs `sql` with `bind` applied; returns the rows changed.
     @discardableResult

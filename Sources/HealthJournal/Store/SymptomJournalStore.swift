@@ -1,4 +1,5 @@
 import HealthSpoolCore
+import HealthSpoolStore
 
 /// A category of symptoms and the symptoms in it.
 public struct SymptomCategory: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import HealthSpoolCore
+import HealthSpoolStore
 
 extension SymptomJournalStore {
     /// Whether a day's scores are stored (the day was complete when they were computed).

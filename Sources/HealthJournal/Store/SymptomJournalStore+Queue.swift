@@ -1,4 +1,5 @@
 import HealthSpoolCore
+import HealthSpoolStore
 
 extension SymptomJournalStore {
     /// Puts `record` in line for the gateway under its type: the row of its id (found by the

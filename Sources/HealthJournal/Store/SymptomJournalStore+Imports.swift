@@ -1,4 +1,5 @@
 import HealthSpoolCore
+import HealthSpoolStore
 
 /// A symptom sample of an import, as the journal reads it.
 public struct ImportedSymptom: Sendable, Equatable {
