@@ -12,7 +12,7 @@ import Glibc
         var template = Array("/tmp/healthspool-store-XXXXXX".utf8CString)
         let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
         let store = try SampleStore(path: dir + "/plan.db")
-        let plan = try store.conn.prepare("EXPLAIN QUERY PLAN SELECT \(SymptomJournalStore.symptomColumns) FROM symptom_entries WHERE day = 1 AND deleted = 0")
+        let plan = try store.conn.prepare("EXPLAIN QUERY PLAN SELECT \(JournalStore.symptomColumns) FROM symptom_entries WHERE day = 1 AND deleted = 0")
         var details: [String] = []
         while try plan.step() { details.append(plan.string(3) ?? "") }
         #expect(details.contains { $0.contains("USING INDEX symptom_entries_day") }, "\(details)")
@@ -23,7 +23,7 @@ import Glibc
         var template = Array("/tmp/healthspool-store-XXXXXX".utf8CString)
         let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
         let store = try SampleStore(path: dir + "/plan.db")
-        let plan = try store.conn.prepare("EXPLAIN QUERY PLAN \(SymptomJournalStore.severityTotalsQuery)")
+        let plan = try store.conn.prepare("EXPLAIN QUERY PLAN \(JournalStore.severityTotalsQuery)")
         var details: [String] = []
         while try plan.step() { details.append(plan.string(3) ?? "") }
         #expect(details.contains { $0.contains("USING INDEX symptom_entries_day (day>? AND day<?)") }, "\(details)")

@@ -31,7 +31,7 @@ import Glibc
     /// Journal records are queued by their own statements (a new row, or the row of an earlier
     /// version moved past the mark): counted too.
     @Test func journalRecordsQueuedAgainAndDeliveredAreCounted() throws {
-        let journal = SymptomJournalStore(store: store)
+        let journal = JournalStore(store)
         var previous: [SampleID: Int64] = [:]
         for round in 0..<12 {
             let id = SampleID(bytes: [UInt8](repeating: UInt8(round % 4 + 1), count: 16))
