@@ -56,8 +56,8 @@ let package = Package(
             dependencies: ["HealthSpoolCore", "HealthSpoolLock", "HealthSpoolStore", "HealthSpoolGateway", "HealthSpoolLinux"]
         ),
         // The person's journal as one feature: its use cases and view models (symptoms, doses,
-        // reminders, goals, notes, measurements, days, the doctor's report) over the store's journal
-        // tables. Not the daemon: the web and the CLI call it directly.
+        // reminders, goals, notes, measurements, days, the doctor's report) and its tables' queries
+        // (JournalStore, on HealthSpoolStore's connection). Not the daemon: the web and the CLI call it directly.
         .target(
             name: "HealthJournal",
             dependencies: ["HealthSpoolCore", "HealthSpoolStore", "HealthSpoolLinux", "HealthSpoolConfig"]

@@ -11,7 +11,9 @@ Reads the manifest with `swift package dump-package`; checks every Swift file of
 Two rules of issue 41 besides: the modules below the daemon never depend on it (FORBIDDEN: the
 configuration module, the journal and the ingest endpoint), and the daemon holds no journal
 code: it declares no type named `Journal…` but its wiring (JOURNAL_WIRING), and no type that
-HealthJournal declares.
+HealthJournal declares. The journal's queries are HealthJournal's too: HealthSpoolStore (the
+connection, the samples, the schema and its migrations) declares no `…JournalStore` and no type
+of HealthJournal's.
 """
 import json
 import os
@@ -66,6 +68,10 @@ def layer_problems(root: str, targets: dict) -> list:
     for type_name, place in sorted(daemon.items()):
         if type_name.startswith("Journal") and type_name not in JOURNAL_WIRING or type_name in journal:
             problems.append(f"{os.path.relpath(place, root)}: HealthSpoolDaemon declares {type_name}, journal code: it belongs in HealthJournal")
+    store = declared_types(os.path.join(root, "Sources", "HealthSpoolStore"))
+    for type_name, place in sorted(store.items()):
+        if type_name.endswith("JournalStore") or type_name in journal:
+            problems.append(f"{os.path.relpath(place, root)}: HealthSpoolStore declares {type_name}, the journal's queries: they belong in HealthJournal")
     return problems
 
 

@@ -16,21 +16,21 @@ public struct LifestyleChanges: Sendable {
 extension HealthJournal {
     /// Puts a symptom entry back as `previous` was (the undo of a delete or an edit): the same
     /// id and content, not deleted, under a new version. Its queue row is rewritten and moved
-    /// past every sync mark (`SymptomJournalStore.queue`), so a gateway that received the
+    /// past every sync mark (`JournalStore.queue`), so a gateway that received the
     /// tombstone receives the entry again after it; the days it touches are scored again.
     @discardableResult
     public func restoreSymptom(_ previous: SymptomEntry) throws -> SymptomEntry {
         let now = self.now
         var queued: Set<String> = []
-        let entry = try entryStore.transaction { () throws(StoreError) -> Result<SymptomEntry, JournalError> in
-            guard let current = try entryStore.symptomEntry(id: previous.id) else {
+        let entry = try journal.transaction { () throws(StoreError) -> Result<SymptomEntry, JournalError> in
+            guard let current = try journal.symptomEntry(id: previous.id) else {
                 return .failure(JournalError.cannotPutBack(kind: "symptom", id: "\(previous.id)"))
             }
             var e = previous
             e.deleted = false
             e.version = current.version + 1
-            _ = try entryStore.symptom(named: e.symptom, category: nil, now: now)
-            try entryStore.update(e, now: now)
+            _ = try journal.symptom(named: e.symptom, category: nil, now: now)
+            try journal.update(e, now: now)
             queued.formUnion(try send(JournalRecord(e), previousStart: current.at.millis, now: now))
             queued.formUnion(try rescore([current.day, e.day], now: now))
             return .success(e)
@@ -52,7 +52,7 @@ extension HealthJournal {
         guard hex.count >= 4, hex.allSatisfy(\.isHexDigit) else {
             throw JournalError.notAnID(prefix: idPrefix, list: "lifestyle")
         }
-        let found = try entryStore.lifestyleEntries(idPrefix: hex)
+        let found = try journal.lifestyleEntries(idPrefix: hex)
         guard let e = found.first else { throw JournalError.noEntry(kind: "lifestyle", prefix: idPrefix, list: "lifestyle") }
         guard found.count == 1 else { throw JournalError.ambiguousID(prefix: idPrefix) }
         guard !e.deleted else { throw JournalError.deleted(id: "\(e.id)") }
@@ -91,7 +91,7 @@ extension HealthJournal {
     /// new version and the same id, and sends it again.
     @discardableResult
     public func restoreLifestyle(_ previous: LifestyleEntry) throws -> LifestyleEntry {
-        guard let current = try entryStore.lifestyleEntry(id: previous.id) else {
+        guard let current = try journal.lifestyleEntry(id: previous.id) else {
             throw JournalError.cannotPutBack(kind: "lifestyle", id: "\(previous.id)")
         }
         var e = previous
@@ -104,9 +104,9 @@ extension HealthJournal {
     private func writeLifestyle(_ e: LifestyleEntry, previousStart: Int64) throws -> LifestyleEntry {
         let now = self.now
         var queued: Set<String> = []
-        try entryStore.transaction { () throws(StoreError) in
-            try entryStore.remember([e.factor], in: "lifestyle")
-            try entryStore.update(e, now: now)
+        try journal.transaction { () throws(StoreError) in
+            try journal.remember([e.factor], in: "lifestyle")
+            try journal.update(e, now: now)
             queued.formUnion(try send(JournalRecord(e), previousStart: previousStart, now: now))
         }
         if !queued.isEmpty { onQueued(queued.sorted()) }

@@ -87,14 +87,14 @@ extension HealthJournal {
         let symptom = try Self.name(log.symptom, what: "symptom")
         let category = try log.category.map { (c: String) throws(JournalError) -> String in try Self.name(c, what: "category") }
         var queued: Set<String> = []
-        let result = try entryStore.transaction { () throws(StoreError) -> (SymptomEntry, String?) in
-            let s = try entryStore.symptom(named: symptom, category: category, now: now)
-            try entryStore.remember(log.relievedBy, in: "relieving")
-            try entryStore.remember(log.aggravatedBy, in: "aggravating")
+        let result = try journal.transaction { () throws(StoreError) -> (SymptomEntry, String?) in
+            let s = try journal.symptom(named: symptom, category: category, now: now)
+            try journal.remember(log.relievedBy, in: "relieving")
+            try journal.remember(log.aggravatedBy, in: "aggravating")
             let entry = SymptomEntry(id: newID(), symptom: s.name, category: s.category, at: meantTime(log.at, log.when, now: now),
                                      timeOfDay: log.when, severity: log.severity, relievedBy: log.relievedBy, aggravatedBy: log.aggravatedBy,
                                      note: log.note, partMeant: log.at == nil && log.when != nil)
-            try entryStore.insert(entry, now: now)
+            try journal.insert(entry, now: now)
             queued.formUnion(try send(JournalRecord(entry), previousStart: nil, now: now))
             queued.formUnion(try rescore([entry.day], now: now))
             return (entry, s.movedFrom)
@@ -108,17 +108,17 @@ extension HealthJournal {
     public func editSymptom(_ idPrefix: String, _ changes: SymptomChanges) throws -> SymptomEntry {
         let now = self.now
         var queued: Set<String> = []
-        let entry = try entryStore.transaction { () throws(StoreError) -> Result<SymptomEntry, JournalError> in
+        let entry = try journal.transaction { () throws(StoreError) -> Result<SymptomEntry, JournalError> in
             let old: SymptomEntry
             switch try findSymptom(idPrefix) { case let .success(e): old = e; case let .failure(f): return .failure(f) }
             var e = old
             if let s = changes.symptom {
                 guard let name = try? Self.name(s, what: "symptom") else { return .failure(JournalError.emptyName(what: "symptom")) }
-                let found = try entryStore.symptom(named: name, category: changes.category, now: now)
+                let found = try journal.symptom(named: name, category: changes.category, now: now)
                 e.symptom = found.name
                 e.category = found.category
             } else if let c = changes.category {
-                e.category = try entryStore.category(named: c, now: now).name
+                e.category = try journal.category(named: c, now: now).name
             }
             if let s = changes.severity { e.severity = s }
             if let at = changes.at {
@@ -127,12 +127,12 @@ extension HealthJournal {
                 // Another part of the same day: the time moves with it (issue 40).
                 e.at = w.meantTime(on: old.day, now: now, zone: zone); e.timeOfDay = w; e.partMeant = true
             }
-            if let r = changes.relievedBy { e.relievedBy = r; try entryStore.remember(r, in: "relieving") }
-            if let a = changes.aggravatedBy { e.aggravatedBy = a; try entryStore.remember(a, in: "aggravating") }
+            if let r = changes.relievedBy { e.relievedBy = r; try journal.remember(r, in: "relieving") }
+            if let a = changes.aggravatedBy { e.aggravatedBy = a; try journal.remember(a, in: "aggravating") }
             if let n = changes.note { e.note = n.isEmpty ? nil : n }
             guard e != old else { return .success(e) }
             e.version = old.version + 1
-            try entryStore.update(e, now: now)
+            try journal.update(e, now: now)
             queued.formUnion(try send(JournalRecord(e), previousStart: old.at.millis, now: now))
             queued.formUnion(try rescore([old.day, e.day], now: now))
             return .success(e)
@@ -147,13 +147,13 @@ extension HealthJournal {
     public func deleteSymptom(_ idPrefix: String) throws -> SymptomEntry {
         let now = self.now
         var queued: Set<String> = []
-        let entry = try entryStore.transaction { () throws(StoreError) -> Result<SymptomEntry, JournalError> in
+        let entry = try journal.transaction { () throws(StoreError) -> Result<SymptomEntry, JournalError> in
             var e: SymptomEntry
             switch try findSymptom(idPrefix) { case let .success(found): e = found; case let .failure(f): return .failure(f) }
             let start = e.at.millis
             e.deleted = true
             e.version += 1
-            try entryStore.update(e, now: now)
+            try journal.update(e, now: now)
             queued.formUnion(try send(JournalRecord(e), previousStart: start, now: now))
             queued.formUnion(try rescore([e.day], now: now))
             return .success(e)
@@ -167,7 +167,7 @@ extension HealthJournal {
         guard hex.count >= 4, hex.allSatisfy(\.isHexDigit) else {
             return .failure(JournalError.notAnID(prefix: prefix, list: "symptom"))
         }
-        let found = try entryStore.symptomEntries(idPrefix: hex)
+        let found = try journal.symptomEntries(idPrefix: hex)
         guard let e = found.first else { return .failure(JournalError.noEntry(kind: "symptom", prefix: prefix, list: "symptom")) }
         guard found.count == 1 else { return .failure(JournalError.ambiguousID(prefix: prefix)) }
         guard !e.deleted else { return .failure(JournalError.deleted(id: "\(e.id)")) }
@@ -181,40 +181,40 @@ extension HealthJournal {
     /// there are in all, so a shortened list can say so.
     public func recentSymptoms(all: Bool) throws -> (entries: [SymptomEntry], total: Int) {
         try absorbImports()
-        let entries = try entryStore.recentSymptomEntries(limit: all ? -1 : Self.recentSymptomsShown)
-        let total = entries.count < Self.recentSymptomsShown && !all ? entries.count : try entryStore.symptomEntryCount()
+        let entries = try journal.recentSymptomEntries(limit: all ? -1 : Self.recentSymptomsShown)
+        let total = entries.count < Self.recentSymptomsShown && !all ? entries.count : try journal.symptomEntryCount()
         return (entries, max(total, entries.count))
     }
 
     /// The symptom entries of `day`, or the 50 most recent when nil.
     public func symptoms(on day: CivilDate?) throws -> [SymptomEntry] {
         try absorbImports()
-        if let day { return try entryStore.symptomEntries(day: day) }
-        return try entryStore.recentSymptomEntries(limit: 50)
+        if let day { return try journal.symptomEntries(day: day) }
+        return try journal.recentSymptomEntries(limit: 50)
     }
 
     /// Each day's symptom score over `from...to` (the sum of its entries' severity weights), in
     /// one read whatever the span: the calendar's shading. Days without entries are absent.
     public func symptomScores(from: CivilDate, to: CivilDate) throws -> [CivilDate: Int] {
         try absorbImports()
-        return try entryStore.severityTotals(from: from, to: to)
+        return try journal.severityTotals(from: from, to: to)
     }
 
     /// The categories and their symptoms.
-    public func categories() throws -> [SymptomCategory] { try entryStore.categories() }
+    public func categories() throws -> [SymptomCategory] { try journal.categories() }
 
     /// Creates a category (requirement 1); returns its stored spelling.
     @discardableResult
     public func addCategory(_ name: String) throws -> String {
         let name = try Self.name(name, what: "category")
         let now = self.now
-        return try entryStore.transaction { () throws(StoreError) -> String in try entryStore.category(named: name, now: now).name }
+        return try journal.transaction { () throws(StoreError) -> String in try journal.category(named: name, now: now).name }
     }
 
     /// The user's relieving and aggravating factors and lifestyle factors, for suggestions.
     public func factorLists() throws -> (relieving: [String], aggravating: [String], lifestyle: [String]) {
-        let lifestyle = try entryStore.list("lifestyle")
-        return (try entryStore.list("relieving"), try entryStore.list("aggravating"),
+        let lifestyle = try journal.list("lifestyle")
+        return (try journal.list("relieving"), try journal.list("aggravating"),
                 Array(Set(lifestyle.map { $0.lowercased() }).union(LifestyleEntry.suggested)).sorted())
     }
 
@@ -226,11 +226,11 @@ extension HealthJournal {
         let now = self.now
         let factor = try Self.name(log.factor, what: "lifestyle factor")
         var queued: Set<String> = []
-        let entry = try entryStore.transaction { () throws(StoreError) -> LifestyleEntry in
-            try entryStore.remember([factor], in: "lifestyle")
+        let entry = try journal.transaction { () throws(StoreError) -> LifestyleEntry in
+            try journal.remember([factor], in: "lifestyle")
             let e = LifestyleEntry(id: newID(), factor: factor, at: meantTime(log.at, log.when, now: now), timeOfDay: log.when,
                                    measure: log.measure, note: log.note, partMeant: log.at == nil && log.when != nil)
-            try entryStore.insert(e, now: now)
+            try journal.insert(e, now: now)
             queued.formUnion(try send(JournalRecord(e), previousStart: nil, now: now))
             return e
         }
@@ -239,7 +239,7 @@ extension HealthJournal {
     }
 
     /// The lifestyle entries of `day`.
-    public func lifestyle(on day: CivilDate) throws -> [LifestyleEntry] { try entryStore.lifestyleEntries(day: day) }
+    public func lifestyle(on day: CivilDate) throws -> [LifestyleEntry] { try journal.lifestyleEntries(day: day) }
 
     // MARK: Days and scores
 
@@ -250,7 +250,7 @@ extension HealthJournal {
     public func day(_ date: CivilDate?) throws -> JournalDay {
         let day = date ?? today
         let scores = try scores(for: day)
-        return JournalDay(day: day, symptoms: try entryStore.symptomEntries(day: day), lifestyle: try entryStore.lifestyleEntries(day: day),
+        return JournalDay(day: day, symptoms: try journal.symptomEntries(day: day), lifestyle: try journal.lifestyleEntries(day: day),
                           scores: scores, complete: SymptomScoring.isComplete(day, at: clock().millis, in: zone))
     }
 
@@ -268,20 +268,20 @@ extension HealthJournal {
         let complete = SymptomScoring.isComplete(day, at: now.millis, in: zone)
         var queued: Set<String> = []
         let stored: [SymptomScore]
-        if complete, let s = try entryStore.storedScores(day) {
+        if complete, let s = try journal.storedScores(day) {
             stored = s
         } else if complete {
-            stored = try entryStore.transaction { () throws(StoreError) -> [SymptomScore] in
+            stored = try journal.transaction { () throws(StoreError) -> [SymptomScore] in
                 queued.formUnion(try rescore([day], now: now, force: true))
-                return try entryStore.storedScores(day) ?? []
+                return try journal.storedScores(day) ?? []
             }
         } else {
-            stored = SymptomScoring.scores(for: day, entries: try entryStore.symptomEntries(day: day))
+            stored = SymptomScoring.scores(for: day, entries: try journal.symptomEntries(day: day))
         }
         if !queued.isEmpty { onQueued(queued.sorted()) }
         // Every category and symptom, 0 when it has no entries that day (not stored: zeros of
         // names that never had an entry that day are not worth a record each).
-        let all = try entryStore.categories()
+        let all = try journal.categories()
         return SymptomScoring.scores(for: day, entries: [], categories: all.map(\.name), symptoms: all.flatMap(\.symptoms))
             .map { zero in stored.first { $0.scope == zero.scope && $0.name.lowercased() == zero.name.lowercased() } ?? zero }
             + stored.filter { s in !all.contains { c in
@@ -295,13 +295,13 @@ extension HealthJournal {
         var queued: Set<String> = []
         let sending = settings.isEnabled(JournalType.symptomScore)
         for day in Set(days) {
-            let scored = try entryStore.isScored(day)
+            let scored = try journal.isScored(day)
             guard force || scored else { continue }
-            let names = try entryStore.scoredNames(day)
-            let scores = SymptomScoring.scores(for: day, entries: try entryStore.symptomEntries(day: day),
+            let names = try journal.scoredNames(day)
+            let scores = SymptomScoring.scores(for: day, entries: try journal.symptomEntries(day: day),
                                                categories: names.categories, symptoms: names.symptoms)
             let bounds = LocalDay.bounds(of: day, in: zone)
-            let changed = try entryStore.saveScores(day, scores, now: now, send: sending) { s, version in
+            let changed = try journal.saveScores(day, scores, now: now, send: sending) { s, version in
                 JournalRecord(s, bounds: bounds, zone: zone, version: version)
             }
             if sending && !changed.isEmpty { queued.insert(JournalType.symptomScore) }
@@ -312,7 +312,7 @@ extension HealthJournal {
     /// Puts a record in line unless its type is disabled; returns the types queued.
     func send(_ record: JournalRecord, previousStart: Int64?, now: Timestamp) throws(StoreError) -> Set<String> {
         guard settings.isEnabled(record.type) else { return [] }
-        try entryStore.queue(record, previousStart: previousStart, now: now)
+        try journal.queue(record, previousStart: previousStart, now: now)
         return [record.type]
     }
 
@@ -327,22 +327,22 @@ extension HealthJournal {
     public func absorbImports() throws -> Int {
         let now = self.now
         var queued: Set<String> = []
-        let added = try entryStore.transaction { () throws(StoreError) -> Int in
-            let (found, through) = try entryStore.newImportedSymptoms()
+        let added = try journal.transaction { () throws(StoreError) -> Int in
+            let (found, through) = try journal.newImportedSymptoms()
             var added = 0
             var days: Set<CivilDate> = []
             for s in found {
                 guard let severity = Severity(healthKit: s.value), let type = DataType.lookup(s.type) else { continue }
-                let symptom = try entryStore.symptom(named: type.summary.lowercased(), category: nil, now: now)
+                let symptom = try journal.symptom(named: type.summary.lowercased(), category: nil, now: now)
                 let e = SymptomEntry(id: SymptomEntry.importedID(sampleID: s.sampleID), symptom: symptom.name, category: symptom.category,
                                      at: s.start, severity: severity, origin: .imported)
-                guard try entryStore.insert(e, now: now) else { continue }
+                guard try journal.insert(e, now: now) else { continue }
                 added += 1
                 days.insert(e.day)
                 queued.formUnion(try send(JournalRecord(e), previousStart: nil, now: now))
             }
             queued.formUnion(try rescore(Array(days), now: now))
-            if through > 0 { try entryStore.markImported(through: through) }
+            if through > 0 { try journal.markImported(through: through) }
             return added
         }
         if !queued.isEmpty { onQueued(queued.sorted()) }

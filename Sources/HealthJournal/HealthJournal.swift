@@ -26,10 +26,8 @@ public final class HealthJournal {
     /// Where note audio files are kept: `<state dir>/notes/` (0700; files 0600).
     public let notesDirectory: String
     package let store: SampleStore
-    /// Medications, doses, reminders, goals, notes.
+    /// The journal's tables.
     let journal: JournalStore
-    /// Symptoms, lifestyle factors and scores.
-    let entryStore: SymptomJournalStore
     /// The time a symptom or lifestyle use case runs at (the medications' and the others' take `now:`).
     let clock: () -> Timestamp
     let newID: () -> SampleID
@@ -48,7 +46,6 @@ public final class HealthJournal {
         self.clock = clock
         self.newID = newID
         journal = JournalStore(store)
-        entryStore = SymptomJournalStore(store: store)
     }
 
     /// The journal on `store` in `zone`, with `configuration`'s settings, number style and

@@ -35,10 +35,14 @@ public struct LentStore {
     /// The day view's and calendar's use case (`HealthDays`), in `zone`.
     public func days(zone: ZoneRules) -> HealthDays { HealthDays(store: store, zone: zone, configuration: configuration) }
 
-    /// The journal on this connection, in the machine's zone (`TZ`, else `/etc/localtime`), for
-    /// what a page reads (its writes go through `run`).
+    /// The journal on this connection, in the machine's zone (`TZ`, else `/etc/localtime`; a zone
+    /// that cannot be read is refused); what it puts in line is announced to the daemon
+    /// (`announce`). A form post's use case is called on it directly: the error it throws is the
+    /// page's to word (`StoreBusy.message`), as `run`'s refusal would be.
     public func records() throws -> HealthJournal {
-        HealthJournal(store: store, zone: try ZoneInfo.current(environment: configuration.environment), configuration: configuration)
+        let journal = HealthJournal(store: store, zone: try ZoneInfo.current(environment: configuration.environment), configuration: configuration)
+        journal.onQueued = announce
+        return journal
     }
 
     /// The journal for the symptom and lifestyle pages, which need no zone read from the tz

@@ -18,7 +18,7 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
 }
 
 /// One SQLite connection. Owns the handle; closes it in `deinit`.
-final class Connection {
+package final class Connection {
     let db: OpaquePointer
     let path: String
     /// How this connection waits for another's write lock (SQLite's busy handler).
@@ -58,7 +58,7 @@ final class Connection {
         StoreError(path: path, code: rc, message: String(cString: sqlite3_errmsg(db)))
     }
 
-    func exec(_ sql: String) throws(StoreError) {
+    package func exec(_ sql: String) throws(StoreError) {
         var err: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(db, sql, nil, nil, &err)
         if BusyWait.anyMarked { busy.unmark() }
@@ -69,17 +69,19 @@ final class Connection {
         }
     }
 
-    func prepare(_ sql: String) throws(StoreError) -> Statement {
+    package func prepare(_ sql: String) throws(StoreError) -> Statement {
         var stmt: OpaquePointer?
         let rc = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
         guard rc == SQLITE_OK, let stmt else { throw error(rc) }
         return Statement(stmt, connection: self)
     }
 
-    var changes: Int { Int(sqlite3_changes(db)) }
+    package var changes: Int { Int(sqlite3_changes(db)) }
+    /// The row id of the last row inserted on this connection.
+    package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(db) }
 
     /// The rows of `sql` with `bind` applied, each read by `read`.
-    func rows<T>(_ sql: String, _ bind: (Statement) -> Void = { _ in }, _ read: (Statement) throws(StoreError) -> T) throws(StoreError) -> [T] {
+    package func rows<T>(_ sql: String, _ bind: (Statement) -> Void = { _ in }, _ read: (Statement) throws(StoreError) -> T) throws(StoreError) -> [T] {
         let s = try prepare(sql)
         bind(s)
         var out: [T] = []
@@ -87,7 +89,7 @@ final class Connection {
         return out
     }
 
-    func transaction<T>(_ body: () throws -> T) throws -> T {
+    package func transaction<T>(_ body: () throws -> T) throws -> T {
         try exec("BEGIN IMMEDIATE")
         do {
             let v = try body()
@@ -107,7 +109,7 @@ struct TextCache {
 }
 
 /// A prepared statement. Bind by 1-based index; step; read columns by 0-based index.
-final class Statement {
+package final class Statement {
     let stmt: OpaquePointer
     /// Held strongly: a statement may outlive its owner's reference to the connection (SQLite's
     /// `sqlite3_close_v2` keeps the handle until the last statement is finalized), and stepping
@@ -121,35 +123,35 @@ final class Statement {
 
     deinit { sqlite3_finalize(stmt) }
 
-    func reset() {
+    package func reset() {
         sqlite3_reset(stmt)
         sqlite3_clear_bindings(stmt)
     }
 
-    func bind(_ i: Int32, _ v: Int64) { sqlite3_bind_int64(stmt, i, v) }
-    func bind(_ i: Int32, _ v: Int) { sqlite3_bind_int64(stmt, i, Int64(v)) }
-    func bind(_ i: Int32, _ v: Double) { sqlite3_bind_double(stmt, i, v) }
-    func bind(_ i: Int32, _ v: Int64?) {
+    package func bind(_ i: Int32, _ v: Int64) { sqlite3_bind_int64(stmt, i, v) }
+    package func bind(_ i: Int32, _ v: Int) { sqlite3_bind_int64(stmt, i, Int64(v)) }
+    package func bind(_ i: Int32, _ v: Double) { sqlite3_bind_double(stmt, i, v) }
+    package func bind(_ i: Int32, _ v: Int64?) {
         guard let v else { sqlite3_bind_null(stmt, i); return }
         sqlite3_bind_int64(stmt, i, v)
     }
-    func bind(_ i: Int32, _ v: Double?) {
+    package func bind(_ i: Int32, _ v: Double?) {
         guard let v else { sqlite3_bind_null(stmt, i); return }
         sqlite3_bind_double(stmt, i, v)
     }
-    func bind(_ i: Int32, _ v: String?) {
+    package func bind(_ i: Int32, _ v: String?) {
         guard var v else { sqlite3_bind_null(stmt, i); return }
         v.withUTF8 { buf in
             _ = buf.withMemoryRebound(to: CChar.self) { hs_sqlite3_bind_text_transient(stmt, i, $0.baseAddress, Int32($0.count)) }
         }
     }
-    func bind(_ i: Int32, id: SampleID) {
+    package func bind(_ i: Int32, id: SampleID) {
         id.withUnsafeBytes { _ = hs_sqlite3_bind_blob_transient(stmt, i, $0.baseAddress, 16) }
     }
 
     /// Steps once: true when a row is available, false when done.
     @discardableResult
-    func step() throws(StoreError) -> Bool {
+    package func step() throws(StoreError) -> Bool {
         let rc = sqlite3_step(stmt)
         if BusyWait.anyMarked { connection.busy.unmark() }
         if rc == SQLITE_ROW { return true }
@@ -159,21 +161,21 @@ final class Statement {
 
     /// Runs to completion and resets, without clearing the bindings (every parameter is bound
     /// again before the next run).
-    func runKeepingBindings() throws(StoreError) {
+    package func runKeepingBindings() throws(StoreError) {
         defer { sqlite3_reset(stmt) }
         while try step() {}
     }
 
     /// Runs to completion and resets.
-    func run() throws(StoreError) {
+    package func run() throws(StoreError) {
         defer { reset() }
         while try step() {}
     }
 
-    func int(_ c: Int32) -> Int64 { sqlite3_column_int64(stmt, c) }
-    func double(_ c: Int32) -> Double { sqlite3_column_double(stmt, c) }
-    func isNull(_ c: Int32) -> Bool { sqlite3_column_type(stmt, c) == SQLITE_NULL }
-    func string(_ c: Int32) -> String? {
+    package func int(_ c: Int32) -> Int64 { sqlite3_column_int64(stmt, c) }
+    package func double(_ c: Int32) -> Double { sqlite3_column_double(stmt, c) }
+    package func isNull(_ c: Int32) -> Bool { sqlite3_column_type(stmt, c) == SQLITE_NULL }
+    package func string(_ c: Int32) -> String? {
         guard let p = sqlite3_column_text(stmt, c) else { return nil }
         return String(cString: p)
     }
@@ -193,13 +195,13 @@ final class Statement {
     }
 
     /// A text or blob column's bytes, valid until the statement steps or resets (empty for NULL).
-    func bytes(_ c: Int32) -> UnsafeRawBufferPointer {
+    package func bytes(_ c: Int32) -> UnsafeRawBufferPointer {
         guard let p = sqlite3_column_blob(stmt, c) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
         return UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(stmt, c)))
     }
 
     /// A sample id column (a 16-byte blob); nil when it is not one.
-    func id(_ c: Int32) -> SampleID? {
+    package func id(_ c: Int32) -> SampleID? {
         guard sqlite3_column_bytes(stmt, c) == 16, let p = sqlite3_column_blob(stmt, c) else { return nil }
         return SampleID(UnsafeRawBufferPointer(start: p, count: 16))
     }

@@ -18,7 +18,7 @@ import CSQLite
 extension SampleStore {
     /// `columns` (a list of `samples` columns) of a type's queued rows (`?1`) past row id `?2`,
     /// at most `?3`, in send order, read run by run.
-    static func queueQuery(_ columns: String) -> String {
+    package static func queueQuery(_ columns: String) -> String {
         """
         SELECT \(qualified(columns, by: "s")) FROM queue_runs AS r, samples AS s
         WHERE r.type = ?1 AND r.last > max(?2, (SELECT synced_to FROM types WHERE id = ?1))
@@ -36,7 +36,7 @@ extension SampleStore {
     /// Records rows `first...last` of the type with id `typeID` as put in line: extends the
     /// type's last run when it ends right before `first`, else starts a run. Call inside the
     /// write transaction that gave the rows their ids.
-    func queueRun(typeID: Int64, first: Int64, last: Int64) throws(StoreError) {
+    package func queueRun(typeID: Int64, first: Int64, last: Int64) throws(StoreError) {
         let extend = try cached("""
             UPDATE queue_runs SET last = ?3
             WHERE type = ?1 AND first = (SELECT max(first) FROM queue_runs WHERE type = ?1) AND last = ?2 - 1

@@ -42,7 +42,7 @@ public struct InsertResult: Sendable, Equatable {
 /// Not thread-safe: each thread or queue opens its own `SampleStore` on the same path (WAL
 /// lets readers and one writer work together).
 public final class SampleStore {
-    let conn: Connection
+    package let conn: Connection
     /// The database file.
     public var path: String { conn.path }
 
@@ -205,7 +205,7 @@ public final class SampleStore {
     }
 
     /// The row id of a source, added when new.
-    func sourceID(_ source: SampleSource) throws(StoreError) -> Int64 {
+    package func sourceID(_ source: SampleSource) throws(StoreError) -> Int64 {
         // Consecutive samples nearly always share their source: compare before hashing.
         if let last = lastSource, last.0 == source { return last.1 }
         if let id = sourceIDs[source] { lastSource = (source, id); return id }
@@ -245,7 +245,7 @@ public final class SampleStore {
     }
 
     /// The id of a type; nil when it has no row and `create` is false.
-    func typeID(_ name: String, create: Bool) throws(StoreError) -> Int64? {
+    package func typeID(_ name: String, create: Bool) throws(StoreError) -> Int64? {
         if let id = typeIDs[name] { return id }
         let f = try conn.prepare("SELECT id FROM types WHERE name = ?")
         f.bind(1, name)
@@ -274,7 +274,7 @@ public final class SampleStore {
     }
 
     /// The first row id no row, mark or run has used: rows added now come after every mark.
-    func nextRowID() throws(StoreError) -> Int64 {
+    package func nextRowID() throws(StoreError) -> Int64 {
         let s = nextRowStmt
         defer { s.reset() }
         _ = try s.step()
@@ -333,7 +333,7 @@ public final class SampleStore {
     }
 
     /// Runs `body` in a write transaction unless one is open already.
-    func inTransaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    package func inTransaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         guard sqlite3_get_autocommit(conn.db) != 0 else { return try body() }
         do {
             return try transaction { () throws -> T in try body() }
@@ -745,7 +745,7 @@ public final class SampleStore {
 
     /// Counts `n` rows inserted into the queue of the type with id `typeID` (every insert into
     /// `samples` calls it: no trigger counts inserts, see `Schema.typeCounts`).
-    func countQueued(_ n: Int, typeID: Int64) throws(StoreError) {
+    package func countQueued(_ n: Int, typeID: Int64) throws(StoreError) {
         let s = try cached("UPDATE type_counts SET queued = queued + ?1 WHERE type = ?2")
         s.bind(1, n); s.bind(2, typeID)
         try s.run()

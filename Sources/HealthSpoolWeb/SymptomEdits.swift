@@ -5,8 +5,9 @@ import HealthSpoolDaemon
 import Hummingbird
 
 /// Changing and deleting a symptom entry in the browser, through the CLI's use cases
-/// (`HealthJournal.editSymptom`, `deleteSymptom`): how bad it was, when, the part of the day,
-/// the group, what helped or made it worse, the note. Each lands back with an Undo.
+/// (`HealthJournal.editSymptom`, `deleteSymptom`, on the journal the borrowed connection lends:
+/// `LentStore.records()`, `journal()`): how bad it was, when, the part of the day, the group,
+/// what helped or made it worse, the note. Each lands back with an Undo.
 enum SymptomEdits {
     /// The symptom entries' routes: the change page, the change saved, the entry deleted.
     static func routes(_ web: WebRoutes) -> RouteCollection<WebContext> {
@@ -108,24 +109,22 @@ enum SymptomEdits {
         let back = Edits.back(form.back, else: "/journal")
         let id = form.id ?? ""
         do {
-            return try store.run { r in
-                let old = try r.entries.symptomEntry(id)
-                var changes = SymptomChanges()
-                if let s = form.severity.flatMap(Severity.init(parsing:)), s != old.severity { changes.severity = s }
-                changes.at = try Edits.time(date: form.date, time: form.time, was: old.at.iso8601Local, try r.records(), now: r.now)
-                if let w = form.when.flatMap(PartOfDay.init(rawValue:)), w != old.timeOfDay { changes.when = w }
-                if let c = form.category?.trimmingSpaces, !c.isEmpty, c != old.category { changes.category = c }
-                func list(_ text: String?) -> [String]? {
-                    text.map { $0.split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty } }
-                }
-                if let l = list(form.relieved), l != old.relievedBy { changes.relievedBy = l }
-                if let l = list(form.aggravated), l != old.aggravatedBy { changes.aggravatedBy = l }
-                if let n = form.note, n.trimmingSpaces != (old.note ?? "") { changes.note = n.trimmingSpaces }
-                let e = try r.entries.editSymptom(id, changes)
-                guard e != old else { return (Page.redirect(back, ok: "Nothing was changed."), nil) }
-                return (Page.redirect(back, ok: "Changed: \(e.symptom), \(e.severity), \(e.shownPhrase)."),
-                        JournalUndo.restoreSymptom(old))
+            let journal = try store.records()
+            let old = try journal.symptomEntry(id)
+            var changes = SymptomChanges()
+            if let s = form.severity.flatMap(Severity.init(parsing:)), s != old.severity { changes.severity = s }
+            changes.at = try Edits.time(date: form.date, time: form.time, was: old.at.iso8601Local, journal, now: DaemonClock.now())
+            if let w = form.when.flatMap(PartOfDay.init(rawValue:)), w != old.timeOfDay { changes.when = w }
+            if let c = form.category?.trimmingSpaces, !c.isEmpty, c != old.category { changes.category = c }
+            func list(_ text: String?) -> [String]? {
+                text.map { $0.split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty } }
             }
+            if let l = list(form.relieved), l != old.relievedBy { changes.relievedBy = l }
+            if let l = list(form.aggravated), l != old.aggravatedBy { changes.aggravatedBy = l }
+            if let n = form.note, n.trimmingSpaces != (old.note ?? "") { changes.note = n.trimmingSpaces }
+            let e = try journal.editSymptom(id, changes)
+            guard e != old else { return (Page.redirect(back, ok: "Nothing was changed."), nil) }
+            return (Page.redirect(back, ok: "Changed: \(e.symptom), \(e.severity), \(e.shownPhrase)."), JournalUndo.restoreSymptom(old))
         } catch {
             let edit = "/symptoms/\(Page.percentEncode(id))/edit?back=\(Page.percentEncode(back))"
             return (Page.redirect(edit, error: "Not changed: \(WebJournal.message(error))"), nil)
@@ -136,12 +135,10 @@ enum SymptomEdits {
     static func delete(_ ctx: Configuration, _ store: LentStore, _ form: Fields) throws -> (Response, JournalUndo?) {
         let back = Edits.back(form.back, else: "/journal")
         do {
-            return try store.run { r in
-                let old = try r.entries.symptomEntry(form.id ?? "")
-                let e = try r.entries.deleteSymptom(old.id.description)
-                return (Page.redirect(back, ok: "Deleted: \(e.symptom), \(e.severity), \(e.shownPhrase)."),
-                        JournalUndo.restoreSymptom(old))
-            }
+            let journal = store.journal()
+            let old = try journal.symptomEntry(form.id ?? "")
+            let e = try journal.deleteSymptom(old.id.description)
+            return (Page.redirect(back, ok: "Deleted: \(e.symptom), \(e.severity), \(e.shownPhrase)."), JournalUndo.restoreSymptom(old))
         } catch {
             return (Page.redirect(back, error: "Not deleted: \(WebJournal.message(error))"), nil)
         }

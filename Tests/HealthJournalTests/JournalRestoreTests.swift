@@ -36,7 +36,7 @@ import Glibc
 
     @Test func aRestoredSymptomKeepsItsIDAndContentAndIsSentAfterItsTombstone() throws {
         let j = journal()
-        let js = SymptomJournalStore(store: store)
+        let js = JournalStore(store)
         let (e, _) = try j.logSymptom(SymptomLog(symptom: "headache", severity: .moderate, when: .evening, at: at(19),
                                                   relievedBy: ["rest"], note: "after the walk"))
         try deliver(JournalType.symptomEntry)
@@ -71,7 +71,7 @@ import Glibc
         let back = try j.restoreSymptom(e)
         #expect(back.severity == .mild && back.at == at(9) && back.version == 3)
         // One queue row for the entry: its latest version.
-        let queued = try SymptomJournalStore(store: store).queuedRecords(type: JournalType.symptomEntry)
+        let queued = try JournalStore(store).queuedRecords(type: JournalType.symptomEntry)
         #expect(queued.count == 1 && queued[0].version == 3 && !queued[0].deleted)
     }
 

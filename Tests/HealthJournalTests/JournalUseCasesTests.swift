@@ -36,7 +36,7 @@ import Glibc
         let (e, _) = try j.logSymptom(SymptomLog(symptom: "headache", severity: .moderate, when: .evening, at: at(19),
                                                   aggravatedBy: ["caffeine"]))
         #expect(e.category == "All Symptoms" && e.version == 1)
-        let js = SymptomJournalStore(store: store)
+        let js = JournalStore(store)
         #expect(try js.queuedRecords(type: JournalType.symptomEntry).map(\.version) == [1])
         // Delivered, then edited: queued again, once, with version 2.
         let batch = try store.queuedBatch(type: JournalType.symptomEntry, limit: 10)
@@ -61,7 +61,7 @@ import Glibc
         try j.logSymptom(SymptomLog(symptom: "nausea", severity: .mild, at: at(9), category: "migraine"))
         // Today: computed, not stored, not sent.
         #expect(try j.scores(for: day).first { $0.scope == .category && $0.name == "migraine" }?.score == 3)
-        let js = SymptomJournalStore(store: store)
+        let js = JournalStore(store)
         #expect(try js.storedScores(day) == nil)
         #expect(try js.queuedRecords(type: JournalType.symptomScore).isEmpty)
         // After midnight: stored and queued.
@@ -121,7 +121,7 @@ import Glibc
         #expect(try j.absorbImports() == 0)
         try j.deleteSymptom(entries[0].id.description)
         // Even when the sample row comes back (pruned, then imported again), the deleted entry stays deleted.
-        try SymptomJournalStore(store: store).markImported(through: 0)
+        try JournalStore(store).markImported(through: 0)
         #expect(try j.absorbImports() == 0)
         #expect(try j.symptoms(on: day).isEmpty)
     }

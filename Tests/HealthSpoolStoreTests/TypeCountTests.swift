@@ -81,26 +81,6 @@ import Glibc
         }
     }
 
-    /// Journal records are queued by their own statements (a new row, or the row of an earlier
-    /// version moved past the mark): counted too.
-    @Test func journalRecordsQueuedAgainAndDeliveredAreCounted() throws {
-        let journal = SymptomJournalStore(store: store)
-        var previous: [SampleID: Int64] = [:]
-        for round in 0..<12 {
-            let id = SampleID(bytes: [UInt8](repeating: UInt8(round % 4 + 1), count: 16))
-            var entry = SymptomEntry(id: id, symptom: "headache", category: "Head",
-                                     at: Timestamp(seconds: 1_767_261_600 + Int64(round) * 600), severity: .moderate)
-            entry.version = round / 4 + 1
-            let record = JournalRecord(entry)
-            try store.transaction { try journal.queue(record, previousStart: previous[id], now: now) }
-            previous[id] = record.start.millis
-            if round % 3 == 2 {
-                try store.recordDelivery(type: record.type, rowIDs: try store.queued(type: record.type, limit: 2).map(\.rowID), at: now)
-            }
-            try expectCountsMatchAScan(after: "journal round \(round)")
-        }
-    }
-
     /// A row parked at step 10 between queued rows of its type splits the runs step 11 fills, so
     /// it lies in none: a mark moved over it leaves it parked, and counts it neither synced nor
     /// as a queued row gone. Parked rows inside a run (refused from a batch) are in the random

@@ -51,7 +51,7 @@ public final class VisitReports {
         r.name = journal.settings.reportName.flatMap { $0.trimmingSpaces.isEmpty ? nil : $0.trimmingSpaces }
         let (start, _) = WallClock.bounds(of: from, zone: zone)
         let (_, end) = WallClock.bounds(of: to, zone: zone)
-        let symptomStore = SymptomJournalStore(store: store)
+        let symptomStore = JournalStore(store)
         let entries = try symptomStore.symptomEntries(from: from, to: to)
         r.symptoms = Self.symptomFigures(entries, days: r.days)
         r.symptomEntries = entries.filter { !$0.deleted }

@@ -1,4 +1,5 @@
 import HealthSpoolCore
+import HealthSpoolStore
 
 /// A category of symptoms and the symptoms in it.
 public struct SymptomCategory: Sendable, Equatable {
@@ -10,24 +11,12 @@ public struct SymptomCategory: Sendable, Equatable {
     }
 }
 
-/// The health journal's tables: categories, symptoms, factor lists, symptom and lifestyle
-/// entries, daily scores. Works on a `SampleStore`'s connection, so an entry and the record
-/// that puts it in line for the gateway are written in one transaction (`SymptomJournalStore+Queue`).
+/// The symptom and lifestyle entries, the symptoms' categories and the factor lists. An entry
+/// and the record that puts it in line for the gateway are written in one transaction
+/// (`transaction`, `queue`).
 ///
 /// Reads by day go through the `*_day` indexes: a day's entries, never the samples.
-public final class SymptomJournalStore {
-    let store: SampleStore
-    var conn: Connection { store.conn }
-
-    public init(store: SampleStore) {
-        self.store = store
-    }
-
-    /// Runs `body` in one write transaction (joins an open one).
-    public func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        try store.inTransaction(body)
-    }
-
+extension JournalStore {
     // MARK: Categories, symptoms, factor lists
 
     /// The stored spelling of a category, created when new.

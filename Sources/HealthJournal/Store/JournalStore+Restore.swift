@@ -1,4 +1,5 @@
 import HealthSpoolCore
+import HealthSpoolStore
 
 /// Putting back what was removed (the web's Undo): each row comes back under the id it had
 /// (`AUTOINCREMENT` never hands a removed id to another row, so it is still free).

@@ -1,6 +1,7 @@
 import HealthSpoolCore
+import HealthSpoolStore
 
-extension SymptomJournalStore {
+extension JournalStore {
     /// Whether a day's scores are stored (the day was complete when they were computed).
     public func isScored(_ day: CivilDate) throws(StoreError) -> Bool {
         let q = try conn.prepare("SELECT 1 FROM symptom_scored_days WHERE day = ?")

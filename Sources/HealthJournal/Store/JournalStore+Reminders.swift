@@ -1,4 +1,5 @@
 import HealthSpoolCore
+import HealthSpoolStore
 
 extension JournalStore {
     /// Adds a reminder; returns it with its id.

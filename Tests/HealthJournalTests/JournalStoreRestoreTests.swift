@@ -1,13 +1,14 @@
 import Testing
 import HealthSpoolCore
-@testable import HealthSpoolStore
+@testable import HealthJournal
+import HealthSpoolStore
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// What the web's Undo puts back of records that are not samples: a removed medication with its
 /// doses and its reminders' links, a removed goal with the days it was done, under their ids.
-@Suite struct JournalRestoreTests {
+@Suite struct JournalStoreRestoreTests {
     static func journal() throws -> JournalStore {
         var template = Array("/tmp/healthspool-store-XXXXXX".utf8CString)
         let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }

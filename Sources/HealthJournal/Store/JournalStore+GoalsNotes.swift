@@ -1,4 +1,5 @@
 import HealthSpoolCore
+import HealthSpoolStore
 
 /// How a goal was checked off on a day.
 public enum GoalCheck: String, Sendable {

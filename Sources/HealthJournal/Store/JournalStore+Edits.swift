@@ -1,4 +1,5 @@
 import HealthSpoolCore
+import HealthSpoolStore
 
 extension JournalStore {
     /// Replaces a reminder's name, kind, times, rule, start and medication (same id). When it

@@ -1,4 +1,5 @@
 import HealthSpoolCore
+import HealthSpoolStore
 
 /// A symptom sample of an import, as the journal reads it.
 public struct ImportedSymptom: Sendable, Equatable {
@@ -10,7 +11,7 @@ public struct ImportedSymptom: Sendable, Equatable {
     public var start: Timestamp
 }
 
-extension SymptomJournalStore {
+extension JournalStore {
     /// The state key of the last sample row the journal has looked at for imported symptoms.
     static let importedThroughKey = "journal.importedThrough"
 

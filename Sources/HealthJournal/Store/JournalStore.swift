@@ -1,6 +1,64 @@
 import HealthSpoolCore
+import HealthSpoolStore
 
-extension SymptomJournalStore {
+/// The journal's tables, on a store's connection: symptom and lifestyle entries, their
+/// categories and factor lists, the daily scores (`+Entries`, `+Scores`, `+Imports`),
+/// medications, doses, reminders, goals and notes (`+Medications`, `+Reminders`, `+GoalsNotes`,
+/// `+Edits`, `+Restore`), and a record put in line for the gateway (`queue`, here). Only
+/// `HealthJournal` uses it.
+///
+/// Shares the `SampleStore`'s connection (and so its thread rule: one per thread), so an entry
+/// and the record that puts it in line for the gateway are written in one transaction. Every
+/// change is one short `BEGIN IMMEDIATE` transaction, so the CLI writes whether or not the
+/// daemon runs (WAL, busy timeout).
+public final class JournalStore {
+    let conn: Connection
+    /// Keeps the store (and the connection) alive.
+    let store: SampleStore
+
+    public init(_ store: SampleStore) {
+        self.store = store
+        conn = store.conn
+    }
+
+    /// Runs `body` in one write transaction (joins an open one).
+    public func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try store.inTransaction(body)
+    }
+
+    /// The last inserted row id.
+    var lastRowID: Int64 { conn.lastInsertRowID }
+
+    /// Runs `sql` with `bind` applied; returns the rows changed.
+    @discardableResult
+    func run(_ sql: String, _ bind: (Statement) -> Void = { _ in }) throws(StoreError) -> Int {
+        let s = try conn.prepare(sql)
+        bind(s)
+        try s.run()
+        return conn.changes
+    }
+
+    /// `body` in one transaction of its own.
+    func write<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try conn.exec("BEGIN IMMEDIATE")
+        do {
+            let v = try body()
+            try conn.exec("COMMIT")
+            return v
+        } catch {
+            try? conn.exec("ROLLBACK")
+            throw error
+        }
+    }
+
+    static func times(_ text: String?) -> [TimeOfDay] {
+        (text ?? "").split(separator: ",").compactMap { TimeOfDay(parsing: String($0)) }
+    }
+
+    static func text(_ times: [TimeOfDay]) -> String { times.map(\.description).joined(separator: ",") }
+
+    // MARK: A record put in line for the gateway
+
     /// Puts `record` in line for the gateway under its type: the row of its id (found by the
     /// start it was queued with last, `previousStart`) is rewritten and moved past every sync
     /// mark, so only the latest version waits and it goes out after whatever was sent before;

@@ -1,4 +1,5 @@
 import HealthSpoolCore
+import HealthSpoolStore
 
 extension JournalStore {
     static let medicationColumns = "id, name, other_names, dose, prescriber, directions, times"
