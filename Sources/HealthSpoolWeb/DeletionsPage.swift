@@ -39,10 +39,11 @@ struct DeletionsPage: Sendable {
                                              page: page), .deletions)
     }
 
-    /// Puts back one sample (`id`) or, without one, the last import's deletions.
-    static func restore(_ ctx: Configuration, _ store: LentStore, _ form: Form, _ keys: FormKeys) throws -> Response {
+    /// Puts back one sample (`id`, the Put back button's `EntryFields`) or, without one, the last
+    /// import's deletions.
+    static func restore(_ ctx: Configuration, _ store: LentStore, _ form: EntryFields) throws -> Response {
         var ids: [SampleID]?
-        if let text = form["id"], !text.isEmpty {
+        if let text = form.id, !text.isEmpty {
             guard let id = SampleID(string: text) else { return Page.redirect("/deletions", error: "That entry is not on this page any more.") }
             ids = [id]
         }

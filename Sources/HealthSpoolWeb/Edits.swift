@@ -10,8 +10,8 @@ enum Edits {
         return path
     }
 
-    /// `back` of a form or query.
-    static func back(_ form: Form, else fallback: String) -> String { back(form["back"], else: fallback) }
+    /// `back` of a page's query (`?back=`: where the change page's forms land, and its Back link).
+    static func back(_ query: Form, else fallback: String) -> String { back(query["back"], else: fallback) }
 
     /// A path on this site ("/day/2026-11-26"): no scheme, no other host, no query.
     static func isLocalPath(_ s: String) -> Bool {

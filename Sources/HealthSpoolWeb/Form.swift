@@ -19,11 +19,14 @@ struct Form: Sendable {
 
     /// The form as a `Decodable` value (a form's `Fields`), by Hummingbird's
     /// `URLEncodedFormDecoder`: a field's absence is a nil optional. A field sent twice counts
-    /// with its first value, as `self[name]` reads it (the decoder alone refuses such a form).
+    /// with its first value, as `self[name]` reads it (the decoder alone refuses such a form),
+    /// except a list of `ListFields` (ticked boxes), which keeps every value in order.
     func decode<Fields: Decodable>(_ type: Fields.Type) throws -> Fields {
+        let lists = (type as? any ListFields.Type)?.lists ?? []
         var seen = Set<String>()
-        let first = pairs.filter { seen.insert($0.0).inserted }
-        let text = first.map { Page.percentEncode($0.0) + "=" + Page.percentEncode($0.1) }.joined(separator: "&")
+        let sent = pairs.filter { lists.contains($0.0) || seen.insert($0.0).inserted }
+        let text = sent.map { Page.percentEncode($0.0) + (lists.contains($0.0) ? "[]" : "") + "=" + Page.percentEncode($0.1) }
+            .joined(separator: "&")
         return try URLEncodedFormDecoder().decode(type, from: text)
     }
 

@@ -144,14 +144,42 @@ extension WebRoutes {
         }
     }
 
+    /// `undoable` for a form decoded into its `Fields` that is shown again with its typed values
+    /// and field errors (422), which needs the page's form keys.
+    func undoable<Fields: Decodable & Sendable>(_ request: Request, _ context: WebContext,
+                                                _ perform: @escaping @Sendable (Configuration, LentStore, Fields, FormKeys) throws -> (Response, JournalUndo?))
+        async throws -> Response {
+        try await undoable(request, context) { ctx, store, form, keys in
+            guard let fields = try? form.decode(Fields.self) else { return (Page.unreadableForm, nil) }
+            return try perform(ctx, store, fields, keys)
+        }
+    }
+
+    /// `action(borrowing:)` for a form decoded into its `Fields`; a body that does not decode is
+    /// refused with a plain page, and the form's one-time token stays usable.
+    func action<Fields: Decodable & Sendable>(_ request: Request, _ context: WebContext,
+                                              borrowing perform: @escaping @Sendable (Configuration, LentStore, Fields) throws -> Response)
+        async throws -> Response {
+        try await action(request, context, borrowing: { ctx, store, form, _ in
+            guard let fields = try? form.decode(Fields.self) else { return Page.unreadableForm }
+            return try perform(ctx, store, fields)
+        })
+    }
+
+    /// The Undo button's fields: the offer's token (`undo`) and the page to land on without one.
+    struct UndoFields: Decodable, Sendable {
+        var undo: String?
+        var back: String?
+    }
+
     /// The Undo button: takes the session's offer back and carries it out; lands on the page
     /// the change had landed on.
     func undo(_ request: Request, _ context: WebContext) async throws -> Response {
         let session = context.session?.id ?? ""
         let undos = self.undos
-        return try await action(request, context, borrowing: { _, store, form, _ in
-            let fallback = Edits.back(form["back"], else: "/")
-            guard let token = form["undo"], let offer = undos.take(token, session: session, now: DaemonClock.now().millis) else {
+        return try await action(request, context, borrowing: { (_, store, form: UndoFields) in
+            let fallback = Edits.back(form.back, else: "/")
+            guard let token = form.undo, let offer = undos.take(token, session: session, now: DaemonClock.now().millis) else {
                 return Page.redirect(fallback, error: "There is nothing to undo here any more: it was undone already, or it is too long ago.")
             }
             do {

@@ -25,11 +25,34 @@ enum GoalForms {
         var problems = Problems()
 
         init(today: CivilDate) { repeatFields = RepeatFields(rule: nil, start: today) }
-        init(form: Form) {
-            name = form["name"] ?? ""
-            type = form["type"] ?? ""
-            target = form["target"] ?? ""
-            repeatFields = RepeatFields(form: form)
+        init(_ form: Fields) {
+            name = form.name ?? ""
+            type = form.type ?? ""
+            target = form.target ?? ""
+            repeatFields = RepeatFields(form.repeating)
+        }
+    }
+
+    /// The add form's fields: the goal's name, what a measured goal counts (`type`, a registry
+    /// name or empty) and its `target` as typed (a typo is said next to the field, never a 400),
+    /// and the repeat choice (`RepeatFields.Sent`, one `weekday` per ticked box). All optional:
+    /// a field left out is read as empty.
+    struct Fields: ListFields, Sendable {
+        var name: String?
+        var type: String?
+        var target: String?
+        var repeating: RepeatFields.Sent
+
+        static let lists = RepeatFields.Sent.lists
+
+        private enum CodingKeys: CodingKey { case name, type, target }
+
+        init(from decoder: any Decoder) throws {
+            let form = try decoder.container(keyedBy: CodingKeys.self)
+            name = try form.decodeIfPresent(String.self, forKey: .name)
+            type = try form.decodeIfPresent(String.self, forKey: .type)
+            target = try form.decodeIfPresent(String.self, forKey: .target)
+            repeating = try RepeatFields.Sent(from: decoder)
         }
     }
 
@@ -103,10 +126,10 @@ enum GoalForms {
     }
 
     /// Adds the goal, or shows the form again with what was typed and what to change (422).
-    static func add(_ ctx: Configuration, _ store: LentStore, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
+    static func add(_ ctx: Configuration, _ store: LentStore, _ form: Fields, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
         let journal = try store.records()
         let now = DaemonClock.now()
-        var typed = Typed(form: form)
+        var typed = Typed(form)
         if typed.name.trimmingSpaces.isEmpty { typed.problems["name"] = "Type your goal, for example Walk 10,000 steps." }
         var rule: RecurrenceRule?
         switch typed.repeatFields.rule(onceAllowed: true) {

@@ -61,15 +61,28 @@ struct LifestylePage: Sendable {
         var problems = Problems()
 
         init() {}
-        init(form: Form) {
-            factor = form["factor"] ?? ""
-            other = form["other"] ?? ""
-            amount = form["amount"] ?? ""
-            unit = form["unit"] ?? ""
-            level = form["level"] ?? ""
-            when = form["when"] ?? ""
-            note = form["note"] ?? ""
+        init(_ form: Fields) {
+            factor = form.factor ?? ""
+            other = form.other ?? ""
+            amount = form.amount ?? ""
+            unit = form.unit ?? ""
+            level = form.level ?? ""
+            when = form.when ?? ""
+            note = form.note ?? ""
         }
+    }
+
+    /// The log form's fields: a factor chosen or typed (`other`), an amount as typed (a typo
+    /// is said next to the field) with its unit, or a level, the part of the day and a note.
+    /// All optional: a field left out is read as empty.
+    struct Fields: Decodable, Sendable {
+        var factor: String?
+        var other: String?
+        var amount: String?
+        var unit: String?
+        var level: String?
+        var when: String?
+        var note: String?
     }
 
     static let levelWords: [(String, String)] = [("", "Not given"), ("none", "None"), ("low", "Low"), ("moderate", "Moderate"), ("high", "High")]
@@ -129,8 +142,8 @@ struct LifestylePage: Sendable {
     }
 
     /// Logs the factor, or shows the form again with what was typed and what to change (422).
-    static func log(_ ctx: Configuration, _ store: LentStore, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
-        var typed = Typed(form: form)
+    static func log(_ ctx: Configuration, _ store: LentStore, _ form: Fields, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
+        var typed = Typed(form)
         let factor = typed.other.trimmingSpaces.isEmpty ? typed.factor.trimmingSpaces : typed.other.trimmingSpaces
         if factor.isEmpty { typed.problems["factor"] = "Choose what you want to note, or type it under Or something else." }
         if factor.count > 100 { typed.problems["other"] = "Use at most 100 letters." }

@@ -75,21 +75,22 @@ enum MeasureEdits {
                                              page: EditPage(view, key: key, back: Edits.back(query, else: "/measure"))), .measureEdit)
     }
 
-    static func save(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
-        let back = Edits.back(form, else: "/measure")
-        let key = form["key"] ?? ""
+    /// Saves the changed numbers (`MeasurePage.Fields`); lands on `back` with Undo, or back on
+    /// the change page with what to do.
+    static func save(_ ctx: Configuration, _ store: LentStore, _ form: MeasurePage.Fields) throws -> (Response, JournalUndo?) {
+        let back = Edits.back(form.back, else: "/measure")
+        let key = form.key ?? ""
         let edit = "/measure/\(Page.percentEncode(key))/edit?back=\(Page.percentEncode(back))"
-        var fields: [String: String] = [:]
-        for (name, value) in form.pairs where fields[name] == nil { fields[name] = value }
-        let unit = GlucoseUnit(rawValue: form["unit"] ?? "") ?? ctx.settings.glucoseUnit
+        let fields = form.typed
+        let unit = GlucoseUnit(rawValue: form.unit ?? "") ?? ctx.settings.glucoseUnit
         // Steps keep their time (from … until); only the count changes.
         let change: (HealthJournal, Timestamp) throws -> (old: MeasurementReading, newKey: String)
-        if form["kind"] == "steps" {
+        if form.kind == "steps" {
             let (count, problem) = MeasurementEntry.stepCount(fields)
             guard let count else { return (Page.redirect(edit, error: "Not changed: " + (problem?.message ?? "")), nil) }
             change = { journal, now in try journal.editSteps(key, to: count, now: now) }
         } else {
-            switch MeasurementEntry.parse(kind: form["kind"] ?? "", fields: fields, glucoseUnit: unit) {
+            switch MeasurementEntry.parse(kind: form.kind ?? "", fields: fields, glucoseUnit: unit) {
             case .problems(let problems):
                 return (Page.redirect(edit, error: "Not changed: " + problems.map(\.message).joined(separator: " ")), nil)
             case .measurement(let m):
@@ -108,9 +109,10 @@ enum MeasureEdits {
         } catch { return (Page.redirect(edit, error: "Not changed: \(WebJournal.message(error))"), nil) }
     }
 
-    static func delete(_ ctx: Configuration, _ store: LentStore, _ form: Form) throws -> (Response, JournalUndo?) {
-        let back = Edits.back(form, else: "/measure")
-        let key = form["key"] ?? ""
+    /// Deletes the reading (`key`); lands on `back` with Undo.
+    static func delete(_ ctx: Configuration, _ store: LentStore, _ form: MeasurePage.Fields) throws -> (Response, JournalUndo?) {
+        let back = Edits.back(form.back, else: "/measure")
+        let key = form.key ?? ""
         do {
             let m = try store.run { r in try r.records().deleteMeasurement(key) }
             return (Page.redirect(back, ok: "Deleted: \(m.kind.title.lowercased()) \(m.text) of \(m.time)."), .restoreMeasurement(key))

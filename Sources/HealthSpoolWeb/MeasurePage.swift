@@ -90,13 +90,46 @@ struct MeasurePage: Sendable {
                                    .measure)
     }
 
+    /// The fields of the measurement forms (each kind's on this page, and the change and delete
+    /// forms of one reading, `MeasureEdits`): which `kind` ("bp", "hr", "spo2", "glucose",
+    /// "weight", "steps"), blood sugar's `unit` as the form was shown, the reading's `key` and
+    /// `back` (the change forms'), and the numbers as typed, each in its own field (a typo is
+    /// said next to the field by `MeasurementEntry`, never a 400). All optional.
+    struct Fields: Decodable, Sendable {
+        var kind: String?
+        var unit: String?
+        var key: String?
+        var back: String?
+        var systolic: String?
+        var diastolic: String?
+        var heartRate: String?
+        var oxygen: String?
+        var glucose: String?
+        var weight: String?
+        var steps: String?
+        var since: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case kind, unit, key, back, systolic, diastolic, heartRate = "value-hr", oxygen = "value-spo2", glucose = "value-glucose",
+                 weight = "value-weight", steps = "value-steps", since
+        }
+
+        /// The numbers as typed, by field name ("value-hr"): what `MeasurementEntry` reads, and
+        /// what a form shown again holds.
+        var typed: [String: String] {
+            let all: [CodingKeys: String?] = [.systolic: systolic, .diastolic: diastolic, .heartRate: heartRate, .oxygen: oxygen,
+                                              .glucose: glucose, .weight: weight, .steps: steps, .since: since]
+            return Dictionary(uniqueKeysWithValues: all.compactMap { k, v in v.map { (k.rawValue, $0) } })
+        }
+    }
+
     /// What was typed and what is wrong with it, when a form is shown again.
     struct Typed {
         var kind: String
-        var form: Form
+        var typed: [String: String]
         var problems: [MeasurementEntry.Problem]
 
-        func value(_ name: String, of formKind: String) -> String { formKind == kind ? form[name] ?? "" : "" }
+        func value(_ name: String, of formKind: String) -> String { formKind == kind ? typed[name] ?? "" : "" }
         func error(_ name: String, of formKind: String) -> String? {
             formKind == kind ? problems.first { $0.field == name }?.message : nil
         }
@@ -104,11 +137,10 @@ struct MeasurePage: Sendable {
 
     /// Saves a measurement, or shows the page again with what was typed and, next to each field
     /// that needs it, what to do (status 422; nothing is stored).
-    static func add(_ ctx: Configuration, _ store: LentStore, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
-        let kind = form["kind"] ?? ""
-        var fields: [String: String] = [:]
-        for (name, value) in form.pairs where fields[name] == nil { fields[name] = value }
-        let unit = GlucoseUnit(rawValue: form["unit"] ?? "") ?? ctx.settings.glucoseUnit
+    static func add(_ ctx: Configuration, _ store: LentStore, _ form: Fields, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
+        let kind = form.kind ?? ""
+        let fields = form.typed
+        let unit = GlucoseUnit(rawValue: form.unit ?? "") ?? ctx.settings.glucoseUnit
         let outcome = kind == "steps" ? try StepsForm.parse(store: store, fields) : MeasurementEntry.parse(kind: kind, fields: fields, glucoseUnit: unit)
         switch outcome {
         case .measurement(let m):
@@ -121,7 +153,7 @@ struct MeasurePage: Sendable {
         case .problems(let problems):
             let what = MeasurementKind.formKinds[kind]?.title.lowercased() ?? (kind == "steps" ? "steps count" : "measurement")
             let view = try store.records().measurements(now: DaemonClock.now())
-            let page = MeasurePage(view, charts: nil, glucoseUnit: unit, typed: Typed(kind: kind, form: form, problems: problems),
+            let page = MeasurePage(view, charts: nil, glucoseUnit: unit, typed: Typed(kind: kind, typed: fields, problems: problems),
                                    notSaved: "Your \(what) was not saved. See the message next to the number.")
             let html = WebTemplates.render(PageFrame(title: "Measurements", path: "/measure", keys: keys, page: page), .measure)
             return (Page.respond(.init(code: 422), html), nil)

@@ -23,13 +23,30 @@ enum MedicationForms {
             times = m.times.map(\.description).joined(separator: ", ")
         }
 
-        init(form: Form) {
-            name = form["name"] ?? ""
-            dose = form["dose"] ?? ""
-            otherNames = form["other_names"] ?? ""
-            directions = form["directions"] ?? ""
-            prescriber = form["prescriber"] ?? ""
-            times = form["times"] ?? ""
+        init(_ form: Fields) {
+            name = form.name ?? ""
+            dose = form.dose ?? ""
+            otherNames = form.otherNames ?? ""
+            directions = form.directions ?? ""
+            prescriber = form.prescriber ?? ""
+            times = form.times ?? ""
+        }
+    }
+
+    /// The change form's fields: the medication (`id`) and its text fields as typed (the times
+    /// as one text, "08:00, 20:00": a typo is said next to the field). All optional: a field
+    /// left out is read as empty.
+    struct Fields: Decodable, Sendable {
+        var id: String?
+        var name: String?
+        var dose: String?
+        var otherNames: String?
+        var directions: String?
+        var prescriber: String?
+        var times: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case id, name, dose, otherNames = "other_names", directions, prescriber, times
         }
     }
 
@@ -77,12 +94,12 @@ enum MedicationForms {
 
     /// Changes the medication, or shows the form again with what was typed and what to change
     /// (422); Undo puts it back as it was.
-    static func edit(_ ctx: Configuration, _ store: LentStore, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
+    static func edit(_ ctx: Configuration, _ store: LentStore, _ form: Fields, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
         let journal = try store.records()
-        guard let id = Int64(form["id"] ?? ""), let old = try journal.medications().first(where: { $0.id == id }) else {
+        guard let id = Int64(form.id ?? ""), let old = try journal.medications().first(where: { $0.id == id }) else {
             return (Page.redirect("/meds", error: "This medication is not there any more."), nil)
         }
-        var typed = Typed(form: form)
+        var typed = Typed(form)
         let name = typed.name.trimmingSpaces
         if name.isEmpty { typed.problems["name"] = "Type the medication’s name, for example Ibuprofen." }
         if name.contains(",") { typed.problems["name"] = "Type one name without commas; put other names in Other names." }

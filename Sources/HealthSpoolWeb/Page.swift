@@ -43,9 +43,6 @@ enum Page {
         return path
     }
 
-    /// `back` of a form.
-    static func back(_ form: Form, else fallback: String) -> String { back(form["back"], else: fallback) }
-
     /// The answer to a form body that does not decode into its fields (`Form.decode`).
     static var unreadableForm: Response {
         plain(status: .badRequest, title: "This form could not be read",

@@ -10,7 +10,6 @@ struct PageRoutes {
     let web: WebRoutes
 
     var collection: RouteCollection<WebContext> {
-        typealias Post = @Sendable (Configuration, LentStore, Form, FormKeys) throws -> (Response, JournalUndo?)
         let routes = RouteCollection(context: WebContext.self)
         let web = self.web
         routes.get("/") { r, c in try await web.page(r, c) { ctx, store, q, csrf in try HomePage.render(ctx, store: store, query: q, csrf: csrf) } }
@@ -23,9 +22,9 @@ struct PageRoutes {
 
         routes.post("/deletions/restore") { r, c in try await web.action(r, c, borrowing: DeletionsPage.restore) }
         routes.post("/meds/add") { r, c in try await web.undoable(r, c, JournalPages.addMedication) }
-        routes.post("/reminders/add") { r, c in try await web.undoable(r, c, ReminderForms.add as Post) }
+        routes.post("/reminders/add") { r, c in try await web.undoable(r, c, ReminderForms.add) }
         routes.post("/reminders/remove") { r, c in try await web.undoable(r, c, JournalPages.removeReminder) }
-        routes.post("/measure") { r, c in try await web.undoable(r, c, MeasurePage.add as Post) }
+        routes.post("/measure") { r, c in try await web.undoable(r, c, MeasurePage.add) }
         return routes
     }
 }

@@ -31,12 +31,40 @@ enum ReminderForms {
             repeatFields = RepeatFields(rule: r.rule, start: r.start)
         }
 
-        init(form: Form) {
-            name = form["name"] ?? ""
-            times = form["time"] ?? ""
-            start = form["start"] ?? ""
-            med = form["med"] ?? ""
-            repeatFields = RepeatFields(form: form)
+        init(_ form: Fields) {
+            name = form.name ?? ""
+            times = form.time ?? ""
+            start = form.start ?? ""
+            med = form.med ?? ""
+            repeatFields = RepeatFields(form.repeating)
+        }
+    }
+
+    /// The add and change forms' fields: the reminder changed (`id`, the change form's), what
+    /// to remember, its times and first day as typed (a typo is said next to the field), the
+    /// medication a "Taken" logs (`med`, an id or empty), and the repeat choice
+    /// (`RepeatFields.Sent`, one `weekday` per ticked box). All optional: a field left out is
+    /// read as empty.
+    struct Fields: ListFields, Sendable {
+        var id: String?
+        var name: String?
+        var time: String?
+        var start: String?
+        var med: String?
+        var repeating: RepeatFields.Sent
+
+        static let lists = RepeatFields.Sent.lists
+
+        private enum CodingKeys: CodingKey { case id, name, time, start, med }
+
+        init(from decoder: any Decoder) throws {
+            let form = try decoder.container(keyedBy: CodingKeys.self)
+            id = try form.decodeIfPresent(String.self, forKey: .id)
+            name = try form.decodeIfPresent(String.self, forKey: .name)
+            time = try form.decodeIfPresent(String.self, forKey: .time)
+            start = try form.decodeIfPresent(String.self, forKey: .start)
+            med = try form.decodeIfPresent(String.self, forKey: .med)
+            repeating = try RepeatFields.Sent(from: decoder)
         }
     }
 
@@ -125,8 +153,8 @@ enum ReminderForms {
     }
 
     /// What a posted form asks for, or the problems to show next to its fields.
-    static func read(_ form: Form, journal: HealthJournal, now: Timestamp) -> (Typed, (String, [TimeOfDay], RecurrenceRule, CivilDate, String?)?) {
-        var typed = Typed(form: form)
+    static func read(_ form: Fields, journal: HealthJournal, now: Timestamp) -> (Typed, (String, [TimeOfDay], RecurrenceRule, CivilDate, String?)?) {
+        var typed = Typed(form)
         if typed.name.trimmingSpaces.isEmpty { typed.problems["name"] = "Type what to remember, for example Take vitamin D." }
         let times = try? TimeOfDay.list(parsing: typed.times)
         if times == nil { typed.problems["time"] = "Type the time as hours and minutes, for example 08:00." }
@@ -142,7 +170,7 @@ enum ReminderForms {
     }
 
     /// Adds a reminder; Undo removes it.
-    static func add(_ ctx: Configuration, _ store: LentStore, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
+    static func add(_ ctx: Configuration, _ store: LentStore, _ form: Fields, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
         let journal = try store.records()
         let now = DaemonClock.now()
         let (typed, asked) = read(form, journal: journal, now: now)
@@ -166,10 +194,10 @@ enum ReminderForms {
 
     /// Changes the reminder, or shows the form again with what was typed and what to change
     /// (422); Undo puts it back as it was.
-    static func edit(_ ctx: Configuration, _ store: LentStore, _ form: Form, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
+    static func edit(_ ctx: Configuration, _ store: LentStore, _ form: Fields, _ keys: FormKeys) throws -> (Response, JournalUndo?) {
         let journal = try store.records()
         let now = DaemonClock.now()
-        guard let id = Int64(form["id"] ?? ""), let old = try? journal.reminder(id) else {
+        guard let id = Int64(form.id ?? ""), let old = try? journal.reminder(id) else {
             return (Page.redirect("/reminders", error: "This reminder is not there any more."), nil)
         }
         let (typed, asked) = read(form, journal: journal, now: now)

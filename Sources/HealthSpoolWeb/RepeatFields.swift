@@ -33,11 +33,30 @@ struct RepeatFields {
         }
     }
 
-    /// The fields as a form posted them.
-    init(form: Form) {
-        values = [:]
-        for name in [Self.choice, Self.everyDays, Self.everyWeeks, Self.monthDay, Self.everyMonths] { values[name] = form[name] ?? "" }
-        weekdays = Set(form.all(Self.weekday).compactMap { Weekday(rawValue: $0) })
+    /// The repeat fields as a form posted them (decoded with the reminder's or goal's `Fields`,
+    /// from the same form): every field optional, the weekdays one value per ticked box.
+    struct Sent: Decodable, Sendable {
+        var choice: String?
+        var everyDays: String?
+        var weekdays: [String]?
+        var everyWeeks: String?
+        var monthDay: String?
+        var everyMonths: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case choice = "repeat", everyDays = "every_days", weekdays = "weekday", everyWeeks = "every_weeks", monthDay = "month_day",
+                 everyMonths = "every_months"
+        }
+
+        /// The fields sent once per ticked box (`ListFields`): the weekdays.
+        static let lists: Set<String> = [RepeatFields.weekday]
+    }
+
+    /// The fields as a form posted them; a weekday that is not one ("XX") is left out.
+    init(_ sent: Sent) {
+        values = [Self.choice: sent.choice ?? "", Self.everyDays: sent.everyDays ?? "", Self.everyWeeks: sent.everyWeeks ?? "",
+                  Self.monthDay: sent.monthDay ?? "", Self.everyMonths: sent.everyMonths ?? ""]
+        weekdays = Set((sent.weekdays ?? []).compactMap { Weekday(rawValue: $0) })
     }
 
     /// The rule chosen (nil: only once), or what to say next to each field that needs it.

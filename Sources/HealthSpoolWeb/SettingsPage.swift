@@ -75,12 +75,36 @@ struct SettingsPage: Sendable {
                                    .settings)
     }
 
+    /// The data types' form of one category: its `category`, and a checkbox per type named
+    /// `on-<type>` (value 1), sent only when ticked.
+    struct TypeFields: Decodable, Sendable {
+        var category: String?
+        /// The types whose box was ticked (sent as `on-<type>=1`).
+        var ticked: Set<String>
+
+        private struct Name: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let form = try decoder.container(keyedBy: Name.self)
+            category = try form.decodeIfPresent(String.self, forKey: Name(stringValue: "category"))
+            ticked = []
+            for key in form.allKeys where key.stringValue.hasPrefix("on-") {
+                if try form.decode(String.self, forKey: key) == "1" { ticked.insert(String(key.stringValue.dropFirst(3))) }
+            }
+        }
+    }
+
     /// One category's checkboxes: the checked types are enabled, the others disabled.
-    static func saveTypes(_ ctx: Configuration, _ form: Form) throws -> Response {
-        guard let category = form["category"].flatMap(DataCategory.init(rawValue:)) else {
+    static func saveTypes(_ ctx: Configuration, _ form: TypeFields) throws -> Response {
+        guard let category = form.category.flatMap(DataCategory.init(rawValue:)) else {
             return Page.redirect("/settings", error: "Unknown category.")
         }
-        let on = Set(category.dataTypes.map(\.name).filter { form["on-" + $0] == "1" })
+        let on = Set(category.dataTypes.map(\.name).filter { form.ticked.contains($0) })
         let types = category.dataTypes.map(\.name)
         var (disabled, enabled) = (ctx.settings.disabledTypes, ctx.settings.enabledTypes)
         (disabled, enabled) = enabling(types.filter { on.contains($0) }, disabled: disabled, enabled: enabled)
@@ -102,8 +126,7 @@ struct SettingsPage: Sendable {
 
     /// The fields of the settings page's one-choice forms (blood sugar unit, how often data is
     /// sent, what happens after an import, the lock), decoded by Hummingbird's
-    /// `URLEncodedFormDecoder` (`Form.decode`); the data types' form names its fields by type
-    /// (`on-<type>`) and reads `Form`.
+    /// `URLEncodedFormDecoder` (`Form.decode`); the data types' form is `TypeFields`.
     struct Fields: Decodable, Sendable {
         var unit: String?
         var frequency: String?

@@ -91,6 +91,25 @@ extension WebFixture {
             #expect((rule.frequency, rule.interval, Set(rule.weekdays)) == (.weekly, 2, [.monday, .thursday]))
         }
     }
+
+    @Test func theTickedDaysAndTypedNumbersStayOnTheFormWhenItComesBackWithAMistake() async throws {
+        let web = try WebFixture()
+        let session = try web.session()
+        try await web.app.test(.router) { client in
+            let bad = try await client.execute(uri: "/reminders/add", method: .post, headers: WebFixture.headers(session, form: true),
+                                               body: ByteBuffer(string: "csrf=\(session.csrf)&name=Physio&time=17%3A3o&repeat=weeks&weekday=MO"
+                                                                + "&weekday=FR&every_weeks=2&start=2026-01-05"))
+            #expect(bad.status == .unprocessableContent)
+            let html = bad.text
+            #expect(html.contains("<p class=\"error\" id=\"f-time-error\">Type the time as hours and minutes, for example 08:00.</p>"))
+            #expect(html.contains("name=\"time\" type=\"text\" value=\"17:3o\""))
+            #expect(html.contains("name=\"weekday\" value=\"MO\" checked>"))
+            #expect(html.contains("name=\"weekday\" value=\"FR\" checked>"))
+            #expect(html.contains("name=\"weekday\" value=\"TU\">"))
+            #expect(html.contains("name=\"every_weeks\" type=\"text\" value=\"2\""))
+            #expect(try web.records().reminders().isEmpty)
+        }
+    }
 }
 
 /// `/goals`: every goal with how often it applies, Remove, and the add form.
