@@ -31,6 +31,8 @@ public struct DirectoryExposure: Sendable, Equatable, CustomStringConvertible {
 ///   follows it.
 /// - A file that is opened again and again (a lock) must be a regular file of this user
 ///   (`openOwn`).
+/// - An empty file made for another owner of descriptors in this process (the SQLite store) is
+///   made under a temporary name and linked into place, its own name never opened (`createEmpty`).
 ///
 /// `scripts/check-file-writes.py` fails the build on an `O_CREAT` anywhere else.
 public enum SafeWrite {
