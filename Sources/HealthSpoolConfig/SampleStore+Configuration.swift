@@ -10,7 +10,10 @@ extension SampleStore {
     /// daemon's parts that hold one for their life, the `App`'s `StorePool`, each CLI command.
     public static func connect(to configuration: Configuration, busyTimeout: Duration? = nil) throws -> SampleStore {
         try FileSystem.makeDirectory(configuration.stateDir, mode: 0o700)
-        if !FileSystem.exists(configuration.storePath) { try FileSystem.touch(configuration.storePath, mode: 0o600) }
+        // Made 0600 without opening the store's own name: a descriptor of it closed here, while
+        // another connection of this process has it open (the daemon's parts open theirs at
+        // the same time at its start), would drop SQLite's locks (`SafeWrite.createEmpty`).
+        if !FileSystem.exists(configuration.storePath) { try SafeWrite.createEmpty(configuration.storePath, mode: 0o600) }
         let store = try SampleStore(path: configuration.storePath, busyTimeout: busyTimeout)
         store.rollupPolicy = RollupPolicy(zone: configuration.zone, priority: configuration.settings.sourcePriority)
         return store

@@ -180,14 +180,6 @@ public enum FileSystem {
             try remove(path)
         }
     }
-
-    /// Creates an empty file with `mode` if missing, and sets the mode if present (a link, or a
-    /// file of another user, is refused: `SafeWrite.openOwn`).
-    public static func touch(_ path: String, mode: mode_t = 0o600) throws {
-        let fd = try SafeWrite.openOwn(path, mode: mode)
-        fchmod(fd, mode)
-        close(fd)
-    }
 }
 
 /// A file opened for reading, as a random-access byte source (pread).

@@ -62,8 +62,13 @@ public struct ProtectionProbe: Sendable {
 
     /// Whether the directory (or the directory of a file) has an fscrypt policy. A file system
     /// without encryption support answers ENOTTY/EOPNOTSUPP; an unencrypted directory ENODATA.
+    /// A file's policy is its directory's (a file cannot be moved or linked across policies), and
+    /// the directory is what is opened: a descriptor of the file closed here would drop the POSIX
+    /// locks this process holds on it — SQLite's, when the file is the store.
     public static func hasFscryptPolicy(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        var st = stat()
+        let directory = stat(path, &st) == 0 && (st.st_mode & S_IFMT) != S_IFDIR ? FileSystem.parent(path) : path
+        let fd = open(directory, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_DIRECTORY)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         // struct fscrypt_get_policy_ex_arg { __u64 policy_size; union { __u8 version; … } policy; }

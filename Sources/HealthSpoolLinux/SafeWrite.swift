@@ -31,6 +31,8 @@ public struct DirectoryExposure: Sendable, Equatable, CustomStringConvertible {
 ///   follows it.
 /// - A file that is opened again and again (a lock) must be a regular file of this user
 ///   (`openOwn`).
+/// - An empty file made for another owner of descriptors in this process (the SQLite store) is
+///   made under a temporary name and linked into place, its own name never opened (`createEmpty`).
 ///
 /// `scripts/check-file-writes.py` fails the build on an `O_CREAT` anywhere else.
 public enum SafeWrite {
@@ -41,6 +43,30 @@ public enum SafeWrite {
         guard fd >= 0 else { throw FileError("create", path) }
         fchmod(fd, mode)
         return fd
+    }
+
+    /// Creates `path` as an empty file with `mode` unless something exists there; true when it
+    /// made it. `path` itself is never opened: the file is made under a temporary name beside it
+    /// (as `createNew` makes one), closed, and only then linked to `path`, which fails harmlessly
+    /// when `path` exists. For a file another part of the process may have open with POSIX locks
+    /// — the SQLite store: closing *any* descriptor of a file drops every lock the process holds
+    /// on it, and a store whose connections lost theirs has its WAL deleted under it by the next
+    /// process that closes a connection (it then sees none of the daemon's later writes, and a
+    /// connection the daemon opens afterwards fails with "disk I/O error"). On a file system
+    /// without hard links, the file is created in place (`createNew`).
+    @discardableResult
+    public static func createEmpty(_ path: String, mode: mode_t = 0o600) throws -> Bool {
+        let temporary = FileSystem.parent(path) + "/." + FileSystem.baseName(path) + "." + randomHex(16) + ".tmp"
+        close(try createNew(temporary, mode: mode))
+        defer { unlink(temporary) }
+        if link(temporary, path) == 0 { return true }
+        switch errno {
+        case EEXIST: return false
+        case EPERM, EOPNOTSUPP, EMLINK:
+            do { close(try createNew(path, mode: mode)) } catch let e as FileError where e.code == EEXIST { return false }
+            return true
+        default: throw FileError("link", path)
+        }
     }
 
     /// Opens `path` for reading and writing, creating it with `mode` when missing. Refuses a

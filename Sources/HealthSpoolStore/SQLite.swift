@@ -9,7 +9,21 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     public let path: String
     public let code: Int32
     public let message: String
-    public var description: String { "store \(path): \(message) (SQLite code \(code))" }
+    /// SQLite's extended result code (`sqlite3_extended_errcode`), when it says more than `code`:
+    /// for an I/O error, which operation failed (`SQLITE_IOERR_SHORT_READ`, `…_FSTAT`, `…_SHMMAP`).
+    public var extendedCode: Int32?
+    /// The system's error number behind the failure (`sqlite3_system_errno`), 0 when none.
+    public var systemErrno: Int32 = 0
+
+    public var description: String {
+        var detail = "SQLite code \(code)"
+        if let extendedCode, extendedCode != code { detail += ", extended \(extendedCode)" + (Self.ioOperation(extendedCode).map { " (\($0))" } ?? "") }
+        // The errno of SQLite's last failed system call: only an I/O, open or full-disk failure has one of its own.
+        if systemErrno != 0, [SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_FULL].contains(code & 0xFF) {
+            detail += ", errno \(systemErrno): " + String(cString: strerror(systemErrno))
+        }
+        return "store \(path): \(message) (\(detail))"
+    }
     /// Whether trying again later may help (the database was busy or locked).
     public var isRetryable: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
     /// Whether another connection held the store past this connection's busy timeout
@@ -38,8 +52,9 @@ package final class Connection {
         let rc = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard rc == SQLITE_OK, let handle else {
             let msg = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            let extended = handle.map { sqlite3_extended_errcode($0) }, system = handle.map { sqlite3_system_errno($0) } ?? 0
             if let handle { sqlite3_close_v2(handle) }
-            throw StoreError(path: path, code: rc, message: msg)
+            throw StoreError(path: path, code: rc, message: msg, extendedCode: extended, systemErrno: system)
         }
         db = handle
         self.path = path
@@ -54,8 +69,11 @@ package final class Connection {
 
     deinit { sqlite3_close_v2(db) }
 
+    /// The failure `rc` of the last call on this connection, with SQLite's extended code and the
+    /// system's errno (what an I/O error needs to be told apart).
     func error(_ rc: Int32) -> StoreError {
-        StoreError(path: path, code: rc, message: String(cString: sqlite3_errmsg(db)))
+        StoreError(path: path, code: rc, message: String(cString: sqlite3_errmsg(db)),
+                   extendedCode: sqlite3_extended_errcode(db), systemErrno: sqlite3_system_errno(db))
     }
 
     package func exec(_ sql: String) throws(StoreError) {
@@ -65,7 +83,7 @@ package final class Connection {
         if rc != SQLITE_OK {
             let msg = err.map { String(cString: $0) } ?? "error"
             sqlite3_free(err)
-            throw StoreError(path: path, code: rc, message: msg)
+            throw StoreError(path: path, code: rc, message: msg, extendedCode: sqlite3_extended_errcode(db), systemErrno: sqlite3_system_errno(db))
         }
     }
 

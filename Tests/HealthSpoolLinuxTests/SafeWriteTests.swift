@@ -85,6 +85,47 @@ import Testing
         chmod(dir, 0o700)
     }
 
+    /// Whether this process holds a POSIX lock on the file at `path` (as `/proc/locks` lists them).
+    static func holdsLock(on path: String) throws -> Bool {
+        var st = stat()
+        guard stat(path, &st) == 0 else { throw FileError("stat", path) }
+        let me = "\(getpid())", inode = ":\(st.st_ino)"
+        return String(decoding: try FileSystem.read("/proc/locks"), as: UTF8.self).split(separator: "\n").contains { line in
+            let f = line.split(separator: " ")
+            return f.count > 5 && f[1] == "POSIX" && f[4] == me && f[5].hasSuffix(inode)
+        }
+    }
+
+    /// The store's file is made this way when missing, while another part of the process may
+    /// have opened it meanwhile: closing any descriptor of it would drop the process's POSIX
+    /// locks, SQLite's (the daemon's WAL was deleted under it by the next `healthspool status`).
+    /// The creation it replaces (`FileSystem.touch`: open the name, fchmod, close) failed the
+    /// lock's expectation below.
+    @Test func anEmptyFileIsMadeWithoutOpeningItsNameSoALockOnItStays() throws {
+        defer { try? FileSystem.removeTree(dir) }
+        let path = dir + "/healthspool.db"
+        #expect(try SafeWrite.createEmpty(path))
+        #expect(FileSystem.regularFile(path)?.size == 0)
+        #expect(mode(path) == 0o600)
+        #expect(try FileSystem.list(dir) == ["healthspool.db"], "no temporary left")
+        // A read lock on a byte of it, as an SQLite connection holds one on its store.
+        let fd = open(path, O_RDWR | O_CLOEXEC)
+        defer { close(fd) }
+        var lock = Glibc.flock()
+        lock.l_type = Int16(F_RDLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 1 << 30
+        lock.l_len = 1
+        #expect(fcntl(fd, F_SETLK, &lock) == 0)
+        #expect(try Self.holdsLock(on: path))
+        try FileSystem.writeAtomically(dir + "/other", [])
+        #expect(try !SafeWrite.createEmpty(path), "there already: left alone")
+        #expect(try Self.holdsLock(on: path), "the lock was dropped")
+        #expect(try FileSystem.list(dir) == ["healthspool.db", "other"])
+        #expect(symlink(dir + "/other", dir + "/planted") == 0)
+        #expect(try !SafeWrite.createEmpty(dir + "/planted"), "a link is not followed")
+    }
+
     @Test func aMovedFileTakesTheModeAsked() throws {
         defer { try? FileSystem.removeTree(dir) }
         try FileSystem.writeAtomically(dir + "/export.json", Array("{}".utf8), mode: 0o644)
