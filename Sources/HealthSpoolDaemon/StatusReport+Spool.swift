@@ -37,8 +37,10 @@ extension StatusReport {
     /// (`openDirectories`: the spool, its archive/ and failed/, the state directory).
     static func spoolMember(_ spool: SpoolDirectory, stateDir: String, live: JSONValue, now: Int64) -> JSONValue {
         let pending = (try? spool.pendingFiles()) ?? []
+        // Not a `.reason`, nor a hidden file: a write's temporary name that a crash left
+        // (`.NAME.reason.HEX.tmp`, SafeWrite) is no file that failed.
         let failed = ((try? FileSystem.list(spool.failed)) ?? []).filter {
-            !$0.hasSuffix(".reason") && FileSystem.regularFile(spool.failed + "/" + $0) != nil
+            !$0.hasSuffix(".reason") && !$0.hasPrefix(".") && FileSystem.regularFile(spool.failed + "/" + $0) != nil
         }
         let refused = spool.refusedEntries()
         var waiting: JSONValue = .null

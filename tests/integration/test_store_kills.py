@@ -170,7 +170,10 @@ def test_nothing_is_lost_under_kill_9_during_the_migration_the_import_and_the_sy
         """The spool's crash-loop safety net sets a file aside (into failed/) once two daemons died
         importing it (the export, or a file dropped for a sync round): put each back, as a person
         who read why would. False when there was none."""
-        aside = [f for f in (hs.spool / "failed").glob("*") if f.is_file() and not f.name.endswith(".reason")]
+        # Not a hidden file: a kill while the reason was written leaves its temporary name
+        # (.NAME.reason.HEX.tmp), which a person would not put back.
+        aside = [f for f in (hs.spool / "failed").glob("*")
+                 if f.is_file() and not f.name.endswith(".reason") and not f.name.startswith(".")]
         for f in aside:
             set_aside[0] += 1
             os.rename(f, hs.spool / f.name)
