@@ -12,11 +12,15 @@ import HealthSpoolLock
 /// Reading, inflating, scanning and building samples (their ids are SHA-256 hashes) overlap with
 /// whatever the sink does (the importer's SQLite inserts): on two cores an import takes about
 /// the longer of the two instead of their sum. Memory stays bounded: at most `depth` batches of
-/// `batchSize` samples are in flight. The sink is only ever called on the caller's thread.
+/// `batchSize` samples are in flight, and the text the samples carry (`bulk`: metadata such as
+/// a route part's points, an ECG's voltages, an HRV record's beats) is bounded too: a batch is
+/// handed over once its text passes `maxBulkBytes`, and the batches waiting hold at most
+/// `maxQueuedBulkBytes` of it. The sink is only ever called on the caller's thread.
 final class ParsePipeline {
     /// What travels from the parsing thread to the caller.
     enum Item {
-        case samples([Sample])
+        /// A batch, and its samples' text in bytes (`bulk(of:)`).
+        case samples([Sample], bulk: Int)
         case profile([(String, String)])
         case fullExport(Timestamp)
         case progress(Int64)
@@ -25,9 +29,31 @@ final class ParsePipeline {
 
     static let batchSize = 2048
     static let depth = 4
-    /// A batch is handed over early once its routes' points and ECGs' voltages pass this many
-    /// bytes: 2048 ECGs of ~110 KB each would be 220 MB in one batch.
-    static let maxBulkBytes = 2 << 20
+    /// A batch is handed over early once its samples' text passes this many bytes: 2048 ECGs of
+    /// ~110 KB each would be 220 MB in one batch, 2048 HRV records with their beats ~5 MB.
+    static let maxBulkBytes = 512 << 10
+    /// The batches waiting for the caller hold at most this many bytes of text; a batch that
+    /// alone holds more waits for an empty queue. With the batch being filled and the one
+    /// being stored, about 2 MiB of text are in flight at most (four queued batches of HRV
+    /// records took a 1 GB import's peak RSS up by 7.5 MiB: BENCHMARKS.md, issue 42).
+    static let maxQueuedBulkBytes = 1 << 20
+
+    /// The bytes of text `sample` carries: its metadata's keys and values (the rest of a sample
+    /// is a few fixed fields and strings shared between samples).
+    @inline(__always)
+    static func bulk(of sample: borrowing Sample) -> Int {
+        if sample.metadata.isEmpty { return 0 }
+        var n = 0
+        for (k, v) in sample.metadata { n += k.utf8.count + v.utf8.count }
+        return n
+    }
+
+    /// Whether a batch carrying `bulk` bytes joins a queue holding `queuedBatches` batches with
+    /// `queuedBulk` bytes: under `depth` batches and `maxQueuedBulkBytes` bytes, or into an
+    /// empty queue whatever its size (a single sample larger than the bound still goes through).
+    static func admits(bulk: Int, queuedBatches: Int, queuedBulk: Int) -> Bool {
+        queuedBatches == 0 || (queuedBatches < depth && queuedBulk + bulk <= maxQueuedBulkBytes)
+    }
 
     /// What the two threads share: the items in order, how many are sample batches, whether
     /// the caller stopped listening.
@@ -35,6 +61,8 @@ final class ParsePipeline {
         var queue: [Item] = []
         var cancelled = false
         var queuedBatches = 0
+        /// The text the queued batches carry, in bytes.
+        var queuedBulk = 0
     }
     private let shared = Lock(Shared())
 
@@ -55,7 +83,7 @@ final class ParsePipeline {
         defer { pthread_join(thread, nil) }
         while true {
             switch pipeline.pop() {
-            case let .samples(batch):
+            case let .samples(batch, _):
                 do {
                     try sink.accept(batch: batch)
                 } catch {
@@ -75,9 +103,10 @@ final class ParsePipeline {
     struct Cancelled: Error {}
 
     fileprivate func push(_ item: Item) {
-        if case .samples = item {
-            shared.wait(until: { $0.queuedBatches < Self.depth || $0.cancelled }) { s in
+        if case let .samples(_, bulk) = item {
+            shared.wait(until: { Self.admits(bulk: bulk, queuedBatches: $0.queuedBatches, queuedBulk: $0.queuedBulk) || $0.cancelled }) { s in
                 s.queuedBatches += 1
+                s.queuedBulk += bulk
                 s.queue.append(item)
             }
         } else {
@@ -90,7 +119,10 @@ final class ParsePipeline {
     private func pop() -> Item {
         shared.wait(until: { !$0.queue.isEmpty }) { s in
             let item = s.queue.removeFirst()
-            if case .samples = item { s.queuedBatches -= 1 }
+            if case let .samples(_, bulk) = item {
+                s.queuedBatches -= 1
+                s.queuedBulk -= bulk
+            }
             return item
         }
     }
@@ -110,7 +142,7 @@ final class ParsePipeline {
     private final class BatchingSink: SampleSink {
         let pipeline: ParsePipeline
         var batch: [Sample] = []
-        /// Bytes of route points and ECG voltages in `batch`.
+        /// Bytes of text the samples in `batch` carry (`ParsePipeline.bulk(of:)`).
         var bulk = 0
 
         init(_ pipeline: ParsePipeline) {
@@ -119,7 +151,7 @@ final class ParsePipeline {
         }
 
         func accept(_ sample: consuming Sample) throws {
-            if sample.metadata.count > 3 { bulk += (sample.metadata["points"] ?? sample.metadata["voltages"])?.utf8.count ?? 0 }
+            bulk += ParsePipeline.bulk(of: sample)
             batch.append(sample)
             if batch.count == ParsePipeline.batchSize || bulk >= ParsePipeline.maxBulkBytes {
                 if pipeline.isCancelled { throw Cancelled() }
@@ -129,7 +161,7 @@ final class ParsePipeline {
 
         func flush() {
             guard !batch.isEmpty else { return }
-            pipeline.push(.samples(batch))
+            pipeline.push(.samples(batch, bulk: bulk))
             batch = []
             bulk = 0
             batch.reserveCapacity(ParsePipeline.batchSize)
