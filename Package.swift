@@ -143,12 +143,15 @@ let package = Package(
             dependencies: ["HealthSpoolIngest", "HealthSpoolCore", "HealthSpoolLinux", "HealthSpoolGateway", "CTLSServer",
                            .product(name: "Logging", package: "swift-log")]
         ),
-        // The routes driven through the router with HummingbirdTesting (a product of hummingbird, already in the graph).
+        // The routes driven through the router's responder in the process (RouterClient.swift). Not
+        // HummingbirdTesting: it brings AsyncHTTPClient, and with it NIOSSL's BoringSSL, NIOHTTP2 and
+        // swift-configuration, compiled for the tests alone (issue 41: the test command's CPU time).
         .testTarget(
             name: "HealthSpoolWebTests",
             dependencies: [
                 "HealthSpoolWeb", "HealthSpoolCore", "HealthSpoolLock", "HealthSpoolLinux", "HealthSpoolConfig", "HealthJournal",
-                "HealthSpoolDaemon", .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+                "HealthSpoolDaemon", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             // The doctor's summary as it was before its sections became templates (ReportGoldenTests).
             exclude: ["Golden"],
