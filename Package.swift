@@ -162,7 +162,7 @@ let package = Package(
 )
 
 // The fuzz targets (docs/fuzzing.md): one libFuzzer binary, only when HEALTHSPOOL_FUZZ=1 (`make fuzz`
-// builds it in release in .build-fuzz); a plain `swift build` never sees it. The sanitizers
+// builds it in .build-release, with the .deb's flags); a plain `swift build` never sees it. The sanitizers
 // (-sanitize=fuzzer,address: coverage for libFuzzer, AddressSanitizer's checks) go on this package's
 // own targets only: the third-party packages (NIO, Hummingbird, …) compile as in any release build,
 // without instrumentation (issue 41: less compiling). The binary links both runtimes, so ASan still
