@@ -58,8 +58,10 @@ docs-check:
 	@h=$$(mktemp -d); env -i PATH="$$PATH" HOME="$$h" HEALTHSPOOL_SYSTEM_CONFIG=etc/healthspool/healthspool.conf \
 		.build/debug/healthspool config check; rc=$$?; rm -rf "$$h"; exit $$rc
 
-# Fuzz targets (docs/fuzzing.md): one sanitized libFuzzer binary built in .build-fuzz; each
-# target runs FUZZ_SECONDS (smoke: 30 s). Fails on a finding; a build error fails at once.
+# Fuzz targets (docs/fuzzing.md): one sanitized libFuzzer binary, built in .build-release with
+# the .deb's flags so that only our targets compile again (the third-party objects are the release
+# build's), copied to .build-fuzz; each target runs FUZZ_SECONDS (smoke: 30 s). Fails on a
+# finding; a build error fails at once.
 fuzz-smoke:
 	FUZZ_SECONDS=30 FUZZ_JOBS=2 ./scripts/fuzz.sh
 

@@ -147,12 +147,15 @@ let package = Package(
             dependencies: ["HealthSpoolIngest", "HealthSpoolCore", "HealthSpoolLinux", "HealthSpoolGateway", "CTLSServer",
                            .product(name: "Logging", package: "swift-log")]
         ),
-        // The routes driven through the router with HummingbirdTesting (a product of hummingbird, already in the graph).
+        // The routes driven through the router's responder in the process (RouterClient.swift). Not
+        // HummingbirdTesting: it brings AsyncHTTPClient, and with it NIOSSL's BoringSSL, NIOHTTP2 and
+        // swift-configuration, compiled for the tests alone (issue 41: the test command's CPU time).
         .testTarget(
             name: "HealthSpoolWebTests",
             dependencies: [
                 "HealthSpoolWeb", "HealthSpoolCore", "HealthSpoolLock", "HealthSpoolLinux", "HealthSpoolConfig", "HealthJournal",
-                "HealthSpoolDaemon", .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+                "HealthSpoolDaemon", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             // The doctor's summary as it was before its sections became templates (ReportGoldenTests).
             exclude: ["Golden"],
@@ -163,7 +166,7 @@ let package = Package(
 )
 
 // The fuzz targets (docs/fuzzing.md): one libFuzzer binary, only when HEALTHSPOOL_FUZZ=1 (`make fuzz`
-// builds it in release in .build-fuzz); a plain `swift build` never sees it. The sanitizers
+// builds it in .build-release, with the .deb's flags); a plain `swift build` never sees it. The sanitizers
 // (-sanitize=fuzzer,address: coverage for libFuzzer, AddressSanitizer's checks) go on this package's
 // own targets only: the third-party packages (NIO, Hummingbird, …) compile as in any release build,
 // without instrumentation (issue 41: less compiling). The binary links both runtimes, so ASan still

@@ -60,13 +60,15 @@ for page in man/*.[1-8]; do
     [ -z "$warnings" ] || die "$page: groff warnings: $warnings"
 done
 
-SCRATCH=.build-release
-# Full RELRO (-z now with -z relro): the GOT is read-only once the binary has started.
-SWIFT_FLAGS=(-c release --static-swift-stdlib --scratch-path "$SCRATCH" -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
+# The release build in .build-release with the flags the fuzz build shares, so that it reuses the
+# third-party objects (the standard library linked in statically; full RELRO: -z now with -z relro,
+# the GOT read-only once the binary has started): scripts/swift-release.sh.
 if [ "$BUILD" = 1 ]; then
-    swift build "${SWIFT_FLAGS[@]}" --product healthspool
+    scripts/swift-release.sh build --product healthspool
 fi
-BIN="$(swift build "${SWIFT_FLAGS[@]}" --show-bin-path)/healthspool"
+# The path, not `swift build --show-bin-path`: that waits for SwiftPM's lock on .build-release,
+# which a fuzz build (scripts/fuzz.sh) may hold.
+BIN=.build-release/release/healthspool
 [ -x "$BIN" ] || die "no binary at $BIN (run without --no-build)"
 python3 packaging/check-man.py "$BIN" man/healthspool.1
 

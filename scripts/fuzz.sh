@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the fuzz binary once (Fuzz/, -sanitize=fuzzer,address, in .build-fuzz) and runs each
+# Builds the fuzz binary once (Fuzz/, -sanitize=fuzzer,address, in .build-release; copied to
+# .build-fuzz/release/healthspool-fuzz) and runs each
 # target for FUZZ_SECONDS (default 300) under nice, one after the other. See docs/fuzzing.md.
 #   scripts/fuzz.sh [target…]           every target, or those named
 #   FUZZ_SECONDS=30 scripts/fuzz.sh      the smoke run of `make fuzz-smoke`
@@ -18,15 +19,20 @@ export PATH=/opt/swift/usr/bin:$PATH
 seconds=${FUZZ_SECONDS:-300}
 scratch=.build-fuzz
 
+bin=$scratch/release/healthspool-fuzz
 if [ -z "${FUZZ_BUILT:-}" ]; then
     # Package.swift puts -sanitize=fuzzer,address on the package's own targets only (not NIO,
-    # Hummingbird, …) when HEALTHSPOOL_FUZZ=1.
-    echo "== building the fuzz binary (release; our targets with -sanitize=fuzzer,address) in $scratch"
+    # Hummingbird, …) when HEALTHSPOOL_FUZZ=1. Built in .build-release with the release builds'
+    # flags (scripts/swift-release.sh): the third-party modules are the objects the .deb's build
+    # made, only our targets compile again (with the sanitizers; the next plain release build
+    # compiles them back). The binary is copied out to $bin, where the runs and replays find it.
+    echo "== building the fuzz binary (release; our targets with -sanitize=fuzzer,address) in .build-release"
     built=$SECONDS
-    HEALTHSPOOL_FUZZ=1 nice -n 10 swift build -c release --scratch-path "$scratch" --product healthspool-fuzz
+    HEALTHSPOOL_FUZZ=1 nice -n 10 scripts/swift-release.sh build --product healthspool-fuzz
+    mkdir -p "$(dirname "$bin")"
+    cp .build-release/release/healthspool-fuzz "$bin.tmp" && mv -f "$bin.tmp" "$bin"
     echo "== built in $((SECONDS - built)) s"
 fi
-bin=$scratch/release/healthspool-fuzz
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then mapfile -t targets < <("$bin" list | cut -f1); fi
 

@@ -6,12 +6,19 @@
 #               │                                  ├─ docs-check
 #               │                                  ├─ integration (pytest-xdist, INTEGRATION_WORKERS)
 #               │                                  └─ bench-smoke (every benchmark at a tiny size)
-#               ├─ fuzz-smoke (its own sanitized build in .build-fuzz, then 30 s a target)
-#               └─ deb (the one release build, in .build-release) ─ e2e (that .deb under systemd)
+#               └─ deb (the release build, in .build-release) ─┬─ e2e (that .deb under systemd)
+#                                                               └─ fuzz-smoke (our targets again, sanitized, in
+#                                                                  .build-release; then 30 s a target)
+#
+# The fuzz build waits for the .deb's: it reuses that build's third-party objects (NIO,
+# Hummingbird, …; scripts/swift-release.sh has the one set of flags) and compiles only our
+# targets with the sanitizers (issue 41). The .deb is packaged by then, and the fuzz build links
+# only healthspool-fuzz.
 #
 # (The builds are not niced: swift-build starts its compilers at priority 0 whatever its own;
-# the fuzzers and the daemons' tests are what runs beside them.) Each stage's output goes to .build-test/STAGE.log; a failed stage's end is printed, and the
-# run ends with a table of the stages' times. Exit status 1 when any stage failed.
+# the fuzzers and the daemons' tests are what runs beside them.) Each stage's output goes to
+# .build-test/STAGE.log; a failed stage's end is printed, and the run ends with a table of the
+# stages' times. Exit status 1 when any stage failed.
 #
 #   scripts/test.sh                    # everything
 #   STAGES="unit integration" scripts/test.sh   # some stages (after setup-test and build)
@@ -46,9 +53,18 @@ stage() {
 stage setup-test make --no-print-directory setup-test || exit 1
 
 pids=()
-if want fuzz-smoke; then stage fuzz-smoke make --no-print-directory fuzz-smoke & pids+=($!); fi
-if want e2e; then
-    ( stage deb make --no-print-directory deb && stage e2e make --no-print-directory e2e-deb ) & pids+=($!)
+# The release build and the .deb, then the e2e and the fuzz smoke side by side; the fuzz smoke
+# runs even when the packaging failed after the build (it needs only the build's objects).
+if want e2e || want fuzz-smoke; then
+    (
+        stage deb make --no-print-directory deb; deb=$?
+        sub=()
+        if want e2e && [ "$deb" -eq 0 ]; then stage e2e make --no-print-directory e2e-deb & sub+=($!); fi
+        if want fuzz-smoke; then stage fuzz-smoke make --no-print-directory fuzz-smoke & sub+=($!); fi
+        rc=$deb
+        for p in "${sub[@]}"; do wait "$p" || rc=1; done
+        exit "$rc"
+    ) & pids+=($!)
 fi
 
 if ! stage build make --no-print-directory build; then
@@ -74,5 +90,6 @@ done
 for s in deb e2e; do   # a stage that did not end (the .deb failed: no e2e)
     if want e2e && [ ! -f "$LOGS/$s.status" ]; then printf '%-14s %-7s\n' "$s" "not run"; failed=1; fi
 done
+if want fuzz-smoke && [ ! -f "$LOGS/fuzz-smoke.status" ]; then printf '%-14s %-7s\n' fuzz-smoke "not run"; failed=1; fi
 echo "make test: $((SECONDS - T0)) s in all$([ "$failed" -eq 0 ] && echo ", every stage passed" || echo ", FAILED")"
 exit "$failed"

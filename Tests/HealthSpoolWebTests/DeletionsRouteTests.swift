@@ -2,7 +2,6 @@ import HealthSpoolCore
 import HealthSpoolDaemon
 import HealthSpoolLinux
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import Testing
 @testable import HealthSpoolWeb

@@ -1,6 +1,5 @@
 import HealthSpoolCore
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import Synchronization
 import Testing

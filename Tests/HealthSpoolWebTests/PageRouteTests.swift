@@ -4,7 +4,6 @@ import HealthSpoolCore
 import HealthSpoolDaemon
 import HealthSpoolLinux
 import Hummingbird
-import HummingbirdTesting
 import Testing
 @testable import HealthSpoolWeb
 

@@ -3,7 +3,6 @@ import HealthSpoolConfig
 import HealthSpoolCore
 import HealthSpoolDaemon
 import Hummingbird
-import HummingbirdTesting
 import Testing
 @testable import HealthSpoolWeb
 

@@ -4,7 +4,6 @@ import HealthSpoolCore
 import HealthSpoolDaemon
 import HealthSpoolLinux
 import Hummingbird
-import HummingbirdTesting
 import Testing
 @testable import HealthSpoolWeb
 #if canImport(Glibc)
@@ -12,8 +11,8 @@ import Glibc
 #endif
 
 /// The web interface's router on a fresh home (a temporary directory: its own configuration,
-/// store and state), driven request by request with HummingbirdTesting. The router test
-/// framework sends `Host: localhost`, so the routes serve `localhost` on port 80.
+/// store and state), driven request by request through its responder (RouterClient). The client
+/// sends `Host: localhost`, so the routes serve `localhost` on port 80.
 final class WebFixture: Sendable {
     let dir: String
     let environment: [String: String]
