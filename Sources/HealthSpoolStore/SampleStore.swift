@@ -764,6 +764,20 @@ public final class SampleStore {
         return (try count("state = 0 AND rowid > types.synced_to"), try count("state = 0 AND rowid <= types.synced_to"), try count("state = 2"))
     }
 
+    /// What is wrong with the kept counts (tests): `type_counts` against `countedBySampleScan`,
+    /// queued rows no run covers, rows of another type inside a run. Empty when all is right.
+    func countProblems() throws(StoreError) -> [String] {
+        let scan = try countedBySampleScan()
+        var problems: [String] = []
+        for (name, kept, scanned) in [("queued", try queuedCounts(), scan.queued), ("synced", try syncedCounts(), scan.synced),
+                                      ("parked", try deadLetterCounts(), scan.parked)] where kept != scanned {
+            problems.append("\(name): kept \(kept), counted \(scanned)")
+        }
+        if case let n = try uncoveredQueuedRows(), n > 0 { problems.append("\(n) queued rows in no run") }
+        if case let n = try foreignRowsInRuns(), n > 0 { problems.append("\(n) rows of another type in a run") }
+        return problems
+    }
+
     /// Queued sample counts by type.
     public func queuedCounts() throws(StoreError) -> [String: Int] { try countsByType("queued") }
     /// Queued sample counts by type, each up to `limit + 1` (a count above `limit` means "more
