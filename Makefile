@@ -4,7 +4,7 @@
 SWIFT ?= swift
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-.PHONY: run test test-serial setup setup-test build imports-check writes-check build-release unit unit-quick docs-check fuzz-smoke fuzz integration e2e e2e-deb deb bench bench-smoke clean
+.PHONY: run test test-serial setup setup-test build imports-check writes-check build-release unit unit-quick docs-check fuzz-smoke fuzz integration e2e e2e-deb deb deb-no-build bench bench-smoke clean
 
 run: setup build-release
 	./.build/release/healthspool daemon
@@ -25,8 +25,13 @@ setup-test:
 # A target imports only the package's targets it declares (Package.swift): SwiftPM's check fails
 # the build on an import of a module no dependency brings, imports-check on one that is not a
 # direct dependency (HealthSpoolWeb must not import HealthSpoolStore, reached through HealthSpoolDaemon).
+#
+# The one build (issue 41): release, with the tests, in .build-release (scripts/swift-release.sh:
+# -enable-testing on every module). The unit tests, the integration tests, the benchmarks' smoke
+# run, the man page check and the .deb all use it; the fuzz build reuses its third-party objects.
+# For a quicker edit-and-test loop, a plain `swift build` and `swift test` use .build (debug).
 build: imports-check writes-check
-	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
+	./scripts/swift-release.sh build --build-tests
 
 imports-check:
 	python3 scripts/check-imports.py
@@ -38,8 +43,12 @@ writes-check:
 build-release:
 	$(SWIFT) build -c release
 
+# The test bundle run as `swift test --skip-build` runs it, without SwiftPM: `swift test` waits for
+# SwiftPM's lock on .build-release, which the fuzz build beside the tests holds.
+TESTS_BUNDLE = $(CURDIR)/.build-release/release/healthspoolPackageTests.xctest --testing-library swift-testing
+BIN = $(CURDIR)/.build-release/release/healthspool
 unit:
-	$(SWIFT) test --skip-build
+	$(TESTS_BUNDLE)
 
 # The quick tier, seconds after a build: the modules whose tests neither start a server nor wait
 # on a clock (the domain, the parsers, the store, the gateway's encoders, the journal) and
@@ -47,23 +56,23 @@ unit:
 # a --filter over the suites' names; `make unit` runs everything.
 QUICK_TESTS = ^(HealthSpoolCoreTests|HealthExportTests|HealthSpoolStoreTests|HealthSpoolGatewayTests|HealthJournalTests|HealthSpoolLockTests|HealthSpoolConfigTests)\.|\.ConfigCheckTests/
 unit-quick:
-	$(SWIFT) test --skip-build --filter '$(QUICK_TESTS)'
+	$(TESTS_BUNDLE) --filter '$(QUICK_TESTS)'
 
 # The defaults file and healthspool.conf(5) must list every setting of Settings.swift.
 docs-check:
 	python3 packaging/gen-conf-docs.py --check
-	python3 packaging/check-man.py .build/debug/healthspool man/healthspool.1
+	python3 packaging/check-man.py $(BIN) man/healthspool.1
 	@for p in man/*.[157]; do w=$$(groff -man -ww -z $$p 2>&1); [ -z "$$w" ] || { echo "$$p: groff: $$w"; exit 1; }; done
 	@# The shipped /etc file passes config check (issue 19), read with an empty HOME and environment.
 	@h=$$(mktemp -d); env -i PATH="$$PATH" HOME="$$h" HEALTHSPOOL_SYSTEM_CONFIG=etc/healthspool/healthspool.conf \
-		.build/debug/healthspool config check; rc=$$?; rm -rf "$$h"; exit $$rc
+		$(BIN) config check; rc=$$?; rm -rf "$$h"; exit $$rc
 
 # Fuzz targets (docs/fuzzing.md): one sanitized libFuzzer binary, built in .build-release with
-# the .deb's flags so that only our targets compile again (the third-party objects are the release
-# build's), copied to .build-fuzz; each target runs FUZZ_SECONDS (smoke: 30 s). Fails on a
-# finding; a build error fails at once.
+# the one release build's flags so that only our targets compile again (the third-party objects
+# are `make build`'s), copied to .build-fuzz; each target runs FUZZ_SECONDS (smoke: 30 s, our
+# targets built at -Onone). Fails on a finding; a build error fails at once.
 fuzz-smoke:
-	FUZZ_SECONDS=30 FUZZ_JOBS=2 ./scripts/fuzz.sh
+	FUZZ_SECONDS=30 FUZZ_JOBS=2 FUZZ_OPT=-Onone ./scripts/fuzz.sh
 
 FUZZ_SECONDS ?= 1800
 fuzz:
@@ -73,9 +82,9 @@ fuzz:
 # share the machine carry @pytest.mark.serial (pytest.ini) and run after the others, alone.
 INTEGRATION_WORKERS ?= 4
 integration:
-	HEALTHSPOOL_BIN=$(CURDIR)/.build/debug/healthspool python3 -m pytest -q -p no:benchmark -n $(INTEGRATION_WORKERS) \
+	HEALTHSPOOL_BIN=$(BIN) python3 -m pytest -q -p no:benchmark -n $(INTEGRATION_WORKERS) \
 		--durations=15 -m "not serial" tests/integration
-	HEALTHSPOOL_BIN=$(CURDIR)/.build/debug/healthspool python3 -m pytest -q -p no:benchmark -m serial tests/integration; \
+	HEALTHSPOOL_BIN=$(BIN) python3 -m pytest -q -p no:benchmark -m serial tests/integration; \
 		rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 5 ]   # 5: no test is marked serial
 
 # The end-to-end test of the .deb under systemd: e2e builds the package first (packaging/build-deb.sh,
@@ -90,15 +99,19 @@ e2e-deb:
 deb:
 	./packaging/build-deb.sh
 
+# The .deb of the build `make build` made (scripts/test.sh's deb stage): the static link and the packaging.
+deb-no-build:
+	./packaging/build-deb.sh --no-build
+
 # Benchmarks (figures in BENCHMARKS.md): Apple Health import, then delivery to a gateway.
 bench:
 	bench/import-bench.sh
 	bench/gateway-bench.sh
 
-# Every benchmark at a tiny size, on the debug build (bench/smoke.sh): a benchmark that no longer
-# runs fails the test command.
+# Every benchmark at a tiny size, on the one release build (bench/smoke.sh): a benchmark that no
+# longer runs fails the test command.
 bench-smoke:
-	bench/smoke.sh $(CURDIR)/.build/debug/healthspool
+	bench/smoke.sh $(BIN)
 
 clean:
 	rm -rf .build .build-release .build-fuzz .build-asan .build-test dist

@@ -166,13 +166,18 @@ let package = Package(
 )
 
 // The fuzz targets (docs/fuzzing.md): one libFuzzer binary, only when HEALTHSPOOL_FUZZ=1 (`make fuzz`
-// builds it in .build-release, with the .deb's flags); a plain `swift build` never sees it. The sanitizers
+// builds it in .build-release, with the one release build's flags); a plain `swift build` never sees it. The sanitizers
 // (-sanitize=fuzzer,address: coverage for libFuzzer, AddressSanitizer's checks) go on this package's
 // own targets only: the third-party packages (NIO, Hummingbird, …) compile as in any release build,
 // without instrumentation (issue 41: less compiling). The binary links both runtimes, so ASan still
 // watches every allocation; only the accesses made inside third-party code go unchecked.
+//
+// HEALTHSPOOL_FUZZ_OPT picks our targets' optimization: -O (the default, `make fuzz`'s long runs:
+// more inputs a second) or -Onone (`make fuzz-smoke`: compiles in a quarter of the CPU time; the
+// smoke's 30 s a target find what is shallow, and the run checks that every target still works).
 if Context.environment["HEALTHSPOOL_FUZZ"] == "1" {
-    let sanitized: [String] = ["-sanitize=fuzzer,address", "-enable-testing"]
+    let optimization = Context.environment["HEALTHSPOOL_FUZZ_OPT"] == "-Onone" ? "-Onone" : "-O"
+    let sanitized: [String] = ["-sanitize=fuzzer,address", "-enable-testing", optimization]
     for target in package.targets where target.type == .regular || target.type == .executable {
         // Not the web files' build tool (run at build time only) nor the C target (clang's flags).
         guard target.name != "embed-web-files", target.name != "CTLSServer" else { continue }

@@ -3,18 +3,17 @@
 # (a schema change, a renamed option, a moved helper) fails `make test` instead of the next
 # measurement. The figures mean nothing at these sizes; a script's exit status is what counts.
 #
-#   bench/smoke.sh [BINARY]        # BINARY defaults to $HEALTHSPOOL_BIN, then .build/debug/healthspool
+#   bench/smoke.sh [BINARY]        # BINARY defaults to $HEALTHSPOOL_BIN, then .build-release/release/healthspool
 #   bench/smoke.sh BINARY NAME…    # only the benchmarks named (see `smoke_*` below)
 #
-# The release-only parts use what the debug build (`make build`, with --build-tests) left: the
-# binary and the test bundle (the parse-only harness, ParseBenchmark) stand in for a release
-# scratch folder. Runs the benchmarks one after the other (they are small; most wait on a
+# The parts that want a release scratch folder use what `make build` (the release build, with the
+# tests) left: the binary and the test bundle (the parse-only harness, ParseBenchmark). Runs the benchmarks one after the other (they are small; most wait on a
 # daemon); each log is in $LOGS (default .build-test/bench), and the summary says which failed.
 # Needs what the benchmarks need: scripts/setup-deps.sh --test, plus nginx for gateway-bench.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
-BIN=$(realpath "${1:-${HEALTHSPOOL_BIN:-.build/debug/healthspool}}")
+BIN=$(realpath "${1:-${HEALTHSPOOL_BIN:-.build-release/release/healthspool}}")
 [ $# -gt 0 ] && shift
 [ -x "$BIN" ] || { echo "bench smoke: no binary at $BIN (make build)" >&2; exit 1; }
 TESTS="$(dirname "$BIN")/healthspoolPackageTests.xctest"
@@ -25,7 +24,7 @@ chmod 0755 "$WORK"
 trap 'rm -rf "$WORK"' EXIT
 export HEALTHSPOOL_BIN="$BIN"
 
-# A scratch folder as a release build leaves it, made of the debug build's files.
+# A scratch folder as bench/import-bench.sh expects it, made of that build's files.
 SCRATCH="$WORK/scratch"
 mkdir -p "$SCRATCH/release"
 ln -s "$BIN" "$SCRATCH/release/healthspool"

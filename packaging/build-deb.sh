@@ -3,7 +3,8 @@
 #
 #   packaging/build-deb.sh [--no-build] [--lintian]
 #
-#   --no-build   package the binary already in .build-release (skip swift build)
+#   --no-build   package the release build already in .build-release (skip swift build; the
+#                static link still runs)
 #   --lintian    run lintian on the result and fail on errors and warnings
 #
 # The version comes from the VERSION file at the repository root (and must match
@@ -60,16 +61,18 @@ for page in man/*.[1-8]; do
     [ -z "$warnings" ] || die "$page: groff warnings: $warnings"
 done
 
-# The release build in .build-release with the flags the fuzz build shares, so that it reuses the
-# third-party objects (the standard library linked in statically; full RELRO: -z now with -z relro,
-# the GOT read-only once the binary has started): scripts/swift-release.sh.
+# The one release build in .build-release (scripts/swift-release.sh: the flags the tests' and the
+# fuzz build share, so that nothing is compiled twice), then its objects linked once more with the
+# standard library inside (scripts/link-static.py; full RELRO: -z now with -z relro, the GOT
+# read-only once the binary has started): the .deb needs no Swift toolchain.
 if [ "$BUILD" = 1 ]; then
     scripts/swift-release.sh build --product healthspool
 fi
 # The path, not `swift build --show-bin-path`: that waits for SwiftPM's lock on .build-release,
 # which a fuzz build (scripts/fuzz.sh) may hold.
-BIN=.build-release/release/healthspool
-[ -x "$BIN" ] || die "no binary at $BIN (run without --no-build)"
+[ -x .build-release/release/healthspool ] || die "no release build in .build-release (run without --no-build)"
+scripts/link-static.py .build-release/release/healthspool-static || die "the static link failed"
+BIN=.build-release/release/healthspool-static
 python3 packaging/check-man.py "$BIN" man/healthspool.1
 
 TMP=$(mktemp -d)

@@ -5,6 +5,7 @@
 #   scripts/fuzz.sh [target…]           every target, or those named
 #   FUZZ_SECONDS=30 scripts/fuzz.sh      the smoke run of `make fuzz-smoke`
 #   FUZZ_JOBS=2 scripts/fuzz.sh         two targets at a time (the smoke run uses both cores)
+#   FUZZ_OPT=-Onone scripts/fuzz.sh     our targets unoptimized (the smoke run: a quicker build)
 #   FUZZ_CPU_SECONDS=1800 scripts/fuzz.sh   each target until its fuzzer has used 1800 CPU seconds
 #                                        (runs of at most FUZZ_SECONDS wall seconds, corpus carried
 #                                        over), for a machine where other work takes the cores
@@ -22,13 +23,15 @@ scratch=.build-fuzz
 bin=$scratch/release/healthspool-fuzz
 if [ -z "${FUZZ_BUILT:-}" ]; then
     # Package.swift puts -sanitize=fuzzer,address on the package's own targets only (not NIO,
-    # Hummingbird, …) when HEALTHSPOOL_FUZZ=1. Built in .build-release with the release builds'
-    # flags (scripts/swift-release.sh): the third-party modules are the objects the .deb's build
-    # made, only our targets compile again (with the sanitizers; the next plain release build
-    # compiles them back). The binary is copied out to $bin, where the runs and replays find it.
-    echo "== building the fuzz binary (release; our targets with -sanitize=fuzzer,address) in .build-release"
+    # Hummingbird, …) when HEALTHSPOOL_FUZZ=1. Built in .build-release with the release build's
+    # flags (scripts/swift-release.sh): the third-party modules are the objects `make build` made,
+    # only our targets compile again (with the sanitizers, at FUZZ_OPT: -O by default, -Onone for
+    # the smoke run; the next `make build` compiles them back). The binary is copied out to $bin,
+    # where the runs and replays find it.
+    opt=${FUZZ_OPT:--O}
+    echo "== building the fuzz binary (release; our targets with -sanitize=fuzzer,address, $opt) in .build-release"
     built=$SECONDS
-    HEALTHSPOOL_FUZZ=1 nice -n 10 scripts/swift-release.sh build --product healthspool-fuzz
+    HEALTHSPOOL_FUZZ=1 HEALTHSPOOL_FUZZ_OPT=$opt nice -n 10 scripts/swift-release.sh build --product healthspool-fuzz
     mkdir -p "$(dirname "$bin")"
     cp .build-release/release/healthspool-fuzz "$bin.tmp" && mv -f "$bin.tmp" "$bin"
     echo "== built in $((SECONDS - built)) s"

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# swift-release.sh SUBCOMMAND [ARG…]: `swift SUBCOMMAND` with the flags every release build in
-# .build-release shares (issue 41): the .deb's binary (packaging/build-deb.sh: the standard
-# library linked in statically; full RELRO, -z now with -z relro, the GOT read-only once the
-# binary has started) and the fuzz binary (scripts/fuzz.sh, HEALTHSPOOL_FUZZ=1: Package.swift adds
-# the sanitizers to our targets only). SwiftPM reuses a module's objects only when its compile
-# command is the same, so with one set of flags NIO, Hummingbird, … are compiled once for both;
-# the -Xlinker flags reach only the links.
+# swift-release.sh SUBCOMMAND [ARG…]: `swift SUBCOMMAND` with the flags of the one release build
+# in .build-release (issue 41): the build the unit tests, the integration tests, the benchmarks'
+# smoke run and the .deb share, and the fuzz build reuses. `-enable-testing` on every module, so
+# that the tests' `@testable import` works on the release build itself; the .deb's binary is
+# the same objects linked a second time with the standard library inside it
+# (scripts/link-static.py). SwiftPM reuses a module's objects only when its compile command is
+# the same, so with one set of flags NIO, Hummingbird, … are compiled once for all of them, and
+# the fuzz build (scripts/fuzz.sh, HEALTHSPOOL_FUZZ=1: Package.swift adds the sanitizers to our
+# targets only) compiles only our targets again.
+#   scripts/swift-release.sh build --build-tests      # make build
 #   scripts/swift-release.sh build --product healthspool
 #   HEALTHSPOOL_FUZZ=1 scripts/swift-release.sh build --product healthspool-fuzz
 set -euo pipefail
@@ -14,5 +17,5 @@ export PATH=/opt/swift/usr/bin:$PATH
 [ $# -ge 1 ] || { echo "usage: scripts/swift-release.sh build [ARG…]" >&2; exit 2; }
 sub=$1
 shift
-exec swift "$sub" -c release --static-swift-stdlib --scratch-path .build-release \
-    -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now "$@"
+exec swift "$sub" -c release --scratch-path .build-release -Xswiftc -enable-testing \
+    --explicit-target-dependency-import-check error "$@"

@@ -2,23 +2,20 @@
 # The test command (`make test`, which `.ci/run` calls): installs what the tests need, then runs
 # every stage, the independent ones side by side:
 #
-#   setup-test ─┬─ build (debug, with the tests) ─┬─ unit
-#               │                                  ├─ docs-check
-#               │                                  ├─ integration (pytest-xdist, INTEGRATION_WORKERS)
-#               │                                  └─ bench-smoke (every benchmark at a tiny size)
-#               └─ deb (the release build, in .build-release) ─┬─ e2e (that .deb under systemd)
-#                                                               └─ fuzz-smoke (our targets again, sanitized, in
-#                                                                  .build-release; then 30 s a target)
+#   setup-test ─ build (release, with the tests) ─┬─ unit
+#                                                 ├─ docs-check
+#                                                 ├─ integration (pytest-xdist, INTEGRATION_WORKERS)
+#                                                 ├─ bench-smoke (every benchmark at a tiny size)
+#                                                 └─ deb (that build linked statically, packaged) ─┬─ e2e (the .deb under systemd)
+#                                                                                                  └─ fuzz-smoke
 #
-# The fuzz build waits for the .deb's: it reuses that build's third-party objects (NIO,
-# Hummingbird, …; scripts/swift-release.sh has the one set of flags) and compiles only our
-# targets with the sanitizers (issue 41). The .deb is packaged by then, and the fuzz build links
-# only healthspool-fuzz.
+# One compilation (issue 41): `make build` is the release build with the tests in .build-release
+# (scripts/swift-release.sh), which every stage uses; the .deb is its objects linked a second
+# time (scripts/link-static.py). The fuzz smoke waits for the .deb's link (it compiles our targets
+# again, sanitized, over the same objects) and reuses the build's third-party objects.
 #
-# (The builds are not niced: swift-build starts its compilers at priority 0 whatever its own;
-# the fuzzers and the daemons' tests are what runs beside them.) Each stage's output goes to
-# .build-test/STAGE.log; a failed stage's end is printed, and the run ends with a table of the
-# stages' times. Exit status 1 when any stage failed.
+# Each stage's output goes to .build-test/STAGE.log; a failed stage's end is printed, and the run
+# ends with a table of the stages' times. Exit status 1 when any stage failed.
 #
 #   scripts/test.sh                    # everything
 #   STAGES="unit integration" scripts/test.sh   # some stages (after setup-test and build)
@@ -52,12 +49,14 @@ stage() {
 
 stage setup-test make --no-print-directory setup-test || exit 1
 
+stage build make --no-print-directory build || exit 1
+
 pids=()
-# The release build and the .deb, then the e2e and the fuzz smoke side by side; the fuzz smoke
-# runs even when the packaging failed after the build (it needs only the build's objects).
+# The .deb, then the e2e and the fuzz smoke side by side; the fuzz smoke runs even when the
+# packaging failed (it needs only the build's objects).
 if want e2e || want fuzz-smoke; then
     (
-        stage deb make --no-print-directory deb; deb=$?
+        stage deb make --no-print-directory deb-no-build; deb=$?
         sub=()
         if want e2e && [ "$deb" -eq 0 ]; then stage e2e make --no-print-directory e2e-deb & sub+=($!); fi
         if want fuzz-smoke; then stage fuzz-smoke make --no-print-directory fuzz-smoke & sub+=($!); fi
@@ -65,12 +64,6 @@ if want e2e || want fuzz-smoke; then
         for p in "${sub[@]}"; do wait "$p" || rc=1; done
         exit "$rc"
     ) & pids+=($!)
-fi
-
-if ! stage build make --no-print-directory build; then
-    for p in "${pids[@]}"; do kill -- "$p" 2>/dev/null; done
-    wait
-    exit 1
 fi
 want unit && { stage unit make --no-print-directory unit & pids+=($!); }
 want docs-check && { stage docs-check make --no-print-directory docs-check & pids+=($!); }

@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from gateway import Gateway, make_ca  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-BIN = os.environ.get("HEALTHSPOOL_BIN", str(ROOT / ".build" / "debug" / "healthspool"))
+BIN = os.environ.get("HEALTHSPOOL_BIN", str(ROOT / ".build-release" / "release" / "healthspool"))
 
 
 def wait_until(predicate, timeout: float = 20, interval: float = 0.05):
