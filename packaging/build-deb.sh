@@ -71,8 +71,12 @@ fi
 # The path, not `swift build --show-bin-path`: that waits for SwiftPM's lock on .build-release,
 # which a fuzz build (scripts/fuzz.sh) may hold.
 [ -x .build-release/release/healthspool ] || die "no release build in .build-release (run without --no-build)"
-scripts/link-static.py .build-release/release/healthspool-static || die "the static link failed"
 BIN=.build-release/release/healthspool-static
+# `make build` links it too: again only when the build's binary is newer (a fuzz build since then
+# has left sanitized objects, which this link cannot use).
+if [ ! -x "$BIN" ] || [ .build-release/release/healthspool -nt "$BIN" ]; then
+    scripts/link-static.py "$BIN" || die "the static link failed"
+fi
 python3 packaging/check-man.py "$BIN" man/healthspool.1
 
 TMP=$(mktemp -d)
