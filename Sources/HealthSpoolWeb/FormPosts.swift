@@ -178,7 +178,7 @@ extension WebRoutes {
         let session = context.session?.id ?? ""
         let undos = self.undos
         return try await action(request, context, borrowing: { (_, store, form: UndoFields) in
-            let fallback = Edits.back(form.back, else: "/")
+            let fallback = Page.back(form.back, else: "/")
             guard let token = form.undo, let offer = undos.take(token, session: session, now: DaemonClock.now().millis) else {
                 return Page.redirect(fallback, error: "There is nothing to undo here any more: it was undone already, or it is too long ago.")
             }
