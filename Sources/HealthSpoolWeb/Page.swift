@@ -25,7 +25,7 @@ enum Page {
     }
 
     /// A redirect after a POST (303), with a message for the page it lands on: the message is
-    /// held by the server for the session (`HeldNotices`, by `NoticeRedirects` or the form-token
+    /// held by the server for the session (`SessionMemory`, by `NoticeRedirects` or the form-token
     /// step), and the address the browser gets names it only by an id.
     /// With `emergency`, the page shows `EmergencyLine` under the message.
     static func redirect(_ path: String, ok: String? = nil, error: String? = nil, emergency: Bool = false) -> Response {
