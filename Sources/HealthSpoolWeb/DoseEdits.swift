@@ -31,7 +31,7 @@ enum DoseEdits {
         let back = Page.back(form.back, among: ["/", "/journal"], else: "/meds")
         do {
             let (d, m) = try store.records().takeDose(form.id ?? "", at: DaemonClock.now())
-            return (Page.redirect(back, ok: "Logged: \(m.name) taken at \(Format.local(d.takenAt).suffix(5))."), .removeDose(d.id))
+            return (Page.redirect(back, ok: "Logged: \(m.name) taken at \(d.takenAt.iso8601Local.dropFirst(11).prefix(5))."), .removeDose(d.id))
         } catch { return (Page.redirect(back, error: WebJournal.message(error)), nil) }
     }
 

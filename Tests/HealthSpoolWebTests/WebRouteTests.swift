@@ -430,6 +430,10 @@ extension TestResponse {
             let taken = try await client.execute(uri: "/meds/take", method: .post, headers: WebFixture.headers(session, form: true),
                                                  body: ByteBuffer(string: "csrf=\(session.csrf)&id=\(id)"))
             #expect(taken.status == .seeOther)
+            // The confirmation names the dose's time as the journal logged it (in its zone).
+            let dose = try #require(try web.journal().doses(on: nil).first?.0)
+            let logged = "Logged: Ibu<profen> taken at \(dose.takenAt.iso8601Local.dropFirst(11).prefix(5))."
+            #expect(web.said(taken, session)?.hasPrefix("/meds?ok=" + Page.percentEncode(logged) + "&undo=") == true, "\(String(describing: web.said(taken, session)))")
             html = try await client.execute(uri: "/meds", method: .get, headers: WebFixture.headers(session)).text
             #expect(html.contains("<ul class=\"entries\" id=\"doses\"><li data-dose=\""))
             #expect(html.contains("<input type=\"hidden\" name=\"back\" value=\"/meds\">"))
