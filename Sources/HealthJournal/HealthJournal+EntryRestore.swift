@@ -39,11 +39,6 @@ extension HealthJournal {
         return entry
     }
 
-    /// The symptom entry with this id (deleted ones included), for a page that edits it.
-    public func symptomEntry(_ idPrefix: String) throws -> SymptomEntry {
-        try findSymptom(idPrefix).get()
-    }
-
     // MARK: Lifestyle
 
     /// The lifestyle entry whose id starts with `idPrefix` (not deleted).

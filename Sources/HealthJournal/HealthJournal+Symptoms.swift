@@ -162,6 +162,11 @@ extension HealthJournal {
         return entry
     }
 
+    /// The symptom entry whose id starts with `idPrefix` (not deleted), for a page that edits it.
+    public func symptomEntry(_ idPrefix: String) throws -> SymptomEntry {
+        try findSymptom(idPrefix).get()
+    }
+
     func findSymptom(_ prefix: String) throws(StoreError) -> Result<SymptomEntry, JournalError> {
         let hex = prefix.filter { $0 != "-" }
         guard hex.count >= 4, hex.allSatisfy(\.isHexDigit) else {

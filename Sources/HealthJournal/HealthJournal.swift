@@ -77,6 +77,21 @@ public final class HealthJournal {
         return t
     }
 
+    /// A local date and time typed in a form's two fields ("2026-11-26", "09:15") as an instant
+    /// in the journal's zone; nil when both are as they were (`was`, the entry's time, read with
+    /// its own offset). A field left empty keeps the entry's; the time may be typed as a person
+    /// types it ("0900", "9am"; `TimeOfDay(typed:)`).
+    public func time(date: String?, time: String?, was: Timestamp) throws -> Timestamp? {
+        let old = was.iso8601Local
+        let d = (date ?? "").trimmingSpaces, t = (time ?? "").trimmingSpaces
+        let day = d.isEmpty ? String(old.prefix(10)) : d
+        let clock = t.isEmpty ? String(old.dropFirst(11).prefix(5)) : TimeOfDay(typed: t)?.description
+        guard let clock, CivilDate(parsing: day) != nil else { throw JournalError.unreadableDateTime(date: d, time: t) }
+        let text = day + "T" + clock
+        guard text != String(old.prefix(16)) else { return nil }
+        return try self.time(text, now: self.clock())
+    }
+
     /// A date the user typed (`--date`), or today.
     public func day(_ text: String?, now: Timestamp) throws -> CivilDate {
         guard let text else { return WallClock.localDay(of: now, zone: zone) }

@@ -12,20 +12,21 @@ public struct LentStore {
     package let store: SampleStore
     package let configuration: Configuration
     /// Where what the journal puts in line is announced: the daemon's sync coordinator when it
-    /// runs in this process (the pool's `JournalWrites`), else its control socket.
+    /// runs in this process (the pool's `journalWrites`, `StoreLease.announce`), else its
+    /// control socket.
     package let announce: @Sendable ([String]) -> Void
     /// The daemon's status when it runs in this process (else its status file is read).
     package let liveStatus: LiveStatus?
 
-    package init(store: SampleStore, configuration: Configuration, journalWrites: JournalWrites? = nil, liveStatus: LiveStatus? = nil) {
+    package init(store: SampleStore, configuration: Configuration, announce: (@Sendable ([String]) -> Void)? = nil, liveStatus: LiveStatus? = nil) {
         self.store = store
         self.configuration = configuration
         self.liveStatus = liveStatus
-        if let journalWrites {
-            announce = { journalWrites.announce($0) }
+        if let announce {
+            self.announce = announce
         } else {
             let socket = configuration.controlSocket
-            announce = { ControlClient.observe($0, socket: socket) }
+            self.announce = { ControlClient.observe($0, socket: socket) }
         }
     }
 
@@ -69,6 +70,6 @@ public struct LentStore {
 extension StoreLease {
     /// `store(_:)` with what the borrower makes of it (`LentStore`).
     public func uses(_ configuration: Configuration) throws -> LentStore {
-        LentStore(store: try store(configuration), configuration: configuration, journalWrites: journalWrites, liveStatus: liveStatus)
+        LentStore(store: try store(configuration), configuration: configuration, announce: announce, liveStatus: liveStatus)
     }
 }

@@ -10,15 +10,27 @@ import Synchronization
 /// never on the cooperative pool: SQLite blocks. A connection is opened at its first use, with
 /// a person's wait for the write lock (`SampleStore.interactiveBusyTimeout`), and opened again
 /// when a reload moved the store (`state_dir`).
+///
+/// A pool made for the daemon's process (`daemonReadsWrites`) also carries the journal's
+/// writes made inside it (the web's forms on its connections, the journal scheduler's scores
+/// and doses) to the daemon's sync coordinator: `journalWrites`, a stream of the record types
+/// each write put in line, which the daemon reads (`JournalWritesService`). Another process's
+/// pool (the CLI) leaves them to the daemon's control socket.
 public final class StorePool: Sendable {
     /// Whether a borrower changes the store (the writer) or mostly reads it (a reader).
     public enum Use: Sendable {
         case read, write
     }
 
-    /// Where the journal's writes made on these connections are announced (the daemon's
-    /// coordinator reads it); nil when no daemon runs in this process (they go to its socket).
-    public let journalWrites: JournalWrites?
+    /// The journal's writes made in this process, as the types each put in line, in the order
+    /// written (`announce`); the daemon's sync coordinator reads it. Nothing comes through it
+    /// unless `daemonReadsWrites`.
+    public let journalWrites: AsyncStream<[String]>
+    private let writes: AsyncStream<[String]>.Continuation
+    /// Whether a daemon in this process reads `journalWrites`: the connections lent then announce
+    /// the journal's writes on it (`StoreLease.announce`); else no one does here (the daemon's
+    /// socket is told).
+    public let daemonReadsWrites: Bool
     /// The daemon's status in this process (nil when no daemon runs here: its status file).
     public let liveStatus: LiveStatus?
     private let writer: StoreLane
@@ -27,8 +39,9 @@ public final class StorePool: Sendable {
 
     /// A pool of one writer and `readers` readers; nothing is opened yet. Fails only when the
     /// system refuses a thread.
-    public init(readers: Int = 2, journalWrites: JournalWrites? = nil, liveStatus: LiveStatus? = nil) throws(ThreadExecutorError) {
-        self.journalWrites = journalWrites
+    public init(readers: Int = 2, daemonReadsWrites: Bool = false, liveStatus: LiveStatus? = nil) throws(ThreadExecutorError) {
+        (journalWrites, writes) = AsyncStream.makeStream(of: [String].self)
+        self.daemonReadsWrites = daemonReadsWrites
         self.liveStatus = liveStatus
         writer = try StoreLane(name: "store writer")
         var lanes: [StoreLane] = []
@@ -37,17 +50,22 @@ public final class StorePool: Sendable {
         free = Mutex((Array(lanes.indices), []))
     }
 
+    /// Tells the reader of `journalWrites` that a write put records of `types` in line.
+    public func announce(_ types: [String]) {
+        writes.yield(types)
+    }
+
     /// Runs `body` on the thread of a connection, the writer's for `.write` (writers take
     /// turns), else a free reader's (waited for), and returns its result. `body` takes the
     /// connection from its `StoreLease`, or opens none (work that reads files only).
     public func run<T: Sendable>(_ use: Use, _ body: @escaping @Sendable (borrowing StoreLease) throws -> T) async throws -> T {
         switch use {
         case .write:
-            return try await writer.run(journalWrites, liveStatus, body)
+            return try await writer.run(lendAnnounce, liveStatus, body)
         case .read:
             let index = await takeReader()
             defer { giveBack(index) }
-            return try await readers[index].run(journalWrites, liveStatus, body)
+            return try await readers[index].run(lendAnnounce, liveStatus, body)
         }
     }
 
@@ -55,6 +73,13 @@ public final class StorePool: Sendable {
     public func borrow<T: Sendable>(_ use: Use, _ configuration: Configuration,
                                     _ body: @escaping @Sendable (SampleStore) throws -> T) async throws -> T {
         try await run(use) { lease in try body(try lease.store(configuration)) }
+    }
+
+    /// What a lease announces the journal's writes with: `announce`, when the daemon reads them here.
+    private var lendAnnounce: (@Sendable ([String]) -> Void)? {
+        guard daemonReadsWrites else { return nil }
+        let writes = self.writes
+        return { writes.yield($0) }
     }
 
     private func takeReader() async -> Int {
@@ -83,8 +108,8 @@ public final class StorePool: Sendable {
 /// A connection lent to the work a `StorePool` runs: valid only inside that work, on its thread.
 public struct StoreLease: ~Copyable {
     fileprivate let connect: (Configuration) throws -> SampleStore
-    /// The pool's `journalWrites`.
-    public let journalWrites: JournalWrites?
+    /// The pool's `announce` when a daemon in this process reads its `journalWrites`; else nil.
+    public let announce: (@Sendable ([String]) -> Void)?
     /// The pool's `liveStatus`.
     public let liveStatus: LiveStatus?
 
@@ -104,11 +129,11 @@ private actor StoreLane {
         thread = try ThreadExecutor(name: name)
     }
 
-    /// Runs `body` on the thread with a lease of this lane's connection (and the pool's `journalWrites`
+    /// Runs `body` on the thread with a lease of this lane's connection (and the pool's `announce`
     /// and `liveStatus`).
-    func run<T: Sendable>(_ journalWrites: JournalWrites?, _ liveStatus: LiveStatus?,
+    func run<T: Sendable>(_ announce: (@Sendable ([String]) -> Void)?, _ liveStatus: LiveStatus?,
                           _ body: @Sendable (borrowing StoreLease) throws -> T) throws -> T {
-        try body(StoreLease(connect: { try self.connection($0) }, journalWrites: journalWrites, liveStatus: liveStatus))
+        try body(StoreLease(connect: { try self.connection($0) }, announce: announce, liveStatus: liveStatus))
     }
 
     private func connection(_ configuration: Configuration) throws -> SampleStore {

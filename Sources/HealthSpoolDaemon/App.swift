@@ -39,7 +39,7 @@ public final class App: Sendable {
         self.logger = logger
         self.clock = clock
         self.transport = transport
-        stores = try StorePool(journalWrites: JournalWrites(), liveStatus: LiveStatus())
+        stores = try StorePool(daemonReadsWrites: true, liveStatus: LiveStatus())
         metrics = DaemonMetrics(storePath: configuration.storePath, started: clock.now())
     }
 }

@@ -35,8 +35,9 @@ public final class Daemon: Sendable {
     let notifier = SystemdNotifier()
     let clock: any ServiceClock
     let sync: SyncCoordinator
-    /// The journal's writes made in this process (`App.stores`), for the sync coordinator.
-    let journalWrites: JournalWrites
+    /// The store pool of this process (`App.stores`): the journal's writes made in it
+    /// (`journalWrites`) are for the sync coordinator.
+    let stores: StorePool
     let intake: SpoolIntake
     let status: StatusBoard
     /// Start-up's meeting with the services that own a watcher (the spool, the lock flag, the
@@ -127,7 +128,7 @@ public final class Daemon: Sendable {
         self.clock = clock
         self.metrics = metrics
         stopBudget = StopBudget(seconds: Self.stopGraceSeconds, clock: clock)
-        journalWrites = app.stores.journalWrites ?? JournalWrites()
+        stores = app.stores
         sync = SyncCoordinator(configuration: configuration, logger: logger, executor: executor, clock: clock, metrics: metrics, transport: app.transport)
         intake = SpoolIntake(configuration: configuration, logger: logger, executor: executor, clock: clock, metrics: metrics)
         status = StatusBoard(configuration: configuration, logger: logger, notifier: notifier, executor: executor, clock: clock, sync: sync, intake: intake,

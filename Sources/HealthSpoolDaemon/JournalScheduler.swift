@@ -17,7 +17,7 @@ import Logging
 /// An actor on a thread of its own (`ThreadExecutor`), shared with its `ReminderDelivery`: its
 /// store work (SQLite, blocking) runs there, never on the cooperative pool, and its sleeps end
 /// there, so a reminder rings at its minute while the pool is full of blocking work. Scores and doses put
-/// in line for the gateway are told to `announce`: the daemon's sync coordinator (`JournalWrites`)
+/// in line for the gateway are told to `announce`: the daemon's sync coordinator (the pool's `journalWrites`)
 /// in the daemon, the control socket otherwise.
 public actor JournalScheduler {
     let configuration: Configuration

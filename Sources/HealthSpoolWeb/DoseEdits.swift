@@ -28,21 +28,20 @@ enum DoseEdits {
 
     /// Logs a dose taken now; Undo removes it.
     static func take(_ ctx: Configuration, _ store: LentStore, _ form: Fields) throws -> (Response, JournalUndo?) {
-        let back = Page.back(form.back, else: "/meds")
+        let back = Page.back(form.back, among: ["/", "/journal"], else: "/meds")
         do {
             let (d, m) = try store.records().takeDose(form.id ?? "", at: DaemonClock.now())
-            return (Page.redirect(back, ok: "Logged: \(m.name) taken at \(Format.local(d.takenAt).suffix(5))."), .removeDose(d.id))
+            return (Page.redirect(back, ok: "Logged: \(m.name) taken at \(d.takenAt.iso8601Local.dropFirst(11).prefix(5))."), .removeDose(d.id))
         } catch { return (Page.redirect(back, error: WebJournal.message(error)), nil) }
     }
 
     /// Changes when a dose was taken (a time today, or on the dose's own day); Undo puts the old time back.
     static func retime(_ ctx: Configuration, _ store: LentStore, _ form: Fields) throws -> (Response, JournalUndo?) {
-        let back = Edits.back(form.back, else: "/meds")
+        let back = Page.back(form.back, else: "/meds")
         do {
             let journal = try store.records()
             let old = try journal.dose(id: Int64(form.id ?? "") ?? -1)
-            let was = journal.local(old.takenAt).iso8601Local
-            guard let at = try Edits.time(date: form.date, time: form.time, was: was, journal, now: DaemonClock.now()) else {
+            guard let at = try journal.time(date: form.date, time: form.time, was: journal.local(old.takenAt)) else {
                 return (Page.redirect(back, ok: "Nothing was changed."), nil)
             }
             try journal.editDose(id: old.id, takenAt: at, now: DaemonClock.now())
@@ -54,7 +53,7 @@ enum DoseEdits {
 
     /// Deletes a dose; Undo puts it back with its id.
     static func delete(_ ctx: Configuration, _ store: LentStore, _ form: Fields) throws -> (Response, JournalUndo?) {
-        let back = Edits.back(form.back, else: "/meds")
+        let back = Page.back(form.back, else: "/meds")
         do {
             let journal = try store.records()
             let old = try journal.dose(id: Int64(form.id ?? "") ?? -1)

@@ -3,9 +3,9 @@ import Hummingbird
 /// An `application/x-www-form-urlencoded` body (or query), decoded.
 struct Form: Sendable {
     private(set) var pairs: [(String, String)] = []
-    /// For a page's query: the message the server holds for the page (`HeldNotices`, named by
+    /// For a page's query: the message the server holds for the page (`SessionMemory.held`, named by
     /// the `notice` field), never read from the query's text.
-    var notice: HeldNotices.Held?
+    var notice: SessionMemory.Held?
 
     init(_ text: String) {
         for part in text.split(separator: "&") {

@@ -7,14 +7,15 @@ import Hummingbird
 
 /// A form post, from its body to its answer: the form read (the one `RequestGuard` read, else
 /// the body), decoded into the handler's `Fields` (Hummingbird's `URLEncodedFormDecoder`),
-/// carried out once per one-time token (`FormTokens`) on the store writer's thread, and, for a
-/// change that can be undone, the Undo offered (`UndoLog`).
+/// carried out once per one-time token on the store writer's thread, and, for a change that can
+/// be undone, the Undo offered: the token and the offer are kept for the session
+/// (`SessionMemory`), and so is the redirect's message.
 extension WebRoutes {
     /// The keys the forms of a page for this request's session carry.
     func keys(_ context: WebContext) -> FormKeys {
         let session = context.session?.id ?? ""
-        let tokens = formTokens
-        return FormKeys(csrf: context.session?.csrf ?? "") { tokens.issue(session: session) }
+        let memory = self.memory
+        return FormKeys(csrf: context.session?.csrf ?? "") { memory.issue(session: session) }
     }
 
     /// A form post that borrows no connection (the settings'), carried out on the store writer's
@@ -35,7 +36,7 @@ extension WebRoutes {
         }
     }
 
-    /// A form post carried out on the store writer's thread (one at a time), once per one-time token (`FormTokens`): the
+    /// A form post carried out on the store writer's thread (one at a time), once per one-time token (`SessionMemory.claim`): the
     /// same form posted again (a double tap) gets the first post's redirect and changes nothing.
     /// An answer that is not a redirect (a form shown again with its errors) leaves the token
     /// usable. A post without a token (a script's) is carried out as it comes.
@@ -73,13 +74,13 @@ extension WebRoutes {
         let keys = keys(context)
         let run = { try await perform(form, keys) }
         guard let token = form[FormKeys.field], let session = context.session?.id else { return try await run() }
-        var claim = formTokens.claim(token, session: session)
+        var claim = memory.claim(token, session: session)
         // A repeat that arrives while the first post is still being carried out waits for its answer.
         var waited = 0
         while claim == .inProgress, waited < 500 {
             try await TaskThreadPool.sleep(for: .milliseconds(20))
             waited += 1
-            claim = formTokens.claim(token, session: session)
+            claim = memory.claim(token, session: session)
         }
         switch claim {
         case .fresh: break
@@ -92,35 +93,35 @@ extension WebRoutes {
         }
         var response: Response
         do { response = try await run() } catch {
-            formTokens.release(token, session: session)
+            memory.release(token, session: session)
             throw error
         }
         if (300..<400).contains(response.status.code) {
             // The message is held before the answer is kept: the same form sent again lands on the same notice.
             if let location = response.headers[.location] {
-                response.headers[.location] = notices.address(location, session: session, now: DaemonClock.now().millis)
+                response.headers[.location] = memory.address(location, session: session, now: DaemonClock.now().millis)
             }
-            formTokens.finish(token, session: session, answer: .init(status: response.status.code, location: response.headers[.location]))
+            memory.finish(token, session: session, answer: .init(status: response.status.code, location: response.headers[.location]))
         } else {
-            formTokens.release(token, session: session)
+            memory.release(token, session: session)
         }
         return response
     }
 
     /// A form post whose change can be undone: `perform` answers with its redirect and what
-    /// undoes the change; the offer is kept for the session (`UndoLog`) and its token added to
+    /// undoes the change; the offer is kept for the session (`SessionMemory.offer`) and its token added to
     /// the redirect, so the page it lands on shows an Undo button in the confirmation. Carried
     /// out once per one-time token, as every form (`action`).
     func undoable(_ request: Request, _ context: WebContext,
                   _ perform: @escaping @Sendable (Configuration, LentStore, Form, FormKeys) throws -> (Response, JournalUndo?)) async throws -> Response {
         let session = context.session?.id ?? ""
-        let undos = self.undos
+        let memory = self.memory
         return try await action(request, context, borrowing: { ctx, store, form, keys in
             let (response, undo) = try perform(ctx, store, form, keys)
             guard let undo, !session.isEmpty, (300..<400).contains(response.status.code),
                   let location = response.headers[.location] else { return response }
             let back = String(location.prefix { $0 != "?" })
-            let token = undos.offer(undo, session: session, back: back, now: DaemonClock.now().millis)
+            let token = memory.offer(undo, session: session, back: back, now: DaemonClock.now().millis)
             var r = response
             r.headers[.location] = location + (location.contains("?") ? "&" : "?") + "undo=" + token
             return r
@@ -176,10 +177,10 @@ extension WebRoutes {
     /// the change had landed on.
     func undo(_ request: Request, _ context: WebContext) async throws -> Response {
         let session = context.session?.id ?? ""
-        let undos = self.undos
+        let memory = self.memory
         return try await action(request, context, borrowing: { (_, store, form: UndoFields) in
-            let fallback = Edits.back(form.back, else: "/")
-            guard let token = form.undo, let offer = undos.take(token, session: session, now: DaemonClock.now().millis) else {
+            let fallback = Page.back(form.back, else: "/")
+            guard let token = form.undo, let offer = memory.take(token, session: session, now: DaemonClock.now().millis) else {
                 return Page.redirect(fallback, error: "There is nothing to undo here any more: it was undone already, or it is too long ago.")
             }
             do {

@@ -21,12 +21,12 @@ struct JournalRoutes {
             let bytes = Array(buffer: body)
             let current = web.configuration
             let session = context.session?.id ?? ""
-            let (undos, notices) = (web.undos, web.notices)
+            let memory = web.memory
             return try await web.store.run(.write) { lease in
                 let ctx = current.value
                 return try NotePages.addWithAudio(ctx, store: try lease.uses(ctx), query: query, contentType: type, audio: bytes, offer: { undo in
-                    session.isEmpty ? nil : undos.offer(undo, session: session, back: "/notes", now: DaemonClock.now().millis)
-                }, address: { notices.address($0, session: session, now: DaemonClock.now().millis) })
+                    session.isEmpty ? nil : memory.offer(undo, session: session, back: "/notes", now: DaemonClock.now().millis)
+                }, address: { memory.address($0, session: session, now: DaemonClock.now().millis) })
             }
         }
         routes.get("/notes/:id/audio") { _, c in

@@ -53,7 +53,7 @@ struct JournalToday: Sendable {
             let now = DaemonClock.now()
             let day = try journal.day(nil, now: now)
             let (g, checked) = try journal.checkGoalOff(Int64(form.id ?? "") ?? -1, day: day, now: now)
-            return (Page.redirect(Edits.back(form.back, else: "/journal"), ok: "Done: \(g.name)."), checked ? .uncheckGoal(g, day: day) : nil)
-        } catch { return (Page.redirect(Edits.back(form.back, else: "/journal"), error: WebJournal.message(error)), nil) }
+            return (Page.redirect(Page.back(form.back, else: "/journal"), ok: "Done: \(g.name)."), checked ? .uncheckGoal(g, day: day) : nil)
+        } catch { return (Page.redirect(Page.back(form.back, else: "/journal"), error: WebJournal.message(error)), nil) }
     }
 }

@@ -66,7 +66,7 @@ struct LifestyleEdits: Sendable {
     }
 
     static func page(store: LentStore, id: String, query: Form, keys: FormKeys) throws -> String {
-        let back = Edits.back(query, else: "/day")
+        let back = Page.back(query, else: "/day")
         let e: LifestyleEntry
         do { e = try store.journal().lifestyleEntry(id) } catch {
             return EntryGone.render(title: "Change a lifestyle entry", path: "/day", keys: keys,
@@ -77,7 +77,7 @@ struct LifestyleEdits: Sendable {
     }
 
     static func save(_ ctx: Configuration, _ store: LentStore, _ form: Fields) throws -> (Response, JournalUndo?) {
-        let back = Edits.back(form.back, else: "/day")
+        let back = Page.back(form.back, else: "/day")
         let id = form.id ?? ""
         do {
             return try store.run { r in
@@ -88,14 +88,14 @@ struct LifestyleEdits: Sendable {
                 var measure: LifestyleMeasure?
                 if !amount.isEmpty {
                     guard let v = MeasurementEntry.plainNumber(amount) else {
-                        throw Edits.Problem("Type only the number for how much, for example 2.")
+                        throw Page.Problem("Type only the number for how much, for example 2.")
                     }
                     measure = .amount(v, unit: (form.unit ?? "").trimmingSpaces)
                 } else if let l = form.level.flatMap(LifestyleLevel.init(parsing:)) {
                     measure = .level(l)
                 }
                 if measure != old.measure { changes.measure = .some(measure) }
-                changes.at = try Edits.time(date: form.date, time: form.time, was: old.at.iso8601Local, try r.records(), now: r.now)
+                changes.at = try r.records().time(date: form.date, time: form.time, was: old.at)
                 if let w = form.when.flatMap(PartOfDay.init(rawValue:)), w != old.timeOfDay { changes.when = w }
                 if let n = form.note, n.trimmingSpaces != (old.note ?? "") { changes.note = n.trimmingSpaces }
                 let e = try r.entries.editLifestyle(id, changes)
@@ -109,7 +109,7 @@ struct LifestyleEdits: Sendable {
     }
 
     static func delete(_ ctx: Configuration, _ store: LentStore, _ form: EntryFields) throws -> (Response, JournalUndo?) {
-        let back = Edits.back(form.back, else: "/day")
+        let back = Page.back(form.back, else: "/day")
         do {
             return try store.run { r in
                 let old = try r.entries.lifestyleEntry(form.id ?? "")

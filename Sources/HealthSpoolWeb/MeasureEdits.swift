@@ -72,13 +72,13 @@ enum MeasureEdits {
         let view = try store.records().measurementEditView(key, glucoseUnit: ctx.settings.glucoseUnit)
         let title = view.reading.map { "Change: \($0.kind.title.lowercased())" } ?? "Change a measurement"
         return WebTemplates.render(PageFrame(title: title, path: "/measure", keys: keys, notice: Notice(query, back: "/measure"),
-                                             page: EditPage(view, key: key, back: Edits.back(query, else: "/measure"))), .measureEdit)
+                                             page: EditPage(view, key: key, back: Page.back(query, else: "/measure"))), .measureEdit)
     }
 
     /// Saves the changed numbers (`MeasurePage.Fields`); lands on `back` with Undo, or back on
     /// the change page with what to do.
     static func save(_ ctx: Configuration, _ store: LentStore, _ form: MeasurePage.Fields) throws -> (Response, JournalUndo?) {
-        let back = Edits.back(form.back, else: "/measure")
+        let back = Page.back(form.back, else: "/measure")
         let key = form.key ?? ""
         let edit = "/measure/\(Page.percentEncode(key))/edit?back=\(Page.percentEncode(back))"
         let fields = form.typed
@@ -111,7 +111,7 @@ enum MeasureEdits {
 
     /// Deletes the reading (`key`); lands on `back` with Undo.
     static func delete(_ ctx: Configuration, _ store: LentStore, _ form: MeasurePage.Fields) throws -> (Response, JournalUndo?) {
-        let back = Edits.back(form.back, else: "/measure")
+        let back = Page.back(form.back, else: "/measure")
         let key = form.key ?? ""
         do {
             let m = try store.run { r in try r.records().deleteMeasurement(key) }

@@ -112,8 +112,8 @@ struct NotePages: Sendable {
     /// The bytes go to a 0600 temporary file in the state directory, which `addNote` copies
     /// beside the store; the temporary file is removed either way. Answers with the page to
     /// go to (JSON), since the script, not the browser, follows it.
-    /// `offer` keeps the Undo of the new note and returns its token (`UndoLog`); `address`
-    /// holds the page's message for the session (`HeldNotices.address`).
+    /// `offer` keeps the Undo of the new note and returns its token (`SessionMemory.offer`); `address`
+    /// holds the page's message for the session (`SessionMemory.address`).
     static func addWithAudio(_ ctx: Configuration, store: LentStore, query: Form, contentType: String, audio: [UInt8],
                              offer: (JournalUndo) -> String? = { _ in nil }, address: (String) -> String = { $0 }) throws -> Response {
         let ext: String

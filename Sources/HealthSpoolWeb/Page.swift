@@ -25,7 +25,7 @@ enum Page {
     }
 
     /// A redirect after a POST (303), with a message for the page it lands on: the message is
-    /// held by the server for the session (`HeldNotices`, by `NoticeRedirects` or the form-token
+    /// held by the server for the session (`SessionMemory`, by `NoticeRedirects` or the form-token
     /// step), and the address the browser gets names it only by an id.
     /// With `emergency`, the page shows `EmergencyLine` under the message.
     static func redirect(_ path: String, ok: String? = nil, error: String? = nil, emergency: Bool = false) -> Response {
@@ -36,11 +36,26 @@ enum Page {
         return Response(status: .seeOther, headers: [.location: target])
     }
 
-    /// Where a form asked to land after it was posted (`back`: home or the journal only),
-    /// else `fallback`.
-    static func back(_ path: String?, else fallback: String) -> String {
-        guard let path, ["/", "/journal"].contains(path) else { return fallback }
+    /// Where a form asked to land after it was posted (`back`) when it is a path of this site
+    /// (and, with `among`, one of those), else `fallback`.
+    static func back(_ path: String?, among: Set<String>? = nil, else fallback: String) -> String {
+        guard let path, isLocalPath(path), among?.contains(path) ?? true else { return fallback }
         return path
+    }
+
+    /// `back` of a page's query (`?back=`: where the change page's forms land, and its Back link).
+    static func back(_ query: Form, else fallback: String) -> String { back(query["back"], else: fallback) }
+
+    /// A path on this site ("/day/2026-11-26"): no scheme, no other host, no query.
+    static func isLocalPath(_ s: String) -> Bool {
+        s.hasPrefix("/") && !s.hasPrefix("//") && s.count <= 200
+            && s.unicodeScalars.allSatisfy { ($0.properties.isAlphabetic && $0.isASCII) || ("0"..."9").contains($0) || "/-_.".unicodeScalars.contains($0) }
+    }
+
+    /// A refusal in words for the page (a form's field it cannot read).
+    struct Problem: Error, CustomStringConvertible {
+        let description: String
+        init(_ d: String) { description = d }
     }
 
     /// The answer to a form body that does not decode into its fields (`Form.decode`).

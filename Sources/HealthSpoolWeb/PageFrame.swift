@@ -55,7 +55,7 @@ struct PageFrame {
 }
 
 /// The message a page shows after an action (`notice.mustache`): the one the server holds for
-/// the session under the `notice` id of the address the action redirected to (`HeldNotices`):
+/// the session under the `notice` id of the address the action redirected to (`SessionMemory`):
 /// `ok` or `error`, with `undo` the Undo offer's token, with `emergency` `EmergencyLine` under
 /// it. Nothing of it comes from the address's text.
 struct Notice {

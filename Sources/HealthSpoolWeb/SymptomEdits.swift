@@ -86,7 +86,7 @@ enum SymptomEdits {
         let view = try store.journal().symptomEditView(id)
         let title = view.entry.map { "Change: \($0.symptom)" } ?? "Change a symptom"
         return WebTemplates.render(PageFrame(title: title, path: "/journal", keys: keys, notice: Notice(query, back: "/journal"),
-                                             page: EditPage(view, back: Edits.back(query, else: "/journal"))), .symptomEdit)
+                                             page: EditPage(view, back: Page.back(query, else: "/journal"))), .symptomEdit)
     }
 
     /// A symptom form's fields (the edit page's, and the delete button's `id` and `back`); all
@@ -106,14 +106,14 @@ enum SymptomEdits {
 
     /// Saves the changed fields; lands on `back` with Undo (the entry as it was).
     static func save(_ ctx: Configuration, _ store: LentStore, _ form: Fields) throws -> (Response, JournalUndo?) {
-        let back = Edits.back(form.back, else: "/journal")
+        let back = Page.back(form.back, else: "/journal")
         let id = form.id ?? ""
         do {
             let journal = try store.records()
             let old = try journal.symptomEntry(id)
             var changes = SymptomChanges()
             if let s = form.severity.flatMap(Severity.init(parsing:)), s != old.severity { changes.severity = s }
-            changes.at = try Edits.time(date: form.date, time: form.time, was: old.at.iso8601Local, journal, now: DaemonClock.now())
+            changes.at = try journal.time(date: form.date, time: form.time, was: old.at)
             if let w = form.when.flatMap(PartOfDay.init(rawValue:)), w != old.timeOfDay { changes.when = w }
             if let c = form.category?.trimmingSpaces, !c.isEmpty, c != old.category { changes.category = c }
             func list(_ text: String?) -> [String]? {
@@ -133,7 +133,7 @@ enum SymptomEdits {
 
     /// Deletes the entry; lands on `back` with Undo (the entry back, same id).
     static func delete(_ ctx: Configuration, _ store: LentStore, _ form: Fields) throws -> (Response, JournalUndo?) {
-        let back = Edits.back(form.back, else: "/journal")
+        let back = Page.back(form.back, else: "/journal")
         do {
             let journal = store.journal()
             let old = try journal.symptomEntry(form.id ?? "")

@@ -42,12 +42,9 @@ struct WebRoutes: Sendable {
     /// on the writer's, one at a time.
     let store: StorePool
     let sync: SyncRun
-    /// The one-time tokens of the sessions' forms.
-    let formTokens = FormTokens()
-    /// The Undo each save and delete offers, per session.
-    let undos = UndoLog()
-    /// The messages the pages show after an action, per session.
-    let notices = HeldNotices()
+    /// What the server keeps for each session: its forms' one-time tokens, the Undo each save
+    /// and delete offers, the messages the pages show after an action.
+    let memory = SessionMemory()
 
     /// The configuration in effect.
     func context() -> Configuration { configuration.value }
@@ -57,12 +54,12 @@ struct WebRoutes: Sendable {
     func router(peers: WebPeers? = nil) -> Router<WebContext> {
         let router = Router(context: WebContext.self)
         router.add(middleware: RequestGuard(address: address, port: port, sessions: sessions, secret: secret, metricsToken: metricsToken, peers: peers))
-        router.add(middleware: NoticeRedirects(notices: notices))
+        router.add(middleware: NoticeRedirects(memory: memory))
         if let metrics { MetricsRoute.add(to: router, metrics: metrics) }
         WebAssets.add(to: router)
         router.get("/login") { request, _ in self.login(request) }
         router.post("/logout") { request, context in
-            if let id = context.session?.id { sessions.end(id); formTokens.end(session: id); undos.end(session: id); notices.end(session: id) }
+            if let id = context.session?.id { sessions.end(id); memory.end(session: id) }
             var r = Page.plain(status: .ok, title: "Logged out", text: "You are logged out. To come back, open Health journal from your applications menu.")
             r.headers[.setCookie] = "hs_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"
             return r
@@ -102,11 +99,11 @@ struct WebRoutes: Sendable {
     }
 
     /// A page's query, with the notice its `notice` field names for this request's session
-    /// (`HeldNotices`): the only message a page shows.
+    /// (`SessionMemory.held`): the only message a page shows.
     func pageQuery(_ request: Request, _ context: WebContext) -> Form {
         var query = Form(request.uri.query ?? "")
-        if let id = query[HeldNotices.field], let session = context.session?.id {
-            query.notice = notices.held(id, session: session, now: DaemonClock.now().millis)
+        if let id = query[SessionMemory.field], let session = context.session?.id {
+            query.notice = memory.held(id, session: session, now: DaemonClock.now().millis)
         }
         return query
     }

@@ -79,7 +79,7 @@ private extension Substring {
 }
 
 /// What the templates' forms read from the context: `{{csrf}}`, and `{{once}}`, a fresh
-/// one-time token (`FormTokens`) each time a template writes it.
+/// one-time token (`SessionMemory.issue`) each time a template writes it.
 struct KeyFields {
     let csrf: String
     let once: MustacheLambda

@@ -39,43 +39,6 @@ import Testing
     }
 }
 
-@Suite struct HeldNoticesTests {
-    @Test func aNoticeIsShownOnlyToItsSessionUntilItExpires() {
-        let notices = HeldNotices(perSession: 2, sessions: 2)
-        let id = notices.hold(.init(ok: "Saved."), session: "s1", now: 0)
-        #expect(notices.held(id, session: "s1", now: 1)?.ok == "Saved.")
-        #expect(notices.held(id, session: "s2", now: 1) == nil)
-        #expect(notices.held(id, session: "s1", now: HeldNotices.lifetimeMillis) == nil)
-        // Another id (its first character changed; the ids are random hex, so "0" alone would be
-        // the same id one time in sixteen): nothing.
-        let other = (id.first == "0" ? "1" : "0") + id.dropFirst()
-        #expect(notices.held(other, session: "s1", now: 1) == nil)
-    }
-
-    @Test func theMessageLeavesTheAddressAndIsHeldAndSoAreOnlyTheFieldsOfANotice() throws {
-        let notices = HeldNotices()
-        let undo = String(repeating: "ab", count: 16)
-        let address = notices.address("/day/2026-11-26?x=1&ok=Saved%3A%20Headache&emergency=1&undo=\(undo)", session: "s", now: 0)
-        #expect(!address.contains("Saved") && !address.contains("ok=") && !address.contains("undo="))
-        #expect(address.hasPrefix("/day/2026-11-26?x=1&notice="))
-        let id = try #require(Form(String(address.split(separator: "?")[1]))["notice"])
-        #expect(notices.held(id, session: "s", now: 1) == .init(ok: "Saved: Headache", undo: undo, emergency: true))
-        #expect(notices.address("/meds", session: "s", now: 0) == "/meds")
-        #expect(notices.address("/?error=Nope", session: nil, now: 0) == "/")
-    }
-
-    @Test func atMostPerSessionNoticesAreKept() {
-        let notices = HeldNotices(perSession: 2, sessions: 2)
-        let first = notices.hold(.init(ok: "1"), session: "s", now: 0)
-        _ = notices.hold(.init(ok: "2"), session: "s", now: 0)
-        _ = notices.hold(.init(ok: "3"), session: "s", now: 0)
-        #expect(notices.held(first, session: "s", now: 0) == nil)
-        let other = notices.hold(.init(ok: "a"), session: "t", now: 0)
-        _ = notices.hold(.init(ok: "b"), session: "u", now: 0)
-        #expect(notices.held(other, session: "t", now: 0) != nil)   // s, the oldest, was forgotten
-    }
-}
-
 /// The routes with the neighbour's cookies and addresses.
 @Suite struct NeighbourRouteTests {
     static func headers(cookie: String) -> HTTPFields {
@@ -147,7 +110,7 @@ import Testing
         let web = try WebFixture()
         let session = try web.session()
         let other = try web.session()
-        let theirs = web.routes.notices.hold(.init(ok: "Held for another session"), session: other.id, now: DaemonClock.now().millis)
+        let theirs = web.routes.memory.hold(.init(ok: "Held for another session"), session: other.id, now: DaemonClock.now().millis)
         try await web.app.test(.router) { client in
             for uri in ["/?ok=Your%20health%20data%20was%20lost.%20Call%20555-0100", "/settings?error=Your%20health%20data%20was%20lost",
                         "/journal?ok=x&emergency=1", "/?notice=\(theirs)", "/?notice=0123456789abcdef0123456789abcdef"] {

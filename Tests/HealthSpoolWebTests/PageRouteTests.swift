@@ -65,7 +65,7 @@ extension WebFixture {
         try await web.app.test(.router) { client in
             let locked = try await WebFixture.post(client, "/settings/lock", session, "locked=1")
             #expect(locked.status == .seeOther)
-            let id = web.routes.notices.hold(.init(ok: "<b>yes</b>"), session: session.id, now: DaemonClock.now().millis)
+            let id = web.routes.memory.hold(.init(ok: "<b>yes</b>"), session: session.id, now: DaemonClock.now().millis)
             let html = try await client.execute(uri: "/settings?notice=\(id)", method: .get, headers: WebFixture.headers(session)).text
             #expect(html.contains("<p>Locked: nothing is read or sent.</p><input type=\"hidden\" name=\"locked\" value=\"0\"><button type=\"submit\">Unlock</button>"))
             #expect(html.contains("<p class=\"notice ok\" role=\"status\">&lt;b&gt;yes&lt;/b&gt;</p>"))
@@ -460,6 +460,6 @@ extension WebFixture {
 /// A deleted note's recording is kept at least as long as the note's Undo is offered.
 @Suite struct NoteUndoWindowTests {
     @Test func theRecordingOutlivesTheUndoOffer() {
-        #expect(UndoLog.lifetimeMillis <= NoteRecordings.keptAsideMillis)
+        #expect(SessionMemory.lifetimeMillis <= NoteRecordings.keptAsideMillis)
     }
 }

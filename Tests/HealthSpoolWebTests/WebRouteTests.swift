@@ -50,7 +50,7 @@ final class WebFixture: Sendable {
     }
 
     /// A redirect's address as the route wrote it: the notice its `notice=` names for
-    /// `session` (held by the server, `HeldNotices`) spelled out again as `ok=…&emergency=1`,
+    /// `session` (held by the server, `SessionMemory`) spelled out again as `ok=…&emergency=1`,
     /// `error=…` and `&undo=…`, so an assertion reads the message the page will show.
     func said(_ response: TestResponse, _ session: WebSessions.Session) -> String? {
         response.headers[.location].flatMap { said($0, session) }
@@ -61,8 +61,8 @@ final class WebFixture: Sendable {
         let parts = location.split(separator: "?", maxSplits: 1).map(String.init)
         guard parts.count == 2 else { return location }
         let query = Form(parts[1])
-        var fields = query.pairs.filter { $0.0 != HeldNotices.field }.map { Page.percentEncode($0.0) + "=" + Page.percentEncode($0.1) }
-        if let id = query[HeldNotices.field], let held = routes.notices.held(id, session: session.id, now: DaemonClock.now().millis) {
+        var fields = query.pairs.filter { $0.0 != SessionMemory.field }.map { Page.percentEncode($0.0) + "=" + Page.percentEncode($0.1) }
+        if let id = query[SessionMemory.field], let held = routes.memory.held(id, session: session.id, now: DaemonClock.now().millis) {
             if let ok = held.ok { fields.append("ok=" + Page.percentEncode(ok) + (held.emergency ? "&emergency=1" : "")) }
             if let error = held.error { fields.append("error=" + Page.percentEncode(error)) }
             if let undo = held.undo { fields.append("undo=" + undo) }
@@ -136,9 +136,9 @@ extension TestResponse {
         let web = try WebFixture()
         let session = try web.session()
         let undo = String(repeating: "ab", count: 16)
-        try #require(UndoLog.isToken(undo))
+        try #require(SessionMemory.isToken(undo))
         try await web.app.test(.router) { client in
-            let id = web.routes.notices.hold(.init(ok: "Saved: <i>", undo: undo, emergency: true), session: session.id, now: DaemonClock.now().millis)
+            let id = web.routes.memory.hold(.init(ok: "Saved: <i>", undo: undo, emergency: true), session: session.id, now: DaemonClock.now().millis)
             let html = try await client.execute(uri: "/?notice=\(id)", method: .get, headers: WebFixture.headers(session)).text
             #expect(html.contains("<div class=\"notice ok undoable\" role=\"status\"><p>Saved: &lt;i&gt;</p><form method=\"post\" action=\"/undo\" class=\"undo\">"))
             #expect(html.contains("<input type=\"hidden\" name=\"csrf\" value=\"\(session.csrf)\">"))
@@ -430,6 +430,10 @@ extension TestResponse {
             let taken = try await client.execute(uri: "/meds/take", method: .post, headers: WebFixture.headers(session, form: true),
                                                  body: ByteBuffer(string: "csrf=\(session.csrf)&id=\(id)"))
             #expect(taken.status == .seeOther)
+            // The confirmation names the dose's time as the journal logged it (in its zone).
+            let dose = try #require(try web.journal().doses(on: nil).first?.0)
+            let logged = "Logged: Ibu<profen> taken at \(dose.takenAt.iso8601Local.dropFirst(11).prefix(5))."
+            #expect(web.said(taken, session)?.hasPrefix("/meds?ok=" + Page.percentEncode(logged) + "&undo=") == true, "\(String(describing: web.said(taken, session)))")
             html = try await client.execute(uri: "/meds", method: .get, headers: WebFixture.headers(session)).text
             #expect(html.contains("<ul class=\"entries\" id=\"doses\"><li data-dose=\""))
             #expect(html.contains("<input type=\"hidden\" name=\"back\" value=\"/meds\">"))

@@ -1,10 +1,11 @@
 import HealthSpoolCore
 import HealthSpoolStore
 
-/// The journal's tables, on a store's connection: symptom and lifestyle entries, their
-/// categories and factor lists, the daily scores (`+Entries`, `+Scores`, `+Imports`),
-/// medications, doses, reminders, goals and notes (`+Medications`, `+Reminders`, `+GoalsNotes`,
-/// `+Edits`, `+Restore`), and a record put in line for the gateway (`queue`, here). Only
+/// The journal's tables, on a store's connection: symptom entries, their categories and
+/// factor lists and the daily scores (`+Symptoms`, `+Imports`), lifestyle entries
+/// (`+Lifestyle`), medications, doses, reminders, goals and notes (`+Medications`,
+/// `+Reminders`, `+GoalsNotes`, `+Edits`, `+Restore`); here the transaction, the reading of
+/// either table of entries, and a record put in line for the gateway (`queue`). Only
 /// `HealthJournal` uses it.
 ///
 /// Shares the `SampleStore`'s connection (and so its thread rule: one per thread), so an entry
@@ -56,6 +57,55 @@ public final class JournalStore {
     }
 
     static func text(_ times: [TimeOfDay]) -> String { times.map(\.description).joined(separator: ",") }
+
+    // MARK: Reading entries of either table
+
+    /// A table of entries with a 16-byte id, a `day` index and a `deleted` flag, and the columns
+    /// its reader expects.
+    struct EntryTable {
+        var name: String
+        var columns: String
+    }
+
+    static let symptoms = EntryTable(name: "symptom_entries", columns: symptomColumns)
+    static let lifestyle = EntryTable(name: "lifestyle_entries", columns: lifestyleColumns)
+
+    /// The entries of `table` whose id starts with `prefix` (hex digits, dashes ignored), at most `limit`.
+    func entries<T>(of table: EntryTable, idPrefix prefix: String, limit: Int,
+                            _ read: (Statement) -> T) throws(StoreError) -> [T] {
+        let hex = prefix.uppercased().filter { $0 != "-" }
+        return try conn.rows("SELECT \(table.columns) FROM \(table.name) WHERE hex(id) LIKE ? || '%' LIMIT ?") {
+            $0.bind(1, hex); $0.bind(2, limit)
+        } _: { read($0) }
+    }
+
+    /// The entries of `table` on a local day (not deleted), in time order.
+    func entries<T>(of table: EntryTable, day: CivilDate, _ read: (Statement) -> T) throws(StoreError) -> [T] {
+        try conn.rows("SELECT \(table.columns) FROM \(table.name) WHERE day = ? AND deleted = 0 ORDER BY at_ms, id") {
+            $0.bind(1, day.daysSinceEpoch)
+        } _: { read($0) }
+    }
+
+    /// The entries of `table` on the local days `from...to` (not deleted), in time order.
+    func entries<T>(of table: EntryTable, from: CivilDate, to: CivilDate,
+                            _ read: (Statement) -> T) throws(StoreError) -> [T] {
+        try conn.rows("SELECT \(table.columns) FROM \(table.name) WHERE day BETWEEN ? AND ? AND deleted = 0 ORDER BY at_ms, id") {
+            $0.bind(1, from.daysSinceEpoch); $0.bind(2, to.daysSinceEpoch)
+        } _: { read($0) }
+    }
+
+    // MARK: Lists as JSON text
+
+    static func jsonList(_ items: [String]) -> String {
+        var w = JSONWriter(capacity: 64)
+        w.value(.array(items.map(JSONValue.string)))
+        return w.text
+    }
+
+    static func list(_ text: String?) -> [String] {
+        guard let text, let v = try? JSONParser.parse(text), let items = v.arrayValue else { return [] }
+        return items.compactMap(\.stringValue)
+    }
 
     // MARK: A record put in line for the gateway
 

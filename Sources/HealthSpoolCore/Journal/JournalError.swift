@@ -25,6 +25,8 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
     case deleted(id: String)
     /// An undo that cannot put the `kind` entry `id` back: it is gone.
     case cannotPutBack(kind: String, id: String)
+    /// A form's date or time (as typed) that is not a date or a time of day.
+    case unreadableDateTime(date: String, time: String)
 
     public var description: String {
         switch self {
@@ -41,6 +43,7 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
         case .ambiguousID(let prefix): "several entries have ids starting with '\(prefix)'; give more of the id"
         case .deleted(let id): "the entry \(id) was deleted"
         case .cannotPutBack(let kind, let id): "no \(kind) entry has the id \(id); it cannot be put back"
+        case .unreadableDateTime: "Type the date as year-month-day (2026-11-26) and the time as hours:minutes (09:15)."
         }
     }
 }

@@ -17,7 +17,7 @@ extension Daemon {
     /// The services, in order of dependency.
     var services: [any Service] {
         let stop: @Sendable () -> Void = { [weak self] in self?.beginStop() }
-        let writes = journalWrites
+        let stores = self.stores
         let services: [any Service] = [
             StatusService(start: { [self] in try await startOffPool() }, beginStop: stop, finishStop: { [self] in await finishStop() }),
             SyncService(sync: sync, budget: stopBudget, beginStop: stop),
@@ -35,8 +35,8 @@ extension Daemon {
             ReloadService(configDir: configuration.paths.configDir, start: watcherStart, secretFiles: secretFiles, logger: logger,
                           reload: { [self] reason, restart in await reload(reason: reason, restartingSync: restart, on: status) },
                           beginStop: stop),
-            JournalWritesService(writes: writes, sync: sync),
-            JournalService(configuration: configuration, logger: logger, announce: { writes.announce($0) }),
+            JournalWritesService(writes: stores.journalWrites, sync: sync),
+            JournalService(configuration: configuration, logger: logger, announce: { stores.announce($0) }),
             MetricsTextfileService(metrics: metrics, clock: clock, logger: logger) {   // written once the daemon has started
                 await self.onQueue { self.started ? self.configuration.settings.metricsTextfile.map(self.configuration.paths.expand) : nil }
             },
@@ -216,10 +216,11 @@ struct ControlService: Service {
 /// and doses), handed to the sync coordinator as they come, as the intake's gained types are:
 /// calls inside the process, not the control socket (which stays for other processes).
 struct JournalWritesService: Service {
-    let writes: JournalWrites
+    /// The pool's `journalWrites`.
+    let writes: AsyncStream<[String]>
     let sync: SyncCoordinator
     func run() async throws {
-        for await types in writes.types.cancelOnGracefulShutdown() {
+        for await types in writes.cancelOnGracefulShutdown() {
             await sync.observe(types)
         }
     }
@@ -245,7 +246,7 @@ struct LocationService: Service {
 struct JournalService: Service {
     let configuration: Configuration
     let logger: Logger
-    /// Where the scheduler's writes are announced (the daemon's `JournalWrites`).
+    /// Where the scheduler's writes are announced (the pool's `journalWrites`: `StorePool.announce`).
     let announce: @Sendable ([String]) -> Void
     func run() async throws {
         let scheduler = JournalScheduler(configuration: configuration, logger: logger, executor: try ThreadExecutor(name: "journal"),

@@ -85,7 +85,7 @@ public enum InferredDeletionList {
     }
 
     /// Puts back the deletions with `ids` (nil: the last import's) and tells `announce` the types
-    /// (inside the daemon's process: its sync coordinator, through the pool's `JournalWrites`).
+    /// (inside the daemon's process: its sync coordinator, through the pool's `journalWrites`).
     static func restore(store: SampleStore, ids: [SampleID]?, announce: ([String]) -> Void) throws -> Change {
         let (n, types) = try store.restoreDeletions(ids: ids)
         if !types.isEmpty { announce(types) }

@@ -11,8 +11,9 @@ public struct SymptomCategory: Sendable, Equatable {
     }
 }
 
-/// The symptom and lifestyle entries, the symptoms' categories and the factor lists. An entry
-/// and the record that puts it in line for the gateway are written in one transaction
+/// The symptom entries, their categories, the factor lists (what helped or made it worse, and
+/// the lifestyle factors), and the daily symptom scores. An entry, its day's scores and the
+/// records that put them in line for the gateway are written in one transaction
 /// (`transaction`, `queue`).
 ///
 /// Reads by day go through the `*_day` indexes: a day's entries, never the samples.
@@ -195,123 +196,69 @@ extension JournalStore {
                      partMeant: q.int(13) != 0)
     }
 
-    // MARK: Lifestyle entries
+    // MARK: Daily scores
 
-    static let lifestyleColumns = "id, factor, at_ms, at_off, time_of_day, amount, unit, level, note, version, deleted, part_meant"
+    /// Whether a day's scores are stored (the day was complete when they were computed).
+    public func isScored(_ day: CivilDate) throws(StoreError) -> Bool {
+        let q = try conn.prepare("SELECT 1 FROM symptom_scored_days WHERE day = ?")
+        q.bind(1, day.daysSinceEpoch)
+        return try q.step()
+    }
 
-    /// Stores a new lifestyle entry.
-    public func insert(_ e: LifestyleEntry, now: Timestamp) throws(StoreError) {
-        let s = try conn.prepare("""
-            INSERT INTO lifestyle_entries(\(Self.lifestyleColumns), day, created_ms, updated_ms) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+    /// The stored scores of a day, sorted by scope and name; nil when the day was never scored.
+    public func storedScores(_ day: CivilDate) throws(StoreError) -> [SymptomScore]? {
+        guard try isScored(day) else { return nil }
+        return try scoreRows(day).map(\.score)
+    }
+
+    private func scoreRows(_ day: CivilDate) throws(StoreError) -> [(score: SymptomScore, version: Int, start: Int64)] {
+        let q = try conn.prepare("""
+            SELECT scope, name, score, entries, version, start_ms FROM symptom_scores WHERE day = ?
+            ORDER BY scope, name COLLATE NOCASE
             """)
-        bind(e, to: s)
-        s.bind(13, e.day.daysSinceEpoch); s.bind(14, now.millis); s.bind(15, now.millis)
-        try s.run()
+        q.bind(1, day.daysSinceEpoch)
+        var out: [(SymptomScore, Int, Int64)] = []
+        while try q.step() {
+            let s = SymptomScore(day: day, scope: ScoreScope(rawValue: q.string(0) ?? "") ?? .category, name: q.string(1) ?? "",
+                                 score: Int(q.int(2)), entries: Int(q.int(3)))
+            out.append((s, Int(q.int(4)), q.int(5)))
+        }
+        return out.map { (score: $0.0, version: $0.1, start: $0.2) }
     }
 
-    /// Replaces a stored lifestyle entry (same id) with `e`.
-    public func update(_ e: LifestyleEntry, now: Timestamp) throws(StoreError) {
-        let s = try conn.prepare("""
-            UPDATE lifestyle_entries SET factor = ?2, at_ms = ?3, at_off = ?4, time_of_day = ?5, amount = ?6, unit = ?7, level = ?8,
-                note = ?9, version = ?10, deleted = ?11, part_meant = ?12, day = ?13, updated_ms = ?14 WHERE id = ?1
+    /// The names that have a stored score on `day` (so a score that drops to 0 is stored and
+    /// sent as 0 rather than left at its old value).
+    public func scoredNames(_ day: CivilDate) throws(StoreError) -> (categories: [String], symptoms: [String]) {
+        let rows = try scoreRows(day)
+        return (rows.filter { $0.score.scope == .category }.map(\.score.name), rows.filter { $0.score.scope == .symptom }.map(\.score.name))
+    }
+
+    /// Stores a day's scores and marks the day scored. A score that is new or changed gets the
+    /// next version and, when `send` says so, is put in line for the gateway (`record` builds
+    /// it). Returns the scores that changed. Call inside a transaction.
+    @discardableResult
+    public func saveScores(_ day: CivilDate, _ scores: [SymptomScore], now: Timestamp, send: Bool,
+                           record: (SymptomScore, Int) -> JournalRecord) throws(StoreError) -> [SymptomScore] {
+        var stored: [String: (score: SymptomScore, version: Int, start: Int64)] = [:]
+        for r in try scoreRows(day) { stored[r.score.scope.rawValue + "\u{1F}" + r.score.name.lowercased()] = r }
+        let put = try conn.prepare("""
+            INSERT OR REPLACE INTO symptom_scores(day, scope, name, score, entries, version, start_ms) VALUES (?,?,?,?,?,?,?)
             """)
-        bind(e, to: s)
-        s.bind(13, e.day.daysSinceEpoch); s.bind(14, now.millis)
-        try s.run()
-    }
-
-    private func bind(_ e: LifestyleEntry, to s: Statement) {
-        s.bind(1, id: e.id); s.bind(2, e.factor); s.bind(3, e.at.millis); s.bind(4, Int64(e.at.utcOffsetSeconds))
-        s.bind(5, e.timeOfDay.rawValue)
-        switch e.measure {
-        case let .amount(v, unit)?: s.bind(6, v); s.bind(7, unit); s.bind(8, nil as String?)
-        case let .level(l)?: s.bind(6, nil as Int64?); s.bind(7, nil as String?); s.bind(8, l.rawValue)
-        case nil: s.bind(6, nil as Int64?); s.bind(7, nil as String?); s.bind(8, nil as String?)
+        var changed: [SymptomScore] = []
+        for s in scores {
+            let old = stored[s.scope.rawValue + "\u{1F}" + s.name.lowercased()]
+            if let old, old.score.score == s.score, old.score.entries == s.entries { continue }
+            let version = (old?.version ?? 0) + 1
+            let r = record(s, version)
+            put.bind(1, day.daysSinceEpoch); put.bind(2, s.scope.rawValue); put.bind(3, s.name)
+            put.bind(4, s.score); put.bind(5, s.entries); put.bind(6, version); put.bind(7, r.start.millis)
+            try put.run()
+            if send { try queue(r, previousStart: old?.start, now: now) }
+            changed.append(s)
         }
-        s.bind(9, e.note); s.bind(10, e.version); s.bind(11, e.deleted ? 1 : 0); s.bind(12, e.partMeant ? 1 : 0)
-    }
-
-    /// The lifestyle entry stored under `id` (deleted ones included).
-    public func lifestyleEntry(id: SampleID) throws(StoreError) -> LifestyleEntry? {
-        let q = try conn.prepare("SELECT \(Self.lifestyleColumns) FROM lifestyle_entries WHERE id = ?")
-        q.bind(1, id: id)
-        return try q.step() ? readLifestyle(q) : nil
-    }
-
-    /// The lifestyle entries whose id starts with `prefix`, at most `limit`.
-    public func lifestyleEntries(idPrefix prefix: String, limit: Int = 2) throws(StoreError) -> [LifestyleEntry] {
-        try entries(of: Self.lifestyle, idPrefix: prefix, limit: limit, readLifestyle)
-    }
-
-    /// The lifestyle entries of a local day (not deleted), in time order.
-    public func lifestyleEntries(day: CivilDate) throws(StoreError) -> [LifestyleEntry] {
-        try entries(of: Self.lifestyle, day: day, readLifestyle)
-    }
-
-    /// The lifestyle entries of the local days `from...to` (not deleted), in time order.
-    public func lifestyleEntries(from: CivilDate, to: CivilDate) throws(StoreError) -> [LifestyleEntry] {
-        try entries(of: Self.lifestyle, from: from, to: to, readLifestyle)
-    }
-
-    private func readLifestyle(_ q: Statement) -> LifestyleEntry {
-        var measure: LifestyleMeasure?
-        if let level = q.string(7).flatMap(LifestyleLevel.init(rawValue:)) {
-            measure = .level(level)
-        } else if !q.isNull(5) {
-            measure = .amount(q.double(5), unit: q.string(6) ?? "")
-        }
-        return LifestyleEntry(id: q.id(0) ?? SampleID(bytes: [UInt8](repeating: 0, count: 16)), factor: q.string(1) ?? "",
-                              at: Timestamp(millis: q.int(2), utcOffsetSeconds: Int32(truncatingIfNeeded: q.int(3))),
-                              timeOfDay: PartOfDay(rawValue: q.string(4) ?? ""), measure: measure, note: q.string(8),
-                              version: Int(q.int(9)), deleted: q.int(10) != 0, partMeant: q.int(11) != 0)
-    }
-
-    // MARK: Reading entries of either table
-
-    /// A table of entries with a 16-byte id, a `day` index and a `deleted` flag, and the columns
-    /// its reader expects.
-    struct EntryTable {
-        var name: String
-        var columns: String
-    }
-
-    static let symptoms = EntryTable(name: "symptom_entries", columns: symptomColumns)
-    static let lifestyle = EntryTable(name: "lifestyle_entries", columns: lifestyleColumns)
-
-    /// The entries of `table` whose id starts with `prefix` (hex digits, dashes ignored), at most `limit`.
-    private func entries<T>(of table: EntryTable, idPrefix prefix: String, limit: Int,
-                            _ read: (Statement) -> T) throws(StoreError) -> [T] {
-        let hex = prefix.uppercased().filter { $0 != "-" }
-        return try conn.rows("SELECT \(table.columns) FROM \(table.name) WHERE hex(id) LIKE ? || '%' LIMIT ?") {
-            $0.bind(1, hex); $0.bind(2, limit)
-        } _: { read($0) }
-    }
-
-    /// The entries of `table` on a local day (not deleted), in time order.
-    private func entries<T>(of table: EntryTable, day: CivilDate, _ read: (Statement) -> T) throws(StoreError) -> [T] {
-        try conn.rows("SELECT \(table.columns) FROM \(table.name) WHERE day = ? AND deleted = 0 ORDER BY at_ms, id") {
-            $0.bind(1, day.daysSinceEpoch)
-        } _: { read($0) }
-    }
-
-    /// The entries of `table` on the local days `from...to` (not deleted), in time order.
-    private func entries<T>(of table: EntryTable, from: CivilDate, to: CivilDate,
-                            _ read: (Statement) -> T) throws(StoreError) -> [T] {
-        try conn.rows("SELECT \(table.columns) FROM \(table.name) WHERE day BETWEEN ? AND ? AND deleted = 0 ORDER BY at_ms, id") {
-            $0.bind(1, from.daysSinceEpoch); $0.bind(2, to.daysSinceEpoch)
-        } _: { read($0) }
-    }
-
-    // MARK: Lists as JSON text
-
-    static func jsonList(_ items: [String]) -> String {
-        var w = JSONWriter(capacity: 64)
-        w.value(.array(items.map(JSONValue.string)))
-        return w.text
-    }
-
-    static func list(_ text: String?) -> [String] {
-        guard let text, let v = try? JSONParser.parse(text), let items = v.arrayValue else { return [] }
-        return items.compactMap(\.stringValue)
+        let mark = try conn.prepare("INSERT OR REPLACE INTO symptom_scored_days(day, computed_ms) VALUES (?, ?)")
+        mark.bind(1, day.daysSinceEpoch); mark.bind(2, now.millis)
+        try mark.run()
+        return changed
     }
 }
