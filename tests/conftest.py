@@ -198,11 +198,32 @@ def tansu_binary() -> str | None:
     return str(path) if path.exists() else None
 
 
+# Ports for the servers a test starts (a daemon's web interface, a gateway, gpsd, …), from a
+# range of this pytest-xdist worker's own, below the kernel's ephemeral range (32768–60999). A
+# port the kernel picked (bind to port 0, closed again) could be handed to another worker's
+# server or to any outgoing connection before this test's server bound it: with six workers a
+# test once logged in to another worker's daemon (401 for its own login link).
+_PORTS_PER_WORKER = 1500
+_next_port: list[int] = []
+
+
 def free_port() -> int:
     import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    index = int(worker[2:]) if worker[2:].isdigit() else 0
+    first = 10000 + (index % 14) * _PORTS_PER_WORKER
+    if not _next_port:
+        _next_port.append(first + os.getpid() % _PORTS_PER_WORKER)
+    for _ in range(_PORTS_PER_WORKER):
+        port = _next_port[0]
+        _next_port[0] = first + (port + 1 - first) % _PORTS_PER_WORKER
+        with socket.socket() as s:
+            try:
+                s.bind(("0.0.0.0", port))
+            except OSError:
+                continue   # in use (or in TIME_WAIT from a server this worker stopped)
+            return port
+    raise RuntimeError(f"no free port in {first}–{first + _PORTS_PER_WORKER - 1}")
 
 
 class RefusingPort:

@@ -12,7 +12,7 @@ import time
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from conftest import wait_until
+from conftest import free_port, wait_until
 from test_web_isolation import as_other, other_user  # noqa: F401  (other_user is a fixture)
 
 pytestmark = pytest.mark.skipif(shutil.which("gpsfake") is None, reason="gpsfake missing: scripts/setup-deps.sh --test")
@@ -38,14 +38,6 @@ def nmea_log(path, seconds: int = 120):
         lines.append(nmea(f"GPRMC,{t},A,{lat},N,{lon},E,0.0,0.0,280326,,,A"))
     path.write_text("".join(lines))
     return path
-
-
-def free_port() -> int:
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def start_gpsfake(log, port: int) -> subprocess.Popen:
