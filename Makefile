@@ -26,8 +26,8 @@ setup-test:
 # the build on an import of a module no dependency brings, imports-check on one that is not a
 # direct dependency (HealthSpoolWeb must not import HealthSpoolStore, reached through HealthSpoolDaemon).
 #
-# The one build (issue 41): release, with the tests, in .build-release (scripts/swift-release.sh:
-# -enable-testing on every module), and its binary linked once more with the standard library
+# The one build (issue 41): release, with the tests, in .build-release (scripts/swift-release.sh;
+# Package.swift puts -enable-testing on our targets), and its binary linked once more with the standard library
 # inside for the .deb (scripts/link-static.py: seconds). The unit tests, the integration tests,
 # the benchmarks' smoke run, the man page check and the .deb all use it; the fuzz build reuses
 # its third-party objects.
@@ -72,20 +72,20 @@ docs-check:
 
 # Fuzz targets (docs/fuzzing.md): one sanitized libFuzzer binary, built in .build-release with
 # the one release build's flags so that only our targets compile again (the third-party objects
-# are `make build`'s), copied to .build-fuzz; each target runs FUZZ_SECONDS (smoke: 30 s, three at
+# are `make build`'s), copied to .build-fuzz; each target runs FUZZ_SECONDS (smoke: 30 s, six at
 # a time at nice 19 beside the integration tests, our targets built at -Onone). Fails on a
 # finding; a build error fails at once.
 fuzz-smoke:
-	FUZZ_SECONDS=30 FUZZ_JOBS=3 FUZZ_OPT=-Onone ./scripts/fuzz.sh
+	FUZZ_SECONDS=30 FUZZ_JOBS=6 FUZZ_OPT=-Onone ./scripts/fuzz.sh
 
 FUZZ_SECONDS ?= 1800
 fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) ./scripts/fuzz.sh
 
 # pytest-xdist: the tests mostly wait on daemons (379 CPU seconds in 455 s of wall with 4 workers
-# on the release build), so 6 workers on 2 cores. Tests that cannot
+# on the release build), so 8 workers on 2 cores (the run's wall time is mostly theirs). Tests that cannot
 # share the machine carry @pytest.mark.serial (pytest.ini) and run after the others, alone.
-INTEGRATION_WORKERS ?= 6
+INTEGRATION_WORKERS ?= 8
 integration:
 	HEALTHSPOOL_BIN=$(BIN) python3 -m pytest -q -p no:benchmark -n $(INTEGRATION_WORKERS) \
 		--durations=15 -m "not serial" tests/integration
@@ -104,9 +104,9 @@ e2e-deb:
 deb:
 	./packaging/build-deb.sh
 
-# The .deb of the build `make build` made (scripts/test.sh's deb stage): the static link and the packaging.
+# The .deb of the build `make build` made (scripts/test.sh's deb stage): the packaging, xz at level 1.
 deb-no-build:
-	./packaging/build-deb.sh --no-build
+	DEB_XZ_LEVEL=1 ./packaging/build-deb.sh --no-build
 
 # Benchmarks (figures in BENCHMARKS.md): Apple Health import, then delivery to a gateway.
 bench:

@@ -165,6 +165,15 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+// The tests' `@testable import` on a release build too (issue 41: `make build` is one release build
+// that the tests, the benchmarks and the .deb share, scripts/swift-release.sh): -enable-testing on
+// this package's own targets only. (Passed as -Xswiftc it would reach NIO, Hummingbird, … as well,
+// whose compilation it makes about a quarter slower; a debug build has it on every target anyway.)
+for target in package.targets where target.type == .regular || target.type == .executable {
+    guard target.name != "embed-web-files", target.name != "CTLSServer" else { continue }
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-enable-testing"])]
+}
+
 // The fuzz targets (docs/fuzzing.md): one libFuzzer binary, only when HEALTHSPOOL_FUZZ=1 (`make fuzz`
 // builds it in .build-release, with the one release build's flags); a plain `swift build` never sees it. The sanitizers
 // (-sanitize=fuzzer,address: coverage for libFuzzer, AddressSanitizer's checks) go on this package's
@@ -177,7 +186,7 @@ let package = Package(
 // smoke's 30 s a target find what is shallow, and the run checks that every target still works).
 if Context.environment["HEALTHSPOOL_FUZZ"] == "1" {
     let optimization = Context.environment["HEALTHSPOOL_FUZZ_OPT"] == "-Onone" ? "-Onone" : "-O"
-    let sanitized: [String] = ["-sanitize=fuzzer,address", "-enable-testing", optimization]
+    let sanitized: [String] = ["-sanitize=fuzzer,address", optimization]
     for target in package.targets where target.type == .regular || target.type == .executable {
         // Not the web files' build tool (run at build time only) nor the C target (clang's flags).
         guard target.name != "embed-web-files", target.name != "CTLSServer" else { continue }

@@ -136,7 +136,9 @@ find "$PKG" -newermt "@$SOURCE_DATE_EPOCH" -exec touch -h -d "@$SOURCE_DATE_EPOC
 
 mkdir -p dist
 OUT="dist/healthspool_${VERSION}_${ARCH}.deb"
-dpkg-deb --root-owner-group -Zxz --build "$PKG" "$OUT" >/dev/null
+# DEB_XZ_LEVEL: xz's level, 6 (dpkg-deb's own) unless told; the test command's package uses 1
+# (7 CPU seconds against 40, 23 MB against 20: the same files).
+dpkg-deb --root-owner-group -Zxz -z"${DEB_XZ_LEVEL:-6}" --build "$PKG" "$OUT" >/dev/null
 echo "build-deb: $OUT ($(du -h "$OUT" | cut -f1)), Depends: $DEPENDS"
 
 if [ "$LINT" = 1 ]; then
