@@ -52,15 +52,18 @@ stage setup-test make --no-print-directory setup-test || exit 1
 
 stage build make --no-print-directory build || exit 1
 
+# The fuzz smoke's build is the one compilation left, and the last stage to end: the tests beside
+# it run at nice 5, so that it is not left a third of a core (its compilers run at priority 0
+# whatever swift-build's own; the tests mostly wait on daemons, the fuzzers run at nice 19).
 pids=()
 if want e2e; then
-    ( stage deb make --no-print-directory deb-no-build && stage e2e make --no-print-directory e2e-deb ) & pids+=($!)
+    ( stage deb nice -n 5 make --no-print-directory deb-no-build && stage e2e nice -n 5 make --no-print-directory e2e-deb ) & pids+=($!)
 fi
 want fuzz-smoke && { stage fuzz-smoke make --no-print-directory fuzz-smoke & pids+=($!); }
-want unit && { stage unit make --no-print-directory unit & pids+=($!); }
-want docs-check && { stage docs-check make --no-print-directory docs-check & pids+=($!); }
-want bench-smoke && { stage bench-smoke make --no-print-directory bench-smoke & pids+=($!); }
-want integration && { stage integration make --no-print-directory integration & pids+=($!); }
+want unit && { stage unit nice -n 5 make --no-print-directory unit & pids+=($!); }
+want docs-check && { stage docs-check nice -n 5 make --no-print-directory docs-check & pids+=($!); }
+want bench-smoke && { stage bench-smoke nice -n 5 make --no-print-directory bench-smoke & pids+=($!); }
+want integration && { stage integration nice -n 5 make --no-print-directory integration & pids+=($!); }
 for p in "${pids[@]}"; do wait "$p"; done
 
 echo
