@@ -6,6 +6,8 @@
 #   FUZZ_SECONDS=30 scripts/fuzz.sh      the smoke run of `make fuzz-smoke`
 #   FUZZ_JOBS=2 scripts/fuzz.sh         two targets at a time (the smoke run uses both cores)
 #   FUZZ_OPT=-Onone scripts/fuzz.sh     our targets unoptimized (the smoke run: a quicker build)
+#   FUZZ_NICE=5 scripts/fuzz.sh         the fuzzers' nice value (default 19; the smoke run: 5, as the
+#                                        tests beside it, so that they get their share of the CPU)
 #   FUZZ_CPU_SECONDS=1800 scripts/fuzz.sh   each target until its fuzzer has used 1800 CPU seconds
 #                                        (runs of at most FUZZ_SECONDS wall seconds, corpus carried
 #                                        over), for a machine where other work takes the cores
@@ -89,7 +91,7 @@ for t in "${targets[@]}"; do
     cpu0=$(child_cpu)
     : >"$log"
     while :; do
-        SWIFT_BACKTRACE=enable=no nice -n 19 "$bin" "$t" "${bounds[@]}" -max_total_time="$seconds" -print_final_stats=1 \
+        SWIFT_BACKTRACE=enable=no nice -n "${FUZZ_NICE:-19}" "$bin" "$t" "${bounds[@]}" -max_total_time="$seconds" -print_final_stats=1 \
             -artifact_prefix="$findings/" ${dict:+-dict="$dict"} "$corpus" >>"$log" 2>&1 || rc=$?
         cpu=$(( $(child_cpu) - cpu0 ))
         # libFuzzer's -timeout is wall time: on a loaded machine a nice-19 fuzzer can miss it on an

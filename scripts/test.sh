@@ -54,7 +54,7 @@ stage build make --no-print-directory build || exit 1
 
 # The fuzz smoke's build is the one compilation left, and the last stage to end: the tests beside
 # it run at nice 5, so that it is not left a third of a core (its compilers run at priority 0
-# whatever swift-build's own; the tests mostly wait on daemons, the fuzzers run at nice 19).
+# whatever swift-build's own; the tests mostly wait on daemons; the fuzzers then run at nice 5 too).
 pids=()
 if want e2e; then
     ( stage deb nice -n 5 make --no-print-directory deb-no-build && stage e2e nice -n 5 make --no-print-directory e2e-deb ) & pids+=($!)

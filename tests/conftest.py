@@ -31,6 +31,16 @@ def wait_until(predicate, timeout: float = 20, interval: float = 0.05):
     return value
 
 
+def bus_has(address: str, name: str) -> bool:
+    """Whether the D-Bus daemon at `address` answers and says `name` has an owner; False also when
+    it refuses the connection (its socket's file appears at bind(), before it listens)."""
+    p = subprocess.run(["gdbus", "call", "--address", address, "--dest", "org.freedesktop.DBus",
+                        "--object-path", "/org/freedesktop/DBus", "--timeout", "5",
+                        "--method", "org.freedesktop.DBus.NameHasOwner", "--", name],
+                       capture_output=True, text=True, timeout=15)
+    return p.returncode == 0 and "true" in p.stdout
+
+
 def wait_while_moving(measure, done, stall: float = 90, limit: float = 900, interval: float = 0.2):
     """Polls until `done(measure())`, for as long as the measured value keeps changing: fails (returns
     False) only when it stood still for `stall` seconds, or after `limit`. For work whose length
@@ -332,3 +342,38 @@ def make_gateway(certs, kafka):
     yield make
     for g in started:
         g.stop()
+
+
+# The longest tests first: pytest-xdist hands tests out in collection order, and one of these
+# started last (the every-page accessibility walk takes 2–3 minutes beside the others) was the
+# integration stage's tail. The measured slowest (`make integration` prints them); the rest keep
+# their order.
+LONGEST_FIRST = (
+    "test_web_every_page.py::test_every_page_at_both_sizes",
+    "test_store_kills.py::test_nothing_is_lost_under_kill_9_during_the_migration",
+    "test_store_contention.py::test_journal_commands_during_an_import_and_a_kill",
+    "test_store_migration.py::test_the_queue_runs_step_survives_kill_9",
+    "test_web_forms.py::test_the_new_pages_pass_axe",
+    "test_web_journeys.py::test_the_70_year_old",
+    "test_web.py::test_every_page_is_accessible",
+    "test_fhir.py::test_a_years_report_fhir",
+    "test_observer.py::test_a_burst_of_a_thousand_files",
+    "test_web.py::test_everything_is_reachable_by_keyboard",
+    "test_ingest.py::test_the_flood_bench_runs",
+    "test_journal_scheduler.py::test_the_day_is_scored_within_a_minute",
+    "test_web_home.py::test_chart_labels_are_16_px",
+    "test_data_protection.py::test_no_health_value_leaves_the_store",
+    "test_web_days.py::test_day_figures_match_the_cli",
+    "test_daemon_under_load.py::test_sigterm_during_a_large_import",
+    "test_fleet_consumer.py::test_a_fleet_with_an_outage",
+    "test_web_undo.py::test_the_pages_that_correct_entries",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    def rank(item):
+        for i, name in enumerate(LONGEST_FIRST):
+            if name in item.nodeid:
+                return i
+        return len(LONGEST_FIRST)
+    items.sort(key=rank)   # stable: the others in collection order

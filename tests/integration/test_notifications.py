@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BIN, wait_until
+from conftest import BIN, bus_has, wait_until
 
 SYSTEM_PYTHON = "/usr/bin/python3"  # python3-dbusmock is a Debian package
 
@@ -31,12 +31,12 @@ class SessionBus:
         self.address = f"unix:path={self.socket}"
         self.bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", f"--address={self.address}"],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        assert wait_until(self.socket.exists, 10), "dbus-daemon did not start"
+        # The socket's file appears at bind(), before dbus-daemon listens: wait for an answer.
+        assert wait_until(lambda: bus_has(self.address, "org.freedesktop.DBus"), 10), "dbus-daemon did not start"
         self.mock = subprocess.Popen([SYSTEM_PYTHON, "-m", "dbusmock", "--template", "notification_daemon"],
                                      env={**os.environ, "DBUS_SESSION_BUS_ADDRESS": self.address},
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        assert wait_until(lambda: "true" in gdbus(self.address, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                                  "org.freedesktop.DBus.NameHasOwner", "org.freedesktop.Notifications"), 15), \
+        assert wait_until(lambda: bus_has(self.address, "org.freedesktop.Notifications"), 15), \
             "dbusmock did not take org.freedesktop.Notifications"
 
     def notify_calls(self) -> str:
@@ -136,7 +136,7 @@ def test_without_a_notification_daemon_it_says_so(hs, tmp_path):
     bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", f"--address=unix:path={socket}"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        assert wait_until(socket.exists, 10)
+        assert wait_until(lambda: bus_has(f"unix:path={socket}", "org.freedesktop.DBus"), 10)
         p = hs.run("notify-test", env={"DBUS_SESSION_BUS_ADDRESS": f"unix:path={socket}"}, timeout=20)
         assert "no notification daemon on the session bus" in p.stderr, p.stderr
     finally:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import samples, wait_until
+from conftest import bus_has, samples, wait_until
 from test_notifications import SYSTEM_PYTHON, gdbus
 
 LOGIND = "org.freedesktop.login1"
@@ -32,12 +32,12 @@ class SystemBus:
     def start(self):
         self.bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", f"--address={self.address}"],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        assert wait_until(self.socket.exists, 10), "dbus-daemon did not start"
+        # The socket's file appears at bind(), before dbus-daemon listens: wait for an answer.
+        assert wait_until(lambda: bus_has(self.address, "org.freedesktop.DBus"), 10), "dbus-daemon did not start"
         self.mock = subprocess.Popen([SYSTEM_PYTHON, "-m", "dbusmock", "--template", "logind"],
                                      env={**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": self.address},
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        assert wait_until(lambda: "true" in gdbus(self.address, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                                  "org.freedesktop.DBus.NameHasOwner", LOGIND), 15), \
+        assert wait_until(lambda: bus_has(self.address, LOGIND), 15), \
             "dbusmock did not take org.freedesktop.login1"
 
     def call(self, path: str, method: str, *args: str) -> str:
