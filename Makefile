@@ -55,8 +55,8 @@ unit:
 
 # The quick tier, seconds after a build: the modules whose tests neither start a server nor wait
 # on a clock (the domain, the parsers, the store, the gateway's encoders, the journal) and
-# ConfigCheck's checks. This toolchain's `swift test` selects by name, not by tag, so the tier is
-# a --filter over the suites' names; `make unit` runs everything.
+# ConfigCheck's checks. The test bundle selects by name, not by tag (this toolchain), so the tier
+# is a --filter over the suites' names; `make unit` runs everything.
 QUICK_TESTS = ^(HealthSpoolCoreTests|HealthExportTests|HealthSpoolStoreTests|HealthSpoolGatewayTests|HealthJournalTests|HealthSpoolLockTests|HealthSpoolConfigTests)\.|\.ConfigCheckTests/
 unit-quick:
 	$(TESTS_BUNDLE) --filter '$(QUICK_TESTS)'

@@ -50,8 +50,11 @@ public final class StorePool: Sendable {
         free = Mutex((Array(lanes.indices), []))
     }
 
-    /// Tells the reader of `journalWrites` that a write put records of `types` in line.
+    /// Tells the reader of `journalWrites` that a write put records of `types` in line; nothing
+    /// unless `daemonReadsWrites` (no one would read it: a lease's `announce` is nil then, and
+    /// `LentStore` tells the daemon's socket instead).
     public func announce(_ types: [String]) {
+        guard daemonReadsWrites else { return }
         writes.yield(types)
     }
 
@@ -78,8 +81,7 @@ public final class StorePool: Sendable {
     /// What a lease announces the journal's writes with: `announce`, when the daemon reads them here.
     private var lendAnnounce: (@Sendable ([String]) -> Void)? {
         guard daemonReadsWrites else { return nil }
-        let writes = self.writes
-        return { writes.yield($0) }
+        return { @Sendable [self] types in announce(types) }
     }
 
     private func takeReader() async -> Int {
